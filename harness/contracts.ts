@@ -1,0 +1,171 @@
+// The record contracts (contracts/schemas/*.yaml, JSON Schema 2020-12) and their validator.
+// Every schema is compiled once per process (a Playwright worker is a process) on first use.
+// Failures are made readable for vendors (harness/contracts/violations.ts); members the documents
+// do not show are never failures, only reported by unknownFields() for warnings.
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import YAML from 'yaml';
+import { isCarDate, isRfc3339DateTime } from './contracts/formats';
+import { toViolations, type ContractViolation } from './contracts/violations';
+
+export { describeViolations, type ContractViolation } from './contracts/violations';
+export { FORMAT_EXPECTATIONS, isCarDate, isRfc3339DateTime } from './contracts/formats';
+
+export const SCHEMA_DIR = path.resolve(__dirname, '../contracts/schemas');
+export const SCHEMA_BASE = 'https://vds-conformance.test/schemas/';
+
+type Schema = Record<string, unknown>;
+
+export interface ContractRegistry {
+  readonly ajv: Ajv2020;
+  /** Parsed schema documents by contract name. */
+  readonly schemas: ReadonlyMap<string, Schema>;
+  /** Compiled validators by contract name. */
+  readonly validators: ReadonlyMap<string, ValidateFunction>;
+}
+
+let registry: ContractRegistry | undefined;
+
+function build(): ContractRegistry {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: true, // errors carry the offending data and the failing schema (for x-expected)
+    strict: true,
+    allowUnionTypes: true,
+    strictTuples: false, // a position's altitude is optional: prefixItems of 3 with minItems 2
+  });
+  addFormats(ajv); // the standard formats, available to any contract that needs one
+  ajv.addFormat('vds-car-date', { type: 'string', validate: isCarDate });
+  ajv.addFormat('vds-date-time', { type: 'string', validate: isRfc3339DateTime });
+  ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' }); // annotation only: readable expectation
+
+  const schemas = new Map<string, Schema>();
+  for (const file of fs.readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
+    const schema = YAML.parse(fs.readFileSync(path.join(SCHEMA_DIR, file), 'utf8')) as Schema;
+    if (schema.$id !== SCHEMA_BASE + file) {
+      throw new Error(`contracts/schemas/${file}: $id must be ${SCHEMA_BASE + file}, found ${String(schema.$id)}`);
+    }
+    schemas.set(file.replace(/\.yaml$/, ''), schema);
+    ajv.addSchema(schema);
+  }
+  // Compile all now (not per check) so a broken schema fails the first use, whatever the contract.
+  const validators = new Map<string, ValidateFunction>();
+  for (const [name, schema] of schemas) validators.set(name, ajv.getSchema(schema.$id as string)!);
+  return { ajv, schemas, validators };
+}
+
+/** The process-wide registry; built on first call, the same object afterwards. */
+export function contractRegistry(): ContractRegistry {
+  registry ??= build();
+  return registry;
+}
+
+export function contractNames(): string[] {
+  return [...contractRegistry().schemas.keys()];
+}
+
+function splitName(contract: string): { name: string; isArray: boolean } {
+  const isArray = contract.endsWith('[]');
+  const name = isArray ? contract.slice(0, -2) : contract;
+  if (!contractRegistry().schemas.has(name)) {
+    throw new Error(`unknown contract '${contract}'; known: ${contractNames().join(', ')}`);
+  }
+  return { name, isArray };
+}
+
+/** The compiled validator of one contract (always the same function object within a process). */
+export function validatorFor(name: string): ValidateFunction {
+  return contractRegistry().validators.get(splitName(name).name)!;
+}
+
+function checkOne(name: string, body: unknown, prefix: string): ContractViolation[] {
+  const validate = contractRegistry().validators.get(name)!;
+  if (validate(body)) return [];
+  return toViolations(validate.errors ?? []).map((v) => ({ ...v, pointer: prefix + v.pointer }));
+}
+
+/**
+ * Violations of `body` against a contract, [] when it conforms. "name[]" means a JSON array whose
+ * every element has the contract; pointers then start with the element index ("/3/creationDate").
+ */
+export function checkContract(contract: string, body: unknown): ContractViolation[] {
+  const { name, isArray } = splitName(contract);
+  if (!isArray) return checkOne(name, body, '');
+  if (!Array.isArray(body)) return [{ pointer: '', keyword: 'type', expected: `array of ${name}`, actual: body }];
+  return body.flatMap((item, i) => checkOne(name, item, `/${i}`));
+}
+
+// ---- unknown members: walk the schema and the body together --------------------------------------
+
+interface Facet { schema: Schema; base: string }
+
+function resolveRef(ref: string, base: string): Facet {
+  const url = new URL(ref, base);
+  const docId = url.href.replace(/#.*$/, '');
+  const name = docId.slice(SCHEMA_BASE.length).replace(/\.yaml$/, '');
+  let node: unknown = contractRegistry().schemas.get(name);
+  if (node === undefined) throw new Error(`unresolvable $ref ${ref} (from ${base})`);
+  const fragment = decodeURIComponent(url.hash.replace(/^#/, ''));
+  for (const token of fragment.split('/').slice(1)) {
+    node = (node as Schema)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return { schema: node as Schema, base: docId };
+}
+
+/** The schema plus everything it applies in place ($ref, allOf, anyOf, oneOf), flattened. */
+function facets(schema: unknown, base: string, out: Facet[] = []): Facet[] {
+  if (schema === null || typeof schema !== 'object') return out; // true/false schemas say nothing about members
+  const s = schema as Schema;
+  out.push({ schema: s, base });
+  if (typeof s.$ref === 'string') {
+    const target = resolveRef(s.$ref, base);
+    facets(target.schema, target.base, out);
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    for (const sub of (s[key] as unknown[] | undefined) ?? []) facets(sub, base, out);
+  }
+  return out;
+}
+
+function walkUnknown(value: unknown, schemas: Facet[], pointer: string, out: string[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      const sub = schemas.flatMap((f) => {
+        const prefix = f.schema.prefixItems as unknown[] | undefined;
+        const s = prefix && i < prefix.length ? prefix[i] : f.schema.items;
+        return facets(s, f.base);
+      });
+      walkUnknown(item, sub, `${pointer}/${i}`, out);
+    });
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const withProps = schemas.filter((f) => f.schema.properties && typeof f.schema.properties === 'object');
+  if (withProps.length === 0) return; // the contract does not describe this object's members
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    const memberPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const declaring = withProps.filter((f) => Object.prototype.hasOwnProperty.call(f.schema.properties, key));
+    if (declaring.length === 0) out.push(memberPointer);
+    else walkUnknown(member, declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base)), memberPointer, out);
+  }
+}
+
+/**
+ * JSON pointers of the object members in `body` that the contract does not describe (following
+ * $ref, allOf/anyOf/oneOf and array items). For warnings only: unknown members are never failures.
+ */
+export function unknownFields(contract: string, body: unknown): string[] {
+  const { name } = splitName(contract);
+  const schema = contractRegistry().schemas.get(name)!;
+  const root = facets(schema, schema.$id as string);
+  const out: string[] = [];
+  // "car[]" walks the array with the car schema as its items.
+  if (contract.endsWith('[]')) {
+    if (Array.isArray(body)) body.forEach((item, i) => walkUnknown(item, root, `/${i}`, out));
+  } else {
+    walkUnknown(body, root, '', out);
+  }
+  return out;
+}
