@@ -1,0 +1,179 @@
+// The HTTP client every check uses. Built on Node's fetch rather than Playwright's request context so
+// that the suite controls exactly what is kept: no request headers in error messages or traces,
+// bounded time and size for every answer, redirects never followed, and a redacted record of each
+// exchange (for the reports) with its latency (for monitoring).
+import type { Redactor } from './redact';
+
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+export interface Exchange {
+  method: string;
+  url: string;
+  /** The catalogue route this request exercised, when known (latency is aggregated per route). */
+  route?: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  bodyExcerpt?: string;
+  durationMs: number;
+  error?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  contentType: string;
+  text: string;
+  /** Parsed JSON body; undefined when the body is empty or not JSON (see jsonError). */
+  json: unknown;
+  jsonError?: string;
+  /** True when the body was larger than MAX_BODY_BYTES and reading stopped there. */
+  truncated: boolean;
+  durationMs: number;
+  exchange: Exchange;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Raw Authorization header value; null sends none. */
+  authorization?: string | null;
+  headers?: Record<string, string>;
+  /** A JSON value to send, or a raw string (sent as is, for bodies that are not JSON). */
+  body?: unknown;
+  rawBody?: string;
+  form?: Record<string, string>;
+  route?: string;
+}
+
+/** A request that got no HTTP answer at all: connection refused, reset, DNS failure, timeout. */
+export class NoAnswerError extends Error {
+  constructor(message: string, readonly kind: 'timeout' | 'network', readonly exchange: Exchange) {
+    super(message);
+    this.name = 'NoAnswerError';
+  }
+}
+
+export class ApiClient {
+  readonly exchanges: Exchange[] = [];
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly timeoutMs: number,
+    private readonly redactor: Redactor,
+  ) {}
+
+  url(pathOrUrl: string, query?: RequestOptions['query']): string {
+    const u = new URL(/^https?:/.test(pathOrUrl) ? pathOrUrl : this.baseUrl + pathOrUrl);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.append(k, String(v));
+    return u.toString();
+  }
+
+  get(pathOrUrl: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this.request('GET', pathOrUrl, options);
+  }
+
+  post(pathOrUrl: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this.request('POST', pathOrUrl, options);
+  }
+
+  async request(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const url = this.url(pathOrUrl, options.query);
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (options.authorization) headers.authorization = options.authorization;
+    let body: string | undefined;
+    if (options.form) {
+      body = new URLSearchParams(options.form).toString();
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    } else if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers['content-type'] ??= 'application/json';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const exchange: Exchange = {
+      method,
+      url: this.redactor.redact(url),
+      route: options.route,
+      requestHeaders: this.redactor.redactValue(headers),
+      requestBody: body === undefined ? undefined : this.redactor.redact(body).slice(0, 2000),
+      durationMs: 0,
+    };
+    this.exchanges.push(exchange);
+    const started = performance.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    try {
+      const res = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
+      const { text, truncated } = await readCapped(res);
+      const durationMs = Math.round(performance.now() - started);
+      const responseHeaders = Object.fromEntries(res.headers.entries());
+      const contentType = res.headers.get('content-type') ?? '';
+      let json: unknown;
+      let jsonError: string | undefined;
+      if (text.length === 0) jsonError = 'the body is empty';
+      else if (truncated) jsonError = `the body is larger than ${MAX_BODY_BYTES} bytes`;
+      else {
+        try {
+          json = JSON.parse(text);
+        } catch (err) {
+          jsonError = `the body is not JSON (${(err as Error).message})`;
+        }
+      }
+      Object.assign(exchange, {
+        status: res.status,
+        responseHeaders: this.redactor.redactValue(responseHeaders),
+        bodyExcerpt: this.redactor.redact(text.slice(0, 1500)),
+        durationMs,
+      });
+      return { status: res.status, headers: responseHeaders, contentType, text, json, jsonError, truncated, durationMs, exchange };
+    } catch (err) {
+      exchange.durationMs = Math.round(performance.now() - started);
+      const timedOut = controller.signal.aborted;
+      const reason = timedOut
+        ? `no complete answer within ${this.timeoutMs} ms (requestTimeoutMs)`
+        : describeNetworkError(err);
+      exchange.error = reason;
+      throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, timedOut ? 'timeout' : 'network', exchange);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Reads at most MAX_BODY_BYTES, so a huge or endless body cannot exhaust memory. */
+async function readCapped(res: Response): Promise<{ text: string; truncated: boolean }> {
+  if (!res.body) return { text: '', truncated: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      truncated = true;
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated };
+}
+
+function describeNetworkError(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  const code = cause?.code ?? '';
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused (is the server running at this address?)',
+    ECONNRESET: 'the connection was reset by the server',
+    ENOTFOUND: 'the host name does not resolve',
+    EAI_AGAIN: 'the host name could not be resolved (DNS)',
+    UND_ERR_SOCKET: 'the server closed the connection before answering',
+    ETIMEDOUT: 'the connection timed out',
+    EHOSTUNREACH: 'the host is unreachable',
+  };
+  return known[code] ?? `no HTTP answer (${code || cause?.message || (err as Error).message})`;
+}

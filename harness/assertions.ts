@@ -1,0 +1,134 @@
+// The assertions checks make about one answer. Each failure says what the documents require, what
+// came, where in the body, and which request showed it (harness/verdict.ts).
+import type { ApiResponse } from './api';
+import { checkContract, describeViolations, unknownFields } from './contracts';
+import { fail, show } from './verdict';
+
+export type StatusRule = number | number[] | '4xx';
+
+export function statusMatches(status: number, rule: StatusRule): boolean {
+  if (rule === '4xx') return status >= 400 && status < 500;
+  return Array.isArray(rule) ? rule.includes(status) : status === rule;
+}
+
+function describeRule(rule: StatusRule): string {
+  if (rule === '4xx') return 'a 4xx status';
+  return Array.isArray(rule) ? `status ${rule.join(' or ')}` : `status ${rule}`;
+}
+
+export function expectStatus(res: ApiResponse, rule: StatusRule, why = ''): void {
+  if (statusMatches(res.status, rule)) return;
+  fail({ expected: `${describeRule(rule)}${why ? ` (${why})` : ''}`, actual: `status ${res.status}`, exchange: res.exchange });
+}
+
+/** The body parsed as JSON, or a failure saying what came instead (empty, HTML, truncated, ...). */
+export function expectJson(res: ApiResponse, what = 'a JSON body'): unknown {
+  if (res.json !== undefined) return res.json;
+  fail({ expected: what, actual: `${res.jsonError ?? 'no JSON'}; content-type ${res.contentType || 'absent'}`, exchange: res.exchange });
+}
+
+export function mediaType(contentType: string): string {
+  return contentType.split(';')[0].trim().toLowerCase();
+}
+
+export function expectContentType(res: ApiResponse, allowed: string[]): void {
+  const type = mediaType(res.contentType);
+  if (allowed.includes(type)) return;
+  fail({ expected: `content-type ${allowed.join(' or ')}`, actual: res.contentType ? `content-type ${res.contentType}` : 'no content-type header', exchange: res.exchange });
+}
+
+/**
+ * The body has the contract's shape. Members neither document knows are returned (for a warning),
+ * never failed: an implementation may add fields.
+ */
+export function expectContract(res: ApiResponse, contract: string): string[] {
+  const body = expectJson(res, `a JSON body with the ${contract} contract`);
+  const violations = checkContract(contract, body);
+  if (violations.length > 0) {
+    fail({
+      expected: `the ${contract} contract (contracts/schemas/${contract.replace(/\[\]$/, '')}.yaml)`,
+      actual: `${violations.length} violation(s):\n${describeViolations(violations, 8)}`,
+      pointer: violations[0].pointer,
+      exchange: res.exchange,
+    });
+  }
+  return unknownFields(contract, body);
+}
+
+export interface ErrorExpectation {
+  status: StatusRule;
+  type?: string;
+  message?: string;
+  /** non-empty (default) or names-scope: the tip must name `scope`. */
+  tip?: 'non-empty' | 'names-scope';
+  scope?: string;
+}
+
+/** An error answer: the status, the spec's error array, and the documented type, message and tip. */
+export function expectError(res: ApiResponse, e: ErrorExpectation): void {
+  expectStatus(res, e.status);
+  const body = expectJson(res, 'an error body: a JSON array of {type, message, tip}');
+  const violations = checkContract('errorArray', body);
+  if (violations.length > 0) {
+    fail({
+      expected: 'an error body: a JSON array of {type, message, tip} (vehicle-data-service-v3.md § Errors)',
+      actual: describeViolations(violations, 5),
+      pointer: violations[0].pointer,
+      exchange: res.exchange,
+    });
+  }
+  const errors = body as Array<{ type: string; message: string; tip: string }>;
+  const first = errors[0];
+  if (e.type && !errors.some((x) => x.type === e.type)) {
+    fail({ expected: `type ${e.type}`, actual: `type ${show(first.type)}`, pointer: '/0/type', exchange: res.exchange });
+  }
+  if (e.message && !errors.some((x) => x.message === e.message)) {
+    fail({ expected: `message ${show(e.message)} (compared exactly)`, actual: `message ${show(first.message)}`, pointer: '/0/message', exchange: res.exchange });
+  }
+  if (e.tip === 'names-scope' && e.scope && !errors.some((x) => x.tip.includes(e.scope!))) {
+    fail({ expected: `a tip naming the missing scope ${e.scope}`, actual: `tip ${show(first.tip)}`, pointer: '/0/tip', exchange: res.exchange });
+  }
+}
+
+/** An empty body, as a 204 answer must have. */
+export function expectNoBody(res: ApiResponse): void {
+  if (res.text.length === 0) return;
+  fail({ expected: 'no body (204 No Content)', actual: `a body of ${res.text.length} bytes`, exchange: res.exchange });
+}
+
+export function expectArray(res: ApiResponse, what: string): unknown[] {
+  const body = expectJson(res, `a JSON array of ${what}`);
+  if (!Array.isArray(body)) fail({ expected: `a JSON array of ${what}`, actual: show(body), exchange: res.exchange });
+  return body;
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Equality for records read through two routes: dates are compared as instants (a server may write
+ * the same instant with another precision on another route), numbers and strings exactly.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' && typeof b === 'string' && DATE_TIME.test(a) && DATE_TIME.test(b)) {
+    return Date.parse(a) === Date.parse(b);
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
+}
+
+/** Numbers that should agree (a statistic read through two routes): equal up to rounding noise. */
+export function sameNumber(a: unknown, b: unknown): boolean {
+  return typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** Fields on which two records differ (for "actual:" lines). */
+export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, fields?: string[]): string[] {
+  const keys = fields ?? [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.filter((k) => !sameValue(a[k], b[k]));
+}

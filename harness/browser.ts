@@ -1,0 +1,38 @@
+// Which Chromium drives the sign-in page: VDS_BROWSER, else Playwright's own build if installed,
+// else Debian's /usr/bin/chromium. When there is none, the browser checks are not run (and say why).
+import fs from 'node:fs';
+import { chromium, type Browser } from '@playwright/test';
+
+export interface BrowserChoice {
+  executablePath?: string;
+  /** Why there is no browser, when there is none. */
+  missing?: string;
+}
+
+export function chooseBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice {
+  if (env.VDS_BROWSER) {
+    return fs.existsSync(env.VDS_BROWSER)
+      ? { executablePath: env.VDS_BROWSER }
+      : { missing: `VDS_BROWSER=${env.VDS_BROWSER} does not exist` };
+  }
+  let bundled: string | undefined;
+  try {
+    bundled = chromium.executablePath();
+  } catch {
+    bundled = undefined;
+  }
+  if (bundled && fs.existsSync(bundled)) return { executablePath: bundled };
+  if (fs.existsSync('/usr/bin/chromium')) return { executablePath: '/usr/bin/chromium' };
+  return {
+    missing: 'no Chromium found: install one (Debian: apt-get install chromium) or set VDS_BROWSER to its path',
+  };
+}
+
+/** Launch options measured on these machines (shared/notes): keep Chromium off the network. */
+export async function launchBrowser(choice: BrowserChoice): Promise<Browser> {
+  if (!choice.executablePath) throw new Error(choice.missing);
+  return chromium.launch({
+    executablePath: choice.executablePath,
+    args: ['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost'],
+  });
+}

@@ -1,0 +1,140 @@
+// Everything a check procedure may use: the target, the run's tokens and ids, the requirement and
+// route under test, and requests that fill in ids and credentials the way the documents say.
+// Inputs that are missing raise NotRun naming the target-file key that would provide them.
+import type { ApiClient, ApiResponse } from './api';
+import type { Catalogue, Requirement, Route } from './catalogue';
+import type { DataKey, RunContext } from './run-context';
+import type { Redactor } from './redact';
+import type { Scope, Target, TokenKey } from './target';
+import { NotRun } from './verdict';
+
+export interface CallOptions {
+  /** Path or fixed-query parameter values, overriding the run's ids. */
+  ids?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  /** Raw Authorization header; null sends none. Overrides `token`. */
+  authorization?: string | null;
+  token?: TokenKey;
+  body?: unknown;
+  rawBody?: string;
+}
+
+/** Which run id fills each parameter of a route by default. */
+const DEFAULT_IDS: Record<string, DataKey> = {
+  userId: 'userId',
+  carId: 'carId',
+  tripId: 'tripId',
+  pin: 'devicePin',
+};
+
+export class CheckContext {
+  readonly warnings: string[] = [];
+
+  constructor(
+    readonly target: Target,
+    readonly run: RunContext,
+    readonly catalogue: Catalogue,
+    readonly api: ApiClient,
+    readonly redactor: Redactor,
+    readonly requirement: Requirement,
+    readonly route?: Route,
+    readonly scope?: Scope,
+  ) {}
+
+  /** The route under test (per-route requirements). */
+  get theRoute(): Route {
+    if (!this.route) throw new Error(`${this.requirement.id} is not a per-route requirement`);
+    return this.route;
+  }
+
+  param<T = unknown>(name: string): T {
+    return this.requirement.params[name] as T;
+  }
+
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+
+  token(key: TokenKey): string {
+    const token = this.run.tokens[key];
+    if (!token) throw new NotRun(this.run.tokenNotes[key] ?? `tokens.${key} is not available`);
+    return token;
+  }
+
+  data(key: DataKey): string {
+    const value = this.run.data[key];
+    if (!value) throw new NotRun(this.run.dataNotes[key] ?? `data.${key} is not available`);
+    return value;
+  }
+
+  window(): { begin: string; end: string } {
+    if (!this.run.window) throw new NotRun('no 28-day window with trips was found for the primary car (see the run warnings)');
+    return this.run.window;
+  }
+
+  requireWrites(): void {
+    if (!this.target.allowWrites) {
+      throw new NotRun(`writes are not allowed on this target (set allowWrites: true in ${this.target.source} to run it)`);
+    }
+  }
+
+  /** The Authorization header a valid request carries: none on a sandbox's open routes, else the primary token. */
+  defaultAuthorization(route: Route): string | null {
+    if (route.public) return null;
+    if (this.target.env === 'sandbox' && route.sandboxOpen) return null;
+    return `Bearer ${this.token('full')}`;
+  }
+
+  /** The device a route acts on by default: the car-association device, or the pin device. */
+  private defaultDevice(route: Route): DataKey {
+    return 'pin' in route.fixedQuery ? 'freeDeviceId' : 'deviceForCarId';
+  }
+
+  /** The run's value for a route parameter ({carId}, {deviceId}, pin, ...), or NotRun naming the key. */
+  idFor(route: Route, name: string): string {
+    if (name === 'deviceId') return this.data(this.defaultDevice(route));
+    // The car a device is associated with is a car of the user that has none (never the data car).
+    if (name === 'carId' && route.group === 'devices') return this.data('deviceCarId');
+    const key = DEFAULT_IDS[name];
+    if (!key) throw new Error(`no default for route parameter {${name}}`);
+    return this.data(key);
+  }
+
+  /** Fills the route's path and fixed query from the run's ids (or the overrides). */
+  resolve(route: Route, ids: Record<string, string> = {}): { path: string; query: Record<string, string> } {
+    const valueOf = (name: string) => ids[name] ?? this.idFor(route, name);
+    const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(valueOf(name)));
+    const query = Object.fromEntries(
+      Object.entries(route.fixedQuery).map(([k, v]) => [k, v.replace(/\{(\w+)\}/g, (_m, name: string) => valueOf(name))]),
+    );
+    return { path, query };
+  }
+
+  async call(route: Route, options: CallOptions = {}): Promise<ApiResponse> {
+    if (route.method !== 'GET') this.requireWrites();
+    const { path, query } = this.resolve(route, options.ids);
+    const authorization = options.authorization !== undefined
+      ? options.authorization
+      : options.token
+        ? `Bearer ${this.token(options.token)}`
+        : this.defaultAuthorization(route);
+    let body = options.body;
+    if (body === undefined && options.rawBody === undefined && route.method === 'POST' && route.success.contract === 'createdCar') {
+      body = validCarBody();
+    }
+    return this.api.request(route.method, path, {
+      query: { ...query, ...options.query },
+      authorization,
+      body,
+      rawBody: options.rawBody,
+      route: route.route,
+    });
+  }
+}
+
+/** Cars the suite creates carry this name, so coherence checks can leave them out while they appear. */
+export const CREATED_CAR_PREFIX = 'VDS conformance';
+
+export function validCarBody(): Record<string, unknown> {
+  return { make: CREATED_CAR_PREFIX, model: 'Reference run', name: `${CREATED_CAR_PREFIX} ${new Date().toISOString().slice(0, 10)}` };
+}

@@ -1,0 +1,117 @@
+// Finds the ids the checks need when the target file does not give them: the user through
+// /users/me, a car with trips through /users/me/cars and /cars/{id}/trips, a trip of that car, the
+// second user's car and trip, and a window of at most 28 days that holds data (for range checks).
+// Never fails the run: what cannot be found is noted, and the checks needing it are not run.
+import { ApiClient, NoAnswerError } from './api';
+import type { DataKey, RunContext } from './run-context';
+import type { Redactor } from './redact';
+import type { Target, TokenKey } from './target';
+
+const DAY = 86_400_000;
+/** Windows are 28 days: clearly inside the documented "at most one month" (v3-profile.md decisions). */
+const WINDOW_DAYS = 28;
+const WINDOWS_SEARCHED = 6;
+
+type Found = Pick<RunContext, 'data' | 'dataNotes' | 'window' | 'warnings'>;
+
+export async function discoverData(
+  target: Target, tokens: Partial<Record<TokenKey, string>>, redactor: Redactor, now = new Date(),
+): Promise<Found> {
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const found: Found = { data: { ...target.data }, dataNotes: {}, warnings: [] };
+  const { data, dataNotes } = found;
+  const bearer = (key: TokenKey) => (tokens[key] ? `Bearer ${tokens[key]}` : undefined);
+  // Read routes by id: a sandbox serves them without a token; the cloud needs the primary token.
+  const byIdAuth = target.env === 'sandbox' ? null : bearer('full');
+  const canReadById = target.env === 'sandbox' || Boolean(tokens.full);
+
+  const getJson = async (path: string, authorization: string | null | undefined, query?: Record<string, string>) => {
+    try {
+      const res = await api.get(path, { authorization, query });
+      if (res.status === 200 && res.json !== undefined) return res.json;
+      found.warnings.push(`discovery: GET ${path} answered ${res.status}${res.jsonError ? ` (${res.jsonError})` : ''}`);
+    } catch (err) {
+      if (!(err instanceof NoAnswerError)) throw err;
+      found.warnings.push(`discovery: ${err.message}`);
+    }
+    return undefined;
+  };
+  const idOf = (value: unknown) => (value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined);
+  const missing = (key: DataKey, why: string) => {
+    if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} and could not be discovered: ${why}`;
+  };
+
+  // The primary user.
+  if (!data.userId) {
+    if (tokens.full) data.userId = idOf(await getJson('/users/me', bearer('full')));
+    missing('userId', tokens.full ? 'GET /users/me gave no id' : 'no primary token (tokens.full) to ask /users/me');
+  }
+  // The primary car: one with trips, so that range, trip and coherence checks have data.
+  let cars: Array<Record<string, unknown>> = [];
+  if (data.userId && canReadById) {
+    const list = await getJson(`/users/${encodeURIComponent(data.userId)}/cars`, byIdAuth);
+    if (Array.isArray(list)) cars = list;
+  }
+  if (!data.carId) {
+    for (const car of cars.slice(0, 8)) {
+      const id = idOf(car);
+      if (!id) continue;
+      const window = await findWindowWithTrips(id, byIdAuth);
+      if (window) {
+        data.carId = id;
+        found.window = window.range;
+        data.tripId ??= window.tripId;
+        break;
+      }
+    }
+    data.carId ??= idOf(cars[0]);
+    missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
+  }
+  if (data.carId && canReadById && !found.window) {
+    const window = await findWindowWithTrips(data.carId, byIdAuth);
+    if (window) {
+      found.window = window.range;
+      data.tripId ??= window.tripId;
+    }
+  }
+  missing('tripId', data.carId ? `car ${data.carId} has no trip in the last ${WINDOW_DAYS * WINDOWS_SEARCHED} days` : 'no car');
+  if (!found.window) found.warnings.push('discovery: no 28-day window with trips was found; range checks will not run');
+
+  // A car of the primary user without a device, for the device lifecycle (never the data car).
+  if (!data.deviceCarId) {
+    const free = cars.find((c) => c.deviceId === null && idOf(c) !== data.carId);
+    if (free) data.deviceCarId = idOf(free);
+    missing('deviceCarId', 'the primary user has no other car without a device');
+  }
+
+  // The second user, their car and trip (cross-user checks).
+  if (tokens.otherUser) {
+    if (!data.otherUserId) data.otherUserId = idOf(await getJson('/users/me', bearer('otherUser')));
+    if (!data.otherCarId) {
+      const list = await getJson('/users/me/cars', bearer('otherUser'));
+      if (Array.isArray(list)) data.otherCarId = idOf(list[0]);
+    }
+    if (data.otherCarId && !data.otherTripId) {
+      data.otherTripId = (await findWindowWithTrips(data.otherCarId, bearer('otherUser')))?.tripId;
+    }
+  }
+  const noOther = 'no second user token (tokens.otherUser, or oauth.otherUsername + oauth.otherPassword)';
+  missing('otherUserId', tokens.otherUser ? 'GET /users/me gave no id for the second user' : noOther);
+  missing('otherCarId', tokens.otherUser ? 'the second user has no car' : noOther);
+  missing('otherTripId', tokens.otherUser ? 'the second user\'s car has no recent trip' : noOther);
+  for (const key of ['freeDeviceId', 'devicePin', 'deviceForCarId', 'lockableDeviceId'] as const) {
+    if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} (devices cannot be discovered: there is no device listing route)`;
+  }
+  return found;
+
+  async function findWindowWithTrips(carId: string, authorization: string | null | undefined) {
+    for (let i = 0; i < WINDOWS_SEARCHED; i++) {
+      const end = new Date(now.getTime() - i * WINDOW_DAYS * DAY);
+      const begin = new Date(end.getTime() - WINDOW_DAYS * DAY);
+      const range = { begin: begin.toISOString(), end: end.toISOString() };
+      const trips = await getJson(`/cars/${encodeURIComponent(carId)}/trips`, authorization, range);
+      if (Array.isArray(trips) && trips.length > 0) return { range, tripId: idOf(trips[0]) };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+// What global setup learns once per run (tokens, discovered ids, the browser) and hands to every
+// worker through the environment, so no worker signs in or discovers again.
+import { SCOPES, type Target, type TokenKey } from './target';
+import { Redactor } from './redact';
+
+export const ALL_TOKEN_KEYS: TokenKey[] = [
+  'full', 'otherUser', 'noScopes', 'expired', 'revoked', ...SCOPES.map((s) => `withoutScope.${s}` as TokenKey),
+];
+
+export type DataKey =
+  | 'userId' | 'otherUserId' | 'carId' | 'otherCarId' | 'tripId' | 'otherTripId'
+  | 'freeDeviceId' | 'devicePin' | 'deviceForCarId' | 'lockableDeviceId' | 'deviceCarId';
+
+export interface RunContext {
+  startedAt: string;
+  tokens: Partial<Record<TokenKey, string>>;
+  /** Why a token is missing: the reason a check needing it is not run. */
+  tokenNotes: Partial<Record<TokenKey, string>>;
+  data: Partial<Record<DataKey, string>>;
+  dataNotes: Partial<Record<DataKey, string>>;
+  /** A window of at most 28 days in which the primary car has trips (for range checks). */
+  window?: { begin: string; end: string };
+  browser: { executablePath?: string; missing?: string };
+  /** Every secret value of the run, for redaction in workers and reporters. */
+  secrets: string[];
+  /** Problems found while preparing the run, shown once in the console and the certificate. */
+  warnings: string[];
+}
+
+const ENV_KEY = 'VDS_RUN_CONTEXT';
+
+export function publishRunContext(context: RunContext): void {
+  process.env[ENV_KEY] = JSON.stringify(context);
+}
+
+export function readRunContext(): RunContext {
+  const raw = process.env[ENV_KEY];
+  if (!raw) throw new Error('The run context is missing: run the suite through playwright.config.ts (npm run conformance).');
+  return JSON.parse(raw) as RunContext;
+}
+
+/** All secrets a target file can hold, before anything is minted. */
+export function targetSecrets(target: Target): string[] {
+  const t = target.tokens;
+  return [
+    t.full, t.otherUser, t.noScopes, t.expired, t.revoked, ...Object.values(t.withoutScope ?? {}),
+    target.oauth?.clientSecret, target.oauth?.password, target.oauth?.otherPassword,
+  ].filter((v): v is string => typeof v === 'string');
+}
+
+export function redactorFor(context: Pick<RunContext, 'secrets'>): Redactor {
+  return new Redactor(context.secrets);
+}

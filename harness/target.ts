@@ -1,0 +1,215 @@
+// Reads a target file (how the suite is pointed at a server), expands ${VAR} references from the
+// environment or .env, and validates it against fixtures/targets/target.schema.yaml.
+// Synchronous on purpose: playwright.config.ts needs the target before any test starts.
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
+import dotenv from 'dotenv';
+import YAML from 'yaml';
+
+export const SCOPES = [
+  'users_read', 'cars_read', 'cars_write', 'status_read',
+  'locations_read', 'signals_read', 'trips_read', 'devices_management',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export type TokenKey = 'full' | 'otherUser' | 'noScopes' | 'expired' | 'revoked' | `withoutScope.${Scope}`;
+
+export interface Target {
+  name: string;
+  baseUrl: string;
+  env: 'cloud' | 'sandbox';
+  allowWrites: boolean;
+  startCommand?: string;
+  startTimeoutMs: number;
+  requestTimeoutMs: number;
+  control?: { url: string };
+  tokens: Partial<Record<'full' | 'otherUser' | 'noScopes' | 'expired' | 'revoked', string>> & {
+    withoutScope?: Partial<Record<Scope, string>>;
+  };
+  oauth?: {
+    clientId?: string; clientSecret?: string; redirectUri?: string;
+    username?: string; password?: string; otherUsername?: string; otherPassword?: string;
+    signInPage?: { username?: string; password?: string; submit?: string };
+  };
+  data: Partial<Record<
+    'userId' | 'otherUserId' | 'carId' | 'otherCarId' | 'tripId' | 'otherTripId' |
+    'freeDeviceId' | 'devicePin' | 'deviceForCarId' | 'lockableDeviceId', string>>;
+  /** Where the file came from, for messages. */
+  source: string;
+  /** Keys whose value was a ${VAR} that is not set: key path -> variable name. */
+  unset: Record<string, string>;
+}
+
+export class TargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
+const ROOT = path.resolve(__dirname, '..');
+export const TARGETS_DIR = path.join(ROOT, 'fixtures', 'targets');
+const SCHEMA_FILE = path.join(TARGETS_DIR, 'target.schema.yaml');
+
+/** `local` names fixtures/targets/local.yaml; anything with a slash or a .yaml/.yml ending is a path. */
+export function resolveTargetFile(selector: string): string {
+  const looksLikePath = /[\\/]/.test(selector) || /\.ya?ml$/i.test(selector);
+  if (looksLikePath) return path.resolve(selector);
+  if (!/^[A-Za-z0-9_.-]+$/.test(selector)) {
+    throw new TargetError(`VDS_TARGET="${selector}" is neither a target name nor a path to a YAML file.`);
+  }
+  return path.join(TARGETS_DIR, `${selector}.yaml`);
+}
+
+export function listTargetNames(): string[] {
+  return fs.readdirSync(TARGETS_DIR)
+    .filter((f) => f.endsWith('.yaml') && !f.endsWith('.schema.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''))
+    .sort();
+}
+
+/** Loads the target named by VDS_TARGET (default `local`). */
+export function loadTargetFromEnv(env: NodeJS.ProcessEnv = process.env): Target {
+  dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
+  return loadTarget(env.VDS_TARGET || 'local', env);
+}
+
+export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.env): Target {
+  const file = resolveTargetFile(selector);
+  const shown = path.relative(process.cwd(), file) || file;
+  if (!fs.existsSync(file)) {
+    throw new TargetError(
+      `Target file not found: ${shown}. Set VDS_TARGET to one of ${listTargetNames().join(', ')} or to the path of a YAML file.`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = YAML.parse(fs.readFileSync(file, 'utf8'), { prettyErrors: true });
+  } catch (err) {
+    throw new TargetError(`Target file ${shown} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new TargetError(`Target file ${shown} must hold a YAML mapping (name, baseUrl, env, ...).`);
+  }
+  const unset: Record<string, string> = {};
+  const expanded = expandVariables(raw, env, [], unset, shown) as Record<string, unknown>;
+  validateShape(expanded, shown);
+  const t = expanded as Record<string, any>;
+  return {
+    name: t.name,
+    baseUrl: t.baseUrl,
+    env: t.env,
+    allowWrites: t.allowWrites ?? false,
+    startCommand: t.startCommand,
+    startTimeoutMs: t.startTimeoutMs ?? 60_000,
+    requestTimeoutMs: t.requestTimeoutMs ?? 10_000,
+    control: t.control,
+    tokens: t.tokens ?? {},
+    oauth: t.oauth,
+    data: Object.fromEntries(Object.entries(t.data ?? {}).map(([k, v]) => [k, String(v)])),
+    source: shown,
+    unset,
+  };
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Replaces ${VAR} and ${VAR:-default}. A value that is only an unset ${VAR} is dropped (the key is
+ * then "missing" and the checks needing it report it as not run, naming the variable); an unset
+ * variable inside a longer string is an error, since the rest of the value would be wrong.
+ */
+function expandVariables(
+  node: unknown, env: NodeJS.ProcessEnv, at: string[], unset: Record<string, string>, shown: string,
+): unknown {
+  if (typeof node === 'string') {
+    const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.trim());
+    if (whole && (env[whole[1]] === undefined || env[whole[1]] === '')) {
+      unset[at.join('.')] = whole[1];
+      return undefined;
+    }
+    return node.replace(VAR, (_m, name: string, fallback: string | undefined) => {
+      const value = env[name];
+      if (value !== undefined && value !== '') return value;
+      if (fallback !== undefined) return fallback;
+      throw new TargetError(
+        `Target file ${shown}: key '${at.join('.')}' uses \${${name}}, which is not set. Set it in the environment or in .env (see .env.example).`,
+      );
+    });
+  }
+  if (Array.isArray(node)) return node.map((v, i) => expandVariables(v, env, [...at, String(i)], unset, shown));
+  if (node && typeof node === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      const value = expandVariables(v, env, [...at, k], unset, shown);
+      if (value !== undefined) out[k] = value;
+    }
+    return out;
+  }
+  return node;
+}
+
+let validate: ReturnType<Ajv2020['compile']> | undefined;
+
+function validateShape(value: Record<string, unknown>, shown: string): void {
+  if (!validate) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+    validate = ajv.compile(YAML.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')));
+  }
+  if (validate(value)) return;
+  const lines = (validate.errors ?? []).map(describeTargetError);
+  throw new TargetError(
+    `Target file ${shown} is not valid:\n${[...new Set(lines)].map((l) => `  - ${l}`).join('\n')}\n` +
+      `The keys are described in fixtures/targets/target.schema.yaml and README.md ("Target files").`,
+  );
+}
+
+function describeTargetError(e: ErrorObject): string {
+  const key = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(top level)';
+  switch (e.keyword) {
+    case 'additionalProperty':
+    case 'additionalProperties': {
+      const extra = (e.params as { additionalProperty: string }).additionalProperty;
+      const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
+      const guess = closest(extra, known);
+      const where = key === '(top level)' ? '' : ` under '${key}'`;
+      return `unknown key '${extra}'${where}${guess ? ` (did you mean '${guess}'?)` : ''}; known keys: ${known.join(', ')}`;
+    }
+    case 'required':
+      return `missing key '${(e.params as { missingProperty: string }).missingProperty}'${key === '(top level)' ? '' : ` under '${key}'`}`;
+    case 'pattern':
+      return key === 'baseUrl'
+        ? `'baseUrl' must be an http(s) URL ending with /v3, got ${JSON.stringify(e.data)}`
+        : `'${key}' has the wrong form (${JSON.stringify(e.data)})`;
+    case 'enum':
+      return `'${key}' must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}, got ${JSON.stringify(e.data)}`;
+    default:
+      return `'${key}' ${e.message}, got ${JSON.stringify(e.data)}`;
+  }
+}
+
+/** The known key nearest to a typo (edit distance ≤ 3), for "did you mean". */
+function closest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 4;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length];
+}

@@ -1,0 +1,149 @@
+// Obtains the run's tokens once: static ones from the target file, the others minted through the
+// real sign-in flow (browser + token endpoint). Expired and revoked tokens come from the target file,
+// or, on a target with a test-control API (the reference), from minting one and expiring/revoking it.
+import type { Browser } from '@playwright/test';
+import { ApiClient } from './api';
+import { launchBrowser, type BrowserChoice } from './browser';
+import { exchangeCode, signIn } from './oauth';
+import { Redactor } from './redact';
+import { SCOPES, type Scope, type Target, type TokenKey } from './target';
+
+export interface ObtainedTokens {
+  tokens: Partial<Record<TokenKey, string>>;
+  notes: Partial<Record<TokenKey, string>>;
+  /** Refresh tokens and codes seen while minting: secrets too. */
+  otherSecrets: string[];
+}
+
+interface MintPlan { key: TokenKey; user: 'primary' | 'other'; scope: string }
+
+export async function obtainTokens(target: Target, browserChoice: BrowserChoice, redactor: Redactor): Promise<ObtainedTokens> {
+  const result: ObtainedTokens = { tokens: {}, notes: {}, otherSecrets: [] };
+  if (target.env === 'sandbox' && !hasAnyToken(target) && !target.oauth?.clientId) {
+    return noteAll(result, 'the target is a sandbox with no tokens (the sandbox needs none on its read routes)');
+  }
+  copyStatic(target, result);
+
+  const plans = mintPlans(target, result);
+  const mintProblem = whyCannotMint(target, browserChoice);
+  if (plans.length > 0 && mintProblem) {
+    for (const p of plans) result.notes[p.key] ??= `tokens.${p.key} is not in ${target.source}, and it cannot be minted: ${mintProblem}`;
+  } else if (plans.length > 0) {
+    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+    const browser = await launchBrowser(browserChoice);
+    try {
+      await mintAll(browser, api, target, plans, result, redactor);
+    } finally {
+      await browser.close();
+    }
+  }
+  await expireAndRevoke(target, result, redactor);
+  return result;
+}
+
+function hasAnyToken(target: Target): boolean {
+  return Object.keys(target.tokens).length > 0;
+}
+
+function noteAll(result: ObtainedTokens, why: string): ObtainedTokens {
+  for (const key of ['full', 'otherUser', 'noScopes', 'expired', 'revoked', ...SCOPES.map((s) => `withoutScope.${s}`)] as TokenKey[]) {
+    result.notes[key] = why;
+  }
+  return result;
+}
+
+function copyStatic(target: Target, result: ObtainedTokens): void {
+  const t = target.tokens;
+  for (const key of ['full', 'otherUser', 'noScopes', 'expired', 'revoked'] as const) {
+    if (t[key]) result.tokens[key] = t[key];
+  }
+  for (const [scope, token] of Object.entries(t.withoutScope ?? {})) {
+    if (token) result.tokens[`withoutScope.${scope as Scope}`] = token;
+  }
+}
+
+/** Tokens still missing that the sign-in flow can make: full, otherUser, the scope-limited ones. */
+function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
+  const all = SCOPES.join(' ');
+  const plans: MintPlan[] = [];
+  if (!result.tokens.full) plans.push({ key: 'full', user: 'primary', scope: all });
+  if (!result.tokens.otherUser) {
+    if (target.oauth?.otherUsername && target.oauth.otherPassword) plans.push({ key: 'otherUser', user: 'other', scope: all });
+    else result.notes.otherUser = missingKeys(target, ['tokens.otherUser'], ['oauth.otherUsername', 'oauth.otherPassword']);
+  }
+  // An empty scope list asks for a token with no scope at all.
+  if (!result.tokens.noScopes) plans.push({ key: 'noScopes', user: 'primary', scope: '' });
+  for (const scope of SCOPES) {
+    const key = `withoutScope.${scope}` as TokenKey;
+    if (!result.tokens[key]) plans.push({ key, user: 'primary', scope: SCOPES.filter((s) => s !== scope).join(' ') });
+  }
+  // Expired and revoked tokens cannot be minted as such: with a control API (the reference), a fresh
+  // token is minted here and then expired / revoked; otherwise they must come from the target file.
+  for (const key of ['expired', 'revoked'] as const) {
+    if (result.tokens[key]) continue;
+    if (target.control) plans.push({ key, user: 'primary', scope: all });
+    else {
+      result.notes[key] = `tokens.${key} is not in ${target.source}` +
+        (target.unset[`tokens.${key}`] ? ` (\${${target.unset[`tokens.${key}`]}} is not set)` : '') +
+        ', and the target has no control API to make one';
+    }
+  }
+  return plans.filter((p) => !(p.key in result.notes));
+}
+
+function missingKeys(target: Target, direct: string[], viaOauth: string[]): string {
+  const unset = [...direct, ...viaOauth].filter((k) => target.unset[k]).map((k) => `${k} (\${${target.unset[k]}} is not set)`);
+  return `${direct.join(' / ')} is not in ${target.source}, nor ${viaOauth.join(' + ')} to mint it` +
+    (unset.length ? `; unset: ${unset.join(', ')}` : '');
+}
+
+function whyCannotMint(target: Target, browserChoice: BrowserChoice): string | undefined {
+  const o = target.oauth ?? {};
+  const absent = (['clientId', 'clientSecret', 'redirectUri', 'username', 'password'] as const)
+    .filter((k) => !o[k])
+    .map((k) => `oauth.${k}` + (target.unset[`oauth.${k}`] ? ` (\${${target.unset[`oauth.${k}`]}} is not set)` : ''));
+  if (absent.length) return `the target file lacks ${absent.join(', ')}`;
+  if (!browserChoice.executablePath) return browserChoice.missing;
+  return undefined;
+}
+
+async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: MintPlan[], result: ObtainedTokens, redactor: Redactor): Promise<void> {
+  const o = target.oauth!;
+  // A few sign-ins at a time: each has its own browser context, so no session leaks between users.
+  const queue = [...plans];
+  const worker = async () => {
+    for (let plan = queue.shift(); plan; plan = queue.shift()) {
+      const creds = plan.user === 'primary' ? { username: o.username!, password: o.password! } : { username: o.otherUsername!, password: o.otherPassword! };
+      try {
+        const signed = await signIn(browser, target, { ...creds, scope: plan.scope });
+        if (!signed.code) throw new Error(signed.problem ?? 'the redirect carried no code');
+        redactor.add(signed.code);
+        result.otherSecrets.push(signed.code);
+        const token = await exchangeCode(api, target, signed.code);
+        redactor.add(token.access_token, token.refresh_token);
+        result.tokens[plan.key] = token.access_token;
+        if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
+      } catch (err) {
+        result.notes[plan.key] = `minting tokens.${plan.key} through the sign-in flow failed: ${redactor.redact((err as Error).message.split('\n')[0])}`;
+      }
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+}
+
+/** Expired and revoked tokens: static, or (with a control API) minted above and then expired/revoked. */
+async function expireAndRevoke(target: Target, result: ObtainedTokens, redactor: Redactor): Promise<void> {
+  for (const [key, action] of [['expired', 'expire'], ['revoked', 'revoke']] as const) {
+    if (target.tokens[key] || result.notes[key]) continue;
+    const token = result.tokens[key];
+    if (!token || !target.control) continue;
+    try {
+      const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+      const res = await api.post(`${target.control.url}/tokens/${action}`, { body: { token } });
+      if (res.status >= 300) throw new Error(`the control API answered ${res.status}`);
+    } catch (err) {
+      delete result.tokens[key];
+      result.notes[key] = `making a ${key} token through the control API failed: ${redactor.redact((err as Error).message)}`;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// How a check says anything other than "passed": a failure with expected vs actual (readable by a
+// vendor, and carried to the certificate), or "not run" with the reason and what would make it run.
+import type { Exchange } from './api';
+
+/** A check whose inputs are missing (no token, no data, writes not allowed, no browser). */
+export class NotRun extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'NotRun';
+  }
+}
+
+export interface FailureDetails {
+  /** What the documents require, in a vendor's words. */
+  expected: string;
+  /** What the server did. */
+  actual: string;
+  /** JSON pointer into the body, when the fault is in one member. */
+  pointer?: string;
+  /** The request that showed it (already redacted). */
+  exchange?: Exchange;
+}
+
+export class ConformanceFailure extends Error {
+  constructor(readonly details: FailureDetails) {
+    super(formatFailure(details));
+    this.name = 'ConformanceFailure';
+  }
+}
+
+export function fail(details: FailureDetails): never {
+  throw new ConformanceFailure(details);
+}
+
+export function formatFailure(d: FailureDetails): string {
+  const lines = [`expected: ${d.expected}`, `actual:   ${d.actual}`];
+  if (d.pointer !== undefined) lines.push(`at:       ${d.pointer || '(the whole body)'}`);
+  if (d.exchange) {
+    const e = d.exchange;
+    lines.push(`request:  ${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}`);
+    if (e.bodyExcerpt) lines.push(`body:     ${excerpt(e.bodyExcerpt)}`);
+  }
+  return lines.join('\n');
+}
+
+export function excerpt(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}… (${flat.length} chars)` : flat;
+}
+
+/** A short, safe rendering of any value for "actual:" lines. */
+export function show(value: unknown, max = 200): string {
+  if (value === undefined) return 'nothing';
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,4 @@
+// The cars route group: every check is generated from contracts/requirements.yaml.
+import { defineGroupSuite } from './define-suite';
+
+defineGroupSuite('cars');

@@ -1,0 +1,173 @@
+// The two authentication routes: the sign-in web page (in a real browser, where a browser is the
+// point) and the token endpoint (plain API requests).
+import type { Browser } from '@playwright/test';
+import { expectContract, expectError, expectJson, expectStatus, mediaType } from '../../../harness/assertions';
+import { launchBrowser } from '../../../harness/browser';
+import type { CheckContext } from '../../../harness/check-context';
+import { basicAuth, signIn, signInUrl, tokenRequest, type TokenRecord } from '../../../harness/oauth';
+import { fail, NotRun, show } from '../../../harness/verdict';
+
+/** The oauth keys every sign-in needs; NotRun names those the target file lacks. */
+function requireOauth(ctx: CheckContext) {
+  const o = ctx.target.oauth ?? {};
+  const absent = (['clientId', 'clientSecret', 'redirectUri', 'username', 'password'] as const).filter((k) => !o[k]);
+  if (absent.length) {
+    throw new NotRun(`needs ${absent.map((k) => `oauth.${k}${ctx.target.unset[`oauth.${k}`] ? ` (\${${ctx.target.unset[`oauth.${k}`]}} is not set)` : ''}`).join(', ')} in ${ctx.target.source}`);
+  }
+  return o as Required<Pick<typeof o, 'clientId' | 'clientSecret' | 'redirectUri' | 'username' | 'password'>>;
+}
+
+async function withBrowser<T>(ctx: CheckContext, use: (browser: Browser) => Promise<T>): Promise<T> {
+  if (!ctx.run.browser.executablePath) throw new NotRun(`needs a browser for the sign-in page: ${ctx.run.browser.missing}`);
+  const browser = await launchBrowser(ctx.run.browser);
+  try {
+    return await use(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Signs the primary user in through the browser and returns the code (registered as a secret). */
+async function freshCode(ctx: CheckContext, scope?: string, state?: string): Promise<{ code: string; state?: string }> {
+  const o = requireOauth(ctx);
+  const result = await withBrowser(ctx, (b) => signIn(b, ctx.target, { username: o.username, password: o.password, scope, state }));
+  if (!result.code) {
+    fail({ expected: 'after sign-in, a redirect to redirect_uri carrying a code', actual: ctx.redactor.redact(result.problem ?? `a redirect without code: ${result.redirectedTo}`) });
+  }
+  ctx.redactor.add(result.code);
+  return { code: result.code, state: result.state };
+}
+
+function codeGrant(ctx: CheckContext, code: string, authorization?: string) {
+  return tokenRequest(ctx.api, ctx.target, { grant_type: 'authorization_code', code, redirect_uri: ctx.target.oauth?.redirectUri ?? '' }, authorization);
+}
+
+function keepSecret(ctx: CheckContext, token: unknown): TokenRecord {
+  const t = token as TokenRecord;
+  ctx.redactor.add(t?.access_token, t?.refresh_token);
+  return t;
+}
+
+// ---------------------------------------------------------------- the sign-in page
+
+export async function signinPage(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  await withBrowser(ctx, async (browser) => {
+    const page = await (await browser.newContext()).newPage();
+    const response = await page.goto(signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: 'vds-page-check' }));
+    if (!response || response.status() !== 200) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `status ${response?.status() ?? 'none'}` });
+    const type = mediaType(response.headers()['content-type'] ?? '');
+    if (type !== 'text/html') fail({ expected: 'an HTML page (content-type text/html)', actual: `content-type ${show(type)}` });
+    const custom = ctx.target.oauth?.signInPage ?? {};
+    const fields = {
+      'a username field': custom.username ? page.locator(custom.username) : page.getByLabel(/e-?mail|user(name)?|login/i),
+      'a password field': custom.password ? page.locator(custom.password) : page.getByLabel(/password/i),
+      'a submit button': custom.submit ? page.locator(custom.submit) : page.getByRole('button', { name: /sign in|log ?in|connect|submit|continue/i }),
+    };
+    for (const [what, locator] of Object.entries(fields)) {
+      if (!(await locator.first().isVisible().catch(() => false))) {
+        fail({ expected: `the sign-in page shows ${what} (found by its label, or by oauth.signInPage in the target file)`, actual: 'not found on the page' });
+      }
+    }
+  });
+}
+
+/** An unknown client_id or an unregistered redirect_uri: 404 with an HTML body. */
+export async function signinRejects(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const variant = ctx.param<'unknown-client' | 'unregistered-redirect'>('variant');
+  const query = variant === 'unknown-client'
+    ? { client_id: 'vds-conformance-unknown-client', redirect_uri: o.redirectUri }
+    : { client_id: o.clientId, redirect_uri: 'https://attacker.invalid/vds-conformance/callback' };
+  const res = await ctx.api.get('/auth/auth', { query, authorization: null, headers: { accept: 'text/html' }, route: 'GET /auth/auth' });
+  expectStatus(res, 404, variant === 'unknown-client' ? 'an unknown client_id' : 'a redirect_uri the application did not register');
+  if (mediaType(res.contentType) !== 'text/html') {
+    fail({ expected: 'an HTML body (content-type text/html)', actual: `content-type ${show(res.contentType)}`, exchange: res.exchange });
+  }
+}
+
+export async function signinCodeState(ctx: CheckContext): Promise<void> {
+  const state = `vds-state-${Date.now().toString(36)}`;
+  const result = await freshCode(ctx, undefined, state);
+  if (result.state !== state) fail({ expected: `the redirect echoes state=${state}`, actual: result.state === undefined ? 'no state parameter' : `state=${show(result.state)}` });
+}
+
+export async function signinScopeSubset(ctx: CheckContext): Promise<void> {
+  const { code } = await freshCode(ctx, 'users_read');
+  const res = await codeGrant(ctx, code);
+  expectStatus(res, 200, 'exchanging the code');
+  const token = keepSecret(ctx, expectJson(res));
+  const authorization = `Bearer ${token.access_token}`;
+  const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization });
+  expectStatus(me, 200, 'a users_read token reads /users/me');
+  const cars = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization });
+  expectError(cars, { status: 403, type: 'AUTHORIZATION_ERROR', message: 'Token does not have the required scope', tip: 'names-scope', scope: 'cars_read' });
+}
+
+// ---------------------------------------------------------------- the token endpoint
+
+export async function tokenCodeGrant(ctx: CheckContext): Promise<void> {
+  const { code } = await freshCode(ctx);
+  const before = Math.floor(Date.now() / 1000);
+  const res = await codeGrant(ctx, code);
+  const after = Math.ceil(Date.now() / 1000);
+  expectStatus(res, 200);
+  expectContract(res, 'token');
+  const token = keepSecret(ctx, res.json);
+  const slack = 120; // seconds of clock difference tolerated between the target and the suite
+  const expiresAt = token.expires_at!;
+  const expiresIn = token.expires_in!;
+  if (expiresAt < before + expiresIn - slack || expiresAt > after + expiresIn + slack) {
+    fail({ expected: `expires_at ≈ now + expires_in (${before + expiresIn} ± ${slack} s)`, actual: `expires_at ${expiresAt}, expires_in ${expiresIn}`, exchange: res.exchange });
+  }
+}
+
+export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
+  const { code } = await freshCode(ctx);
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'the first exchange of a fresh code');
+  keepSecret(ctx, first.json);
+  const second = await codeGrant(ctx, code);
+  expectStatus(second, 403, 'a code that was already exchanged is invalid');
+  expectContract(second, 'legacyError');
+}
+
+export async function tokenBadClient(ctx: CheckContext): Promise<void> {
+  const { code } = await freshCode(ctx);
+  const res = await codeGrant(ctx, code, basicAuth(ctx.target, 'vds-conformance-wrong-secret'));
+  expectError(res, { status: 401, type: 'AUTHENTICATION_ERROR' });
+}
+
+export async function tokenMissingParam(ctx: CheckContext): Promise<void> {
+  requireOauth(ctx);
+  const forms: Array<Record<string, string>> = [{ code: 'vds-conformance-code' }, { grant_type: 'authorization_code' }];
+  for (const form of forms) {
+    const res = await tokenRequest(ctx.api, ctx.target, form);
+    expectError(res, { status: 400, type: 'PARAMETERS_ERROR', message: 'Missing parameter' });
+  }
+}
+
+export async function tokenRefresh(ctx: CheckContext): Promise<void> {
+  const { code } = await freshCode(ctx);
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'exchanging a fresh code');
+  const token = keepSecret(ctx, first.json);
+  if (!token.refresh_token) fail({ expected: 'a refresh_token in the token record', actual: 'none', exchange: first.exchange });
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token });
+  expectStatus(res, 200);
+  expectContract(res, 'token');
+  const refreshed = keepSecret(ctx, res.json);
+  const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization: `Bearer ${refreshed.access_token}` });
+  expectStatus(me, 200, 'the refreshed access token reads /users/me');
+}
+
+export async function tokenInvalidRefresh(ctx: CheckContext): Promise<void> {
+  requireOauth(ctx);
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: 'vds-conformance-invalid-refresh-token' });
+  expectStatus(res, 403);
+  expectContract(res, 'legacyError');
+  const body = res.json as { message?: unknown };
+  if (body.message !== 'Invalid authentication') {
+    fail({ expected: 'the legacy body {"message": "Invalid authentication"}', actual: show(res.json), pointer: '/message', exchange: res.exchange });
+  }
+}

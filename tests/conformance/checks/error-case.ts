@@ -1,0 +1,64 @@
+// The generic documented-error check: send the route one request variant described in the catalogue
+// (an unknown or another user's id, a credential, a query value) and expect the documented answer.
+import { expectError, type ErrorExpectation } from '../../../harness/assertions';
+import type { CallOptions, CheckContext } from '../../../harness/check-context';
+import type { Route } from '../../../harness/catalogue';
+import { expandDeep, unknownIdLike } from '../../../harness/templates';
+import type { TokenKey } from '../../../harness/target';
+import type { DataKey } from '../../../harness/run-context';
+import { NotRun } from '../../../harness/verdict';
+
+export interface RequestVariant {
+  /** unknown | other | unknown-device: replaces the route's resource id. */
+  id?: 'unknown' | 'other' | 'unknown-device';
+  /** "none" sends no Authorization header; any other string is sent as the raw header. */
+  auth?: string;
+  /** A token key; "@scope" is the scope under test, "@routeScope" the route's first scope. */
+  token?: string;
+  query?: Record<string, string>;
+}
+
+const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
+
+/** The path parameter naming the route's resource: the last id of the path (/users/{userId}/cars -> userId). */
+export function resourceParam(route: Route): string {
+  const param = [...route.pathParams].reverse().find((p) => p !== 'deviceId') ?? route.pathParams[0];
+  if (!param) throw new Error(`${route.route} has no id in its path`);
+  return param;
+}
+
+export function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): CallOptions {
+  const options: CallOptions = { query: v.query ? expandDeep(v.query) : undefined };
+  if (v.id === 'unknown-device') {
+    options.ids = { deviceId: unknownIdLike(ctx.idFor(route, 'deviceId')) };
+  } else if (v.id === 'unknown') {
+    const param = resourceParam(route);
+    options.ids = { [param]: unknownIdLike(ctx.idFor(route, param)) };
+  } else if (v.id === 'other') {
+    options.ids = { [resourceParam(route)]: ctx.data(OTHER[resourceParam(route)]) };
+  }
+  if (v.auth !== undefined) options.authorization = v.auth === 'none' ? null : v.auth;
+  if (v.token) {
+    const scope = v.token.includes('@routeScope') ? route.scopes[0] : ctx.scope;
+    options.token = v.token.replace('@routeScope', scope ?? '').replace('@scope', scope ?? '') as TokenKey;
+  }
+  return options;
+}
+
+export async function errorCase(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  if (route.method !== 'GET') ctx.requireWrites();
+  const variants = ctx.param<RequestVariant[]>('variants') ?? [ctx.param<RequestVariant>('request') ?? {}];
+  const expected = { ...ctx.param<ErrorExpectation>('expect') };
+  if (expected.tip === 'names-scope' && !expected.scope) {
+    const v = variants[0];
+    expected.scope = v.token?.includes('@routeScope') ? route.scopes[0] : ctx.scope;
+  }
+  if (variants.some((v) => v.id === 'other') && ctx.target.env === 'sandbox') {
+    throw new NotRun('cross-user access needs tokens: it applies to cloud targets');
+  }
+  for (const variant of variants) {
+    const res = await ctx.call(route, variantOptions(ctx, route, variant));
+    expectError(res, expected);
+  }
+}

@@ -1,0 +1,205 @@
+// Query parameters, each checked on the data it returns (not only on the status): limit, begin/end
+// and their defaults, signal names, inclusive, initialValue, and statistics over an empty range.
+import { expectArray, expectError, expectJson, expectStatus, sameNumber, sameValue } from '../../../harness/assertions';
+import type { CheckContext } from '../../../harness/check-context';
+import type { Route } from '../../../harness/catalogue';
+import { rfc3339 } from '../../../harness/templates';
+import { fail, NotRun, show } from '../../../harness/verdict';
+
+const DAY = 86_400_000;
+/** Tolerance between the target's clock and ours when checking "not after now". */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+type Item = Record<string, unknown>;
+
+function dateOf(route: Route, item: Item, field = route.dates[0]): number {
+  return Date.parse(String(item[field]));
+}
+
+/** The route's items over the run's data window, which must hold some for the check to mean anything. */
+async function itemsInWindow(ctx: CheckContext, route: Route, extra: Record<string, string> = {}): Promise<Item[]> {
+  const res = await ctx.call(route, { query: { ...ctx.window(), ...extra } });
+  expectStatus(res, route.success.status);
+  return expectArray(res, 'items') as Item[];
+}
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+}
+
+export async function queryLimit(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const all = await itemsInWindow(ctx, route);
+  if (all.length === 0) throw new NotRun('the data window holds no item for this route, so limit cannot be observed');
+  const known = new Set(all.map(canonical));
+  const n = Math.min(3, Math.max(1, all.length - 1));
+  for (const limit of [...new Set([0, 1, n])]) {
+    const res = await ctx.call(route, { query: { ...ctx.window(), limit: String(limit) } });
+    expectStatus(res, route.success.status, `limit=${limit}`);
+    const items = expectArray(res, 'items');
+    if (items.length > limit) {
+      fail({ expected: `at most ${limit} item(s) with limit=${limit}`, actual: `${items.length} items`, exchange: res.exchange });
+    }
+    const stranger = items.findIndex((i) => !known.has(canonical(i)));
+    if (stranger >= 0) {
+      fail({ expected: `with limit=${limit}, items of the unlimited answer only`, actual: `item ${show(items[stranger])} is not in it`, pointer: `/${stranger}`, exchange: res.exchange });
+    }
+  }
+}
+
+/** Items of a sub-range must lie in it; the sub-range is chosen so that the window has items outside it. */
+export async function queryRange(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const all = await itemsInWindow(ctx, route);
+  const times = all.map((i) => dateOf(route, i)).filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
+  if (times.length < 2 || times[0] === times[times.length - 1]) {
+    throw new NotRun('the data window holds fewer than two distinct dates for this route, so a range inside it cannot be chosen');
+  }
+  const begin = new Date(Date.parse(ctx.window().begin));
+  const end = new Date(Math.floor((times[0] + times[times.length - 1]) / 2 / 1000) * 1000);
+  const res = await ctx.call(route, { query: { begin: rfc3339(begin), end: rfc3339(end) } });
+  expectStatus(res, route.success.status);
+  const items = expectArray(res, 'items') as Item[];
+  const trips = route.dates.length === 2;
+  items.forEach((item, i) => {
+    const first = dateOf(route, item);
+    const last = trips ? dateOf(route, item, route.dates[1]) : first;
+    if (!(first >= begin.getTime() && last <= end.getTime())) {
+      fail({
+        expected: `every item ${trips ? 'started and ended' : 'dated'} within begin=${rfc3339(begin)} and end=${rfc3339(end)}`,
+        actual: `item ${i} has ${route.dates.map((f) => `${f} ${show(item[f])}`).join(', ')}`,
+        pointer: `/${i}`,
+        exchange: res.exchange,
+      });
+    }
+  });
+}
+
+export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const now = new Date();
+  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const res = await ctx.call(route);
+  expectStatus(res, route.success.status);
+  const items = expectArray(res, 'items') as Item[];
+  items.forEach((item, i) => {
+    for (const field of route.dates) {
+      const t = dateOf(route, item, field);
+      if (!(t >= monthStart && t <= now.getTime() + CLOCK_SKEW_MS)) {
+        fail({
+          expected: `without begin/end, only items since ${rfc3339(new Date(monthStart))} (the 1st of the month) and not after now`,
+          actual: `item ${i} has ${field} ${show(item[field])}`,
+          pointer: `/${i}/${field}`,
+          exchange: res.exchange,
+        });
+      }
+    }
+  });
+}
+
+/** A range clearly inside "one month" is accepted; statistics may answer "no data" instead. */
+export async function queryRangeAccepted(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const days = ctx.param<number>('days');
+  const end = new Date(Date.parse(ctx.window().end));
+  const begin = new Date(end.getTime() - days * DAY);
+  const res = await ctx.call(route, { query: { begin: rfc3339(begin), end: rfc3339(end) } });
+  if (res.status === 404 && route.query.includes('initialValue')) {
+    expectError(res, { status: 404, type: 'PARAMETERS_ERROR', message: 'Statistics not found' });
+    return;
+  }
+  expectStatus(res, route.success.status, `a ${days}-day range is within "at most one month"`);
+}
+
+export async function signalNameFilter(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const range = route.query.includes('begin') ? ctx.window() : {};
+  const all = expectArray(await ctx.call(route, { query: range }), 'signals') as Item[];
+  const names = [...new Set(all.map((s) => s.name).filter((n): n is string => typeof n === 'string'))];
+  if (names.length < 2) throw new NotRun(`the data holds ${names.length} signal name(s); two are needed to see a filter`);
+  const chosen = names.slice(0, 2);
+  const res = await ctx.call(route, { query: { ...range, name: chosen.join(',') } });
+  expectStatus(res, route.success.status);
+  const filtered = expectArray(res, 'signals') as Item[];
+  const other = filtered.findIndex((s) => !chosen.includes(String(s.name)));
+  if (other >= 0) {
+    fail({ expected: `only signals named ${chosen.join(' or ')}`, actual: `a signal named ${show(filtered[other].name)}`, pointer: `/${other}/name`, exchange: res.exchange });
+  }
+  for (const name of chosen) {
+    if (!filtered.some((s) => s.name === name)) {
+      fail({ expected: `the ${name} signals the unfiltered answer holds`, actual: `no signal named ${name}`, exchange: res.exchange });
+    }
+  }
+}
+
+/** A trip straddling begin: listed with inclusive=true, not with inclusive=false nor by default. */
+export async function tripsInclusive(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const trips = await itemsInWindow(ctx, route, { inclusive: 'true' });
+  const now = Date.now();
+  const trip = trips.find((t) => {
+    const b = Date.parse(String(t.beginDate));
+    const e = Date.parse(String(t.endDate));
+    return e - b >= 2000 && e < now - 60_000;
+  });
+  if (!trip) throw new NotRun('no trip of at least 2 seconds in the data window');
+  const b = Date.parse(String(trip.beginDate));
+  const e = Date.parse(String(trip.endDate));
+  // begin falls inside the trip (whole seconds, strictly after its start and before its end).
+  const begin = new Date(Math.ceil((b + (e - b) / 2) / 1000) * 1000);
+  const end = new Date(Math.min(begin.getTime() + 27 * DAY, now));
+  const query = { begin: rfc3339(begin), end: rfc3339(end) };
+  const listed = async (inclusive?: string) => {
+    const res = await ctx.call(route, { query: inclusive ? { ...query, inclusive } : query });
+    expectStatus(res, route.success.status);
+    return { ids: (expectArray(res, 'trips') as Item[]).map((t) => t.id), res };
+  };
+  const rule = `trip ${show(trip.id)} started before begin=${query.begin} and ended in the range`;
+  const withInclusive = await listed('true');
+  if (!withInclusive.ids.some((id) => sameValue(id, trip.id))) {
+    fail({ expected: `${rule}: listed with inclusive=true`, actual: 'not listed', exchange: withInclusive.res.exchange });
+  }
+  for (const inclusive of ['false', undefined]) {
+    const answer = await listed(inclusive);
+    if (answer.ids.some((id) => sameValue(id, trip.id))) {
+      fail({ expected: `${rule}: not listed ${inclusive ? 'with inclusive=false' : 'by default (inclusive=false)'}`, actual: 'listed', exchange: answer.res.exchange });
+    }
+  }
+}
+
+export async function statsInitialValue(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const base = await ctx.call(route, { query: ctx.window() });
+  if (base.status === 404) throw new NotRun('the statistic has no data in the data window');
+  expectStatus(base, route.success.status);
+  const value = (expectJson(base) as Item).value;
+  const offset = 1234;
+  const res = await ctx.call(route, { query: { ...ctx.window(), initialValue: String(offset) } });
+  expectStatus(res, route.success.status);
+  const shifted = (expectJson(res) as Item).value;
+  if (typeof value !== 'number' || !sameNumber(shifted, value + offset)) {
+    fail({ expected: `value ${show(value)} + initialValue ${offset} = ${typeof value === 'number' ? value + offset : '?'}`, actual: `value ${show(shifted)}`, pointer: '/value', exchange: res.exchange });
+  }
+}
+
+/** Over a range with no trip, a statistic is 0 (+ initialValue) or 404 "Statistics not found". */
+export async function statsNoData(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const trips = ctx.catalogue.route('GET /cars/{carId}/trips');
+  // Long before any connected car: the range is confirmed empty through the trips route below.
+  const query = { begin: '2001-01-01T00:00:00+00:00', end: '2001-01-28T00:00:00+00:00' };
+  const list = expectArray(await ctx.call(trips, { query: { ...query, inclusive: 'true' } }), 'trips');
+  if (list.length > 0) throw new NotRun(`the car has trips in ${query.begin} .. ${query.end}; no empty range is known`);
+  for (const initialValue of ['0', '7']) {
+    const res = await ctx.call(route, { query: { ...query, initialValue } });
+    if (res.status === 404) {
+      expectError(res, { status: 404, type: 'PARAMETERS_ERROR', message: 'Statistics not found' });
+      continue;
+    }
+    expectStatus(res, [route.success.status, 404]);
+    const value = (expectJson(res) as Item).value;
+    if (!sameNumber(value, Number(initialValue))) {
+      fail({ expected: `over a range with no trips: value ${initialValue} (0 + initialValue) or 404 "Statistics not found"`, actual: `value ${show(value)}`, pointer: '/value', exchange: res.exchange });
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// Checks on one valid request to a route: status, content type, record shape; and the shape of its
+// errors, what ids that are not ids give, and which credentials it accepts.
+import {
+  expectContentType, expectContract, expectError, expectJson, expectStatus, statusMatches,
+} from '../../../harness/assertions';
+import type { CheckContext } from '../../../harness/check-context';
+import { checkContract, describeViolations } from '../../../harness/contracts';
+import { expandTemplate } from '../../../harness/templates';
+import type { TokenKey } from '../../../harness/target';
+import { fail, NotRun, show } from '../../../harness/verdict';
+import { resourceParam } from './error-case';
+
+/** Warns about members neither document knows (an implementation may add fields; leaks are worth seeing). */
+function warnUnknown(ctx: CheckContext, pointers: string[]): void {
+  if (pointers.length) ctx.warn(`members neither document knows: ${pointers.slice(0, 10).join(', ')}${pointers.length > 10 ? ` (+${pointers.length - 10})` : ''}`);
+}
+
+export async function responseStatus(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  expectStatus(await ctx.call(route), route.success.status, 'the documented success status');
+}
+
+export async function responseContentType(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const res = await ctx.call(route);
+  expectStatus(res, route.success.status, 'the documented success status, to read its content type');
+  expectContentType(res, route.success.contentTypes ?? ['application/json']);
+}
+
+export async function responseContract(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const contract = ctx.param<string>('contract') ?? route.success.contract;
+  if (!contract) throw new Error(`${route.route} has no contract in routes.yaml`);
+  const res = await ctx.call(route);
+  expectStatus(res, route.success.status, `the documented success status with a ${contract} body`);
+  warnUnknown(ctx, expectContract(res, contract));
+}
+
+/** Advisory (neither document states an order): warns when history items are not in date order. */
+export async function dateOrder(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const query = route.query.includes('begin') ? ctx.window() : {};
+  const res = await ctx.call(route, { query });
+  expectStatus(res, route.success.status);
+  const items = expectJson(res) as Array<Record<string, unknown>>;
+  const times = items.map((i) => Date.parse(String(i[route.dates[0]])));
+  const ascending = times.every((t, i) => i === 0 || t >= times[i - 1]);
+  const descending = times.every((t, i) => i === 0 || t <= times[i - 1]);
+  if (!ascending && !descending) ctx.warn(`${items.length} items are in no date order (by ${route.dates[0]})`);
+}
+
+/** Makes the route answer an error the simplest documented way, and checks the error body's shape. */
+export async function errorBody(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  let res;
+  if (ctx.target.env === 'cloud') {
+    if (route.method !== 'GET') ctx.requireWrites();
+    res = await ctx.call(route, { authorization: null });
+  } else if (route.sandboxOpen) {
+    const param = resourceParam(route);
+    res = await ctx.call(route, { ids: { [param]: 'vds-conformance-no-such-id' } });
+  } else {
+    throw new NotRun('on a sandbox this route needs a token to answer at all; the error body is checked on the open routes');
+  }
+  if (res.status < 400) fail({ expected: 'an error (4xx) for a request without credentials or with an unknown id', actual: `status ${res.status}`, exchange: res.exchange });
+  expectError(res, { status: res.status });
+}
+
+/** Ids that are not ids: a 4xx with the error array for each, never a 5xx, never a hang. */
+export async function malformedId(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const param = resourceParam(route);
+  const problems: string[] = [];
+  for (const raw of ctx.param<string[]>('values')) {
+    const value = expandTemplate(raw);
+    const res = await ctx.call(route, { ids: { [param]: value } });
+    const label = value.length > 30 ? `${value.slice(0, 12)}…(${value.length} chars)` : value;
+    if (!statusMatches(res.status, '4xx')) {
+      problems.push(`{${param}}=${label}: status ${res.status}`);
+      continue;
+    }
+    const violations = res.json === undefined ? [] : checkContract('errorArray', res.json);
+    if (res.json === undefined) problems.push(`{${param}}=${label}: ${res.status} but ${res.jsonError}`);
+    else if (violations.length) problems.push(`{${param}}=${label}: ${res.status} but ${describeViolations(violations, 2).trim()}`);
+  }
+  if (problems.length) {
+    fail({ expected: 'a 4xx status with the error array for every malformed id', actual: problems.join('\n          ') });
+  }
+}
+
+/** In a sandbox the read routes by id answer without any Authorization header. */
+export async function sandboxOpen(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const res = await ctx.call(route, { authorization: null });
+  expectStatus(res, route.success.status, 'the sandbox serves read routes by id without Authorization');
+  expectJson(res);
+}
+
+/** Tokens lacking only scopes the route does not need are accepted: the scope map is the documented one. */
+export async function scopeNotNeeded(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const unneeded = ctx.catalogue.scopes.filter((s) => !route.scopes.includes(s));
+  const missing = unneeded.filter((s) => !ctx.run.tokens[`withoutScope.${s}` as TokenKey]);
+  if (missing.length) {
+    throw new NotRun(`needs tokens.withoutScope.{${missing.join(',')}}: ${ctx.run.tokenNotes[`withoutScope.${missing[0]}` as TokenKey] ?? 'not available'}`);
+  }
+  const refused: string[] = [];
+  for (const scope of unneeded) {
+    const res = await ctx.call(route, { token: `withoutScope.${scope}` as TokenKey });
+    if (res.status !== route.success.status) {
+      const message = Array.isArray(res.json) ? (res.json[0] as { message?: unknown })?.message : undefined;
+      refused.push(`without ${scope}: status ${res.status}${message ? ` ${show(message)}` : ''}`);
+    }
+  }
+  if (refused.length) {
+    fail({
+      expected: `status ${route.success.status} for tokens lacking only scopes the route does not need (it needs ${route.scopes.join(' + ')})`,
+      actual: refused.join('; '),
+    });
+  }
+}

@@ -1,0 +1,4 @@
+// The users route group: every check is generated from contracts/requirements.yaml.
+import { defineGroupSuite } from './define-suite';
+
+defineGroupSuite('users');
