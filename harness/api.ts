@@ -34,8 +34,11 @@ export interface ApiResponse {
   exchange: Exchange;
 }
 
+export type Query = Record<string, string | number | boolean | undefined> | Array<[string, string]>;
+
 export interface RequestOptions {
-  query?: Record<string, string | number | boolean | undefined>;
+  /** Parameters; a list of pairs may repeat a name (limit=1&limit=2). */
+  query?: Query;
   /** Raw Authorization header value; null sends none. */
   authorization?: string | null;
   headers?: Record<string, string>;
@@ -63,9 +66,10 @@ export class ApiClient {
     private readonly redactor: Redactor,
   ) {}
 
-  url(pathOrUrl: string, query?: RequestOptions['query']): string {
+  url(pathOrUrl: string, query?: Query): string {
     const u = new URL(/^https?:/.test(pathOrUrl) ? pathOrUrl : this.baseUrl + pathOrUrl);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.append(k, String(v));
+    const pairs = Array.isArray(query) ? query : Object.entries(query ?? {});
+    for (const [k, v] of pairs) if (v !== undefined) u.searchParams.append(k, String(v));
     return u.toString();
   }
 

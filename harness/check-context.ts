@@ -12,6 +12,8 @@ export interface CallOptions {
   /** Path or fixed-query parameter values, overriding the run's ids. */
   ids?: Record<string, string>;
   query?: Record<string, string | undefined>;
+  /** Query pairs sent as they are, after the route's fixed ones (may repeat a name); replaces `query`. */
+  queryPairs?: Array<[string, string]>;
   /** Raw Authorization header; null sends none. Overrides `token`. */
   authorization?: string | null;
   token?: TokenKey;
@@ -123,7 +125,7 @@ export class CheckContext {
       body = validCarBody();
     }
     return this.api.request(route.method, path, {
-      query: { ...query, ...options.query },
+      query: options.queryPairs ? [...Object.entries(query), ...options.queryPairs] : { ...query, ...options.query },
       authorization,
       body,
       rawBody: options.rawBody,

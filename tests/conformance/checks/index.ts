@@ -4,6 +4,7 @@ import type { CheckContext } from '../../../harness/check-context';
 import * as auth from './auth-routes';
 import * as coherence from './coherence';
 import { errorCase } from './error-case';
+import * as fuzz from './fuzz';
 import * as query from './query';
 import * as responses from './responses';
 import * as writes from './writes';
@@ -55,4 +56,6 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-missing-param': auth.tokenMissingParam,
   'token-refresh': auth.tokenRefresh,
   'token-invalid-refresh': auth.tokenInvalidRefresh,
+  'fuzz-ids': fuzz.fuzzIds,
+  'fuzz-query': fuzz.fuzzQuery,
 };

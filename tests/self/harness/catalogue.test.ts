@@ -1,0 +1,70 @@
+// The catalogue is the single source of truth: it must be consistent with the routes, the
+// contracts and the check procedures, and every route must be covered.
+import { expect, test } from '@playwright/test';
+import { loadCatalogue, planChecks } from '../../../harness/catalogue';
+import { contractNames } from '../../../harness/contracts';
+import { CHECKS } from '../../conformance/checks';
+
+const catalogue = loadCatalogue();
+
+test('25 routes: the 23 API routes and the two auth routes', () => {
+  expect(catalogue.routes).toHaveLength(25);
+  expect(catalogue.routes.filter((r) => r.public).map((r) => r.route)).toEqual(['GET /auth/auth', 'POST /auth/access_token']);
+});
+
+test('every requirement uses a check procedure that exists', () => {
+  const unknown = catalogue.requirements.filter((r) => !CHECKS[r.check]).map((r) => `${r.id}: ${r.check}`);
+  expect(unknown).toEqual([]);
+});
+
+test('every check procedure is used by some requirement', () => {
+  const used = new Set(catalogue.requirements.map((r) => r.check));
+  expect(Object.keys(CHECKS).filter((c) => !used.has(c))).toEqual([]);
+});
+
+test('every contract a route or requirement names exists in contracts/schemas', () => {
+  const names = new Set(contractNames());
+  const named = [
+    ...catalogue.routes.map((r) => r.success.contract),
+    ...catalogue.requirements.map((r) => r.params.contract as string | undefined),
+  ].filter((c): c is string => Boolean(c)).map((c) => c.replace(/\[\]$/, ''));
+  expect(named.filter((c) => !names.has(c))).toEqual([]);
+});
+
+test('every route is covered by at least three requirements', () => {
+  for (const route of catalogue.routes) {
+    const covering = catalogue.requirements.filter((r) => r.routes.includes(route.route));
+    expect(covering.length, route.route).toBeGreaterThanOrEqual(3);
+  }
+});
+
+test('every requirement cites one of the two documents and has a class', () => {
+  for (const r of catalogue.requirements) {
+    expect(r.cite, r.id).toMatch(/(vehicle-data-service-v3|v3-profile)\.md §/);
+    expect(['core', 'profile']).toContain(r.class);
+  }
+});
+
+test('core requirements cite the spec', () => {
+  for (const r of catalogue.requirements.filter((x) => x.class === 'core')) {
+    expect(r.cite, r.id).toContain('vehicle-data-service-v3.md');
+  }
+});
+
+test('check keys are unique (they key baselines and certificates)', () => {
+  const keys = planChecks(catalogue).map((p) => p.key);
+  expect(new Set(keys).size).toBe(keys.length);
+});
+
+test('every scope of a route is one of the eight documented scopes', () => {
+  for (const route of catalogue.routes) for (const s of route.scopes) expect(catalogue.scopes).toContain(s);
+  expect(catalogue.scopes).toHaveLength(8);
+});
+
+test('error cases state a documented status, and a type from the spec', () => {
+  for (const r of catalogue.requirements.filter((x) => x.check === 'error-case')) {
+    const expectation = r.params.expect as { status: unknown; type?: string };
+    expect(expectation, r.id).toBeTruthy();
+    expect(['AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'PARAMETERS_ERROR']).toContain(expectation.type);
+  }
+});
