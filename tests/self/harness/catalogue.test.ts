@@ -1,9 +1,12 @@
 // The catalogue is the single source of truth: it must be consistent with the routes, the
 // contracts and the check procedures, and every route must be covered.
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadCatalogue, planChecks } from '../../../harness/catalogue';
 import { contractNames } from '../../../harness/contracts';
 import { CHECKS } from '../../conformance/checks';
+import { renderRequirements } from '../../../scripts/requirements-doc';
 
 const catalogue = loadCatalogue();
 
@@ -67,4 +70,9 @@ test('error cases state a documented status, and a type from the spec', () => {
     expect(expectation, r.id).toBeTruthy();
     expect(['AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'PARAMETERS_ERROR']).toContain(expectation.type);
   }
+});
+
+test('docs/REQUIREMENTS.md is what the catalogue renders (run `npm run requirements` after a catalogue change)', () => {
+  const committed = fs.readFileSync(path.resolve(__dirname, '../../../docs/REQUIREMENTS.md'), 'utf8');
+  expect(committed === renderRequirements(), 'docs/REQUIREMENTS.md is stale: run `npm run requirements`').toBe(true);
 });
