@@ -34,7 +34,7 @@ export interface Target {
   };
   data: Partial<Record<
     'userId' | 'otherUserId' | 'carId' | 'otherCarId' | 'tripId' | 'otherTripId' |
-    'freeDeviceId' | 'devicePin' | 'deviceForCarId' | 'lockableDeviceId', string>>;
+    'freeDeviceId' | 'devicePin' | 'deviceForCarId' | 'deviceCarId' | 'lockableDeviceId', string>>;
   /** Where the file came from, for messages. */
   source: string;
   /** Keys whose value was a ${VAR} that is not set: key path -> variable name. */

@@ -1,7 +1,7 @@
 // The two authentication routes: the sign-in web page (in a real browser, where a browser is the
 // point) and the token endpoint (plain API requests).
 import type { Browser } from '@playwright/test';
-import { expectContract, expectError, expectJson, expectStatus, mediaType } from '../../../harness/assertions';
+import { expectContentType, expectContract, expectError, expectJson, expectStatus, mediaType } from '../../../harness/assertions';
 import { launchBrowser } from '../../../harness/browser';
 import type { CheckContext } from '../../../harness/check-context';
 import { basicAuth, signIn, signInUrl, tokenRequest, type TokenRecord } from '../../../harness/oauth';
@@ -112,6 +112,7 @@ export async function tokenCodeGrant(ctx: CheckContext): Promise<void> {
   const res = await codeGrant(ctx, code);
   const after = Math.ceil(Date.now() / 1000);
   expectStatus(res, 200);
+  expectContentType(res, ['application/json']);
   expectContract(res, 'token');
   const token = keepSecret(ctx, res.json);
   const slack = 120; // seconds of clock difference tolerated between the target and the suite

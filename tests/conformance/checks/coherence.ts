@@ -124,3 +124,20 @@ export async function geojsonTrip(ctx: CheckContext): Promise<void> {
   if (!Array.isArray(line?.coordinates)) fail({ expected: 'a GeoJSON LineString with coordinates', actual: show(line) });
   compareCoordinates(locations, line.coordinates as unknown[], 'trip locations.geojson');
 }
+
+/** "The locations / signals of the car during the trip": dated within the trip. */
+export async function tripWindow(ctx: CheckContext): Promise<void> {
+  const trip = (await read(ctx, 'GET /trips/{tripId}')) as Item;
+  const begin = Date.parse(String(trip.beginDate));
+  const end = Date.parse(String(trip.endDate));
+  for (const routeId of ['GET /trips/{tripId}/locations', 'GET /trips/{tripId}/signals']) {
+    const items = (await read(ctx, routeId)) as Item[];
+    if (!Array.isArray(items)) fail({ expected: `${routeId}: an array`, actual: show(items) });
+    items.forEach((item, i) => {
+      const t = Date.parse(String(item.date));
+      if (!(t >= begin && t <= end)) {
+        fail({ expected: `${routeId}: items dated during trip ${show(trip.id)} (${show(trip.beginDate)} .. ${show(trip.endDate)})`, actual: `item ${i} dated ${show(item.date)}`, pointer: `/${i}/date` });
+      }
+    });
+  }
+}

@@ -119,3 +119,32 @@ export async function scopeNotNeeded(ctx: CheckContext): Promise<void> {
     });
   }
 }
+
+/** The error the error-body check provokes must also be labelled as JSON. */
+export async function errorContentType(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  if (ctx.target.env === 'sandbox' && !route.sandboxOpen) {
+    throw new NotRun('on a sandbox this route needs a token to answer at all; errors are checked on the open routes');
+  }
+  if (route.method !== 'GET') ctx.requireWrites();
+  const res = ctx.target.env === 'cloud'
+    ? await ctx.call(route, { authorization: null })
+    : await ctx.call(route, { ids: { [resourceParam(route)]: 'vds-conformance-no-such-id' } });
+  if (res.status < 400) fail({ expected: 'an error (4xx) to read its content type', actual: `status ${res.status}`, exchange: res.exchange });
+  expectContentType(res, ['application/json']);
+}
+
+/** Each car of the user, not only the one with data: edge cases (no device, no data yet) included. */
+export async function contractEachCar(ctx: CheckContext): Promise<void> {
+  const route = ctx.theRoute;
+  const listRoute = ctx.catalogue.route('GET /users/{userId}/cars');
+  const list = await ctx.call(listRoute);
+  expectStatus(list, 200, 'listing the user\'s cars');
+  const cars = (expectJson(list) as Array<{ id?: unknown }>) ?? [];
+  if (!Array.isArray(cars) || cars.length === 0) throw new NotRun('the user has no car');
+  for (const car of cars.slice(0, 10)) {
+    const res = await ctx.call(route, { ids: { carId: String(car.id) } });
+    expectStatus(res, route.success.status, `car ${show(car.id)}`);
+    warnUnknown(ctx, expectContract(res, route.success.contract!));
+  }
+}
