@@ -1,0 +1,156 @@
+// The request pipeline of every protected route, in the order of the profile's decision table:
+// authentication (401, and the token's own 403s) -> scope (403) -> existence (404) -> access (403)
+// -> query parameters (400/416) -> answer. An unauthenticated caller learns nothing about ids.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError } from '../http/errors';
+import type { Scope } from './clients';
+import { RouteKey, requiredScopes, sandboxOpen } from './scopes';
+import type { AccessToken } from './tokens';
+
+export type ResourceKind = 'user' | 'car' | 'trip';
+
+/** A resource found by the existence step, with the user it belongs to. */
+export interface Owned<R> {
+  kind: ResourceKind | 'device';
+  /** The owning user; null for a resource that has none (a free device). */
+  ownerId: number | null;
+  value: R;
+}
+
+export interface RouteSteps<R, Q> {
+  route: RouteKey;
+  /** Existence: returns the addressed resource or throws 404 (or 400 where the profile says so). */
+  load?: () => Owned<R>;
+  /** Access: replaces the default "token user owns the resource" check when given. */
+  access?: (resource: R, token: AccessToken) => void;
+  /** Query parameters: parsed and validated (400/416). */
+  query?: () => Q;
+  /** The answer; its return value is sent when the reply was not sent already. */
+  respond: (resource: R, query: Q, token: AccessToken | null) => unknown;
+}
+
+const AUTH_TIPS = {
+  missing: 'Add an Authorization header: Authorization: Bearer <access token>',
+  malformed: 'Use the form Authorization: Bearer <access token>',
+  invalid: 'Get a new access token from /auth/access_token',
+};
+
+/** Authentication: the Bearer header and the token's state. */
+export function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
+  const { faults } = ctx;
+  const header = request.headers.authorization;
+  if (header === undefined || header.trim() === '') {
+    // fault missing-auth-403: "no header" treated as "not allowed".
+    throw new ApiError(faults.has('missing-auth-403') ? 403 : 401, 'AUTHENTICATION_ERROR', 'Authorization is missing', AUTH_TIPS.missing);
+  }
+  const match = /^bearer +(\S+) *$/i.exec(header);
+  if (!match) {
+    // fault malformed-auth-invalid-token: every header problem reported as a bad token.
+    const message = faults.has('malformed-auth-invalid-token') ? 'Invalid token' : 'Authorization is malformed';
+    throw new ApiError(401, 'AUTHENTICATION_ERROR', message, AUTH_TIPS.malformed);
+  }
+  const token = ctx.tokens.access(match[1]);
+  if (!token) throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Invalid token', AUTH_TIPS.invalid);
+  // fault revoked-token-accepted: the revocation flag is never read.
+  if (token.revoked && !faults.has('revoked-token-accepted')) {
+    throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
+  }
+  // fault expired-token-accepted: the expiry is never compared with the clock.
+  if (ctx.tokens.isExpired(token, ctx.now()) && !faults.has('expired-token-accepted')) {
+    // fault expired-token-401: expiry reported as an authentication failure.
+    if (faults.has('expired-token-401')) throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
+    throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
+  }
+  return token;
+}
+
+export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext): void {
+  const missing: Scope[] = requiredScopes(route, ctx.faults).filter((s) => !token.scopes.includes(s));
+  if (missing.length === 0) return;
+  const { faults } = ctx;
+  // fault missing-scope-tip-omits-scope: a generic tip.
+  const tip = faults.has('missing-scope-tip-omits-scope')
+    ? 'Add the required scope to your app scopes and reconnect the user'
+    : `Add the ${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''} to your app scopes and reconnect the user`;
+  // fault missing-scope-401: scope problems reported as authentication problems.
+  if (faults.has('missing-scope-401')) throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token does not have the required scope', tip);
+  throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope', tip);
+}
+
+const ACCESS_TIPS: Record<ResourceKind, string> = {
+  user: 'Make sure the user is accessible with this token',
+  car: 'Make sure the car is accessible with this token',
+  trip: 'Make sure the trip is accessible with this token',
+};
+
+export function accessDenied(kind: ResourceKind): ApiError {
+  return new ApiError(403, 'AUTHORIZATION_ERROR', `Token can't access this ${kind}`, ACCESS_TIPS[kind]);
+}
+
+/** The default access rule: a token reads and writes only its own user's resources. */
+function checkOwner<R>(route: RouteKey, resource: Owned<R>, token: AccessToken, ctx: AppContext): void {
+  // Devices always bring their own access rule (see routes/devices.ts).
+  if (resource.kind === 'device' || resource.ownerId === token.userId) return;
+  const { faults } = ctx;
+  // faults cross-user-*: one route forgets the ownership check.
+  if (route === 'GET /trips/:tripId' && faults.has('cross-user-trip-readable')) return;
+  if (route === 'GET /cars/:carId' && faults.has('cross-user-car-readable')) return;
+  if (route === 'GET /users/:userId/cars' && faults.has('cross-user-user-cars-readable')) return;
+  if (route === 'POST /users/:userId/cars' && faults.has('cross-user-car-create')) return;
+  // fault cross-user-trip-message-car: the trip check reuses the car check's error.
+  if (resource.kind === 'trip' && faults.has('cross-user-trip-message-car')) throw accessDenied('car');
+  throw accessDenied(resource.kind);
+}
+
+type Step = 'auth' | 'scope' | 'load' | 'access' | 'query';
+
+function stepOrder(ctx: AppContext): Step[] {
+  const { faults } = ctx;
+  // fault auth-checked-after-existence: the id lookup runs before the auth middleware.
+  if (faults.has('auth-checked-after-existence')) return ['load', 'auth', 'scope', 'access', 'query'];
+  // fault scope-checked-after-existence: the scope check sits in the handler, after the lookup.
+  if (faults.has('scope-checked-after-existence')) return ['auth', 'load', 'scope', 'access', 'query'];
+  // fault query-checked-before-access: query validation moved into a preValidation hook.
+  if (faults.has('query-checked-before-access')) return ['auth', 'scope', 'load', 'query', 'access'];
+  return ['auth', 'scope', 'load', 'access', 'query'];
+}
+
+/** Runs one protected route: the steps in order, then the answer. Errors are thrown as ApiError. */
+export async function runRoute<R = undefined, Q = undefined>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  steps: RouteSteps<R, Q>,
+): Promise<unknown> {
+  const open = ctx.mode === 'sandbox' && sandboxOpen(steps.route, ctx.faults);
+  let token: AccessToken | null = null;
+  let resource: Owned<R> | undefined;
+  let query: Q = undefined as Q;
+  for (const step of stepOrder(ctx)) {
+    switch (step) {
+      case 'auth':
+        // Sandbox read routes ignore any Authorization header (profile: "may ignore it").
+        if (!open) token = authenticate(request, ctx);
+        break;
+      case 'scope':
+        if (token) checkScopes(steps.route, token, ctx);
+        break;
+      case 'load':
+        resource = steps.load?.();
+        break;
+      case 'access':
+        if (token && resource) {
+          if (steps.access) steps.access(resource.value, token);
+          else checkOwner(steps.route, resource, token, ctx);
+        }
+        break;
+      case 'query':
+        query = steps.query ? steps.query() : (undefined as Q);
+        break;
+    }
+  }
+  const result = await steps.respond(resource?.value as R, query, token);
+  return reply.sent ? reply : result;
+}

@@ -1,0 +1,199 @@
+// OAuth 2 authorization-code flow (profile: "Sign-in page" and "Token endpoint"):
+// GET /auth/auth shows the sign-in form, POST /auth/auth checks the credentials and redirects with a
+// single-use code (60 s), POST /auth/access_token exchanges a code or a refresh token for tokens.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { parseFields } from '../http/body';
+import { ApiError, LegacyError, parametersError } from '../http/errors';
+import { asQuery, Query } from '../http/params';
+import { Application, findApplication, Scope } from './clients';
+import { renderErrorPage, renderSignInPage } from './signin-page';
+import { ACCESS_TOKEN_LIFETIME_S, AccessToken, RefreshToken } from './tokens';
+
+/** First value of a query parameter (HTML routes are lenient with repeats). */
+function first(query: Query, name: string): string | undefined {
+  const value = query[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+interface SignInRequest {
+  clientId: string | undefined;
+  redirectUri: string | undefined;
+  scope: string | undefined;
+  state: string | undefined;
+}
+
+/**
+ * The scopes a token gets: the requested ones the application has (v3-profile.md § Sign-in page).
+ * No scope parameter means all of them; a present but empty list requests none.
+ */
+export function grantedScopes(app: Application, requested: string | undefined, ctx: AppContext): Scope[] {
+  const { faults } = ctx;
+  // fault token-gets-all-app-scopes: the scope parameter is never read.
+  if (faults.has('token-gets-all-app-scopes') || requested === undefined) return [...app.scopes];
+  if (requested.trim() === '') return [];
+  // Space-separated (a literal '+' is accepted too); fault scope-split-on-comma: the wrong separator.
+  const parts = faults.has('scope-split-on-comma') ? requested.split(',') : requested.split(/[\s+]+/);
+  return app.scopes.filter((s) => parts.includes(s));
+}
+
+function parseBasic(header: string | undefined): { id: string; secret: string } | 'malformed' | undefined {
+  if (header === undefined) return undefined;
+  const match = /^basic +(\S+) *$/i.exec(header);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  // RFC 6749 2.3.1: both parts are form-urlencoded before base64.
+  const unescape = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return s;
+    }
+  };
+  return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
+}
+
+export function oauthRoutes(ctx: AppContext) {
+  const { faults, store, tokens } = ctx;
+
+  function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
+    // fault signin-page-text-plain: the page string sent without a content type.
+    const type = faults.has('signin-page-text-plain') && status === 200 ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8';
+    return reply.code(status).type(type).header('cache-control', 'no-store').send(html);
+  }
+
+  /** The application and the redirect URI, or the 404 page. */
+  type Resolved = { ok: true; app: Application | null; redirectUri: string } | { ok: false; reply: FastifyReply };
+
+  function resolveClient(req: SignInRequest, reply: FastifyReply, allowUnknownClient: boolean): Resolved {
+    const app = findApplication(req.clientId);
+    if (!app) {
+      if (allowUnknownClient) return { ok: true, app: null, redirectUri: req.redirectUri ?? '' };
+      return { ok: false, reply: sendHtml(reply, 404, renderErrorPage('Unknown application', 'The client_id of this sign-in link is not a registered application.')) };
+    }
+    // fault signin-redirect-uri-not-checked: any redirect_uri is trusted.
+    if (req.redirectUri !== undefined && !app.redirectUris.includes(req.redirectUri) && !faults.has('signin-redirect-uri-not-checked')) {
+      return { ok: false, reply: sendHtml(reply, 404, renderErrorPage('Unknown redirect URI', 'The redirect_uri of this sign-in link is not registered for this application.')) };
+    }
+    return { ok: true, app, redirectUri: req.redirectUri ?? app.redirectUris[0] };
+  }
+
+  function showPage(request: FastifyRequest, reply: FastifyReply) {
+    const q = asQuery(request.query);
+    const req: SignInRequest = { clientId: first(q, 'client_id'), redirectUri: first(q, 'redirect_uri'), scope: first(q, 'scope'), state: first(q, 'state') };
+    // fault signin-unknown-client-200: the page is shown before the client is looked up.
+    const resolved = resolveClient(req, reply, faults.has('signin-unknown-client-200'));
+    if (!resolved.ok) return resolved.reply;
+    return sendHtml(
+      reply,
+      200,
+      renderSignInPage({ applicationName: resolved.app?.name ?? req.clientId ?? 'An application', clientId: req.clientId ?? '', redirectUri: req.redirectUri, scope: req.scope, state: req.state }),
+    );
+  }
+
+  function signIn(request: FastifyRequest, reply: FastifyReply) {
+    const { fields } = parseFields(request.body, request.headers['content-type']);
+    const req: SignInRequest = { clientId: fields.client_id, redirectUri: fields.redirect_uri, scope: fields.scope, state: fields.state };
+    const resolved = resolveClient(req, reply, false);
+    if (!resolved.ok) return resolved.reply;
+    const app = resolved.app as Application; // never null: unknown clients are refused here
+    const user = fields.username === undefined ? undefined : store.userByEmail(fields.username);
+    if (!user || user.password !== fields.password) {
+      return sendHtml(
+        reply,
+        401,
+        renderSignInPage({ applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state, username: fields.username, error: 'Wrong email or password' }),
+      );
+    }
+    const code = tokens.issueCode({ clientId: app.clientId, userId: user.id, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null }, ctx.now());
+    // fault redirect-code-param-renamed: a non-standard parameter name.
+    let location = `${resolved.redirectUri}${resolved.redirectUri.includes('?') ? '&' : '?'}${faults.has('redirect-code-param-renamed') ? 'auth_code' : 'code'}=${encodeURIComponent(code.value)}`;
+    // fault state-not-echoed: the state is dropped from the redirect.
+    if (req.state !== undefined && !faults.has('state-not-echoed')) location += `&state=${encodeURIComponent(req.state)}`;
+    return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
+  }
+
+  function invalidAuthentication(onCode: boolean): Error {
+    // fault invalid-code-array-body: the modern error array instead of the legacy body.
+    if (onCode && faults.has('invalid-code-array-body')) return new ApiError(403, 'AUTHORIZATION_ERROR', 'Invalid authentication', 'Sign the user in again to get a new code');
+    return new LegacyError(403, 'Invalid authentication');
+  }
+
+  function tokenAnswer(reply: FastifyReply, issued: { access: AccessToken; refresh: RefreshToken }): FastifyReply {
+    const body = {
+      access_token: issued.access.value,
+      // fault token-expires-at-ms: a JavaScript timestamp instead of unix seconds.
+      expires_at: faults.has('token-expires-at-ms') ? issued.access.expiresAt : Math.floor(issued.access.expiresAt / 1000),
+      expires_in: ACCESS_TOKEN_LIFETIME_S,
+      refresh_token: issued.refresh.value,
+      // fault token-type-capital-bearer: the header's spelling used as the type.
+      token_type: faults.has('token-type-capital-bearer') ? 'Bearer' : 'bearer',
+    };
+    reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
+    // fault token-content-type-text-html: the framework default of a template engine.
+    if (faults.has('token-content-type-text-html')) return reply.type('text/html; charset=utf-8').send(JSON.stringify(body));
+    return reply.type('application/json; charset=utf-8').send(body);
+  }
+
+  function exchange(request: FastifyRequest, reply: FastifyReply) {
+    const { fields, malformed } = parseFields(request.body, request.headers['content-type']);
+    // Client authentication first (RFC 6749 5.2 invalid_client): HTTP Basic, else form fields.
+    const basic = parseBasic(request.headers.authorization);
+    const credentials = basic ?? (fields.client_id !== undefined ? { id: fields.client_id, secret: fields.client_secret ?? '' } : undefined);
+    const challenge = { 'www-authenticate': 'Basic realm="vds"' };
+    if (credentials === undefined) {
+      throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Client authentication is missing', 'Send the client id and secret with HTTP Basic authentication', challenge);
+    }
+    const app = credentials === 'malformed' ? undefined : findApplication(credentials.id);
+    // fault client-secret-not-checked: only the client id is looked up.
+    if (credentials === 'malformed' || !app || (credentials.secret !== app.secret && !faults.has('client-secret-not-checked'))) {
+      throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Invalid client credentials', 'Check the client id and secret of your application', challenge);
+    }
+    if (malformed) throw parametersError(400, 'Malformed body', 'Send application/x-www-form-urlencoded parameters');
+
+    const missing = () => parametersError(400, 'Missing parameter', 'Send grant_type with code (authorization_code) or refresh_token (refresh_token)');
+    const grant = fields.grant_type;
+    if (grant === undefined || grant === '') throw missing();
+    const nowMs = ctx.now();
+
+    if (grant === 'authorization_code') {
+      if (fields.code === undefined || fields.code === '') {
+        // fault missing-code-403: a missing code handled like a wrong one.
+        if (faults.has('missing-code-403')) throw new LegacyError(403, 'Invalid authentication');
+        throw missing();
+      }
+      const code = tokens.code(fields.code);
+      const valid =
+        code !== undefined &&
+        // fault auth-code-reusable: the used flag is set but never read.
+        (!code.used || faults.has('auth-code-reusable')) &&
+        nowMs < code.expiresAt &&
+        // fault code-other-client-accepted: the code's client is not compared.
+        (code.clientId === app.clientId || faults.has('code-other-client-accepted')) &&
+        (fields.redirect_uri === undefined || code.redirectUri === null || fields.redirect_uri === code.redirectUri);
+      if (!valid) throw invalidAuthentication(true);
+      code.used = true;
+      return tokenAnswer(reply, tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs));
+    }
+
+    if (grant === 'refresh_token') {
+      if (fields.refresh_token === undefined || fields.refresh_token === '') throw missing();
+      const refresh = tokens.refresh(fields.refresh_token);
+      // fault refresh-token-reusable: the old refresh token is not invalidated.
+      if (!refresh || (refresh.used && !faults.has('refresh-token-reusable')) || refresh.clientId !== app.clientId) throw invalidAuthentication(false);
+      refresh.used = true;
+      return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, refresh.scopes, nowMs));
+    }
+
+    throw parametersError(400, 'Unsupported grant type', 'Use grant_type=authorization_code or grant_type=refresh_token');
+  }
+
+  return async function plugin(app: FastifyInstance): Promise<void> {
+    app.get('/auth/auth', showPage);
+    app.post('/auth/auth', signIn);
+    app.post('/auth/access_token', exchange);
+  };
+}

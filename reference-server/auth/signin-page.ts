@@ -1,0 +1,63 @@
+// HTML of the sign-in page (GET/POST /v3/auth/auth) and of its 404 page. Every interpolated value
+// is escaped: client_id, redirect_uri, scope and state come straight from the query string.
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+export interface SignInPage {
+  applicationName: string;
+  clientId: string;
+  /** Hidden fields are written only for parameters the client sent, so "absent" survives the round trip. */
+  redirectUri?: string;
+  scope?: string;
+  state?: string;
+  username?: string;
+  error?: string;
+}
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
+form{display:grid;gap:.6rem}label{font-weight:600}input{padding:.5rem;font-size:1rem}
+button{padding:.6rem;font-size:1rem;cursor:pointer}.error{color:#b00020;font-weight:600}`;
+
+function page(title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+const hidden = (name: string, value: string | undefined) =>
+  value === undefined ? '' : `\n  <input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+
+export function renderSignInPage(p: SignInPage): string {
+  const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
+  const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
+  return page(
+    'Sign in - Vehicle Data Service',
+    `<main>
+<h1>Sign in</h1>
+<p><strong>${escapeHtml(p.applicationName)}</strong> asks to access your Vehicle Data Service account.</p>${error}
+<form method="post" action="/v3/auth/auth">
+  <label for="username">Email</label>
+  <input id="username" name="username" type="email" autocomplete="username" required${username}>
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}
+  <button type="submit">Sign in</button>
+</form>
+</main>`,
+  );
+}
+
+export function renderErrorPage(title: string, message: string): string {
+  return page(`${title} - Vehicle Data Service`, `<main>\n<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>\n</main>`);
+}

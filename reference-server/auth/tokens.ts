@@ -1,0 +1,90 @@
+// Authorization codes, access tokens and refresh tokens, in memory. Values are random (crypto) and
+// opaque; every decision about them (expiry, single use) is a pure function of the app's clock.
+
+import { randomBytes } from 'node:crypto';
+import type { Scope } from './clients';
+
+export const ACCESS_TOKEN_LIFETIME_S = 3600;
+export const CODE_LIFETIME_MS = 60_000;
+
+export interface AuthCode {
+  value: string;
+  clientId: string;
+  userId: number;
+  scopes: Scope[];
+  /** The redirect_uri given on the sign-in request, if any (must match on exchange when sent). */
+  redirectUri: string | null;
+  expiresAt: number;
+  used: boolean;
+}
+
+export interface AccessToken {
+  value: string;
+  clientId: string;
+  userId: number;
+  scopes: Scope[];
+  expiresAt: number;
+  /** Set by POST /_control/tokens/expire. */
+  forcedExpired: boolean;
+  revoked: boolean;
+}
+
+export interface RefreshToken {
+  value: string;
+  clientId: string;
+  userId: number;
+  scopes: Scope[];
+  used: boolean;
+}
+
+const randomToken = (bytes: number) => randomBytes(bytes).toString('base64url');
+
+export class TokenStore {
+  private codes = new Map<string, AuthCode>();
+  private accessTokens = new Map<string, AccessToken>();
+  private refreshTokens = new Map<string, RefreshToken>();
+
+  issueCode(input: Omit<AuthCode, 'value' | 'expiresAt' | 'used'>, nowMs: number): AuthCode {
+    const code: AuthCode = { ...input, value: randomToken(24), expiresAt: nowMs + CODE_LIFETIME_MS, used: false };
+    this.codes.set(code.value, code);
+    return code;
+  }
+
+  code(value: string): AuthCode | undefined {
+    return this.codes.get(value);
+  }
+
+  issueTokens(clientId: string, userId: number, scopes: Scope[], nowMs: number): { access: AccessToken; refresh: RefreshToken } {
+    const access: AccessToken = {
+      value: randomToken(32),
+      clientId,
+      userId,
+      scopes: [...scopes],
+      expiresAt: nowMs + ACCESS_TOKEN_LIFETIME_S * 1000,
+      forcedExpired: false,
+      revoked: false,
+    };
+    const refresh: RefreshToken = { value: randomToken(32), clientId, userId, scopes: [...scopes], used: false };
+    this.accessTokens.set(access.value, access);
+    this.refreshTokens.set(refresh.value, refresh);
+    return { access, refresh };
+  }
+
+  access(value: string): AccessToken | undefined {
+    return this.accessTokens.get(value);
+  }
+
+  refresh(value: string): RefreshToken | undefined {
+    return this.refreshTokens.get(value);
+  }
+
+  isExpired(token: AccessToken, nowMs: number): boolean {
+    return token.forcedExpired || nowMs >= token.expiresAt;
+  }
+
+  clear(): void {
+    this.codes.clear();
+    this.accessTokens.clear();
+    this.refreshTokens.clear();
+  }
+}

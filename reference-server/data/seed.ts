@@ -1,0 +1,313 @@
+// Seeded, deterministic fake data. Users, cars and devices are fixed; trips are laid out backwards
+// from the clock's "now" with a PRNG seeded per car, so the same now gives the same data and ids never
+// depend on now. Coherence holds by construction: each trip's mileage is the haversine length of its
+// locations, usedTime is endDate - beginDate, the car's lists are the unions of its trips' lists.
+
+import { dayStartUtc, monthStartUtc } from '../clock';
+import { bearingDeg, destination, haversineKm, LatLon, pathKm, round } from './geo';
+import { Prng } from './prng';
+import { Accelerometer, Car, CarHistory, Device, Location, Signal, Trip, User } from './types';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Ids of the seeded records, for tests and documentation. */
+export const SEED_IDS = {
+  alice: 101,
+  bob: 102,
+  /** alice's car with a device and a rich (~70 days) history. */
+  aliceRichCar: 5001,
+  /** alice's second car with a device and a short history. */
+  aliceSecondCar: 5002,
+  /** alice's car without a device and without any data. */
+  aliceBareCar: 5003,
+  /** bob's car with a device and history. */
+  bobCar: 5004,
+  /** bob's car without a device. */
+  bobBareCar: 5005,
+  /** First id given to a car created through POST /users/{userId}/cars. */
+  firstCreatedCarId: 6001,
+} as const;
+
+export interface Seed {
+  readonly generatedAt: number;
+  readonly users: readonly User[];
+  readonly cars: readonly Car[];
+  readonly devices: readonly Device[];
+  readonly histories: ReadonlyMap<number, CarHistory>;
+  readonly trips: ReadonlyMap<string, Trip>;
+}
+
+const at = (iso: string) => Date.parse(iso);
+
+function seedUsers(): User[] {
+  return [
+    {
+      id: SEED_IDS.alice,
+      firstName: 'Alice',
+      lastName: 'Martin',
+      nickName: 'alice',
+      gender: 'FEMALE',
+      birthDate: at('1988-05-14T00:00:00Z'),
+      licenceDeliveryDate: at('2006-09-01T00:00:00Z'),
+      role: 'user',
+      isLocationEnabled: true,
+      creationDate: at('2019-03-30T10:00:00Z'),
+      lastUpdateDate: at('2024-01-15T09:30:00Z'),
+      email: 'alice@reference.test',
+      password: 'alice-password',
+    },
+    {
+      id: SEED_IDS.bob,
+      firstName: 'Bob',
+      lastName: 'Durand',
+      nickName: null,
+      gender: 'MALE',
+      birthDate: null,
+      licenceDeliveryDate: null,
+      role: 'dev',
+      isLocationEnabled: false,
+      creationDate: at('2020-07-08T14:20:00Z'),
+      lastUpdateDate: at('2020-07-08T14:20:00Z'),
+      email: 'bob@reference.test',
+      password: 'bob-password',
+    },
+  ];
+}
+
+function seedCars(): Car[] {
+  const car = (c: Omit<Car, 'timezone'>): Car => ({ ...c, timezone: 'Europe/Paris' });
+  return [
+    car({ id: SEED_IDS.aliceRichCar, userId: SEED_IDS.alice, name: 'Daily driver', make: 'Renault', model: 'Zoe', year: 2019, numberPlate: 'AB-123-CD', deviceId: 'VDSREF0001', cardbId: 14022, creationDate: at('2019-04-02T08:15:00Z'), lastUpdateDate: at('2023-11-20T17:42:10Z') }),
+    car({ id: SEED_IDS.aliceSecondCar, userId: SEED_IDS.alice, name: 'Weekend car', make: 'Peugeot', model: '308', year: 2016, numberPlate: 'EF-456-GH', deviceId: 'VDSREF0002', cardbId: 9817, creationDate: at('2020-02-11T12:00:00Z'), lastUpdateDate: at('2022-06-03T07:05:44Z') }),
+    // "make may be a generic value", "model may be null", "year may be 0", "numberPlate may be null".
+    car({ id: SEED_IDS.aliceBareCar, userId: SEED_IDS.alice, name: 'Old van', make: 'Generic', model: null, year: 0, numberPlate: null, deviceId: null, cardbId: 1, creationDate: at('2021-10-30T16:45:00Z'), lastUpdateDate: at('2021-10-30T16:45:00Z') }),
+    car({ id: SEED_IDS.bobCar, userId: SEED_IDS.bob, name: "Bob's car", make: 'Citroen', model: 'C3', year: 2020, numberPlate: 'IJ-789-KL', deviceId: 'VDSREF0003', cardbId: 12056, creationDate: at('2020-07-09T09:00:00Z'), lastUpdateDate: at('2024-03-02T11:11:11Z') }),
+    car({ id: SEED_IDS.bobBareCar, userId: SEED_IDS.bob, name: 'Project car', make: 'Volkswagen', model: 'Golf', year: 1998, numberPlate: null, deviceId: null, cardbId: 7321, creationDate: at('2022-01-05T18:30:00Z'), lastUpdateDate: at('2022-01-05T18:30:00Z') }),
+  ];
+}
+
+function seedDevices(): Device[] {
+  return [
+    { id: 'VDSREF0001', pin: '4821', carId: SEED_IDS.aliceRichCar, userId: SEED_IDS.alice },
+    { id: 'VDSREF0002', pin: '73519', carId: SEED_IDS.aliceSecondCar, userId: SEED_IDS.alice },
+    { id: 'VDSREF0003', pin: '602947', carId: SEED_IDS.bobCar, userId: SEED_IDS.bob },
+    // Free devices (no car, no user): for association tests. Pins are 4 to 6 digits.
+    { id: 'VDSREF0101', pin: '1357', carId: null, userId: null },
+    { id: 'VDSREF0102', pin: '24680', carId: null, userId: null },
+    { id: 'VDSREF0103', pin: '975310', carId: null, userId: null },
+    { id: 'VDSREF0104', pin: '8642', carId: null, userId: null },
+    { id: 'VDSREF0105', pin: '31415', carId: null, userId: null },
+    { id: 'VDSREF0106', pin: '271828', carId: null, userId: null },
+  ];
+}
+
+interface HistoryProfile {
+  carId: number;
+  historyDays: number;
+  gapHours: [number, number];
+  durationMinutes: [number, number];
+  home: LatLon;
+  odometerKm: number;
+  fuelLitres: number;
+}
+
+const PROFILES: HistoryProfile[] = [
+  { carId: SEED_IDS.aliceRichCar, historyDays: 70, gapHours: [3, 20], durationMinutes: [6, 70], home: { latitude: 48.8566, longitude: 2.3522 }, odometerKm: 48213.4, fuelLitres: 41 },
+  { carId: SEED_IDS.aliceSecondCar, historyDays: 20, gapHours: [10, 40], durationMinutes: [10, 50], home: { latitude: 44.8378, longitude: -0.5792 }, odometerKm: 112904.0, fuelLitres: 30 },
+  { carId: SEED_IDS.bobCar, historyDays: 35, gapHours: [6, 30], durationMinutes: [8, 60], home: { latitude: 45.764, longitude: 4.8357 }, odometerKm: 23077.8, fuelLitres: 36 },
+];
+
+interface Slot {
+  /** Backward index: 0 is the most recent trip. Ids are derived from it, never from dates. */
+  index: number;
+  begin: number;
+  end: number;
+}
+
+/**
+ * Lays trips out backwards from now. Guarantees, whenever now is at least 90 s after the 1st of the
+ * month 00:00 UTC: trip 0 lies entirely after the month start and before now; one trip straddles
+ * the month start (so `inclusive` matters on the default range); every 7th trip straddles a UTC midnight.
+ */
+function scheduleTrips(nowMs: number, p: HistoryProfile): Slot[] {
+  const rng = new Prng(`schedule:${p.carId}`);
+  const base = Math.floor(nowMs / SECOND) * SECOND;
+  const monthStart = monthStartUtc(base);
+  const window = base - monthStart;
+  const d0 = rng.int(12, 35) * MINUTE;
+  let trip0: Slot;
+  if (window >= d0 + 2 * MINUTE) trip0 = { index: 0, begin: base - MINUTE - d0, end: base - MINUTE };
+  else if (window >= 90 * SECOND) trip0 = { index: 0, begin: monthStart + 30 * SECOND, end: base - 30 * SECOND };
+  else trip0 = { index: 0, begin: base - MINUTE - d0, end: base - MINUTE };
+
+  const slots: Slot[] = [trip0];
+  const lower = base - p.historyDays * DAY;
+  let cursor = trip0.begin;
+  let monthStraddlerDone = !(monthStart > lower && monthStart < trip0.begin);
+  for (let k = 1; k < 10000; k++) {
+    const gap = Math.round(rng.range(p.gapHours[0], p.gapHours[1]) * 3600) * SECOND;
+    const duration = rng.int(p.durationMinutes[0], p.durationMinutes[1]) * MINUTE + rng.int(0, 59) * SECOND;
+    let end = cursor - gap;
+    let begin = end - duration;
+    if (k % 7 === 3) {
+      let midnight = dayStartUtc(end);
+      if (end - midnight < 20 * MINUTE) midnight -= DAY;
+      end = midnight + 20 * MINUTE;
+      begin = midnight - 25 * MINUTE;
+    }
+    if (!monthStraddlerDone && begin <= monthStart + MINUTE) {
+      monthStraddlerDone = true;
+      if (cursor - 10 * SECOND > monthStart + SECOND) {
+        end = Math.min(cursor - 10 * SECOND, monthStart + 15 * MINUTE);
+        begin = monthStart - 25 * MINUTE;
+      }
+    }
+    if (begin < lower) break;
+    slots.push({ index: k, begin, end });
+    cursor = begin;
+  }
+  return slots.sort((a, b) => a.begin - b.begin);
+}
+
+function tripIds(carId: number, count: number): string[] {
+  const rng = new Prng(`trip-ids:${carId}`);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(rng.hex8() + rng.hex8() + rng.hex8());
+  return ids;
+}
+
+function sortByDateThenName<T extends { date: number; name: string }>(list: T[]): T[] {
+  return list.sort((a, b) => a.date - b.date || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function buildHistory(nowMs: number, p: HistoryProfile): CarHistory {
+  const slots = scheduleTrips(nowMs, p);
+  const ids = tripIds(p.carId, Math.max(...slots.map((s) => s.index)) + 1);
+  const rng = new Prng(`path:${p.carId}`);
+  let position: LatLon = p.home;
+  let odometer = p.odometerKm;
+  let fuel = p.fuelLitres;
+  const trips: Trip[] = [];
+
+  for (const slot of slots) {
+    const durationS = (slot.end - slot.begin) / SECOND;
+    const count = Math.min(Math.max(Math.round(durationS / 90), 3), 40, Math.floor(durationS) + 1);
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) times.push(slot.begin + Math.round((i * durationS) / (count - 1)) * SECOND);
+
+    let heading = rng.range(0, 360);
+    const points: LatLon[] = [position];
+    const speeds: number[] = [0];
+    for (let i = 1; i < count; i++) {
+      const hours = (times[i] - times[i - 1]) / HOUR;
+      const speed = rng.range(25, 95);
+      heading = (heading + rng.range(-35, 35) + 360) % 360;
+      // Stay around home: past 25 km, head back towards it.
+      if (haversineKm(points[i - 1], p.home) > 25) heading = (bearingDeg(points[i - 1], p.home) + rng.range(-20, 20) + 360) % 360;
+      const next = destination(points[i - 1], heading, speed * hours);
+      points.push({ latitude: round(next.latitude, 6), longitude: round(next.longitude, 6) });
+      speeds.push(speed);
+    }
+
+    const locations: Location[] = points.map((pt, i) => ({
+      latitude: pt.latitude,
+      longitude: pt.longitude,
+      altitude: round(rng.range(30, 180), 1),
+      satellites: rng.int(5, 12),
+      heading: Math.round(i === 0 ? heading : bearingDeg(points[i - 1], pt)) % 360,
+      date: times[i],
+    }));
+    const mileage = round(pathKm(points), 3);
+
+    const signals: Signal[] = [];
+    const sig = (name: string, value: number, date: number) => signals.push({ name, value, date });
+    const first = times[0];
+    const last = times[count - 1];
+    const hour = new Date(first).getUTCHours();
+    sig('IgnitionSts', 1, first);
+    sig('LockSts', 0, first);
+    sig('HeadLightSts', hour >= 18 || hour < 7 ? 1 : 0, first);
+    sig('BatteryVoltage', round(rng.range(13.8, 14.4), 2), first);
+    sig('FuelLevel', round(fuel, 1), first);
+    sig('Odometer', round(odometer, 1), first);
+    sig('VehiculeSpeed', 0, first);
+    sig('EngineSpeed', rng.int(750, 900), first);
+    for (let i = 1; i < count - 1; i++) {
+      if (i % 3 !== 0) continue;
+      sig('VehiculeSpeed', round(speeds[i], 1), times[i]);
+      sig('EngineSpeed', Math.round(800 + speeds[i] * 28 + rng.range(-100, 100)), times[i]);
+      sig('Odometer', round(odometer + pathKm(points.slice(0, i + 1)), 1), times[i]);
+    }
+    const fuelUsed = mileage * 0.065;
+    sig('VehiculeSpeed', 0, last);
+    sig('EngineSpeed', 0, last);
+    sig('IgnitionSts', 0, last);
+    sig('LockSts', 1, last);
+    sig('HeadLightSts', 0, last);
+    sig('BatteryVoltage', round(rng.range(12.4, 12.7), 2), last);
+    sig('FuelLevel', round(Math.max(fuel - fuelUsed, 0), 1), last);
+    sig('Odometer', round(odometer + mileage, 1), last);
+
+    const accel = (date: number): Accelerometer => ({ x: rng.int(-150, 150), y: rng.int(-150, 150), z: rng.int(950, 1050), date });
+    const accelerometers = [accel(first), accel(times[Math.floor(count / 2)]), accel(last)];
+    // Guard against equal dates (a 2-second trip would repeat the middle time).
+    const uniqueAccel = accelerometers.filter((a, i) => i === 0 || a.date !== accelerometers[i - 1].date);
+
+    trips.push({
+      id: ids[slot.index],
+      carId: p.carId,
+      beginDate: first,
+      endDate: last,
+      mileage,
+      usedTime: (last - first) / SECOND,
+      locations,
+      signals: sortByDateThenName(signals),
+      accelerometers: uniqueAccel,
+    });
+
+    position = points[count - 1];
+    odometer += mileage;
+    fuel -= fuelUsed;
+    if (fuel < 8) fuel = 48; // refuelled between trips
+  }
+
+  return {
+    trips,
+    locations: trips.flatMap((t) => t.locations),
+    signals: trips.flatMap((t) => t.signals),
+    accelerometers: trips.flatMap((t) => t.accelerometers),
+  };
+}
+
+// generateSeed is pure and its result is never mutated (the store copies cars and devices), so
+// apps built with the same clock value (tests, mutation runs) share one generation.
+const cache = new Map<number, Seed>();
+const CACHE_SIZE = 8;
+
+export function seedFor(nowMs: number): Seed {
+  let seed = cache.get(nowMs);
+  if (!seed) {
+    seed = generateSeed(nowMs);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as number);
+    cache.set(nowMs, seed);
+  }
+  return seed;
+}
+
+/** Generates the whole data set relative to `nowMs`. Pure: same input, same output. */
+export function generateSeed(nowMs: number): Seed {
+  const histories = new Map<number, CarHistory>();
+  const trips = new Map<string, Trip>();
+  for (const profile of PROFILES) {
+    const history = buildHistory(nowMs, profile);
+    histories.set(profile.carId, history);
+    for (const trip of history.trips) {
+      if (trips.has(trip.id)) throw new Error(`duplicate trip id ${trip.id}`);
+      trips.set(trip.id, trip);
+    }
+  }
+  return { generatedAt: nowMs, users: seedUsers(), cars: seedCars(), devices: seedDevices(), histories, trips };
+}

@@ -1,0 +1,97 @@
+// The server's state: the immutable seed (users, trip histories) plus the writable part (cars,
+// device links, pin failures, created cars). reset() goes back to the seed as it was at startup.
+
+import { Seed, SEED_IDS, seedFor } from './seed';
+import { Car, CarHistory, Device, Trip, User } from './types';
+
+const EMPTY_HISTORY: CarHistory = Object.freeze({ trips: [], locations: [], signals: [], accelerometers: [] });
+
+export interface NewCar {
+  userId: number;
+  name: string;
+  make: string;
+  model: string | null;
+  year: number;
+  numberPlate: string | null;
+  cardbId: number;
+  timezone: string;
+  createdAt: number;
+}
+
+export class Store {
+  readonly seed: Seed;
+  private cars = new Map<number, Car>();
+  private devices = new Map<string, Device>();
+  private pinFailures = new Map<string, number>();
+  private nextCarId: number = SEED_IDS.firstCreatedCarId;
+
+  constructor(nowMs: number) {
+    this.seed = seedFor(nowMs);
+    this.reset();
+  }
+
+  /** Forgets every write: cars and devices are copied again from the seed. */
+  reset(): void {
+    this.cars = new Map(this.seed.cars.map((c) => [c.id, { ...c }]));
+    this.devices = new Map(this.seed.devices.map((d) => [d.id, { ...d }]));
+    this.pinFailures.clear();
+    this.nextCarId = SEED_IDS.firstCreatedCarId;
+  }
+
+  user(id: number): User | undefined {
+    return this.seed.users.find((u) => u.id === id);
+  }
+
+  userByEmail(email: string): User | undefined {
+    const wanted = email.trim().toLowerCase();
+    return this.seed.users.find((u) => u.email.toLowerCase() === wanted);
+  }
+
+  car(id: number): Car | undefined {
+    return this.cars.get(id);
+  }
+
+  /** A user's cars in ascending id order (creation order). */
+  carsOfUser(userId: number): Car[] {
+    return [...this.cars.values()].filter((c) => c.userId === userId).sort((a, b) => a.id - b.id);
+  }
+
+  trip(id: string): Trip | undefined {
+    return this.seed.trips.get(id);
+  }
+
+  history(carId: number): CarHistory {
+    return this.seed.histories.get(carId) ?? EMPTY_HISTORY;
+  }
+
+  device(id: string): Device | undefined {
+    return this.devices.get(id);
+  }
+
+  createCar(input: NewCar): Car {
+    const car: Car = {
+      id: this.nextCarId++,
+      userId: input.userId,
+      name: input.name,
+      make: input.make,
+      model: input.model,
+      year: input.year,
+      numberPlate: input.numberPlate,
+      deviceId: null,
+      cardbId: input.cardbId,
+      creationDate: input.createdAt,
+      lastUpdateDate: input.createdAt,
+      timezone: input.timezone,
+    };
+    this.cars.set(car.id, car);
+    return car;
+  }
+
+  pinFailureCount(deviceId: string): number {
+    return this.pinFailures.get(deviceId) ?? 0;
+  }
+
+  recordPinFailure(deviceId: string): void {
+    this.pinFailures.set(deviceId, this.pinFailureCount(deviceId) + 1);
+  }
+}

@@ -1,0 +1,206 @@
+// Fault registry of the reference server.
+//
+// A fault is a realistic bug that makes exactly ONE documented behaviour (spec or profile) wrong,
+// so that the conformance suite can be shown to catch it (mutation testing). The registry below is
+// the single list of faults; each fault is implemented where the behaviour lives, guarded by
+// `faults.has('<name>')` (grep the name to find its code path). One fault at a time.
+
+export const FAULT_FAMILIES = [
+  'records',
+  'errors',
+  'status',
+  'authentication',
+  'scopes',
+  'cross-user',
+  'query',
+  'geojson',
+  'coherence',
+  'devices',
+  'car-creation',
+  'token-endpoint',
+  'sign-in',
+  'content-type',
+  'sandbox',
+] as const;
+
+export type FaultFamily = (typeof FAULT_FAMILIES)[number];
+
+export interface FaultInfo {
+  readonly name: string;
+  readonly family: FaultFamily;
+  readonly description: string;
+  /** The mode in which the fault shows (default cloud): sandbox faults change nothing in cloud mode. */
+  readonly mode?: 'cloud' | 'sandbox';
+}
+
+export const FAULTS = [
+  // records: shapes and date formats
+  { name: 'car-date-zulu', family: 'records', description: 'Car creationDate/lastUpdateDate end in "Z" instead of "+00:00"' },
+  { name: 'car-id-string', family: 'records', description: 'Car records carry their id as a JSON string instead of an integer' },
+  { name: 'user-lastname-snake-case', family: 'records', description: 'User records name the last-name field "last_name" instead of "lastName"' },
+  { name: 'location-satcount', family: 'records', description: 'Location records name the satellite count "satCount" instead of "satellites"' },
+  { name: 'user-by-id-missing-email', family: 'records', description: 'GET /users/{userId} omits the email field' },
+  { name: 'signal-value-string', family: 'records', description: 'Signal values are serialized as strings instead of numbers' },
+  { name: 'status-empty-signals-null', family: 'records', description: 'Status of a car without data has signals null instead of an empty array' },
+
+  // errors: error body shape and texts
+  { name: 'error-body-object-not-array', family: 'errors', description: 'Error bodies are a single {type,message,tip} object instead of an array' },
+  { name: 'error-tip-missing', family: 'errors', description: 'Error objects have no tip field' },
+  { name: 'parameters-error-singular', family: 'errors', description: 'Parameter errors use type "PARAMETER_ERROR" instead of "PARAMETERS_ERROR"' },
+  { name: 'trip-stats-not-found-lowercase', family: 'errors', description: 'Trip stats mileage/usedtime routes answer "trip not found" (lower case)' },
+  { name: 'not-found-message-generic', family: 'errors', description: 'Unknown user/car answers "Resource not found" instead of "User not found"/"Car not found"' },
+
+  // status
+  { name: 'unknown-car-500', family: 'status', description: 'A well-formed but unknown car id answers 500 instead of 404 on car routes' },
+  { name: 'created-car-200', family: 'status', description: 'POST /users/{userId}/cars answers 200 instead of 201' },
+  { name: 'device-associate-200', family: 'status', description: 'Associating a device with a car answers 200 with a body instead of 204' },
+  { name: 'range-issue-400', family: 'status', description: 'Date range issues (begin after end, range too long) answer 400 instead of 416' },
+
+  // authentication
+  { name: 'expired-token-accepted', family: 'authentication', description: 'Expired access tokens are accepted' },
+  { name: 'revoked-token-accepted', family: 'authentication', description: 'Revoked access tokens are accepted' },
+  { name: 'missing-auth-403', family: 'authentication', description: 'A missing Authorization header answers 403 instead of 401' },
+  { name: 'malformed-auth-invalid-token', family: 'authentication', description: 'A malformed Authorization header answers "Invalid token" instead of "Authorization is malformed"' },
+  { name: 'expired-token-401', family: 'authentication', description: 'An expired token answers 401 AUTHENTICATION_ERROR instead of 403 AUTHORIZATION_ERROR' },
+  { name: 'auth-checked-after-existence', family: 'authentication', description: 'Unknown ids answer 404 before authentication is checked (existence leak)' },
+
+  // scopes (incl. the scope map)
+  { name: 'scope-map-status-needs-cars-read', family: 'scopes', description: 'GET /cars/{carId}/status requires cars_read instead of status_read' },
+  { name: 'missing-scope-tip-omits-scope', family: 'scopes', description: 'The missing-scope tip does not name the missing scope' },
+  { name: 'trip-locations-skip-locations-scope', family: 'scopes', description: 'GET /trips/{tripId}/locations only requires trips_read (locations_read not checked)' },
+  { name: 'car-stats-need-trips-read', family: 'scopes', description: 'Car stats routes require trips_read instead of signals_read' },
+  { name: 'missing-scope-401', family: 'scopes', description: 'A missing scope answers 401 AUTHENTICATION_ERROR instead of 403 AUTHORIZATION_ERROR' },
+  { name: 'devices-scope-not-checked', family: 'scopes', description: 'Device routes do not require the devices_management scope' },
+  { name: 'scope-checked-after-existence', family: 'scopes', description: 'Unknown ids answer 404 before the scope is checked' },
+
+  // cross-user
+  { name: 'cross-user-trip-readable', family: 'cross-user', description: "Another user's trip is readable at GET /trips/{tripId}" },
+  { name: 'cross-user-car-readable', family: 'cross-user', description: "Another user's car is readable at GET /cars/{carId}" },
+  { name: 'cross-user-user-cars-readable', family: 'cross-user', description: "Another user's car list is readable at GET /users/{userId}/cars" },
+  { name: 'cross-user-trip-message-car', family: 'cross-user', description: 'Access to another user\'s trip is refused with "Token can\'t access this car"' },
+  { name: 'cross-user-car-create', family: 'cross-user', description: 'A token can create a car for another user' },
+
+  // query parameters
+  { name: 'limit-ignored', family: 'query', description: 'The limit parameter is ignored' },
+  { name: 'limit-negative-accepted', family: 'query', description: 'A negative limit is accepted (treated as no limit) instead of 400' },
+  { name: 'limit-zero-means-all', family: 'query', description: 'limit=0 returns every item instead of none' },
+  { name: 'range-too-long-accepted', family: 'query', description: 'begin and end more than one month apart are accepted instead of 416' },
+  { name: 'begin-after-end-accepted', family: 'query', description: 'begin after end answers 200 with no items instead of 416' },
+  { name: 'default-begin-paris-time', family: 'query', description: 'Default begin is the 1st of the month 00:00 Europe/Paris instead of UTC' },
+  { name: 'name-filter-ignored', family: 'query', description: 'The name parameter of the signal routes is ignored' },
+  { name: 'unknown-signal-name-accepted', family: 'query', description: 'An unknown signal name in name is silently dropped instead of 400' },
+  { name: 'inclusive-inverted', family: 'query', description: 'inclusive on car trips behaves inverted (default acts as true)' },
+  { name: 'initial-value-ignored', family: 'query', description: 'initialValue on car stats is ignored' },
+  { name: 'unparseable-date-ignored', family: 'query', description: 'An unparseable begin/end falls back to the default instead of 400' },
+  { name: 'query-checked-before-access', family: 'query', description: "Query parameters are validated before access (400 instead of 403 on another user's car)" },
+
+  // geojson
+  { name: 'geojson-lat-lon-swapped', family: 'geojson', description: 'GeoJSON coordinates are [latitude, longitude]' },
+  { name: 'trip-geojson-points', family: 'geojson', description: 'Trip GeoJSON is an array of Points instead of a LineString' },
+  { name: 'car-geojson-feature-collection', family: 'geojson', description: 'Car GeoJSON is a FeatureCollection instead of an array of Points' },
+  { name: 'geojson-limit-ignored', family: 'geojson', description: 'Car locations.geojson ignores limit' },
+  { name: 'trip-geojson-drops-last-point', family: 'geojson', description: 'Trip GeoJSON LineString misses the last location' },
+
+  // coherence
+  { name: 'trip-mileage-miles', family: 'coherence', description: 'GET /trips/{tripId} mileage is in miles while the stats are in km' },
+  { name: 'trip-usedtime-ms', family: 'coherence', description: 'GET /trips/{tripId} usedTime is in milliseconds' },
+  { name: 'car-stats-all-time', family: 'coherence', description: 'Car stats sum every trip, ignoring the begin/end range' },
+  { name: 'status-oldest-location', family: 'coherence', description: 'Car status holds the oldest location instead of the latest' },
+  { name: 'trip-end-location-is-begin', family: 'coherence', description: 'Trip endLocation is the first location of the trip' },
+  { name: 'trip-signals-unfiltered', family: 'coherence', description: "Trip signals return the car's whole signal history, not only during the trip" },
+
+  // devices
+  { name: 'dissociate-leaves-deviceId', family: 'devices', description: "Dissociation leaves the car's deviceId set" },
+  { name: 'pin-lockout-never', family: 'devices', description: 'Pin association never locks out after 3 failed attempts' },
+  { name: 'device-404-type-not-found', family: 'devices', description: 'Unknown device answers type "NOT_FOUND" instead of PARAMETERS_ERROR' },
+  { name: 'device-already-associated-400', family: 'devices', description: 'Associating an already associated device answers 400 instead of 409' },
+  { name: 'associate-leaves-deviceId-null', family: 'devices', description: "Car association does not set the car's deviceId" },
+  { name: 'pin-not-checked', family: 'devices', description: 'Any well-formed pin associates the device' },
+  { name: 'malformed-device-id-404', family: 'devices', description: 'A malformed device id answers 404 instead of 400' },
+  { name: 'dissociate-unassociated-204', family: 'devices', description: 'Dissociating a device that is not associated answers 204 instead of 409' },
+
+  // car creation
+  { name: 'created-car-missing-timezone', family: 'car-creation', description: 'The created-car answer has no timezone field' },
+  { name: 'created-car-default-timezone-utc', family: 'car-creation', description: 'The default timezone of a created car is UTC instead of Europe/Paris' },
+  { name: 'car-create-short-make-accepted', family: 'car-creation', description: 'A make shorter than 3 characters is accepted' },
+  { name: 'car-create-bad-timezone-accepted', family: 'car-creation', description: 'A timezone that is not an IANA zone name is accepted' },
+  { name: 'created-car-not-listed', family: 'car-creation', description: "A created car does not appear in the user's car lists" },
+  { name: 'car-create-array-body-500', family: 'car-creation', description: 'A JSON body that is not an object answers 500 instead of 400' },
+  { name: 'car-create-model-optional', family: 'car-creation', description: 'A car without model is accepted' },
+
+  // token endpoint
+  { name: 'auth-code-reusable', family: 'token-endpoint', description: 'An authorization code can be exchanged more than once' },
+  { name: 'refresh-token-reusable', family: 'token-endpoint', description: 'A refresh token stays valid after it has been used' },
+  { name: 'invalid-code-array-body', family: 'token-endpoint', description: 'An invalid code answers an error array instead of the legacy {"message"} body' },
+  { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds' },
+  { name: 'token-type-capital-bearer', family: 'token-endpoint', description: 'token_type is "Bearer" instead of "bearer"' },
+  { name: 'client-secret-not-checked', family: 'token-endpoint', description: 'The token endpoint accepts any client secret' },
+  { name: 'missing-code-403', family: 'token-endpoint', description: 'A missing code answers 403 "Invalid authentication" instead of 400 "Missing parameter"' },
+  { name: 'code-other-client-accepted', family: 'token-endpoint', description: 'A code issued to another client is exchanged' },
+
+  // sign-in page
+  { name: 'state-not-echoed', family: 'sign-in', description: 'The redirect after sign-in drops the state parameter' },
+  { name: 'signin-unknown-client-200', family: 'sign-in', description: 'An unknown client_id shows the sign-in page (200) instead of 404' },
+  { name: 'signin-redirect-uri-not-checked', family: 'sign-in', description: 'An unregistered redirect_uri is accepted' },
+  { name: 'token-gets-all-app-scopes', family: 'sign-in', description: "The token gets all of the application's scopes, ignoring the requested scope" },
+  { name: 'scope-split-on-comma', family: 'sign-in', description: 'The scope parameter is split on commas instead of spaces' },
+  { name: 'redirect-code-param-renamed', family: 'sign-in', description: 'The redirect carries the code as auth_code instead of code' },
+
+  // content type
+  { name: 'geojson-content-type-text-plain', family: 'content-type', description: 'GeoJSON routes answer with content-type text/plain' },
+  { name: 'error-content-type-text-plain', family: 'content-type', description: 'Error arrays are sent with content-type text/plain' },
+  { name: 'token-content-type-text-html', family: 'content-type', description: 'The token endpoint answers its JSON with content-type text/html' },
+  { name: 'signin-page-text-plain', family: 'content-type', description: 'The sign-in page is served as text/plain instead of text/html' },
+
+  // sandbox
+  { name: 'sandbox-requires-auth', family: 'sandbox', description: 'The sandbox requires a token on the read routes addressed by id', mode: 'sandbox' },
+  { name: 'sandbox-trips-require-auth', family: 'sandbox', description: 'The sandbox requires a token on the trip routes', mode: 'sandbox' },
+  { name: 'sandbox-geojson-requires-auth', family: 'sandbox', description: 'The sandbox requires a token on the .geojson routes', mode: 'sandbox' },
+] as const satisfies readonly FaultInfo[];
+
+export type FaultName = (typeof FAULTS)[number]['name'];
+
+const NAMES: ReadonlySet<string> = new Set(FAULTS.map((f) => f.name));
+
+export function isFaultName(value: string): value is FaultName {
+  return NAMES.has(value);
+}
+
+/** The mode a run must use to see a fault. */
+export function faultMode(name: FaultName): 'cloud' | 'sandbox' {
+  const info: FaultInfo | undefined = FAULTS.find((f) => f.name === name);
+  return info?.mode ?? 'cloud';
+}
+
+export function faultNames(): FaultName[] {
+  return FAULTS.map((f) => f.name);
+}
+
+/** The active fault of one app instance (or none). Typed so a misspelt fault name fails to compile. */
+export class Faults {
+  readonly active: FaultName | null;
+
+  constructor(name?: string | null) {
+    if (name === undefined || name === null || name === '' || name === 'none') {
+      this.active = null;
+      return;
+    }
+    if (!isFaultName(name)) {
+      throw new Error(`Unknown fault '${name}' (valid: ${faultNames().join(', ')})`);
+    }
+    this.active = name;
+  }
+
+  has(name: FaultName): boolean {
+    return this.active === name;
+  }
+}
+
+/** The registry as a plain table, for --list-faults. */
+export function formatFaultTable(): string {
+  const nameWidth = Math.max(4, ...FAULTS.map((f) => f.name.length));
+  const familyWidth = Math.max(6, ...FAULTS.map((f) => f.family.length));
+  const line = (a: string, b: string, c: string) => `${a.padEnd(nameWidth)}  ${b.padEnd(familyWidth)}  ${c}`;
+  const rows = [line('NAME', 'FAMILY', 'DESCRIPTION'), ...FAULTS.map((f) => line(f.name, f.family, f.description))];
+  return rows.join('\n');
+}

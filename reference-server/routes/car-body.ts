@@ -1,0 +1,89 @@
+// Validation of the car creation body (profile, "Car creation body"):
+// make string 3..64 required; model string 1..64 required; name string 0..64; year int;
+// numberPlate string 0..64; timezone an existing IANA zone name, default Europe/Paris.
+
+import { hashString } from '../data/prng';
+import { isPlainObject, parseJson } from '../http/body';
+import { ApiError, parametersError } from '../http/errors';
+import type { Faults } from '../faults';
+
+export interface CarInput {
+  name: string;
+  make: string;
+  model: string | null;
+  year: number;
+  numberPlate: string | null;
+  timezone: string;
+}
+
+const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+export function isTimeZone(name: string): boolean {
+  return TIME_ZONES.has(name);
+}
+
+const length = (s: string) => [...s].length;
+
+const invalid = (message: string) => parametersError(400, message, 'Send a JSON object: make (3-64 chars), model (1-64 chars), optional name, year, numberPlate, timezone');
+
+function text(body: Record<string, unknown>, field: string, min: number, max: number, required: boolean): string | null {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (required) throw invalid(`${field} is required`);
+    return null;
+  }
+  if (typeof value !== 'string') throw invalid(`${field} must be a string`);
+  if (length(value) < min || length(value) > max) throw invalid(`${field} must be ${min} to ${max} characters long`);
+  return value;
+}
+
+export function parseCarBody(raw: unknown, faults: Faults): CarInput {
+  const parsed = parseJson(raw);
+  if (!parsed.ok) throw invalid('Body must be a JSON object');
+  if (!isPlainObject(parsed.value)) {
+    // fault car-create-array-body-500: `body.make` read on a non-object blows up.
+    if (faults.has('car-create-array-body-500')) {
+      throw new ApiError(500, 'PARAMETERS_ERROR', 'Internal server error', 'Retry later; report the problem if it persists');
+    }
+    throw invalid('Body must be a JSON object');
+  }
+  const body = parsed.value;
+  // fault car-create-short-make-accepted: minimum length 1 instead of 3.
+  const make = text(body, 'make', faults.has('car-create-short-make-accepted') ? 1 : 3, 64, true) as string;
+  // fault car-create-model-optional: model validated like the optional fields.
+  const model = text(body, 'model', 1, 64, !faults.has('car-create-model-optional'));
+  const name = text(body, 'name', 0, 64, false);
+  const numberPlate = text(body, 'numberPlate', 0, 64, false);
+
+  let year = 0; // "year may be 0": the value of an unknown year
+  if (body.year !== undefined && body.year !== null) {
+    if (typeof body.year !== 'number' || !Number.isSafeInteger(body.year) || body.year < 0 || body.year > 9999) {
+      throw invalid('year must be an integer between 0 and 9999');
+    }
+    year = body.year;
+  }
+
+  // fault created-car-default-timezone-utc: the server's zone as default.
+  let timezone = faults.has('created-car-default-timezone-utc') ? 'UTC' : 'Europe/Paris';
+  if (body.timezone !== undefined && body.timezone !== null) {
+    if (typeof body.timezone !== 'string') throw invalid('timezone must be a string');
+    // fault car-create-bad-timezone-accepted: any non-empty string stored.
+    const accepted = isTimeZone(body.timezone) || (faults.has('car-create-bad-timezone-accepted') && body.timezone !== '');
+    if (!accepted) throw invalid('timezone must be an IANA time zone name, e.g. Europe/Paris');
+    timezone = body.timezone;
+  }
+
+  return {
+    make,
+    model,
+    name: name ?? [...`${make} ${model ?? ''}`.trim()].slice(0, 64).join(''),
+    year,
+    numberPlate,
+    timezone,
+  };
+}
+
+/** cardbId of a created car: a stable number derived from make and model (the service's car type). */
+export function cardbIdFor(make: string, model: string | null): number {
+  return 10000 + (hashString(`${make.toLowerCase()}|${(model ?? '').toLowerCase()}`) % 90000);
+}

@@ -1,0 +1,158 @@
+// Cars routes: the car record, its status, location history (plain and GeoJSON), signal history,
+// trips and the two statistics. Every list is in ascending date order.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { runRoute } from '../auth/guard';
+import type { AppContext } from '../context';
+import { round } from '../data/geo';
+import type { Car, Trip } from '../data/types';
+import {
+  applyLimit,
+  asQuery,
+  inRange,
+  parseInclusive,
+  parseInitialValue,
+  parseLimit,
+  parseRange,
+  parseSignalNames,
+  Range,
+} from '../http/params';
+import { carStatView, carView, locationView, pointView, signalView, StatType, statusView, tripSummaryView } from '../http/views';
+import { sendGeoJson } from './geojson';
+import { loadCar } from './loaders';
+
+type CarRequest = FastifyRequest<{ Params: { carId: string } }>;
+
+/** Trips that began and ended inside the range: the default of /trips and the basis of the stats. */
+export function tripsWithin(trips: readonly Trip[], range: Range): Trip[] {
+  return trips.filter((t) => inRange(t.beginDate, range) && inRange(t.endDate, range));
+}
+
+/** Trips that began or ended inside the range (inclusive=true). */
+function tripsTouching(trips: readonly Trip[], range: Range): Trip[] {
+  return trips.filter((t) => inRange(t.beginDate, range) || inRange(t.endDate, range));
+}
+
+export function carsRoutes(ctx: AppContext) {
+  const { store, faults } = ctx;
+  const now = () => ctx.now();
+  const load = (request: CarRequest) => () => loadCar(ctx, request.params.carId);
+
+  const locationsIn = (car: Car, range: Range) => store.history(car.id).locations.filter((l) => inRange(l.date, range));
+
+  function stat(type: StatType) {
+    return (request: CarRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: type === 'MILEAGE' ? 'GET /cars/:carId/stats/mileage' : 'GET /cars/:carId/stats/usedtime',
+        load: load(request),
+        query: () => {
+          const q = asQuery(request.query);
+          return { range: parseRange(q, now(), faults), initialValue: parseInitialValue(q) };
+        },
+        respond: (car, { range, initialValue }) => {
+          const all = store.history(car.id).trips;
+          // fault car-stats-all-time: the range is parsed but never applied.
+          const trips = faults.has('car-stats-all-time') ? [...all] : tripsWithin(all, range);
+          const sum = trips.reduce((acc, t) => acc + (type === 'MILEAGE' ? t.mileage : t.usedTime), 0);
+          // fault initial-value-ignored: the offset is parsed and dropped.
+          const offset = faults.has('initial-value-ignored') ? 0 : initialValue;
+          // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
+          const value = type === 'MILEAGE' ? round(sum + offset, 3) : sum + offset;
+          return carStatView(type, value, range.begin, range.end);
+        },
+      });
+  }
+
+  return async function plugin(app: FastifyInstance): Promise<void> {
+    app.get('/cars/:carId', (request: CarRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: 'GET /cars/:carId',
+        load: load(request),
+        respond: (car) => carView(car, faults),
+      }),
+    );
+
+    app.get('/cars/:carId/status', (request: CarRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: 'GET /cars/:carId/status',
+        load: load(request),
+        respond: (car) => statusView(store.history(car.id), now(), faults),
+      }),
+    );
+
+    app.get('/cars/:carId/locations', (request: CarRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: 'GET /cars/:carId/locations',
+        load: load(request),
+        query: () => {
+          const q = asQuery(request.query);
+          return { range: parseRange(q, now(), faults), limit: parseLimit(q, faults) };
+        },
+        respond: (car, { range, limit }) => {
+          // fault limit-ignored: the parsed limit is never applied.
+          const items = faults.has('limit-ignored') ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit);
+          return items.map((l) => locationView(l, faults));
+        },
+      }),
+    );
+
+    app.get('/cars/:carId/locations.geojson', (request: CarRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: 'GET /cars/:carId/locations.geojson',
+        load: load(request),
+        query: () => {
+          const q = asQuery(request.query);
+          return { range: parseRange(q, now(), faults), limit: parseLimit(q, faults) };
+        },
+        respond: (car, { range, limit }) => {
+          // faults limit-ignored / geojson-limit-ignored: the GeoJSON variant drops the limit.
+          const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
+          const items = ignore ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit);
+          const points = items.map((l) => pointView(l, faults));
+          // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
+          const body = faults.has('car-geojson-feature-collection')
+            ? { type: 'FeatureCollection', features: points.map((geometry) => ({ type: 'Feature', geometry, properties: {} })) }
+            : points;
+          return sendGeoJson(reply, body, faults);
+        },
+      }),
+    );
+
+    app.get('/cars/:carId/signals', (request: CarRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: 'GET /cars/:carId/signals',
+        load: load(request),
+        query: () => {
+          const q = asQuery(request.query);
+          return { range: parseRange(q, now(), faults), limit: parseLimit(q, faults), names: parseSignalNames(q, faults) };
+        },
+        respond: (car, { range, limit, names }) => {
+          // fault name-filter-ignored: the name list is parsed but not applied.
+          const filter = faults.has('name-filter-ignored') ? null : names;
+          const items = store.history(car.id).signals.filter((s) => inRange(s.date, range) && (filter === null || filter.has(s.name)));
+          return (faults.has('limit-ignored') ? items : applyLimit(items, limit)).map((s) => signalView(s, faults));
+        },
+      }),
+    );
+
+    app.get('/cars/:carId/trips', (request: CarRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: 'GET /cars/:carId/trips',
+        load: load(request),
+        query: () => {
+          const q = asQuery(request.query);
+          return { range: parseRange(q, now(), faults), inclusive: parseInclusive(q) };
+        },
+        respond: (car, { range, inclusive }) => {
+          // fault inclusive-inverted: the boolean read the wrong way round.
+          const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
+          const trips = store.history(car.id).trips;
+          return (touching ? tripsTouching(trips, range) : tripsWithin(trips, range)).map((t) => tripSummaryView(t, faults));
+        },
+      }),
+    );
+
+    app.get('/cars/:carId/stats/mileage', stat('MILEAGE'));
+    app.get('/cars/:carId/stats/usedtime', stat('USED_TIME'));
+  };
+}

@@ -1,0 +1,131 @@
+// Device routes (profile, "Devices"): associate a device with a car (carId) or with the token's user
+// (pin), and dissociate it. Order after auth and scope: device id (400 malformed, 404 unknown) ->
+// query parameters (400) -> car existence (404) -> access (403) -> conflicts (409) -> pin check (400).
+// 404 and 409 use the type PARAMETERS_ERROR (decision table).
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accessDenied, Owned, runRoute } from '../auth/guard';
+import type { AccessToken } from '../auth/tokens';
+import type { AppContext } from '../context';
+import type { Car, Device } from '../data/types';
+import { ApiError, notFound, parametersError } from '../http/errors';
+import { asQuery, parseIntegerId, single } from '../http/params';
+
+type DeviceRequest = FastifyRequest<{ Params: { deviceId: string } }>;
+
+const DEVICE_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const PIN = /^\d{4,6}$/;
+/** Failed pin attempts after which a device refuses pin association. */
+export const MAX_PIN_FAILURES = 3;
+
+type Association = { kind: 'car'; carId: number } | { kind: 'pin'; pin: string };
+
+export function devicesRoutes(ctx: AppContext) {
+  const { store, faults } = ctx;
+
+  function loadDevice(raw: string): Owned<Device> {
+    if (!DEVICE_ID.test(raw)) {
+      // fault malformed-device-id-404: every lookup failure answered as "not found".
+      if (!faults.has('malformed-device-id-404')) throw parametersError(400, 'Malformed device id', 'Use the serial number of the device, e.g. VDSREF0101');
+    }
+    const device = DEVICE_ID.test(raw) ? store.device(raw) : undefined;
+    if (!device) {
+      // fault device-404-type-not-found: the profile's NOT_FOUND type.
+      throw new ApiError(404, faults.has('device-404-type-not-found') ? 'NOT_FOUND' : 'PARAMETERS_ERROR', 'Device not found', 'Check the serial number of the device');
+    }
+    return { kind: 'device', ownerId: device.userId, value: device };
+  }
+
+  function conflict(message: string, onAssociate: boolean): ApiError {
+    // fault device-already-associated-400: association conflicts reported as bad parameters.
+    const status = onAssociate && faults.has('device-already-associated-400') ? 400 : 409;
+    return parametersError(status, message, onAssociate ? 'Dissociate the device first' : 'Associate the device before dissociating it');
+  }
+
+  function parseAssociation(request: DeviceRequest): Association {
+    const q = asQuery(request.query);
+    const carId = single(q, 'carId');
+    const pin = single(q, 'pin');
+    if (carId !== undefined && pin !== undefined) throw parametersError(400, 'Give either carId or pin, not both', 'Use ?carId=<car id> or ?pin=<pin>');
+    if (carId !== undefined) {
+      const id = parseIntegerId(carId);
+      if (id === null) throw parametersError(400, 'Malformed carId', 'Give carId as the integer id of one of your cars');
+      return { kind: 'car', carId: id };
+    }
+    if (pin !== undefined) {
+      if (!PIN.test(pin)) throw parametersError(400, 'Malformed pin', 'Give the 4 to 6 digit pin of the device');
+      return { kind: 'pin', pin };
+    }
+    throw parametersError(400, 'Missing parameter', 'Give carId or pin');
+  }
+
+  function associateCar(device: Device, carId: number, token: AccessToken, reply: FastifyReply): FastifyReply {
+    const car: Car | undefined = store.car(carId);
+    if (!car) throw notFound('Car', faults);
+    if (car.userId !== token.userId) throw accessDenied('car');
+    if (device.userId !== null && device.userId !== token.userId) throw accessDenied('user');
+    if (device.carId !== null) throw conflict('Device already associated', true);
+    if (car.deviceId !== null) throw conflict('Car already associated with a device', true);
+    device.carId = car.id;
+    device.userId = car.userId;
+    // fault associate-leaves-deviceId-null: the car side of the link is not written.
+    if (!faults.has('associate-leaves-deviceId-null')) car.deviceId = device.id;
+    car.lastUpdateDate = ctx.now();
+    // fault device-associate-200: answers the device instead of 204 No Content.
+    if (faults.has('device-associate-200')) return reply.code(200).send({ deviceId: device.id, carId: car.id });
+    return reply.code(204).send();
+  }
+
+  function associatePin(device: Device, pin: string, token: AccessToken, reply: FastifyReply): FastifyReply {
+    // fault pin-lockout-never: the failure counter is kept but never read.
+    if (store.pinFailureCount(device.id) >= MAX_PIN_FAILURES && !faults.has('pin-lockout-never')) {
+      throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts', 'This device is locked for pin association; contact support');
+    }
+    if (device.userId !== null || device.carId !== null) throw conflict('Device already associated', true);
+    // fault pin-not-checked: only the pin's format is validated.
+    if (pin !== device.pin && !faults.has('pin-not-checked')) {
+      store.recordPinFailure(device.id);
+      throw parametersError(400, 'Wrong pin', `Check the pin of the device; ${MAX_PIN_FAILURES} failed attempts lock it`);
+    }
+    device.userId = token.userId;
+    return reply.code(204).send();
+  }
+
+  return async function plugin(app: FastifyInstance): Promise<void> {
+    app.post('/devices/:deviceId/associate', (request: DeviceRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: 'POST /devices/:deviceId/associate',
+        load: () => loadDevice(request.params.deviceId),
+        query: () => parseAssociation(request),
+        respond: (device, association, token) =>
+          association.kind === 'car' ? associateCar(device, association.carId, token!, reply) : associatePin(device, association.pin, token!, reply),
+      }),
+    );
+
+    app.post('/devices/:deviceId/dissociate', (request: DeviceRequest, reply: FastifyReply) =>
+      runRoute(ctx, request, reply, {
+        route: 'POST /devices/:deviceId/dissociate',
+        load: () => loadDevice(request.params.deviceId),
+        respond: (device, _q, token) => {
+          const car = device.carId === null ? undefined : store.car(device.carId);
+          if (car) {
+            if (car.userId !== token!.userId) throw accessDenied('car');
+          } else if (device.userId !== null) {
+            if (device.userId !== token!.userId) throw accessDenied('user');
+          } else if (!faults.has('dissociate-unassociated-204')) {
+            // fault dissociate-unassociated-204: dissociation treated as idempotent.
+            throw conflict('Device is not associated', false);
+          }
+          if (car) {
+            // fault dissociate-leaves-deviceId: only the device side of the link is cleared.
+            if (!faults.has('dissociate-leaves-deviceId')) car.deviceId = null;
+            car.lastUpdateDate = ctx.now();
+          }
+          device.carId = null;
+          device.userId = null;
+          return reply.code(204).send();
+        },
+      }),
+    );
+  };
+}

@@ -1,0 +1,93 @@
+// The command line: --list-faults, bad flags (exit 2, one line, no stack), start-up line, env vars, SIGTERM.
+
+import { expect, test } from '@playwright/test';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { FAULTS } from '../../../reference-server/faults';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+const CLI = join(ROOT, 'reference-server', 'cli.ts');
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(TSX, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+}
+
+/** Starts the server and resolves with its start-up line. */
+function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 20_000);
+    child.stdout!.on('data', (chunk) => {
+      out += chunk.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve({ child, line });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.on('exit', (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+test('--list-faults prints the registry as a table and exits 0', () => {
+  const res = run(['--list-faults']);
+  expect(res.status).toBe(0);
+  const lines = res.stdout.trim().split('\n');
+  expect(lines[0]).toMatch(/^NAME\s+FAMILY\s+DESCRIPTION$/);
+  expect(lines).toHaveLength(FAULTS.length + 1);
+  for (const f of FAULTS) expect(res.stdout).toMatch(new RegExp(`^${f.name}\\s+${f.family}\\s+`, 'm'));
+});
+
+test('bad flags and values: one line naming the problem and the valid values, exit 2', () => {
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [['--mode', 'cluod'], {}, /Invalid --mode 'cluod' \(valid: cloud, sandbox\)/],
+    [['--fault', 'nope'], {}, /Unknown --fault 'nope' \(valid: none, car-date-zulu, /],
+    [['--port', 'abc'], {}, /Invalid --port 'abc'/],
+    [['--port', '70000'], {}, /Invalid --port '70000'/],
+    [['--prot', '1'], {}, /Unknown option '--prot' \(valid: --port, --host, --mode, --fault, --list-faults/],
+    [['--port'], {}, /Option --port needs a value/],
+    [[], { VDS_REFERENCE_MODE: 'prod' }, /Invalid VDS_REFERENCE_MODE 'prod' \(valid: cloud, sandbox\)/],
+    [[], { VDS_REFERENCE_FAULT: 'nope' }, /Unknown VDS_REFERENCE_FAULT 'nope'/],
+  ];
+  for (const [args, env, message] of cases) {
+    const res = run(args, env);
+    expect(res.status, args.join(' ')).toBe(2);
+    expect(res.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  }
+});
+
+test('starts on a free port, prints one line, serves /v3, stops cleanly on SIGTERM and SIGINT', async () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const { child, line } = await start(['--port', '0', '--mode', 'cloud']);
+    const match = /^VDS reference \(mode cloud, fault none\) listening on http:\/\/127\.0\.0\.1:(\d+)\/v3$/.exec(line);
+    expect(match, line).not.toBeNull();
+    const res = await fetch(`http://127.0.0.1:${match![1]}/v3/users/me`);
+    expect(res.status).toBe(401);
+    expect(await stop(child, signal)).toBe(0);
+  }
+});
+
+test('env vars act like the flags; flags win', async () => {
+  const { child, line } = await start(['--port=0'], { VDS_REFERENCE_MODE: 'sandbox', VDS_REFERENCE_FAULT: 'car-date-zulu' });
+  expect(line).toMatch(/^VDS reference \(mode sandbox, fault car-date-zulu\) listening on http:\/\/127\.0\.0\.1:\d+\/v3$/);
+  const port = /:(\d+)\/v3$/.exec(line)![1];
+  const car = await (await fetch(`http://127.0.0.1:${port}/v3/cars/5001`)).json();
+  expect(car.creationDate).toMatch(/Z$/);
+  expect(await stop(child, 'SIGTERM')).toBe(0);
+
+  const second = await start(['--port', '0', '--mode', 'cloud', '--fault', 'none'], { VDS_REFERENCE_MODE: 'bogus', VDS_REFERENCE_FAULT: 'bogus' });
+  expect(second.line).toMatch(/^VDS reference \(mode cloud, fault none\) listening on /);
+  expect(await stop(second.child, 'SIGTERM')).toBe(0);
+});

@@ -1,0 +1,378 @@
+// One probe per fault: it observes the one documented behaviour the fault breaks and returns true
+// when that behaviour is correct. faults.test.ts runs each probe against the correct server (must
+// be true) and against the server with the fault (must be false).
+
+import type { Mode } from '../../../reference-server/context';
+import type { FaultName } from '../../../reference-server/faults';
+import { DAY, firstError, Harness, iso, MONTH_START, NOW, REDIRECT_URI, Res, SEED_IDS } from './helpers';
+
+export interface Probe {
+  mode?: Mode;
+  check: (h: Harness) => Promise<boolean>;
+}
+
+const { aliceRichCar: RICH, aliceSecondCar: SECOND, aliceBareCar: BARE, bobCar: BOB_CAR, alice: ALICE, bob: BOB } = SEED_IDS;
+const STRICT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
+const UNKNOWN_CAR = 999999;
+const UNKNOWN_TRIP = '0123456789abcdef01234567';
+const VALID_CAR = { make: 'Renault', model: 'Clio', name: 'Probe car', year: 2021, numberPlate: 'ZZ-999-ZZ' };
+
+const err = (res: Res) => firstError(res);
+const isError = (res: Res, status: number, type: string, message: string) => res.status === status && err(res).type === type && err(res).message === message;
+
+async function createCar(h: Harness, body: unknown, userId: number = ALICE): Promise<Res> {
+  return h.post(`/v3/users/${userId}/cars`, { token: await h.alice(), json: body });
+}
+
+async function tripsOf(h: Harness, query: string): Promise<any[]> {
+  const res = await h.get(`/v3/cars/${RICH}/trips${query}`, await h.alice());
+  if (res.status !== 200) throw new Error(`trips: ${res.status}`);
+  return res.json;
+}
+
+export const PROBES: Record<FaultName, Probe> = {
+  // records
+  'car-date-zulu': { check: async (h) => STRICT.test((await h.get(`/v3/cars/${RICH}`, await h.alice())).json.creationDate) },
+  'car-id-string': { check: async (h) => typeof (await h.get(`/v3/cars/${RICH}`, await h.alice())).json.id === 'number' },
+  'user-lastname-snake-case': { check: async (h) => typeof (await h.get('/v3/users/me', await h.alice())).json.lastName === 'string' },
+  'location-satcount': { check: async (h) => Number.isInteger((await h.get(`/v3/cars/${RICH}/locations?limit=1`, await h.alice())).json[0].satellites) },
+  'user-by-id-missing-email': { check: async (h) => (await h.get(`/v3/users/${ALICE}`, await h.alice())).json.email === 'alice@reference.test' },
+  'signal-value-string': { check: async (h) => typeof (await h.get(`/v3/cars/${RICH}/signals?limit=1`, await h.alice())).json[0].value === 'number' },
+  'status-empty-signals-null': { check: async (h) => Array.isArray((await h.get(`/v3/cars/${BARE}/status`, await h.alice())).json.signals) },
+
+  // errors
+  'error-body-object-not-array': { check: async (h) => Array.isArray((await h.get('/v3/users/me')).json) },
+  'error-tip-missing': {
+    check: async (h) => {
+      const tip = err(await h.get('/v3/users/me')).tip;
+      return typeof tip === 'string' && tip.length > 0;
+    },
+  },
+  'parameters-error-singular': { check: async (h) => err(await h.get(`/v3/cars/${UNKNOWN_CAR}`, await h.alice())).type === 'PARAMETERS_ERROR' },
+  'trip-stats-not-found-lowercase': { check: async (h) => err(await h.get(`/v3/trips/${UNKNOWN_TRIP}/stats/mileage`, await h.alice())).message === 'Trip not found' },
+  'not-found-message-generic': { check: async (h) => err(await h.get(`/v3/users/${UNKNOWN_CAR}`, await h.alice())).message === 'User not found' },
+
+  // status
+  'unknown-car-500': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}`, await h.alice())).status === 404 },
+  'created-car-200': { check: async (h) => (await createCar(h, VALID_CAR)).status === 201 },
+  'device-associate-200': {
+    check: async (h) => {
+      const res = await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token: await h.alice() });
+      return res.status === 204 && res.text === '';
+    },
+  },
+  'range-issue-400': {
+    check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice())).status === 416,
+  },
+
+  // authentication
+  'expired-token-accepted': {
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      await h.post('/_control/tokens/expire', { json: { token } });
+      return isError(await h.get('/v3/users/me', token), 403, 'AUTHORIZATION_ERROR', 'Token has expired');
+    },
+  },
+  'revoked-token-accepted': {
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      await h.post('/_control/tokens/revoke', { json: { token } });
+      return isError(await h.get('/v3/users/me', token), 403, 'AUTHORIZATION_ERROR', 'Token has been revoked');
+    },
+  },
+  'missing-auth-403': { check: async (h) => isError(await h.get('/v3/users/me'), 401, 'AUTHENTICATION_ERROR', 'Authorization is missing') },
+  'malformed-auth-invalid-token': {
+    check: async (h) => isError(await h.get('/v3/users/me', undefined, { authorization: 'Basic YWxpY2U6cHc=' }), 401, 'AUTHENTICATION_ERROR', 'Authorization is malformed'),
+  },
+  'expired-token-401': {
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      await h.post('/_control/tokens/expire', { json: { token } });
+      const res = await h.get(`/v3/cars/${RICH}`, token);
+      return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR';
+    },
+  },
+  'auth-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`)).status === 401 },
+
+  // scopes
+  'scope-map-status-needs-cars-read': { check: async (h) => (await h.get(`/v3/cars/${RICH}/status`, await h.token({ scope: 'status_read' }))).status === 200 },
+  'missing-scope-tip-omits-scope': {
+    check: async (h) => {
+      const res = await h.get(`/v3/cars/${RICH}/status`, await h.token({ client: 'limited' }));
+      return res.status === 403 && String(err(res).tip).includes('status_read');
+    },
+  },
+  'trip-locations-skip-locations-scope': {
+    check: async (h) => isError(await h.get(`/v3/trips/${h.latestTrip(RICH)}/locations`, await h.token({ scope: 'trips_read' })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+  },
+  'car-stats-need-trips-read': { check: async (h) => (await h.get(`/v3/cars/${RICH}/stats/mileage`, await h.token({ scope: 'signals_read' }))).status === 200 },
+  'missing-scope-401': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/status`, await h.token({ client: 'limited' })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+  },
+  'devices-scope-not-checked': {
+    check: async (h) => isError(await h.post('/v3/devices/VDSREF0002/dissociate', { token: await h.token({ client: 'limited' }) }), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+  },
+  'scope-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`, await h.token({ client: 'limited' }))).status === 403 },
+
+  // cross-user
+  'cross-user-trip-readable': { check: async (h) => (await h.get(`/v3/trips/${h.latestTrip(BOB_CAR)}`, await h.alice())).status === 403 },
+  'cross-user-car-readable': { check: async (h) => (await h.get(`/v3/cars/${BOB_CAR}`, await h.alice())).status === 403 },
+  'cross-user-user-cars-readable': { check: async (h) => (await h.get(`/v3/users/${BOB}/cars`, await h.alice())).status === 403 },
+  'cross-user-trip-message-car': {
+    check: async (h) => isError(await h.get(`/v3/trips/${h.latestTrip(BOB_CAR)}/stats`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this trip"),
+  },
+  'cross-user-car-create': { check: async (h) => (await createCar(h, VALID_CAR, BOB)).status === 403 },
+
+  // query
+  'limit-ignored': { check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?limit=1`, await h.alice())).json.length === 1 },
+  'limit-negative-accepted': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/locations?limit=-1`, await h.alice()), 400, 'PARAMETERS_ERROR', "Limit can't be less than 0"),
+  },
+  'limit-zero-means-all': {
+    check: async (h) => {
+      const res = await h.get(`/v3/cars/${RICH}/signals?limit=0`, await h.alice());
+      return res.status === 200 && res.json.length === 0;
+    },
+  },
+  'range-too-long-accepted': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/trips?begin=${encodeURIComponent(iso(NOW - 40 * DAY))}&end=${encodeURIComponent(iso(NOW))}`, await h.alice()), 416, 'PARAMETERS_ERROR', 'Range issue in dates'),
+  },
+  'begin-after-end-accepted': {
+    check: async (h) => (await h.get(`/v3/cars/${RICH}/signals?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice())).status === 416,
+  },
+  'default-begin-paris-time': {
+    check: async (h) => {
+      const locations = (await h.get(`/v3/cars/${RICH}/locations`, await h.alice())).json as any[];
+      return locations.length > 0 && locations.every((l) => Date.parse(l.date) >= MONTH_START);
+    },
+  },
+  'name-filter-ignored': {
+    check: async (h) => {
+      const signals = (await h.get(`/v3/cars/${RICH}/signals?name=Odometer`, await h.alice())).json as any[];
+      return signals.length > 0 && signals.every((s) => s.name === 'Odometer');
+    },
+  },
+  'unknown-signal-name-accepted': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/signals?name=Odometer,WarpDrive`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Wrong signal name'),
+  },
+  'inclusive-inverted': {
+    check: async (h) => {
+      const within = await tripsOf(h, '?inclusive=false');
+      const touching = await tripsOf(h, '?inclusive=true');
+      const straddles = (t: any) => Date.parse(t.beginDate) < MONTH_START;
+      return !within.some(straddles) && touching.some(straddles);
+    },
+  },
+  'initial-value-ignored': {
+    check: async (h) => {
+      const token = await h.alice();
+      const base = (await h.get(`/v3/cars/${RICH}/stats/usedtime`, token)).json.value;
+      const offset = (await h.get(`/v3/cars/${RICH}/stats/usedtime?initialValue=1000`, token)).json.value;
+      return offset === base + 1000;
+    },
+  },
+  'unparseable-date-ignored': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/locations?begin=yesterday`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Invalid begin date'),
+  },
+  'query-checked-before-access': { check: async (h) => (await h.get(`/v3/cars/${BOB_CAR}/locations?limit=-1`, await h.alice())).status === 403 },
+
+  // geojson
+  'geojson-lat-lon-swapped': {
+    check: async (h) => {
+      const token = await h.alice();
+      const locations = (await h.get(`/v3/cars/${RICH}/locations?limit=3`, token)).json as any[];
+      const points = (await h.get(`/v3/cars/${RICH}/locations.geojson?limit=3`, token)).json as any[];
+      return points.length === 3 && points.every((p, i) => p.coordinates[0] === locations[i].longitude && p.coordinates[1] === locations[i].latitude);
+    },
+  },
+  'trip-geojson-points': { check: async (h) => (await h.get(`/v3/trips/${h.latestTrip(RICH)}/locations.geojson`, await h.alice())).json.type === 'LineString' },
+  'car-geojson-feature-collection': { check: async (h) => Array.isArray((await h.get(`/v3/cars/${RICH}/locations.geojson?limit=2`, await h.alice())).json) },
+  'geojson-limit-ignored': {
+    check: async (h) => {
+      const body = (await h.get(`/v3/cars/${RICH}/locations.geojson?limit=2`, await h.alice())).json;
+      return Array.isArray(body) && body.length === 2;
+    },
+  },
+  'trip-geojson-drops-last-point': {
+    check: async (h) => {
+      const token = await h.alice();
+      const trip = h.latestTrip(RICH);
+      const locations = (await h.get(`/v3/trips/${trip}/locations`, token)).json as any[];
+      const line = (await h.get(`/v3/trips/${trip}/locations.geojson`, token)).json;
+      return line.coordinates.length === locations.length;
+    },
+  },
+
+  // coherence
+  'trip-mileage-miles': {
+    check: async (h) => {
+      const token = await h.alice();
+      const trip = h.latestTrip(RICH);
+      return (await h.get(`/v3/trips/${trip}`, token)).json.mileage === (await h.get(`/v3/trips/${trip}/stats/mileage`, token)).json.value;
+    },
+  },
+  'trip-usedtime-ms': {
+    check: async (h) => {
+      const trip = (await h.get(`/v3/trips/${h.latestTrip(RICH)}`, await h.alice())).json;
+      return trip.usedTime === (Date.parse(trip.endDate) - Date.parse(trip.beginDate)) / 1000;
+    },
+  },
+  'car-stats-all-time': {
+    check: async (h) => {
+      const trips = (await tripsOf(h, '')) as any[];
+      const token = await h.alice();
+      const sum = (await Promise.all(trips.map((t) => h.get(`/v3/trips/${t.id}`, token)))).reduce((acc, r) => acc + r.json.mileage, 0);
+      const stat = (await h.get(`/v3/cars/${RICH}/stats/mileage`, token)).json.value;
+      return Math.abs(stat - sum) < 0.01;
+    },
+  },
+  'status-oldest-location': {
+    check: async (h) => {
+      const token = await h.alice();
+      const latest = (await h.get(`/v3/cars/${RICH}/locations?limit=1`, token)).json[0];
+      return (await h.get(`/v3/cars/${RICH}/status`, token)).json.location.date === latest.date;
+    },
+  },
+  'trip-end-location-is-begin': {
+    check: async (h) => {
+      const token = await h.alice();
+      const trip = h.latestTrip(RICH);
+      const locations = (await h.get(`/v3/trips/${trip}/locations`, token)).json as any[];
+      return JSON.stringify((await h.get(`/v3/trips/${trip}`, token)).json.endLocation) === JSON.stringify(locations[locations.length - 1]);
+    },
+  },
+  'trip-signals-unfiltered': {
+    check: async (h) => {
+      const token = await h.alice();
+      const trip = (await h.get(`/v3/trips/${h.latestTrip(RICH)}`, token)).json;
+      const signals = (await h.get(`/v3/trips/${trip.id}/signals`, token)).json as any[];
+      const [b, e] = [Date.parse(trip.beginDate), Date.parse(trip.endDate)];
+      return signals.length > 0 && signals.every((s) => Date.parse(s.date) >= b && Date.parse(s.date) <= e);
+    },
+  },
+
+  // devices
+  'dissociate-leaves-deviceId': {
+    check: async (h) => {
+      const token = await h.alice();
+      const res = await h.post('/v3/devices/VDSREF0002/dissociate', { token });
+      return res.status === 204 && (await h.get(`/v3/cars/${SECOND}`, token)).json.deviceId === null;
+    },
+  },
+  'pin-lockout-never': {
+    check: async (h) => {
+      const token = await h.alice();
+      for (let i = 0; i < 3; i++) await h.post('/v3/devices/VDSREF0102/associate?pin=0000', { token });
+      return isError(await h.post('/v3/devices/VDSREF0102/associate?pin=24680', { token }), 403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts');
+    },
+  },
+  'device-404-type-not-found': {
+    check: async (h) => {
+      const res = await h.post('/v3/devices/NOSUCHDEVICE/associate?pin=1234', { token: await h.alice() });
+      return res.status === 404 && err(res).type === 'PARAMETERS_ERROR';
+    },
+  },
+  'device-already-associated-400': { check: async (h) => (await h.post(`/v3/devices/VDSREF0001/associate?carId=${BARE}`, { token: await h.alice() })).status === 409 },
+  'associate-leaves-deviceId-null': {
+    check: async (h) => {
+      const token = await h.alice();
+      await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token });
+      return (await h.get(`/v3/cars/${BARE}`, token)).json.deviceId === 'VDSREF0101';
+    },
+  },
+  'pin-not-checked': { check: async (h) => (await h.post('/v3/devices/VDSREF0103/associate?pin=0000', { token: await h.alice() })).status === 400 },
+  'malformed-device-id-404': { check: async (h) => (await h.post('/v3/devices/bad%20id!/dissociate', { token: await h.alice() })).status === 400 },
+  'dissociate-unassociated-204': { check: async (h) => (await h.post('/v3/devices/VDSREF0104/dissociate', { token: await h.alice() })).status === 409 },
+
+  // car creation
+  'created-car-missing-timezone': { check: async (h) => typeof (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'string' },
+  'created-car-default-timezone-utc': { check: async (h) => (await createCar(h, VALID_CAR)).json.timezone === 'Europe/Paris' },
+  'car-create-short-make-accepted': { check: async (h) => (await createCar(h, { ...VALID_CAR, make: 'VW' })).status === 400 },
+  'car-create-bad-timezone-accepted': { check: async (h) => (await createCar(h, { ...VALID_CAR, timezone: 'Mars/Olympus_Mons' })).status === 400 },
+  'created-car-not-listed': {
+    check: async (h) => {
+      const id = (await createCar(h, VALID_CAR)).json.id;
+      const cars = (await h.get('/v3/users/me/cars', await h.alice())).json as any[];
+      return cars.some((c) => c.id === id);
+    },
+  },
+  'car-create-array-body-500': { check: async (h) => (await createCar(h, [VALID_CAR])).status === 400 },
+  'car-create-model-optional': { check: async (h) => (await createCar(h, { make: 'Renault' })).status === 400 },
+
+  // token endpoint
+  'auth-code-reusable': {
+    check: async (h) => {
+      const code = await h.code();
+      await h.exchange({ grant_type: 'authorization_code', code });
+      return (await h.exchange({ grant_type: 'authorization_code', code })).status === 403;
+    },
+  },
+  'refresh-token-reusable': {
+    check: async (h) => {
+      const { refresh_token } = await h.tokenResponse();
+      await h.exchange({ grant_type: 'refresh_token', refresh_token });
+      return (await h.exchange({ grant_type: 'refresh_token', refresh_token })).status === 403;
+    },
+  },
+  'invalid-code-array-body': {
+    check: async (h) => {
+      const res = await h.exchange({ grant_type: 'authorization_code', code: 'not-a-code' });
+      return res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}';
+    },
+  },
+  'token-expires-at-ms': { check: async (h) => (await h.tokenResponse()).expires_at === Math.floor(NOW / 1000) + 3600 },
+  'token-type-capital-bearer': { check: async (h) => (await h.tokenResponse()).token_type === 'bearer' },
+  'client-secret-not-checked': {
+    check: async (h) => {
+      const code = await h.code();
+      const res = await h.post('/v3/auth/access_token', {
+        form: { grant_type: 'authorization_code', code },
+        headers: { authorization: `Basic ${Buffer.from('vds-conformance:wrong-secret').toString('base64')}` },
+      });
+      return isError(res, 401, 'AUTHENTICATION_ERROR', 'Invalid client credentials');
+    },
+  },
+  'missing-code-403': { check: async (h) => isError(await h.exchange({ grant_type: 'authorization_code' }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
+  'code-other-client-accepted': {
+    check: async (h) => {
+      const code = await h.code({ client: 'limited' });
+      return (await h.exchange({ grant_type: 'authorization_code', code }, 'full')).status === 403;
+    },
+  },
+
+  // sign-in
+  'state-not-echoed': { check: async (h) => (await h.signIn({ state: 'xyz 42/&' })).location?.searchParams.get('state') === 'xyz 42/&' },
+  'signin-unknown-client-200': {
+    check: async (h) => {
+      const res = await h.get('/v3/auth/auth?client_id=nobody');
+      return res.status === 404 && res.contentType.startsWith('text/html');
+    },
+  },
+  'signin-redirect-uri-not-checked': {
+    check: async (h) => (await h.get(`/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent('http://evil.test/cb')}`)).status === 404,
+  },
+  'token-gets-all-app-scopes': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read' }))).status === 403 },
+  'scope-split-on-comma': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read cars_read' }))).status === 200 },
+  'redirect-code-param-renamed': {
+    check: async (h) => {
+      const location = (await h.signIn({ redirectUri: REDIRECT_URI })).location;
+      return location !== null && `${location.origin}${location.pathname}` === REDIRECT_URI && (location.searchParams.get('code') ?? '') !== '';
+    },
+  },
+
+  // content type
+  'geojson-content-type-text-plain': { check: async (h) => /^application\/(geo\+)?json/.test((await h.get(`/v3/cars/${RICH}/locations.geojson?limit=1`, await h.alice())).contentType) },
+  'error-content-type-text-plain': { check: async (h) => (await h.get('/v3/users/me')).contentType.startsWith('application/json') },
+  'token-content-type-text-html': {
+    check: async (h) => {
+      const code = await h.code();
+      return (await h.exchange({ grant_type: 'authorization_code', code })).contentType.startsWith('application/json');
+    },
+  },
+  'signin-page-text-plain': { check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).contentType.startsWith('text/html') },
+
+  // sandbox
+  'sandbox-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/users/${ALICE}`)).status === 200 },
+  'sandbox-trips-require-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/trips/${h.latestTrip(RICH)}/stats`)).status === 200 },
+  'sandbox-geojson-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/cars/${RICH}/locations.geojson`)).status === 200 },
+};

@@ -1,0 +1,206 @@
+// Test harness for the reference server: builds the app in-process and talks to it with app.inject.
+
+import type { FastifyInstance } from 'fastify';
+import { buildReferenceApp } from '../../../reference-server/app';
+import type { Mode } from '../../../reference-server/context';
+import { generateSeed, Seed, SEED_IDS } from '../../../reference-server/data/seed';
+
+export { SEED_IDS };
+
+/** A fixed clock for most tests: mid-month, so the default range spans 16 days. */
+export const NOW = Date.parse('2026-03-17T10:20:30Z');
+export const MONTH_START = Date.parse('2026-03-01T00:00:00Z');
+export const DAY = 24 * 3600 * 1000;
+
+export const REDIRECT_URI = 'http://localhost:9/vds/callback';
+export const CLIENTS = {
+  full: { id: 'vds-conformance', secret: 'reference-client-secret' },
+  limited: { id: 'vds-limited', secret: 'limited-client-secret' },
+} as const;
+export const USERS = {
+  alice: { email: 'alice@reference.test', password: 'alice-password' },
+  bob: { email: 'bob@reference.test', password: 'bob-password' },
+} as const;
+
+export type ClientKey = keyof typeof CLIENTS;
+export type UserKey = keyof typeof USERS;
+
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  contentType: string;
+  text: string;
+  json: any;
+}
+
+export interface RequestOptions {
+  token?: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  body?: string;
+}
+
+export interface TokenRequest {
+  user?: UserKey;
+  client?: ClientKey;
+  /** Space-separated scope list; undefined = no scope parameter (all the app's scopes). */
+  scope?: string;
+}
+
+export interface SignInOptions extends TokenRequest {
+  state?: string;
+  redirectUri?: string;
+  password?: string;
+}
+
+export const basic = (client: ClientKey) => `Basic ${Buffer.from(`${CLIENTS[client].id}:${CLIENTS[client].secret}`).toString('base64')}`;
+
+export const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
+
+/** First error object of an error body, whatever its shape (array or, under a fault, object). */
+export function firstError(res: Res): { type?: unknown; message?: unknown; tip?: unknown } {
+  const body = res.json;
+  if (Array.isArray(body)) return body[0] ?? {};
+  return body && typeof body === 'object' ? body : {};
+}
+
+export class Harness {
+  readonly seed: Seed;
+  private tokens = new Map<string, string>();
+
+  private constructor(
+    readonly app: FastifyInstance,
+    readonly clock: { now: number },
+  ) {
+    this.seed = generateSeed(clock.now);
+  }
+
+  /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */
+  static async start(options: { mode?: Mode; fault?: string; now?: number } = {}): Promise<Harness> {
+    const clock = { now: options.now ?? NOW };
+    const app = await buildReferenceApp({ mode: options.mode ?? 'cloud', fault: options.fault, now: () => new Date(clock.now) });
+    return new Harness(app, clock);
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+
+  async request(method: string, url: string, options: RequestOptions = {}): Promise<Res> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    let payload: string | undefined = options.body;
+    if (options.json !== undefined) {
+      payload = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (options.form !== undefined) {
+      payload = new URLSearchParams(options.form).toString();
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    }
+    const res = await this.app.inject({ method: method as 'GET', url, headers, payload });
+    let json: unknown;
+    try {
+      json = res.body === '' ? undefined : JSON.parse(res.body);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers as Res['headers'], contentType: String(res.headers['content-type'] ?? ''), text: res.body, json };
+  }
+
+  get(url: string, token?: string, headers?: Record<string, string>): Promise<Res> {
+    return this.request('GET', url, { token, headers });
+  }
+
+  post(url: string, options: RequestOptions = {}): Promise<Res> {
+    return this.request('POST', url, options);
+  }
+
+  /** Submits the sign-in form; returns the 302 Location (or the failing response). */
+  async signIn(options: SignInOptions = {}): Promise<Res & { location: URL | null }> {
+    const user = USERS[options.user ?? 'alice'];
+    const form: Record<string, string> = { username: user.email, password: options.password ?? user.password, client_id: CLIENTS[options.client ?? 'full'].id };
+    if (options.scope !== undefined) form.scope = options.scope;
+    if (options.state !== undefined) form.state = options.state;
+    if (options.redirectUri !== undefined) form.redirect_uri = options.redirectUri;
+    const res = await this.post('/v3/auth/auth', { form });
+    const location = typeof res.headers.location === 'string' ? new URL(res.headers.location) : null;
+    return { ...res, location };
+  }
+
+  async code(options: SignInOptions = {}): Promise<string> {
+    const res = await this.signIn(options);
+    const code = res.location?.searchParams.get('code');
+    if (res.status !== 302 || !code) throw new Error(`sign-in did not redirect with a code: ${res.status} ${res.text.slice(0, 200)}`);
+    return code;
+  }
+
+  exchange(fields: Record<string, string>, client: ClientKey | null = 'full'): Promise<Res> {
+    return this.post('/v3/auth/access_token', { form: fields, headers: client ? { authorization: basic(client) } : {} });
+  }
+
+  /** Full token answer for a fresh sign-in. */
+  async tokenResponse(options: TokenRequest = {}): Promise<any> {
+    const code = await this.code(options);
+    const res = await this.exchange({ grant_type: 'authorization_code', code }, options.client ?? 'full');
+    if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${res.text}`);
+    // Parsed from the text: a token answer must be usable whatever its content type.
+    return JSON.parse(res.text);
+  }
+
+  /** An access token, cached per (user, client, scope). */
+  async token(options: TokenRequest = {}): Promise<string> {
+    const key = `${options.user ?? 'alice'}|${options.client ?? 'full'}|${options.scope ?? '*'}`;
+    let token = this.tokens.get(key);
+    if (!token) {
+      token = (await this.tokenResponse(options)).access_token as string;
+      this.tokens.set(key, token);
+    }
+    return token;
+  }
+
+  alice(): Promise<string> {
+    return this.token({ user: 'alice' });
+  }
+
+  bob(): Promise<string> {
+    return this.token({ user: 'bob' });
+  }
+
+  /** Forgets cached tokens (after /_control/reset). */
+  forgetTokens(): void {
+    this.tokens.clear();
+  }
+
+  /** The most recent trip of a car (always inside the default range). */
+  latestTrip(carId: number): string {
+    const trips = this.seed.histories.get(carId)?.trips ?? [];
+    const trip = trips[trips.length - 1];
+    if (!trip) throw new Error(`car ${carId} has no trips`);
+    return trip.id;
+  }
+}
+
+/** Haversine in km with the 6371 km sphere, computed independently of the server's code. */
+export function haversine(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+  const r = (d: number) => (d * Math.PI) / 180;
+  const dLat = r(b.latitude - a.latitude);
+  const dLon = r(b.longitude - a.longitude);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(r(a.latitude)) * Math.cos(r(b.latitude)) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
+export const STRICT_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export function expectErrorShape(res: Res): void {
+  if (!Array.isArray(res.json) || res.json.length === 0) throw new Error(`not an error array: ${res.status} ${res.text.slice(0, 200)}`);
+  for (const e of res.json) {
+    if (typeof e.type !== 'string' || typeof e.message !== 'string' || typeof e.tip !== 'string' || e.tip === '') {
+      throw new Error(`bad error item: ${JSON.stringify(e)}`);
+    }
+    if (!['AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'PARAMETERS_ERROR'].includes(e.type)) throw new Error(`bad error type ${e.type}`);
+  }
+  if (!/^application\/json; charset=utf-8$/.test(res.contentType)) throw new Error(`bad content type ${res.contentType}`);
+}
