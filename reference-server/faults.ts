@@ -105,8 +105,8 @@ export const FAULTS = [
   { name: 'trip-mileage-miles', family: 'coherence', description: 'GET /trips/{tripId} mileage is in miles while the stats are in km' },
   { name: 'trip-usedtime-ms', family: 'coherence', description: 'GET /trips/{tripId} usedTime is in milliseconds' },
   { name: 'car-stats-all-time', family: 'coherence', description: 'Car stats sum every trip, ignoring the begin/end range' },
-  { name: 'status-oldest-location', family: 'coherence', description: 'Car status holds the oldest location instead of the latest' },
-  { name: 'trip-end-location-is-begin', family: 'coherence', description: 'Trip endLocation is the first location of the trip' },
+  { name: 'trip-list-dates-shifted', family: 'coherence', description: 'GET /cars/{carId}/trips lists each trip with beginDate one hour earlier than GET /trips/{tripId} says' },
+  { name: 'trip-stats-usedtime-minutes', family: 'coherence', description: 'GET /trips/{tripId}/stats gives USED_TIME in minutes while the trip record and stats/usedtime give seconds' },
   { name: 'trip-signals-unfiltered', family: 'coherence', description: "Trip signals return the car's whole signal history, not only during the trip" },
 
   // devices
@@ -116,7 +116,7 @@ export const FAULTS = [
   { name: 'device-already-associated-400', family: 'devices', description: 'Associating an already associated device answers 400 instead of 409' },
   { name: 'associate-leaves-deviceId-null', family: 'devices', description: "Car association does not set the car's deviceId" },
   { name: 'pin-not-checked', family: 'devices', description: 'Any well-formed pin associates the device' },
-  { name: 'malformed-device-id-404', family: 'devices', description: 'A malformed device id answers 404 instead of 400' },
+  { name: 'dissociate-unknown-device-409', family: 'devices', description: 'Dissociating a device that does not exist answers 409 instead of 404' },
   { name: 'dissociate-unassociated-204', family: 'devices', description: 'Dissociating a device that is not associated answers 204 instead of 409' },
 
   // car creation
@@ -130,13 +130,13 @@ export const FAULTS = [
 
   // token endpoint
   { name: 'auth-code-reusable', family: 'token-endpoint', description: 'An authorization code can be exchanged more than once' },
-  { name: 'refresh-token-reusable', family: 'token-endpoint', description: 'A refresh token stays valid after it has been used' },
+  { name: 'refresh-answer-without-refresh-token', family: 'token-endpoint', description: 'The refresh_token grant answers a token record without refresh_token' },
   { name: 'invalid-code-array-body', family: 'token-endpoint', description: 'An invalid code answers an error array instead of the legacy {"message"} body' },
   { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds' },
-  { name: 'token-type-capital-bearer', family: 'token-endpoint', description: 'token_type is "Bearer" instead of "bearer"' },
+  { name: 'token-type-mac', family: 'token-endpoint', description: 'token_type is "mac" instead of "bearer"' },
   { name: 'client-secret-not-checked', family: 'token-endpoint', description: 'The token endpoint accepts any client secret' },
   { name: 'missing-code-403', family: 'token-endpoint', description: 'A missing code answers 403 "Invalid authentication" instead of 400 "Missing parameter"' },
-  { name: 'code-other-client-accepted', family: 'token-endpoint', description: 'A code issued to another client is exchanged' },
+  { name: 'missing-grant-type-500', family: 'token-endpoint', description: 'A token request without grant_type answers 500 instead of 400 PARAMETERS_ERROR "Missing parameter"' },
 
   // sign-in page
   { name: 'state-not-echoed', family: 'sign-in', description: 'The redirect after sign-in drops the state parameter' },

@@ -122,16 +122,18 @@ export function oauthRoutes(ctx: AppContext) {
     return new LegacyError(403, 'Invalid authentication');
   }
 
-  function tokenAnswer(reply: FastifyReply, issued: { access: AccessToken; refresh: RefreshToken }): FastifyReply {
-    const body = {
+  function tokenAnswer(reply: FastifyReply, issued: { access: AccessToken; refresh: RefreshToken }, grant: 'authorization_code' | 'refresh_token'): FastifyReply {
+    const body: Record<string, unknown> = {
       access_token: issued.access.value,
       // fault token-expires-at-ms: a JavaScript timestamp instead of unix seconds.
       expires_at: faults.has('token-expires-at-ms') ? issued.access.expiresAt : Math.floor(issued.access.expiresAt / 1000),
       expires_in: ACCESS_TOKEN_LIFETIME_S,
       refresh_token: issued.refresh.value,
-      // fault token-type-capital-bearer: the header's spelling used as the type.
-      token_type: faults.has('token-type-capital-bearer') ? 'Bearer' : 'bearer',
+      // fault token-type-mac: the type of an abandoned MAC-token draft left in the answer.
+      token_type: faults.has('token-type-mac') ? 'mac' : 'bearer',
     };
+    // fault refresh-answer-without-refresh-token: the refresh answer drops the new refresh token (the old one is dead).
+    if (grant === 'refresh_token' && faults.has('refresh-answer-without-refresh-token')) delete body.refresh_token;
     reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
     // fault token-content-type-text-html: the framework default of a template engine.
     if (faults.has('token-content-type-text-html')) return reply.type('text/html; charset=utf-8').send(JSON.stringify(body));
@@ -156,6 +158,10 @@ export function oauthRoutes(ctx: AppContext) {
 
     const missing = () => parametersError(400, 'Missing parameter', 'Send grant_type with code (authorization_code) or refresh_token (refresh_token)');
     const grant = fields.grant_type;
+    // fault missing-grant-type-500: the absent field is dereferenced (`grant_type.trim()`) before it is checked.
+    if (grant === undefined && faults.has('missing-grant-type-500')) {
+      throw new ApiError(500, 'PARAMETERS_ERROR', "Cannot read properties of undefined (reading 'trim')", 'Retry later; report the problem if it persists');
+    }
     if (grant === undefined || grant === '') throw missing();
     const nowMs = ctx.now();
 
@@ -171,21 +177,19 @@ export function oauthRoutes(ctx: AppContext) {
         // fault auth-code-reusable: the used flag is set but never read.
         (!code.used || faults.has('auth-code-reusable')) &&
         nowMs < code.expiresAt &&
-        // fault code-other-client-accepted: the code's client is not compared.
-        (code.clientId === app.clientId || faults.has('code-other-client-accepted')) &&
+        code.clientId === app.clientId &&
         (fields.redirect_uri === undefined || code.redirectUri === null || fields.redirect_uri === code.redirectUri);
       if (!valid) throw invalidAuthentication(true);
       code.used = true;
-      return tokenAnswer(reply, tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs));
+      return tokenAnswer(reply, tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs), 'authorization_code');
     }
 
     if (grant === 'refresh_token') {
       if (fields.refresh_token === undefined || fields.refresh_token === '') throw missing();
       const refresh = tokens.refresh(fields.refresh_token);
-      // fault refresh-token-reusable: the old refresh token is not invalidated.
-      if (!refresh || (refresh.used && !faults.has('refresh-token-reusable')) || refresh.clientId !== app.clientId) throw invalidAuthentication(false);
+      if (!refresh || refresh.used || refresh.clientId !== app.clientId) throw invalidAuthentication(false);
       refresh.used = true;
-      return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, refresh.scopes, nowMs));
+      return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, refresh.scopes, nowMs), 'refresh_token');
     }
 
     throw parametersError(400, 'Unsupported grant type', 'Use grant_type=authorization_code or grant_type=refresh_token');

@@ -79,8 +79,7 @@ function accelerometerView(a: Accelerometer): Record<string, unknown> {
 
 export function tripSummaryView(trip: Trip, faults: Faults): Record<string, unknown> {
   const first = trip.locations[0];
-  // fault trip-end-location-is-begin: copy-paste of the begin lookup.
-  const last = faults.has('trip-end-location-is-begin') ? first : trip.locations[trip.locations.length - 1];
+  const last = trip.locations[trip.locations.length - 1];
   return {
     id: trip.id,
     beginLocation: locationView(first, faults),
@@ -107,8 +106,7 @@ export function statusView(history: CarHistory, nowMs: number, faults: Faults): 
   const latest = new Map<string, Signal>();
   for (const s of history.signals) if (s.date <= nowMs) latest.set(s.name, s);
   const signals = [...latest.values()].sort((a, b) => a.date - b.date || (a.name < b.name ? -1 : 1));
-  // fault status-oldest-location: picks [0] of an ascending list.
-  const location = faults.has('status-oldest-location') ? locations[0] : locations[locations.length - 1];
+  const location = locations[locations.length - 1];
   const accelerometer = accelerometers[accelerometers.length - 1];
   return {
     accelerometer: accelerometer ? accelerometerView(accelerometer) : null,

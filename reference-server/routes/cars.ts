@@ -3,6 +3,7 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runRoute } from '../auth/guard';
+import { formatRfc3339 } from '../clock';
 import type { AppContext } from '../context';
 import { round } from '../data/geo';
 import type { Car, Trip } from '../data/types';
@@ -147,7 +148,12 @@ export function carsRoutes(ctx: AppContext) {
           // fault inclusive-inverted: the boolean read the wrong way round.
           const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
           const trips = store.history(car.id).trips;
-          return (touching ? tripsTouching(trips, range) : tripsWithin(trips, range)).map((t) => tripSummaryView(t, faults));
+          return (touching ? tripsTouching(trips, range) : tripsWithin(trips, range)).map((t) => {
+            const view = tripSummaryView(t, faults);
+            // fault trip-list-dates-shifted: the list's beginDate converted as if it were Paris winter time (+01:00).
+            if (faults.has('trip-list-dates-shifted')) view.beginDate = formatRfc3339(t.beginDate - 3600 * 1000);
+            return view;
+          });
         },
       }),
     );

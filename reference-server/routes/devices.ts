@@ -23,13 +23,12 @@ type Association = { kind: 'car'; carId: number } | { kind: 'pin'; pin: string }
 export function devicesRoutes(ctx: AppContext) {
   const { store, faults } = ctx;
 
-  function loadDevice(raw: string): Owned<Device> {
-    if (!DEVICE_ID.test(raw)) {
-      // fault malformed-device-id-404: every lookup failure answered as "not found".
-      if (!faults.has('malformed-device-id-404')) throw parametersError(400, 'Malformed device id', 'Use the serial number of the device, e.g. VDSREF0101');
-    }
-    const device = DEVICE_ID.test(raw) ? store.device(raw) : undefined;
+  function loadDevice(raw: string, onDissociate: boolean): Owned<Device> {
+    if (!DEVICE_ID.test(raw)) throw parametersError(400, 'Malformed device id', 'Use the serial number of the device, e.g. VDSREF0101');
+    const device = store.device(raw);
     if (!device) {
+      // fault dissociate-unknown-device-409: dissociation takes "no such device" for "no association".
+      if (onDissociate && faults.has('dissociate-unknown-device-409')) throw conflict('Device is not associated', false);
       // fault device-404-type-not-found: the profile's NOT_FOUND type.
       throw new ApiError(404, faults.has('device-404-type-not-found') ? 'NOT_FOUND' : 'PARAMETERS_ERROR', 'Device not found', 'Check the serial number of the device');
     }
@@ -95,7 +94,7 @@ export function devicesRoutes(ctx: AppContext) {
     app.post('/devices/:deviceId/associate', (request: DeviceRequest, reply: FastifyReply) =>
       runRoute(ctx, request, reply, {
         route: 'POST /devices/:deviceId/associate',
-        load: () => loadDevice(request.params.deviceId),
+        load: () => loadDevice(request.params.deviceId, false),
         query: () => parseAssociation(request),
         respond: (device, association, token) =>
           association.kind === 'car' ? associateCar(device, association.carId, token!, reply) : associatePin(device, association.pin, token!, reply),
@@ -105,7 +104,7 @@ export function devicesRoutes(ctx: AppContext) {
     app.post('/devices/:deviceId/dissociate', (request: DeviceRequest, reply: FastifyReply) =>
       runRoute(ctx, request, reply, {
         route: 'POST /devices/:deviceId/dissociate',
-        load: () => loadDevice(request.params.deviceId),
+        load: () => loadDevice(request.params.deviceId, true),
         respond: (device, _q, token) => {
           const car = device.carId === null ? undefined : store.car(device.carId);
           if (car) {

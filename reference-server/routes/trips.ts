@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runRoute } from '../auth/guard';
 import type { AppContext } from '../context';
+import { round } from '../data/geo';
 import { asQuery, parseSignalNames } from '../http/params';
 import { coordinates, locationView, pointView, signalView, tripStatView, tripView } from '../http/views';
 import { sendGeoJson } from './geojson';
@@ -65,7 +66,12 @@ export function tripsRoutes(ctx: AppContext) {
       runRoute(ctx, request, reply, {
         route: 'GET /trips/:tripId/stats',
         load: load(request),
-        respond: (trip) => [tripStatView('MILEAGE', trip), tripStatView('USED_TIME', trip)],
+        respond: (trip) => {
+          const stats = [tripStatView('MILEAGE', trip), tripStatView('USED_TIME', trip)];
+          // fault trip-stats-usedtime-minutes: the combined page converts the duration for display (minutes).
+          if (faults.has('trip-stats-usedtime-minutes')) stats[1].value = round(trip.usedTime / 60, 2);
+          return stats;
+        },
       }),
     );
 
