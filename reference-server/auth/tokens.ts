@@ -43,10 +43,13 @@ export class TokenStore {
   private codes = new Map<string, AuthCode>();
   private accessTokens = new Map<string, AccessToken>();
   private refreshTokens = new Map<string, RefreshToken>();
+  /** Every secret value ever issued, kept across resets: the suite's secret scan looks for them. */
+  private everIssued: string[] = [];
 
   issueCode(input: Omit<AuthCode, 'value' | 'expiresAt' | 'used'>, nowMs: number): AuthCode {
     const code: AuthCode = { ...input, value: randomToken(24), expiresAt: nowMs + CODE_LIFETIME_MS, used: false };
     this.codes.set(code.value, code);
+    this.everIssued.push(code.value);
     return code;
   }
 
@@ -67,6 +70,7 @@ export class TokenStore {
     const refresh: RefreshToken = { value: randomToken(32), clientId, userId, scopes: [...scopes], used: false };
     this.accessTokens.set(access.value, access);
     this.refreshTokens.set(refresh.value, refresh);
+    this.everIssued.push(access.value, refresh.value);
     return { access, refresh };
   }
 
@@ -80,6 +84,11 @@ export class TokenStore {
 
   isExpired(token: AccessToken, nowMs: number): boolean {
     return token.forcedExpired || nowMs >= token.expiresAt;
+  }
+
+  /** Codes, access tokens and refresh tokens issued since the server started (resets included). */
+  issued(): readonly string[] {
+    return this.everIssued;
   }
 
   clear(): void {

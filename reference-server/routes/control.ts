@@ -1,5 +1,6 @@
 // Test-control API, outside /v3 and never part of the API under test (docs/ARCHITECTURE.md):
-// reset the writable state, and expire or revoke an access token so the auth checks can get one.
+// reset the writable state, expire or revoke an access token so the auth checks can get one, and
+// list every secret issued (so a test can prove none of them reached the suite's reports).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
@@ -27,6 +28,10 @@ export function controlRoutes(ctx: AppContext) {
     app.post('/tokens/expire', (request: FastifyRequest, reply: FastifyReply) => {
       tokenFrom(request).forcedExpired = true;
       return reply.code(204).send();
+    });
+
+    app.get('/issued', (_request: FastifyRequest, reply: FastifyReply) => {
+      return reply.send({ secrets: ctx.tokens.issued() });
     });
 
     app.post('/tokens/revoke', (request: FastifyRequest, reply: FastifyReply) => {

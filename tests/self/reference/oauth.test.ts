@@ -228,6 +228,8 @@ test.describe('control API', () => {
 
       expect((await h.post('/_control/reset')).status).toBe(204);
       expect((await h.get('/v3/users/me', token)).status).toBe(401);
+      // The issued secrets are still listed after a reset, for the suite's secret scan.
+      expect(((await h.get('/_control/issued')).json as { secrets: string[] }).secrets).toContain(token);
       h.forgetTokens();
       const fresh = await h.alice();
       expect((await h.get(`/v3/cars/${created.json.id}`, fresh)).status).toBe(404);
