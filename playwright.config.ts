@@ -3,6 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { loadTargetFromEnv, TargetError, type Target } from './harness/target';
+import { conformanceReporters, testOutputDir } from './reporters/config';
+import { runMetadata } from './reporters/metadata';
 
 /** A free local port for the embedded reference, chosen once: workers inherit it through the env. */
 function ensureReferencePort(): void {
@@ -28,17 +30,15 @@ const t = target();
 const base = new URL(t.baseUrl);
 const isLocal = ['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname);
 
-const reporters: ReporterDescription[] = [
-  [process.env.CI ? 'dot' : 'list'],
-  ['junit', { outputFile: 'reports/junit.xml' }],
-  ['html', { outputFolder: 'reports/html', open: 'never' }],
-  ['allure-playwright', { resultsDir: 'reports/allure-results', detail: false }],
-];
+// Reports go to VDS_REPORTS_DIR (default reports/); the certificate reporter prints the verdict and
+// decides the exit status. The metadata carries the target into blob reports (merge-reports).
+const reporters: ReporterDescription[] = conformanceReporters();
 
 export default defineConfig({
   testDir: './tests/conformance',
   testMatch: '**/*.spec.ts',
-  outputDir: 'reports/test-results',
+  outputDir: testOutputDir(),
+  metadata: runMetadata(t),
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

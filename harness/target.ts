@@ -69,15 +69,18 @@ export function listTargetNames(): string[] {
     .sort();
 }
 
-/** Loads the target named by VDS_TARGET (default `local`). */
+/** Loads the target named by VDS_TARGET (default `local`). VDS_MONITOR=1 (--monitor) makes it read-only. */
 export function loadTargetFromEnv(env: NodeJS.ProcessEnv = process.env): Target {
   dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
-  return loadTarget(env.VDS_TARGET || 'local', env);
+  const target = loadTarget(env.VDS_TARGET || 'local', env);
+  // Nightly monitoring may point at production: it never writes, whatever the target file allows.
+  return env.VDS_MONITOR === '1' ? { ...target, allowWrites: false } : target;
 }
 
 export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.env): Target {
   const file = resolveTargetFile(selector);
-  const shown = path.relative(process.cwd(), file) || file;
+  const relative = path.relative(process.cwd(), file);
+  const shown = relative && !relative.startsWith('..') ? relative : file;
   if (!fs.existsSync(file)) {
     throw new TargetError(
       `Target file not found: ${shown}. Set VDS_TARGET to one of ${listTargetNames().join(', ')} or to the path of a YAML file.`,

@@ -4,11 +4,13 @@
 //   passes -> passed; NotRun -> skipped with the reason (never counted as passed);
 //   ConformanceFailure -> failed with expected vs actual; every request is attached, redacted.
 import type { TestInfo } from '@playwright/test';
+import * as allure from 'allure-js-commons';
 import { ApiClient, NoAnswerError } from '../../harness/api';
 import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../../harness/catalogue';
 import { CheckContext } from '../../harness/check-context';
 import { redactorFor } from '../../harness/run-context';
 import { ConformanceFailure, formatFailure, NotRun, type FailureDetails } from '../../harness/verdict';
+import { allureLabels } from '../../reporters/allure-labels';
 import { test } from '../../fixtures/conformance';
 import { CHECKS } from './checks';
 
@@ -44,6 +46,7 @@ function defineCheck(p: PlannedCheck): void {
     ...(p.scope ? [{ type: 'scope', description: p.scope }] : []),
   ];
   test(p.key, { tag: [`@${r.class}`, `@${p.group}`], annotation }, async ({ target, run, catalogue }, testInfo) => {
+    await allure.labels(...allureLabels(r, p.group));
     if (!r.env.includes(target.env)) {
       notRun(testInfo, `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`);
     }

@@ -1,0 +1,149 @@
+// The conformance certificate: a Playwright reporter that turns the run's tests into a verdict per
+// conformance class, writes reports/conformance.{json,md,html} (and changes.md with --compare),
+// applies the baseline, prints the summary, and decides the exit status (see gate.ts).
+// It reads only what survives blob reports, so `merge-reports` of sharded runs gives the same
+// certificate as one run: test titles, annotations and attachments, and the config's metadata.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
+import { loadCatalogue, planChecks } from '../harness/catalogue';
+import { loadTargetFromEnv } from '../harness/target';
+import { evaluateBaseline, readBaseline, writeBaseline, type BaselineEntry } from './baseline';
+import { compareCertificates, readCertificate } from './compare';
+import { decideGate } from './gate';
+import { addRunWarnings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
+import type { Certificate, TargetInfo } from './model';
+import { optionsFromEnv, type CertificateOptions } from './options';
+import { redactDeep, reportRedactor, runContextIfAny } from './redaction';
+import { renderChangesMarkdown } from './render-changes';
+import { renderConsole } from './render-console';
+import { renderHtml } from './render-html';
+import { renderMarkdown } from './render-md';
+import { checkResultOf } from './results';
+import { buildCertificate, checkStates, NOT_SELECTED, type PlannedKey, type RequirementInfo } from './verdict';
+
+export default class CertificateReporter implements Reporter {
+  private config?: FullConfig;
+  private suite?: Suite;
+  private readonly errors: string[] = [];
+  private readonly options: CertificateOptions;
+
+  constructor(options: Partial<CertificateOptions> = {}) {
+    const defined = Object.fromEntries(Object.entries(options).filter(([k, v]) => v !== undefined && k !== 'configDir'));
+    this.options = { ...optionsFromEnv(), ...defined };
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.config = config;
+    this.suite = suite;
+    // Global setup has run by now: record its warnings where blob reports keep them.
+    const context = runContextIfAny();
+    if (context) addRunWarnings(config.metadata, context.warnings, config.shard?.current);
+  }
+
+  onError(error: TestError): void {
+    this.errors.push((error.message ?? error.value ?? 'unknown error').replace(/^Error: /, ''));
+  }
+
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    const redactor = reportRedactor();
+    let certificate: Certificate;
+    try {
+      certificate = this.certificate(result);
+    } catch (err) {
+      // Never leave a run without a verdict silently: the error is the verdict.
+      process.stderr.write(`conformance certificate: ${redactor.redact(String((err as Error).stack ?? err))}\n`);
+      return { status: 'failed' };
+    }
+    certificate = redactDeep(certificate, redactor);
+    this.write(certificate);
+    process.stdout.write(renderConsole(certificate, this.options.outputDir));
+    // `playwright test` exits with this status. merge-reports ignores it (it exits 0 unless a reporter
+    // crashed): `npm run merge` reads the gate from conformance.json instead.
+    return { status: certificate.gate?.status === 'failed' ? 'failed' : 'passed' };
+  }
+
+  private certificate(result: FullResult): Certificate {
+    const metadata = (this.config?.metadata ?? {}) as Record<string, unknown>;
+    const run = readRunMetadata(metadata);
+    const errors = [...this.errors];
+    if (result.status === 'interrupted') errors.push('the run was interrupted before every check ran');
+    if (result.status === 'timedout') errors.push('the run reached its global timeout before every check ran');
+    const tests = this.suite?.allTests() ?? [];
+    const catalogue = loadCatalogue();
+    const requirements: RequirementInfo[] = catalogue.requirements.map((r) => ({
+      id: r.id, class: r.class, title: r.title, cite: r.cite, routes: r.routes, severity: r.severity, advisory: r.advisory,
+    }));
+    const planned: PlannedKey[] = planChecks(catalogue).map((p) => ({ requirement: p.requirement.id, key: p.key, group: p.group }));
+    const stopped = errors.length ? `the run stopped before this check ran: ${errors[0].split('\n')[0]}` : undefined;
+    const results = tests.flatMap((t) => checkResultOf(t, stopped) ?? []);
+    const missingReason = stopped ?? NOT_SELECTED;
+    const certificate = buildCertificate({
+      suite: run?.suite ?? suiteInfo(),
+      target: run?.target ?? targetFallback(),
+      run: {
+        date: result.startTime.toISOString(),
+        durationMs: Math.round(result.duration),
+        monitor: run?.monitor ?? false,
+        errors,
+        warnings: readRunWarnings(metadata),
+      },
+      requirements,
+      planned,
+      results,
+      missingReason,
+    });
+    const states = checkStates(requirements, planned, results, missingReason);
+    const problems: string[] = [];
+    const { baseline, updateBaseline, compare } = this.options;
+    if (updateBaseline) {
+      const entries = attempt(() => (writeBaseline(updateBaseline, certificate), readBaseline(updateBaseline)), problems);
+      if (entries) certificate.baseline = { ...evaluateBaseline(entries, states, updateBaseline), written: updateBaseline };
+    } else if (baseline) {
+      const entries = attempt<BaselineEntry[]>(() => readBaseline(baseline), problems);
+      if (entries) certificate.baseline = evaluateBaseline(entries, states, baseline);
+    }
+    if (compare) {
+      const previous = attempt(() => readCertificate(compare), problems);
+      if (previous) {
+        certificate.comparison = compareCertificates(previous, certificate, {
+          path: compare, ratio: this.options.latencyRatio, floorMs: this.options.latencyFloorMs,
+        });
+      }
+    }
+    certificate.gate = decideGate({ certificate, baseline: certificate.baseline, comparison: certificate.comparison, problems });
+    return certificate;
+  }
+
+  private write(c: Certificate): void {
+    const dir = this.options.outputDir;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'conformance.json'), `${JSON.stringify(c, null, 2)}\n`);
+    fs.writeFileSync(path.join(dir, 'conformance.md'), renderMarkdown(c));
+    fs.writeFileSync(path.join(dir, 'conformance.html'), renderHtml(c));
+    if (c.comparison) fs.writeFileSync(path.join(dir, 'changes.md'), renderChangesMarkdown(c.comparison));
+  }
+}
+
+function attempt<T>(read: () => T, problems: string[]): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    problems.push((err as Error).message);
+    return undefined;
+  }
+}
+
+/** Without the config's metadata (another config file was used): the target file, if it loads. */
+function targetFallback(): TargetInfo {
+  try {
+    const t = loadTargetFromEnv();
+    return { name: t.name, baseUrl: t.baseUrl, env: t.env, allowWrites: t.allowWrites, source: t.source };
+  } catch {
+    return { name: 'unknown', baseUrl: 'unknown', env: 'unknown', allowWrites: false, source: 'unknown' };
+  }
+}

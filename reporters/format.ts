@@ -1,0 +1,35 @@
+// Small wording helpers shared by the console, Markdown and HTML renderings of a certificate.
+import type { Certificate, CheckStatus, ClassVerdict } from './model';
+
+export const STATUS_MARK: Record<CheckStatus, string> = { passed: '✔', failed: '✘', 'not-run': '○' };
+export const STATUS_WORD: Record<CheckStatus, string> = { passed: 'passed', failed: 'failed', 'not-run': 'not run' };
+
+export const VERDICT_MEANING: Record<ClassVerdict, string> = {
+  PASS: 'every requirement ran and passed',
+  INCOMPLETE: 'no requirement failed, but some did not run',
+  FAIL: 'at least one requirement failed',
+};
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function targetLine(c: Certificate): string {
+  const t = c.target;
+  return `${t.name} (${t.baseUrl}, ${t.env}${t.allowWrites ? ', writes allowed' : ', read-only'})`;
+}
+
+/** The first `max` items, then "and N more". */
+export function shortList(items: string[], max = 5): string[] {
+  return items.length <= max ? items : [...items.slice(0, max), `… and ${items.length - max} more`];
+}
+
+/** The plain line CI reads: "N passed, N failed", then what did not run. */
+export function countsLine(c: Certificate): string {
+  const k = c.counts.checks;
+  return `${k.passed} passed, ${k.failed} failed, ${k.notRun} not run`;
+}

@@ -1,0 +1,167 @@
+// The shape of reports/conformance.json (the certificate) and of the per-check results it is built
+// from. Other tools read this file (--compare reads a previous one): change it only by adding fields.
+import type { ConformanceClass, Group } from '../harness/catalogue';
+
+export const CERTIFICATE_FORMAT = 'vds-conformance-certificate/1';
+
+export type CheckStatus = 'passed' | 'failed' | 'not-run';
+export type ClassVerdict = 'PASS' | 'INCOMPLETE' | 'FAIL';
+
+/** What a failing check showed: the documents' expectation against the server's answer. */
+export interface CheckFailure {
+  check: string;
+  expected: string;
+  actual: string;
+  /** JSON pointer into the body, when the fault is in one member. */
+  pointer?: string;
+  /** The request that showed it, e.g. "GET http://host/v3/cars/1 -> 404". */
+  request?: string;
+  /** An excerpt of the answer's body. */
+  body?: string;
+}
+
+/** One test of the run (one requirement applied to one route, scope, or once), as collected. */
+export interface CheckResult {
+  /** The test title: the stable check key used in baselines. */
+  key: string;
+  requirement: string;
+  group: string;
+  status: CheckStatus;
+  /** Why it did not run (status not-run). */
+  reason?: string;
+  warnings: string[];
+  failure?: CheckFailure;
+  /** Latency of every request the check made, per catalogue route. */
+  latencies: LatencySample[];
+}
+
+export interface LatencySample {
+  route: string;
+  ms: number;
+  /** The request got no HTTP answer (timeout, connection refused). */
+  error?: boolean;
+}
+
+export interface LatencyStats {
+  count: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+export interface StatusCounts {
+  passed: number;
+  failed: number;
+  notRun: number;
+}
+
+export interface RequirementResult {
+  id: string;
+  class: ConformanceClass;
+  title: string;
+  cite: string;
+  routes: string[];
+  severity: string;
+  /** Advisory requirements only warn: they never count in a verdict. */
+  advisory: boolean;
+  status: CheckStatus;
+  checks: StatusCounts & { total: number };
+  /** The requirement's status within each route group it touches. */
+  groups: Partial<Record<Group, CheckStatus>>;
+  /** Identical reasons are listed once, with the checks they apply to. */
+  notRun: Array<{ reason: string; checks: string[] }>;
+  warnings: Array<{ message: string; checks: string[] }>;
+  failures: CheckFailure[];
+}
+
+export interface TargetInfo {
+  name: string;
+  baseUrl: string;
+  env: string;
+  allowWrites: boolean;
+  source: string;
+}
+
+export interface Certificate {
+  format: typeof CERTIFICATE_FORMAT;
+  suite: { name: string; version: string };
+  specVersion: 'v3';
+  target: TargetInfo;
+  run: {
+    date: string;
+    durationMs: number;
+    monitor: boolean;
+    /** Errors outside any check (a failed global setup, a crashed worker): the run is not complete. */
+    errors: string[];
+    /** Problems found while preparing the run (discovery, tokens). */
+    warnings: string[];
+  };
+  verdict: Record<ConformanceClass, ClassVerdict>;
+  counts: {
+    checks: StatusCounts & { total: number };
+    classes: Record<ConformanceClass, StatusCounts & { requirements: number; advisory: number }>;
+    groups: Record<Group, { requirements: StatusCounts; checks: StatusCounts }>;
+  };
+  requirements: RequirementResult[];
+  /** Per catalogue route: request latency in milliseconds. */
+  latency: Record<string, LatencyStats>;
+  /** How the run's exit status was decided (see reporters/gate.ts). */
+  gate?: Gate;
+  baseline?: BaselineEvaluation;
+  comparison?: Comparison;
+}
+
+export interface Gate {
+  status: 'passed' | 'failed';
+  /** The rule that decided: the core verdict, a baseline, a comparison. */
+  rule: string;
+  reasons: string[];
+}
+
+export interface BaselineCheck {
+  requirement: string;
+  class: ConformanceClass | 'unknown';
+  check: string;
+}
+
+export interface BaselineEvaluation {
+  path: string;
+  /** Failures the baseline does not list. */
+  regressions: BaselineCheck[];
+  /** Failures it lists. */
+  known: BaselineCheck[];
+  /** Listed checks that pass now: remove them from the baseline. */
+  fixed: Array<{ requirement: string; checks: string[]; wholeEntry: boolean }>;
+  /** Listed checks that did not run now, so cannot be judged. */
+  unverified: BaselineCheck[];
+  /** Set when the baseline was (re)written by this run. */
+  written?: string;
+}
+
+export interface StatusChange {
+  id: string;
+  class: ConformanceClass;
+  title: string;
+  was: CheckStatus | 'absent';
+  now: CheckStatus;
+}
+
+export interface LatencyChange {
+  route: string;
+  previousP95: number;
+  currentP95: number;
+  ratio: number;
+}
+
+export interface Comparison {
+  previous: { path: string; date: string; target: string };
+  ratio: number;
+  floorMs: number;
+  newlyFailing: StatusChange[];
+  newlyPassing: StatusChange[];
+  newlyNotRun: StatusChange[];
+  latencyRegressions: LatencyChange[];
+  /** Anything got worse: a new failure, a check that stopped running, a slower route. */
+  worse: boolean;
+}

@@ -1,0 +1,68 @@
+// The verdict summary printed at the end of a run: short, plain text (CI logs), pointing to the files
+// with the details. Its last line is the plain "N passed, N failed, N not run" that CI reads.
+import path from 'node:path';
+import { CLASSES } from './verdict';
+import { countsLine, plural, shortList, STATUS_MARK, targetLine } from './format';
+import type { Certificate } from './model';
+import { renderChangesText } from './render-changes';
+
+const MAX_FAILED_CHECKS = 12;
+
+export function renderConsole(c: Certificate, reportsDir: string): string {
+  if (c.run.errors.length) {
+    // Playwright has just printed the error; repeating it, or counts of checks that never ran, would bury it.
+    return `\nVDS ${c.specVersion} conformance of ${targetLine(c)}: no verdict, the run did not complete (see the error above).\n` +
+      `  Reports: ${rel(path.join(reportsDir, 'conformance.html'))} (also .md, .json)\n`;
+  }
+  const out: string[] = ['', `VDS ${c.specVersion} conformance of ${targetLine(c)}`];
+  for (const k of CLASSES) {
+    const n = c.counts.classes[k];
+    const parts = [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.notRun ? `${n.notRun} not run` : ''].filter(Boolean);
+    const advisory = n.advisory ? ` (+${n.advisory} advisory, not counted)` : '';
+    out.push(`  ${k.padEnd(8)} ${c.verdict[k].padEnd(11)} ${plural(n.requirements, 'requirement')}: ${parts.join(', ')}${advisory}`);
+  }
+  for (const w of c.run.warnings) out.push(`  run warning: ${w}`);
+
+  const failed = c.requirements.filter((r) => r.failures.length);
+  if (failed.length) {
+    out.push('  Failed:');
+    let shown = 0;
+    for (const r of failed) {
+      out.push(`    ${STATUS_MARK.failed} ${r.id} (${r.class}, ${r.severity}): ${r.title}`, `        cite: ${r.cite}`);
+      for (const f of r.failures) {
+        if (shown++ >= MAX_FAILED_CHECKS) continue;
+        out.push(`        ${f.check}`, `          expected: ${oneLine(f.expected)}`, `          actual:   ${oneLine(f.actual)}`);
+      }
+    }
+    if (shown > MAX_FAILED_CHECKS) out.push(`    … ${shown - MAX_FAILED_CHECKS} more failing checks in conformance.md`);
+  }
+  const notRun = c.requirements.filter((r) => r.status === 'not-run');
+  if (notRun.length) {
+    out.push(`  Not run: ${plural(notRun.length, 'requirement')}`);
+    const reasons = new Map<string, number>();
+    for (const r of notRun) for (const n of r.notRun) reasons.set(n.reason, (reasons.get(n.reason) ?? 0) + Math.max(1, n.checks.length));
+    const lines = [...reasons.entries()].map(([reason, n]) => `${reason} (${plural(n, 'check')})`);
+    for (const line of shortList(lines, 6)) out.push(`    ${STATUS_MARK['not-run']} ${line}`);
+  }
+  const b = c.baseline;
+  if (b) {
+    out.push(`  Baseline ${rel(b.path)}${b.written ? ' (written by this run)' : ''}: ${plural(b.regressions.length, 'regression')}, ${plural(b.known.length, 'known failure')}`);
+    for (const r of b.regressions) out.push(`    regression (${r.class}${r.class === 'core' ? '' : ', not gating'}): ${r.check}`);
+    for (const f of b.fixed) out.push(`    fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${f.requirement} entry` : f.checks.join('; ')}`);
+  }
+  if (c.comparison) out.push(...renderChangesText(c.comparison).map((l) => `  ${l}`));
+  if (c.gate) out.push(`  Exit status: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
+  out.push(`  Reports: ${rel(path.join(reportsDir, 'conformance.html'))} (also .md, .json), junit.xml, html/, allure-results/ (npm run report)`);
+  out.push(countsLine(c));
+  return `${out.join('\n')}\n`;
+}
+
+function oneLine(text: string, max = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+function rel(file: string): string {
+  const r = path.relative(process.cwd(), file);
+  return r && !r.startsWith('..') ? r : file;
+}

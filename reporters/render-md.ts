@@ -1,0 +1,169 @@
+// reports/conformance.md: the certificate for people (a pull request, a ticket, an e-mail).
+import { GROUPS } from '../harness/catalogue';
+import { CLASSES } from './verdict';
+import { countsLine, plural, seconds, shortList, STATUS_MARK, STATUS_WORD, targetLine, VERDICT_MEANING } from './format';
+import type { Certificate, CheckFailure, RequirementResult } from './model';
+
+export function renderMarkdown(c: Certificate): string {
+  return [
+    header(c),
+    verdictTable(c),
+    gateSection(c),
+    runSection(c),
+    groupTable(c),
+    failuresSection(c),
+    notRunSection(c),
+    warningsSection(c),
+    latencySection(c),
+  ].filter(Boolean).join('\n\n') + '\n';
+}
+
+function header(c: Certificate): string {
+  return [
+    `# VDS ${c.specVersion} conformance certificate`,
+    '',
+    `- **Target:** ${text(targetLine(c))} — from \`${c.target.source}\``,
+    `- **Suite:** ${c.suite.name} ${c.suite.version}, spec ${c.specVersion}`,
+    `- **Run:** ${c.run.date}, ${seconds(c.run.durationMs)}${c.run.monitor ? ', monitoring (read-only)' : ''}`,
+    `- **Checks:** ${countsLine(c)}`,
+  ].join('\n');
+}
+
+function verdictTable(c: Certificate): string {
+  const rows = CLASSES.map((k) => {
+    const n = c.counts.classes[k];
+    return `| ${k} | **${c.verdict[k]}** | ${n.requirements} | ${n.passed} | ${n.failed} | ${n.notRun} | ${VERDICT_MEANING[c.verdict[k]]} |`;
+  });
+  const advisory = CLASSES.reduce((sum, k) => sum + c.counts.classes[k].advisory, 0);
+  return [
+    '## Verdict',
+    '',
+    '| Class | Verdict | Requirements | Passed | Failed | Not run | Meaning |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    '*core*: what the normative spec (vehicle-data-service-v3.md) states; *profile*: what the documented profile (v3-profile.md) adds.' +
+      (advisory ? ` Advisory requirements (${advisory}) only warn and never count.` : ''),
+  ].join('\n');
+}
+
+function gateSection(c: Certificate): string {
+  const lines: string[] = [];
+  if (c.gate) lines.push(`**Exit status: ${c.gate.status}** (${text(c.gate.rule)}): ${text(c.gate.reasons.join('; '))}`);
+  const b = c.baseline;
+  if (b) {
+    lines.push('', `Baseline \`${b.path}\`${b.written ? ' (written by this run)' : ''}: ${plural(b.regressions.length, 'regression')}, ${plural(b.known.length, 'known failure')}.`);
+    for (const r of b.regressions) lines.push(`- regression (${r.class}): \`${r.check}\``);
+    for (const f of b.fixed) {
+      lines.push(`- fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${f.requirement} entry` : `${f.requirement}: ${f.checks.map((k) => `\`${k}\``).join(', ')}`}`);
+    }
+    if (b.unverified.length) lines.push(`- not judged (did not run now): ${shortList(b.unverified.map((u) => `\`${u.check}\``)).join(', ')}`);
+  }
+  const cmp = c.comparison;
+  if (cmp) lines.push('', `Compared with \`${cmp.previous.path}\` (${cmp.previous.date}): see changes.md.`);
+  return lines.length ? ['## Exit status', '', ...lines].join('\n') : '';
+}
+
+function runSection(c: Certificate): string {
+  if (!c.run.errors.length && !c.run.warnings.length) return '';
+  return [
+    '## Run',
+    '',
+    ...c.run.errors.map((e) => `- **error:** ${text(e)}`),
+    ...c.run.warnings.map((w) => `- warning: ${text(w)}`),
+  ].join('\n');
+}
+
+function groupTable(c: Certificate): string {
+  const head = `| Requirement | Class | ${GROUPS.join(' | ')} | Status |`;
+  const rows = c.requirements.map((r) => {
+    const cells = GROUPS.map((g) => (r.groups[g] ? STATUS_MARK[r.groups[g]!] : ''));
+    return `| ${r.id}${r.advisory ? ' (advisory)' : ''} | ${r.class} | ${cells.join(' | ')} | ${STATUS_WORD[r.status]} |`;
+  });
+  const counts = GROUPS.map((g) => {
+    const k = c.counts.groups[g].checks;
+    return `${k.passed}/${k.passed + k.failed + k.notRun}`;
+  });
+  return [
+    '## Requirements by route group',
+    '',
+    `${STATUS_MARK.passed} passed · ${STATUS_MARK.failed} failed · ${STATUS_MARK['not-run']} not run · blank: no check of it in that group`,
+    '',
+    head,
+    `|---|---|${GROUPS.map(() => '---').join('|')}|---|`,
+    ...rows,
+    `| *checks passed* | | ${counts.join(' | ')} | |`,
+  ].join('\n');
+}
+
+function failuresSection(c: Certificate): string {
+  const failed = c.requirements.filter((r) => r.failures.length);
+  if (!failed.length) return '## Failures\n\nNone.';
+  return ['## Failures', '', ...failed.map(failureBlock)].join('\n');
+}
+
+function failureBlock(r: RequirementResult): string {
+  return [
+    `### ${STATUS_MARK.failed} ${r.id}: ${text(r.title)}`,
+    '',
+    `${r.class}, ${r.severity} — cite: ${text(r.cite)}`,
+    '',
+    ...r.failures.map(failureItem),
+  ].join('\n');
+}
+
+function failureItem(f: CheckFailure): string {
+  const lines = [`- \`${f.check}\``, `  - expected: ${code(f.expected)}`, `  - actual: ${code(f.actual)}`];
+  if (f.pointer) lines.push(`  - at: ${code(f.pointer)}`);
+  if (f.request) lines.push(`  - request: ${code(f.request)}`);
+  if (f.body) lines.push(`  - body: ${code(f.body)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function notRunSection(c: Certificate): string {
+  const notRun = c.requirements.filter((r) => r.status === 'not-run' || (r.status === 'failed' && r.notRun.length));
+  if (!notRun.length) return '## Not run\n\nEvery check ran.';
+  const blocks = notRun.map((r) => [
+    `### ${STATUS_MARK['not-run']} ${r.id}: ${text(r.title)}`,
+    '',
+    `${r.class}${r.advisory ? ' (advisory)' : ''} — cite: ${text(r.cite)}`,
+    '',
+    ...r.notRun.map((n) => `- **What would make it run:** ${text(n.reason)}${n.checks.length ? `\n  - ${plural(n.checks.length, 'check')}: ${shortList(n.checks.map((k) => `\`${k}\``)).join(', ')}` : ''}`),
+    '',
+  ].join('\n'));
+  return ['## Not run', '', ...blocks].join('\n');
+}
+
+function warningsSection(c: Certificate): string {
+  const warned = c.requirements.filter((r) => r.warnings.length);
+  if (!warned.length) return '';
+  return [
+    '## Warnings',
+    '',
+    ...warned.flatMap((r) => r.warnings.map((w) => `- ${r.id}: ${text(w.message)} (${shortList(w.checks.map((k) => `\`${k}\``), 3).join(', ')})`)),
+  ].join('\n');
+}
+
+function latencySection(c: Certificate): string {
+  const routes = Object.entries(c.latency);
+  if (!routes.length) return '';
+  return [
+    '## Latency per route (ms)',
+    '',
+    '| Route | Requests | p50 | p95 | max | No answer |',
+    '|---|---|---|---|---|---|',
+    ...routes.map(([route, s]) => `| ${text(route)} | ${s.count} | ${s.p50} | ${s.p95} | ${s.max} | ${s.errors} |`),
+  ].join('\n');
+}
+
+/** Inline code that survives any content: Markdown and HTML in server answers stay inert. */
+export function code(value: string): string {
+  const flat = value.replace(/\s*\n\s*/g, ' ⏎ ');
+  const fence = flat.includes('`') ? '``' : '`';
+  return `${fence} ${flat} ${fence}`;
+}
+
+/** Plain text in Markdown: characters that would format or break a table are escaped. */
+export function text(value: string): string {
+  return value.replace(/\s*\n\s*/g, ' ').replace(/([\\`*_[\]<>|])/g, '\\$1');
+}

@@ -1,0 +1,122 @@
+// The command-line wrapper (scripts/conformance.ts): its flags, its refusals (one line, exit 2), and
+// the gates it wires end to end: core verdict, --update-baseline, --baseline, --compare, --monitor.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { loadTargetFromEnv } from '../../../harness/target';
+import type { Certificate } from '../../../reporters/model';
+import { clearReports, parseArgs, UsageError } from '../../../scripts/conformance';
+import { readJson, runCommand, startReference } from './real-run';
+
+test('own flags become environment; everything else goes to playwright test intact', () => {
+  const inv = parseArgs(['--target', 'sandbox', '--monitor', '--grep', '@core', '--workers=4', '--shard', '1/3', 'users.spec.ts', '--update-baseline']);
+  expect(inv.env).toMatchObject({ VDS_TARGET: 'sandbox', VDS_MONITOR: '1' });
+  expect(inv.env.VDS_UPDATE_BASELINE).toMatch(/conformance-baseline\.yaml$/);
+  expect(inv.playwrightArgs).toEqual(['--grep', '@core', '--workers=4', '--shard', '1/3', 'users.spec.ts']);
+  expect(parseArgs(['--update-baseline', 'known.yml']).env.VDS_UPDATE_BASELINE).toBe(path.resolve('known.yml'));
+  expect(parseArgs(['--update-baseline', 'users.spec.ts']).playwrightArgs).toEqual(['users.spec.ts']);
+  expect(parseArgs(['--grep', '--not-a-flag-but-a-pattern']).playwrightArgs).toEqual(['--grep', '--not-a-flag-but-a-pattern']);
+  expect(parseArgs(['-h']).help).toBe(true);
+  expect(parseArgs(['--reporter', 'list']).notes.join()).toContain('--add-reporter');
+});
+
+test('bad flags are refused with one clear message', () => {
+  const refused = (args: string[]) => {
+    try {
+      parseArgs(args);
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      return (err as Error).message;
+    }
+    return 'accepted';
+  };
+  expect(refused(['--target', 'nosuch'])).toMatch(/unknown target "nosuch": use one of .*local/);
+  expect(refused(['--basline', 'x.yaml'])).toBe('unknown option --basline (did you mean --baseline?); see --help');
+  expect(refused(['--frobnicate'])).toMatch(/^unknown option --frobnicate/);
+  expect(refused(['--compare'])).toBe('--compare needs a value (see --help)');
+  expect(refused(['--compare', '/nonexistent/previous.json'])).toMatch(/file not found/);
+  expect(refused(['--baseline', '/nonexistent/b.yaml'])).toMatch(/baseline file not found/);
+  expect(refused(['--latency-ratio', '1.2'])).toBe('--latency-ratio only applies with --compare PATH');
+  const previous = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-cli-')), 'x.json');
+  fs.writeFileSync(previous, '{}');
+  expect(refused(['--compare', previous])).toMatch(/not a conformance.json/);
+  expect(refused(['--merge', previous])).toMatch(/is not a folder of blob reports/);
+  expect(refused(['--merge', path.dirname(previous), '--grep', 'x'])).toMatch(/--merge takes no run options/);
+  expect(parseArgs(['--merge', path.dirname(previous)]).merge).toBe(path.dirname(previous));
+});
+
+test('the wrapper exits 2 with one line on a bad flag, and prints its help', async () => {
+  const bad = await runCommand(['tsx', 'scripts/conformance.ts', '--target', 'nosuch'], { timeoutMs: 60_000 });
+  expect(bad.code).toBe(2);
+  expect(bad.output.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: unknown target "nosuch"/)]);
+  const ratio = await runCommand(['tsx', 'scripts/conformance.ts', '--compare', 'package.json', '--latency-ratio', 'fast'], { timeoutMs: 60_000 });
+  expect(ratio.code).toBe(2);
+  const help = await runCommand(['tsx', 'scripts/conformance.ts', '--help'], { timeoutMs: 60_000 });
+  expect(help.code).toBe(0);
+  expect(help.output).toContain('--update-baseline [PATH]');
+});
+
+test('clearing the reports folder keeps README.md and the self-tests\' folders', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-clear-'));
+  for (const d of ['allure-results', 'html', 'self']) fs.mkdirSync(path.join(dir, d));
+  for (const f of ['README.md', 'conformance.json', 'allure-results/old.json']) fs.writeFileSync(path.join(dir, f), 'x');
+  clearReports(dir);
+  expect(fs.readdirSync(dir).sort()).toEqual(['README.md', 'self']);
+});
+
+test('--monitor makes any target read-only', () => {
+  expect(loadTargetFromEnv({ VDS_TARGET: 'local' }).allowWrites).toBe(true);
+  expect(loadTargetFromEnv({ VDS_TARGET: 'local', VDS_MONITOR: '1' }).allowWrites).toBe(false);
+});
+
+test('gates end to end: core FAIL exits 1; a baseline of it exits 0; fixed entries and changes are listed', async () => {
+  test.setTimeout(600_000);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-gates-'));
+  const baseline = path.join(work, 'known.yaml');
+  const cli = (target: string, args: string[]) =>
+    runCommand(['tsx', 'scripts/conformance.ts', '--grep', 'CORE-CAR-RECORD', ...args], { target, timeoutMs: 300_000 });
+  const certificateOf = (dir: string) => readJson<Certificate>(path.join(dir, 'conformance.json'));
+
+  const faulty = await startReference({ fault: 'car-date-zulu' });
+  let failing;
+  let recorded;
+  let known;
+  try {
+    failing = await cli(faulty.targetFile, []);
+    recorded = await cli(faulty.targetFile, ['--update-baseline', baseline]);
+    known = await cli(faulty.targetFile, ['--baseline', baseline, '--monitor']);
+  } finally {
+    await faulty.stop();
+  }
+  expect(failing.code, failing.output.slice(-3000)).toBe(1);
+  expect(failing.output).toMatch(/core\s+FAIL/);
+  expect(certificateOf(failing.reportsDir).gate).toMatchObject({ status: 'failed', rule: 'core verdict' });
+
+  expect(recorded.code, recorded.output.slice(-3000)).toBe(0);
+  const written = fs.readFileSync(baseline, 'utf8');
+  expect(written).toContain('- requirement: CORE-CAR-RECORD');
+  expect(written).toContain('"CORE-CAR-RECORD GET /users/me/cars"');
+
+  expect(known.code, known.output.slice(-3000)).toBe(0);
+  const k = certificateOf(known.reportsDir);
+  expect(k.verdict.core).toBe('FAIL'); // the certificate still shows the true state
+  expect(k.baseline!.known.length).toBeGreaterThan(0);
+  expect(k.baseline!.regressions).toEqual([]);
+  expect(k.run.monitor).toBe(true);
+  expect(k.target.allowWrites).toBe(false);
+  expect(k.latency['GET /users/me/cars'].count).toBeGreaterThan(0);
+
+  const clean = await startReference();
+  let fixed;
+  try {
+    fixed = await cli(clean.targetFile, ['--baseline', baseline, '--compare', path.join(failing.reportsDir, 'conformance.json')]);
+  } finally {
+    await clean.stop();
+  }
+  expect(fixed.code, fixed.output.slice(-3000)).toBe(0);
+  expect(fixed.output).toContain('fixed: remove from the baseline: the whole CORE-CAR-RECORD entry');
+  const changes = fs.readFileSync(path.join(fixed.reportsDir, 'changes.md'), 'utf8');
+  expect(changes).toContain('CORE-CAR-RECORD (core): failed -> passed');
+  expect(changes).toContain('Nothing got worse');
+});

@@ -1,0 +1,65 @@
+// No secret of a run appears in any of its outputs: the console, JUnit, Playwright's HTML report,
+// the blob report, Allure's results and report, the certificate, the test-results folder.
+// The full suite runs against the embedded reference (started here, so that afterwards its
+// GET /_control/issued lists every token, refresh token and code it minted during the run).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { targetSecrets } from '../../../harness/run-context';
+import { loadTarget } from '../../../harness/target';
+import { ROOT, runCommand, startReference } from './real-run';
+import { Scanner } from './scan';
+
+/** The seeded identities: the local target file's values and the table of docs/ARCHITECTURE.md. */
+function staticSecrets(): { secrets: string[]; clients: Array<[string, string]> } {
+  const local = loadTarget(path.join(ROOT, 'fixtures', 'targets', 'local.yaml'), {});
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'ARCHITECTURE.md'), 'utf8');
+  const clients = [...doc.matchAll(/client id `([^`]+)`, secret `([^`]+)`/g)].map((m): [string, string] => [m[1], m[2]]);
+  const passwords = [...doc.matchAll(/`[^`\s]+@[^`\s]+` \/ `([^`]+)`/g)].map((m) => m[1]);
+  return { secrets: [...new Set([...targetSecrets(local), ...clients.map(([, s]) => s), ...passwords])], clients };
+}
+
+test('a full run leaks no token, client secret, password, code or refresh token into any output', async () => {
+  test.setTimeout(900_000);
+  const { secrets: seeded, clients } = staticSecrets();
+  expect(seeded).toEqual(expect.arrayContaining(['reference-client-secret', 'limited-client-secret', 'alice-password', 'bob-password']));
+  const reference = await startReference();
+  let minted: string[];
+  let run;
+  let allure;
+  try {
+    // Through the wrapper, as a user runs it; VDS_BLOB=1 adds the blob report of a sharded run.
+    run = await runCommand(['tsx', 'scripts/conformance.ts'], { target: reference.targetFile, env: { VDS_BLOB: '1' }, timeoutMs: 600_000 });
+    const issued = await fetch(`${reference.control}/issued`);
+    expect(issued.status, 'the reference must expose GET /_control/issued (every secret it minted)').toBe(200);
+    minted = ((await issued.json()) as { secrets: string[] }).secrets;
+  } finally {
+    await reference.stop();
+  }
+  expect(fs.existsSync(path.join(run.reportsDir, 'conformance.json')), run.output.slice(-3000)).toBe(true);
+  allure = await runCommand(['allure', 'generate'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
+  expect(allure.code, allure.output).toBe(0);
+  expect(minted.length, 'the run minted tokens and codes').toBeGreaterThan(5);
+
+  // HTTP Basic credentials carry the client secret base64-encoded.
+  const basic = clients.map(([id, secret]) => Buffer.from(`${id}:${secret}`).toString('base64'));
+  const secrets = [...new Set([...seeded, ...minted, ...basic])].filter((s) => s.length >= 6);
+  const scanner = new Scanner(secrets, ['CORE-CAR-RECORD']);
+  scanner.scanTree(run.reportsDir);
+  scanner.scanText('console', run.output + allure.output);
+
+  const { hits, places, markers } = scanner.result;
+  const mask = (text: string) => secrets.reduce((t, s, i) => t.split(s).join(`<secret #${i}>`), text);
+  expect(hits.map((h) => `${h.where}: …${mask(h.context)}…`), 'secret values found in the outputs').toEqual([]);
+
+  // The scan reached inside every kind of output (otherwise "no hit" would prove nothing).
+  const seen = (pattern: RegExp) => markers['CORE-CAR-RECORD'].some((w) => pattern.test(w));
+  expect(seen(/junit\.xml$/), 'JUnit').toBe(true);
+  expect(seen(/html[\\/]index\.html#base64!/), "Playwright's HTML report data").toBe(true);
+  expect(seen(/blob[\\/].*\.zip!/), 'the blob report').toBe(true);
+  expect(seen(/allure-results[\\/]/), 'Allure results').toBe(true);
+  expect(seen(/allure-report[\\/]index\.html#base64/), "Allure's single-file report data").toBe(true);
+  expect(seen(/conformance\.(json|md|html)$/), 'the certificate').toBe(true);
+  expect(seen(/^console$/), 'the console').toBe(true);
+  expect(places.length).toBeGreaterThan(500);
+});
