@@ -77,6 +77,8 @@ export default class CertificateReporter implements Reporter {
     const catalogue = loadCatalogue();
     const requirements: RequirementInfo[] = catalogue.requirements.map((r) => ({
       id: r.id, class: r.class, title: r.title, cite: r.cite, routes: r.routes, severity: r.severity, advisory: r.advisory,
+      // A requirement of another environment (sandbox-only on a cloud target) is not this target's.
+      applicable: !run?.target.env || r.env.includes(run.target.env as 'cloud' | 'sandbox'),
     }));
     const planned: PlannedKey[] = planChecks(catalogue).map((p) => ({ requirement: p.requirement.id, key: p.key, group: p.group }));
     const stopped = errors.length ? `the run stopped before this check ran: ${errors[0].split('\n')[0]}` : undefined;

@@ -65,6 +65,11 @@ export interface RequirementResult {
   severity: string;
   /** Advisory requirements only warn: they never count in a verdict. */
   advisory: boolean;
+  /**
+   * False when the requirement concerns another environment than the target's (a sandbox-only
+   * requirement on a cloud target): listed with its reason, never counted in a verdict.
+   */
+  applicable: boolean;
   status: CheckStatus;
   checks: StatusCounts & { total: number };
   /** The requirement's status within each route group it touches. */
@@ -100,7 +105,7 @@ export interface Certificate {
   verdict: Record<ConformanceClass, ClassVerdict>;
   counts: {
     checks: StatusCounts & { total: number };
-    classes: Record<ConformanceClass, StatusCounts & { requirements: number; advisory: number }>;
+    classes: Record<ConformanceClass, StatusCounts & { requirements: number; advisory: number; notApplicable: number }>;
     groups: Record<Group, { requirements: StatusCounts; checks: StatusCounts }>;
   };
   requirements: RequirementResult[];

@@ -18,7 +18,8 @@ export function renderConsole(c: Certificate, reportsDir: string): string {
   for (const k of CLASSES) {
     const n = c.counts.classes[k];
     const parts = [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.notRun ? `${n.notRun} not run` : ''].filter(Boolean);
-    const advisory = n.advisory ? ` (+${n.advisory} advisory, not counted)` : '';
+    const uncounted = [n.advisory ? `${n.advisory} advisory` : '', n.notApplicable ? `${n.notApplicable} not applicable to a ${c.target.env} target` : ''].filter(Boolean);
+    const advisory = uncounted.length ? ` (+${uncounted.join(', ')}: not counted)` : '';
     out.push(`  ${k.padEnd(8)} ${c.verdict[k].padEnd(11)} ${plural(n.requirements, 'requirement')}: ${parts.join(', ')}${advisory}`);
   }
   for (const w of c.run.warnings) out.push(`  run warning: ${w}`);
@@ -36,7 +37,11 @@ export function renderConsole(c: Certificate, reportsDir: string): string {
     }
     if (shown > MAX_FAILED_CHECKS) out.push(`    … ${shown - MAX_FAILED_CHECKS} more failing checks in conformance.md`);
   }
-  const notRun = c.requirements.filter((r) => r.status === 'not-run');
+  const notRun = c.requirements.filter((r) => r.status === 'not-run' && r.applicable !== false);
+  const elsewhere = c.requirements.filter((r) => r.applicable === false);
+  if (elsewhere.length) {
+    out.push(`  Not applicable to a ${c.target.env} target: ${elsewhere.map((r) => r.id).join(', ')}`);
+  }
   if (notRun.length) {
     out.push(`  Not run: ${plural(notRun.length, 'requirement')}`);
     const reasons = new Map<string, number>();

@@ -56,10 +56,11 @@ function verdictTable(c: Certificate): string {
     return `<tr><td>${k}</td><td class="verdict ${v}">${v}</td><td>${n.requirements}</td><td>${n.passed}</td><td>${n.failed}</td><td>${n.notRun}</td><td>${esc(VERDICT_MEANING[v])}</td></tr>`;
   });
   const advisory = CLASSES.reduce((sum, k) => sum + c.counts.classes[k].advisory, 0);
+  const notApplicable = CLASSES.reduce((sum, k) => sum + (c.counts.classes[k].notApplicable ?? 0), 0);
   return `<h2>Verdict</h2>
 <table><tr><th>Class</th><th>Verdict</th><th>Requirements</th><th>Passed</th><th>Failed</th><th>Not run</th><th>Meaning</th></tr>
 ${rows.join('\n')}</table>
-<p class="muted"><em>core</em>: what the normative spec (vehicle-data-service-v3.md) states; <em>profile</em>: what the documented profile (v3-profile.md) adds.${advisory ? ` Advisory requirements (${advisory}) only warn and never count.` : ''}</p>`;
+<p class="muted"><em>core</em>: what the normative spec (vehicle-data-service-v3.md) states; <em>profile</em>: what the documented profile (v3-profile.md) adds.${advisory ? ` Advisory requirements (${advisory}) only warn and never count.` : ''}${notApplicable ? ` Requirements of another environment than this ${esc(c.target.env)} target (${notApplicable}) are listed but never count.` : ''}</p>`;
 }
 
 function gateSection(c: Certificate): string {
@@ -131,14 +132,18 @@ function failureRow(f: CheckFailure): string {
 }
 
 function notRunSection(c: Certificate): string {
-  const notRun = c.requirements.filter((r) => r.notRun.length);
-  if (!notRun.length) return '<h2>Not run</h2><p>Every check ran.</p>';
+  const elsewhere = c.requirements.filter((r) => r.applicable === false);
+  const notApplicable = elsewhere.length
+    ? `\n<h2>Not applicable to a ${esc(c.target.env)} target</h2><ul>${elsewhere.map((r) => `<li>${esc(r.id)}: ${esc(r.title)} <span class="muted">(${r.class}; cite: ${esc(r.cite)})</span></li>`).join('')}</ul>`
+    : '';
+  const notRun = c.requirements.filter((r) => r.notRun.length && r.applicable !== false);
+  if (!notRun.length) return `<h2>Not run</h2><p>Every check ran.</p>${notApplicable}`;
   const blocks = notRun.map((r) => {
     const head = requirementHead(r, STATUS_MARK['not-run'], r.failures.length === 0);
     const items = r.notRun.map((n) => `<li><strong>What would make it run:</strong> ${esc(n.reason)}${n.checks.length ? checkList(n.checks) : ''}</li>`);
     return `<div class="box">${head}<ul>${items.join('')}</ul></div>`;
   });
-  return `<h2>Not run</h2>\n${blocks.join('\n')}`;
+  return `<h2>Not run</h2>\n${blocks.join('\n')}${notApplicable}`;
 }
 
 function checkList(keys: string[]): string {

@@ -35,6 +35,7 @@ function verdictTable(c: Certificate): string {
     return `| ${k} | **${c.verdict[k]}** | ${n.requirements} | ${n.passed} | ${n.failed} | ${n.notRun} | ${VERDICT_MEANING[c.verdict[k]]} |`;
   });
   const advisory = CLASSES.reduce((sum, k) => sum + c.counts.classes[k].advisory, 0);
+  const notApplicable = CLASSES.reduce((sum, k) => sum + (c.counts.classes[k].notApplicable ?? 0), 0);
   return [
     '## Verdict',
     '',
@@ -43,7 +44,8 @@ function verdictTable(c: Certificate): string {
     ...rows,
     '',
     '*core*: what the normative spec (vehicle-data-service-v3.md) states; *profile*: what the documented profile (v3-profile.md) adds.' +
-      (advisory ? ` Advisory requirements (${advisory}) only warn and never count.` : ''),
+      (advisory ? ` Advisory requirements (${advisory}) only warn and never count.` : '') +
+      (notApplicable ? ` Requirements of another environment than this ${c.target.env} target (${notApplicable}) are listed but never count.` : ''),
   ].join('\n');
 }
 
@@ -121,8 +123,12 @@ function failureItem(f: CheckFailure): string {
 }
 
 function notRunSection(c: Certificate): string {
-  const notRun = c.requirements.filter((r) => r.status === 'not-run' || (r.status === 'failed' && r.notRun.length));
-  if (!notRun.length) return '## Not run\n\nEvery check ran.';
+  const elsewhere = c.requirements.filter((r) => r.applicable === false);
+  const notApplicable = elsewhere.length
+    ? ['', `## Not applicable to a ${c.target.env} target`, '', ...elsewhere.map((r) => `- ${r.id}: ${text(r.title)} (${r.class}; cite: ${text(r.cite)})`)].join('\n')
+    : '';
+  const notRun = c.requirements.filter((r) => r.applicable !== false && (r.status === 'not-run' || (r.status === 'failed' && r.notRun.length)));
+  if (!notRun.length) return `## Not run\n\nEvery check ran.${notApplicable ? `\n${notApplicable}` : ''}`;
   const blocks = notRun.map((r) => [
     `### ${STATUS_MARK['not-run']} ${r.id}: ${text(r.title)}`,
     '',
@@ -131,7 +137,7 @@ function notRunSection(c: Certificate): string {
     ...r.notRun.map((n) => `- **What would make it run:** ${text(n.reason)}${n.checks.length ? `\n  - ${plural(n.checks.length, 'check')}: ${shortList(n.checks.map((k) => `\`${k}\``)).join(', ')}` : ''}`),
     '',
   ].join('\n'));
-  return ['## Not run', '', ...blocks].join('\n');
+  return ['## Not run', '', ...blocks].join('\n') + notApplicable;
 }
 
 function warningsSection(c: Certificate): string {

@@ -2,7 +2,8 @@
 //   requirement: failed if any of its checks failed, else not-run if any did not run (or it has no
 //                check in this run), else passed;
 //   class:       PASS when every requirement ran and passed, INCOMPLETE when none failed but some did
-//                not run, FAIL otherwise. Advisory requirements never count.
+//                not run, FAIL otherwise. Advisory requirements, and those concerning another
+//                environment than the target's, never count.
 import { GROUPS, type ConformanceClass, type Group } from '../harness/catalogue';
 import type { CheckState } from './baseline';
 import { latencyByRoute } from './latency';
@@ -21,6 +22,13 @@ export interface RequirementInfo {
   routes: string[];
   severity: string;
   advisory: boolean;
+  /** False when the requirement concerns another environment than the target's. */
+  applicable: boolean;
+}
+
+/** Whether a requirement counts in its class's verdict. */
+export function counted(r: { advisory: boolean; applicable?: boolean }): boolean {
+  return !r.advisory && r.applicable !== false;
 }
 
 /** A check the catalogue calls for (harness/catalogue.ts planChecks), whether or not it ran. */
@@ -72,10 +80,10 @@ export function combine(statuses: CheckStatus[]): CheckStatus {
   return 'passed';
 }
 
-export function classVerdict(requirements: Array<Pick<RequirementResult, 'status' | 'advisory'>>): ClassVerdict {
-  const counted = requirements.filter((r) => !r.advisory);
-  if (counted.some((r) => r.status === 'failed')) return 'FAIL';
-  if (counted.some((r) => r.status === 'not-run')) return 'INCOMPLETE';
+export function classVerdict(requirements: Array<Pick<RequirementResult, 'status' | 'advisory'> & { applicable?: boolean }>): ClassVerdict {
+  const counting = requirements.filter(counted);
+  if (counting.some((r) => r.status === 'failed')) return 'FAIL';
+  if (counting.some((r) => r.status === 'not-run')) return 'INCOMPLETE';
   return 'PASS';
 }
 
@@ -151,6 +159,7 @@ function requirementResult(info: RequirementInfo, checks: Check[], missingReason
     routes: info.routes,
     severity: info.severity,
     advisory: info.advisory,
+    applicable: info.applicable,
     status: combine(checks.map((c) => c.status)),
     checks: { total: checks.length, ...countStatuses(checks.map((c) => c.status)) },
     groups,
@@ -184,14 +193,19 @@ export function countStatuses(statuses: CheckStatus[]): StatusCounts {
 function classCounts(requirements: RequirementResult[]): Certificate['counts']['classes'] {
   return Object.fromEntries(CLASSES.map((c) => {
     const inClass = requirements.filter((r) => r.class === c);
-    const counted = inClass.filter((r) => !r.advisory);
-    return [c, { requirements: counted.length, ...countStatuses(counted.map((r) => r.status)), advisory: inClass.length - counted.length }];
+    const counting = inClass.filter(counted);
+    return [c, {
+      requirements: counting.length,
+      ...countStatuses(counting.map((r) => r.status)),
+      advisory: inClass.filter((r) => r.advisory).length,
+      notApplicable: inClass.filter((r) => !r.advisory && !r.applicable).length,
+    }];
   })) as Certificate['counts']['classes'];
 }
 
 function groupCounts(requirements: RequirementResult[], checks: Check[]): Certificate['counts']['groups'] {
   return Object.fromEntries(GROUPS.map((g) => [g, {
-    requirements: countStatuses(requirements.filter((r) => !r.advisory).flatMap((r) => (r.groups[g] ? [r.groups[g]!] : []))),
+    requirements: countStatuses(requirements.filter(counted).flatMap((r) => (r.groups[g] ? [r.groups[g]!] : []))),
     checks: countStatuses(checks.filter((c) => c.group === g).map((c) => c.status)),
   }])) as Certificate['counts']['groups'];
 }

@@ -12,6 +12,7 @@ export function requirement(id: string, over: Partial<RequirementInfo> = {}): Re
     routes: ['GET /cars/{carId}'],
     severity: 'major',
     advisory: false,
+    applicable: true,
     ...over,
   };
 }

@@ -16,7 +16,7 @@ test('PASS only when every requirement of the class ran and passed', () => {
     [check('A', 'GET /cars/{carId}', 'passed'), check('B', 'GET /cars/{carId}', 'passed'), check('P', 'GET /cars/{carId}', 'passed')],
   );
   expect(c.verdict).toEqual({ core: 'PASS', profile: 'PASS' });
-  expect(c.counts.classes.core).toEqual({ requirements: 2, passed: 2, failed: 0, notRun: 0, advisory: 0 });
+  expect(c.counts.classes.core).toEqual({ requirements: 2, passed: 2, failed: 0, notRun: 0, advisory: 0, notApplicable: 0 });
 });
 
 test('INCOMPLETE when none failed but one did not run; FAIL as soon as one failed', () => {
@@ -33,6 +33,16 @@ test('classes are judged separately: a profile failure leaves core PASS', () => 
     [check('A', 'GET /x', 'passed'), check('P', 'GET /x', 'failed')],
   );
   expect(c.verdict).toEqual({ core: 'PASS', profile: 'FAIL' });
+});
+
+test('a requirement of another environment (sandbox-only on a cloud target) is listed but never counts', () => {
+  const c = certificate(
+    [requirement('A'), requirement('SANDBOX-ONLY', { applicable: false })],
+    [check('A', 'GET /x', 'passed'), check('SANDBOX-ONLY', 'GET /x', 'not-run')],
+  );
+  expect(c.verdict.core).toBe('PASS');
+  expect(c.counts.classes.core).toMatchObject({ requirements: 1, notApplicable: 1 });
+  expect(c.requirements.find((r) => r.id === 'SANDBOX-ONLY')).toMatchObject({ status: 'not-run', applicable: false });
 });
 
 test('advisory requirements never count, whatever their status', () => {
