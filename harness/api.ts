@@ -6,6 +6,13 @@ import type { Redactor } from './redact';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
+/**
+ * After this many requests in a row to one route got no answer, the worker stops sending to that
+ * route: a hanging server costs a few timeouts, not one per check (the run stays bounded).
+ */
+export const MAX_SILENT_REQUESTS = 3;
+const silentRequests = new Map<string, number>();
+
 export interface Exchange {
   method: string;
   url: string;
@@ -105,6 +112,11 @@ export class ApiClient {
       durationMs: 0,
     };
     this.exchanges.push(exchange);
+    const breakerKey = options.route ?? new URL(url).pathname;
+    if ((silentRequests.get(breakerKey) ?? 0) >= MAX_SILENT_REQUESTS) {
+      exchange.error = `not sent: the last ${MAX_SILENT_REQUESTS} requests to ${breakerKey} got no answer`;
+      throw new NoAnswerError(`${method} ${exchange.url}: ${exchange.error}`, 'network', exchange);
+    }
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
@@ -125,6 +137,7 @@ export class ApiClient {
           jsonError = `the body is not JSON (${(err as Error).message})`;
         }
       }
+      silentRequests.delete(breakerKey);
       Object.assign(exchange, {
         status: res.status,
         responseHeaders: this.redactor.redactValue(responseHeaders),
@@ -139,6 +152,7 @@ export class ApiClient {
         ? `no complete answer within ${this.timeoutMs} ms (requestTimeoutMs)`
         : describeNetworkError(err);
       exchange.error = reason;
+      silentRequests.set(breakerKey, (silentRequests.get(breakerKey) ?? 0) + 1);
       throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, timedOut ? 'timeout' : 'network', exchange);
     } finally {
       clearTimeout(timer);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import dotenv from 'dotenv';
 import YAML from 'yaml';
+import { didYouMean } from './did-you-mean';
 
 export const SCOPES = [
   'users_read', 'cars_read', 'cars_write', 'status_read',
@@ -175,7 +176,7 @@ function describeTargetError(e: ErrorObject): string {
     case 'additionalProperties': {
       const extra = (e.params as { additionalProperty: string }).additionalProperty;
       const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
-      const guess = closest(extra, known);
+      const guess = didYouMean(extra, known);
       const where = key === '(top level)' ? '' : ` under '${key}'`;
       return `unknown key '${extra}'${where}${guess ? ` (did you mean '${guess}'?)` : ''}; known keys: ${known.join(', ')}`;
     }
@@ -190,29 +191,4 @@ function describeTargetError(e: ErrorObject): string {
     default:
       return `'${key}' ${e.message}, got ${JSON.stringify(e.data)}`;
   }
-}
-
-/** The known key nearest to a typo (edit distance ≤ 3), for "did you mean". */
-function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 4;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length];
 }

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { didYouMean } from '../harness/did-you-mean';
 import { listTargetNames, resolveTargetFile, TargetError } from '../harness/target';
 import { BaselineError, readBaseline } from '../reporters/baseline';
 import { CompareError, readCertificate } from '../reporters/compare';
@@ -128,7 +129,7 @@ function passThrough(raw: string, flag: string, args: string[], inv: Invocation)
   }
   const kind = PLAYWRIGHT_FLAGS[flag];
   if (!kind) {
-    const guess = closest(flag, [...OWN_FLAGS, ...Object.keys(PLAYWRIGHT_FLAGS).filter((f) => f.startsWith('--'))]);
+    const guess = didYouMean(flag, [...OWN_FLAGS, ...Object.keys(PLAYWRIGHT_FLAGS).filter((f) => f.startsWith('--'))], 3);
     throw new UsageError(`unknown option ${flag}${guess ? ` (did you mean ${guess}?)` : ''}; see --help`);
   }
   inv.playwrightArgs.push(raw);
@@ -161,30 +162,6 @@ function checkFile(file: string, read: (f: string) => unknown): string {
     throw err;
   }
   return full;
-}
-
-function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const c of candidates) {
-    const d = distance(word, c);
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length];
 }
 
 /** Everything of the previous run goes (Allure never empties its folder); README.md and the self-tests' folders stay. */

@@ -2,11 +2,13 @@
 // once per injected fault (at least one check must fail: the fault is "killed"). A fault no check
 // catches ("survived") fails the run. Runs go two at a time, one Playwright worker each (2 cores).
 //
-//   npx tsx scripts/mutation.ts [--full] [--only a,b] [--jobs N] [--write-kills]
+//   npx tsx scripts/mutation.ts [--full] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
-// (contracts/fault-kills.yaml); when they do not catch it (a new fault, a changed check), the whole
-// suite runs. --full runs the whole suite for every fault, and with --write-kills records which
+// (contracts/fault-kills.yaml), stopping at the first failing check; when they do not catch it (a new
+// fault, a changed check), the whole suite runs. --full runs the whole suite for every fault, up to
+// --max-failures failing checks (default 40: Playwright starts a fresh worker after every failure, so
+// a fault that fails hundreds of checks would cost minutes), and with --write-kills records which
 // requirements caught which fault in contracts/fault-kills.yaml (rendered in docs/REQUIREMENTS.md).
 // Writes reports/mutation/{results.json, summary.json, table.md}.
 import { spawn } from 'node:child_process';
@@ -26,6 +28,8 @@ interface Run {
   fault?: string;
   /** Only the checks of these requirements (a targeted run); all checks when absent. */
   requirements?: string[];
+  /** Stop after this many failing checks. */
+  maxFailures: number;
 }
 
 interface Outcome extends Run {
@@ -79,12 +83,16 @@ function runSuite(run: Run): Promise<Outcome> {
   return new Promise((resolve) => {
     const args = ['playwright', 'test', '--reporter=json', `--output=${path.join(dir, 'test-results')}`];
     if (run.requirements) args.push('--grep', grepFor(run.requirements));
+    if (run.fault) args.push(`--max-failures=${run.maxFailures}`);
+    // Its own process group: a run that overstays is stopped with its reference server and browser.
     const child = spawn('npx', args, {
-      cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true,
     });
     let stderr = '';
     child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+    }, RUN_TIMEOUT_MS);
     child.on('close', () => {
       clearTimeout(timer);
       resolve(readOutcome(run, jsonFile, (Date.now() - started) / 1000, stderr));
@@ -124,7 +132,9 @@ function readOutcome(run: Run, jsonFile: string, seconds: number, stderr: string
     }
   }
   outcome.failedRequirements = [...failed].sort();
-  if (report.errors?.length) outcome.problem = report.errors.map((e) => e.message?.split('\n')[0]).join(' | ');
+  // Stopping at --max-failures is asked for, not a problem of the run.
+  const errors = (report.errors ?? []).map((e) => e.message?.split('\n')[0] ?? '').filter((m) => !/stopped early after \d+ maximum allowed failures/.test(m));
+  if (errors.length) outcome.problem = errors.join(' | ');
   outcome.ok = outcome.total > 0 && !outcome.problem;
   return outcome;
 }
@@ -152,7 +162,11 @@ async function main(): Promise<void> {
   const only = arg('--only')?.split(',');
   const jobs = Number(arg('--jobs') ?? 2);
   const faults = FAULTS.filter((f) => !only || only.includes(f.name));
-  const cleanRuns: Run[] = [{ label: 'clean-local', target: 'local' }, { label: 'clean-local-sandbox', target: 'local-sandbox' }];
+  const cleanRuns: Run[] = [
+    { label: 'clean-local', target: 'local', maxFailures: 0 },
+    { label: 'clean-local-sandbox', target: 'local-sandbox', maxFailures: 0 },
+  ];
+  const maxFailures = Number(arg('--max-failures') ?? 40);
   const full = process.argv.includes('--full');
   const known = full ? {} : readKills();
   const faultRuns: Run[] = faults.map((f) => ({
@@ -160,6 +174,7 @@ async function main(): Promise<void> {
     target: targetFor(f),
     fault: f.name,
     requirements: known[f.name]?.length ? known[f.name].slice(0, 3) : undefined,
+    maxFailures: full ? maxFailures : 1,
   }));
   const started = Date.now();
   console.log(`Suite power: ${cleanRuns.length} clean runs and ${faultRuns.length} faults, ${jobs} at a time` +

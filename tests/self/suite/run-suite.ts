@@ -28,12 +28,16 @@ export function runSuite(options: { target: string; args?: string[]; env?: NodeJ
   const env: NodeJS.ProcessEnv = { ...process.env, VDS_TARGET: options.target, VDS_REPORTS_DIR: reportsDir, ...options.env };
   delete env.VDS_REFERENCE_PORT;
   return new Promise((resolve) => {
-    const child = spawn('npx', ['playwright', 'test', ...(options.args ?? [])], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so a run that overstays is stopped with everything it started.
+    const child = spawn('npx', ['playwright', 'test', ...(options.args ?? [])], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });
     let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, options.timeoutMs ?? 120_000);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+    }, options.timeoutMs ?? 120_000);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, output: output.replace(/^npm warn.*\n/gm, ''), seconds: (Date.now() - started) / 1000, reportsDir, timedOut });
