@@ -25,9 +25,23 @@ test('a hostile server: clear failures, bounded time, no crash, a certificate', 
       '  carId: 5001',
       '  tripId: 5f1c2a3b4c5d6e7f8a9b0c1d',
     ].join('\n'));
-    // The response checks of every route: each route misbehaves, so almost all of them fail, and
-    // Playwright starts a fresh worker after each failure; the rest of the suite adds time, not proof.
-    const run = await runSuite({ target, timeoutMs: 180_000, args: ['--grep', '^(RESP-STATUS|RESP-CONTENT-TYPE|RESP-CONTRACT|CORE-CAR-RECORD|CORE-ERROR-BODY) '] });
+    // One check per misbehaviour, with the reason it must give. (Playwright starts a fresh worker
+    // after each failing check, so the whole suite here would take minutes and prove nothing more.)
+    const silent = /no complete answer within 1000 ms|got no answer/;
+    const expected: Record<string, RegExp> = {
+      'RESP-CONTRACT GET /users/me': /the body is not JSON/,
+      'CORE-CAR-RECORD GET /users/me/cars': /the body is not JSON/,
+      'RESP-CONTRACT GET /users/{userId}': /expected .*object/,
+      'CORE-CAR-RECORD GET /users/{userId}/cars': /the body is empty/,
+      'RESP-CONTRACT GET /cars/{carId}': /larger than/,
+      'RESP-STATUS GET /cars/{carId}/status': silent,
+      'RESP-STATUS GET /cars/{carId}/locations': /reset|closed the connection|no HTTP answer|got no answer/,
+      'RESP-STATUS GET /cars/{carId}/locations.geojson': silent,
+      'RESP-STATUS GET /cars/{carId}/signals': /status 302/,
+      'RESP-CONTENT-TYPE GET /cars/{carId}/trips': /content-type text\/plain/,
+    };
+    const grep = Object.keys(expected).map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+    const run = await runSuite({ target, timeoutMs: 180_000, args: ['--grep', `(${grep})(?: @|$)`] });
     expect(run.timedOut, 'the run must end by itself').toBe(false);
     expect(run.code, run.output.slice(-2000)).toBe(1);
 
@@ -36,23 +50,11 @@ test('a hostile server: clear failures, bounded time, no crash, a certificate', 
     const certificate = JSON.parse(fs.readFileSync(file, 'utf8')) as Certificate;
     expect(certificate.verdict.core).toBe('FAIL');
     const failures = new Map<string, CheckFailure>(certificate.requirements.flatMap((r) => r.failures.map((f) => [f.check, f] as const)));
-    const reason = (check: string) => {
+    for (const [check, reason] of Object.entries(expected)) {
       const f = failures.get(check);
       expect(f, `${check} failed`).toBeTruthy();
-      return `${f!.expected} / ${f!.actual}`;
-    };
-    expect(reason('RESP-CONTRACT GET /users/me')).toContain('the body is not JSON');
-    expect(reason('CORE-CAR-RECORD GET /users/me/cars')).toContain('the body is not JSON');
-    expect(reason('RESP-CONTRACT GET /users/{userId}')).toMatch(/expected .*object/);
-    expect(reason('CORE-CAR-RECORD GET /users/{userId}/cars')).toContain('the body is empty');
-    expect(reason('RESP-CONTRACT GET /cars/{carId}')).toContain('larger than');
-    // A route that stops answering costs a few timeouts, then fails fast (harness/api.ts).
-    const silent = /no complete answer within 1000 ms|got no answer/;
-    expect(reason('RESP-STATUS GET /cars/{carId}/status')).toMatch(silent);
-    expect(reason('RESP-STATUS GET /cars/{carId}/locations')).toMatch(/reset|closed the connection|no HTTP answer|got no answer/);
-    expect(reason('RESP-STATUS GET /cars/{carId}/locations.geojson')).toMatch(silent);
-    expect(reason('RESP-STATUS GET /cars/{carId}/signals')).toContain('status 302');
-    expect(reason('RESP-CONTENT-TYPE GET /cars/{carId}/trips')).toContain('content-type text/plain');
+      expect(`${f!.expected} / ${f!.actual}`, check).toMatch(reason);
+    }
 
     // Every failure is a conformance failure with expected vs actual, never a crash of a check.
     const crashed = [...failures.values()].filter((f) => f.actual.startsWith('the check itself failed'));
