@@ -14,17 +14,8 @@ import {
 
 export const CLASSES: ConformanceClass[] = ['core', 'profile'];
 
-export interface RequirementInfo {
-  id: string;
-  class: ConformanceClass;
-  title: string;
-  cite: string;
-  routes: string[];
-  severity: string;
-  advisory: boolean;
-  /** False when the requirement concerns another environment than the target's. */
-  applicable: boolean;
-}
+/** What the certificate needs to know of a requirement before any result: its result's static part. */
+export type RequirementInfo = Pick<RequirementResult, 'id' | 'class' | 'title' | 'cite' | 'routes' | 'severity' | 'advisory' | 'applicable'>;
 
 /** Whether a requirement counts in its class's verdict. */
 export function counted(r: { advisory: boolean; applicable?: boolean }): boolean {
