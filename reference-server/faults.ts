@@ -63,6 +63,8 @@ export const FAULTS = [
   { name: 'malformed-auth-invalid-token', family: 'authentication', description: 'A malformed Authorization header answers "Invalid token" instead of "Authorization is malformed"' },
   { name: 'expired-token-401', family: 'authentication', description: 'An expired token answers 401 AUTHENTICATION_ERROR instead of 403 AUTHORIZATION_ERROR' },
   { name: 'auth-checked-after-existence', family: 'authentication', description: 'Unknown ids answer 404 before authentication is checked (existence leak)' },
+  { name: 'unknown-token-revoked', family: 'authentication', description: 'An unknown token answers 403 AUTHORIZATION_ERROR "Token has been revoked" instead of 401 "Invalid token"' },
+  { name: 'status-route-unprotected', family: 'authentication', description: 'In the cloud, GET /cars/{carId}/status answers without any Authorization (the route misses the auth hook)' },
 
   // scopes (incl. the scope map)
   { name: 'scope-map-status-needs-cars-read', family: 'scopes', description: 'GET /cars/{carId}/status requires cars_read instead of status_read' },
@@ -93,6 +95,9 @@ export const FAULTS = [
   { name: 'initial-value-ignored', family: 'query', description: 'initialValue on car stats is ignored' },
   { name: 'unparseable-date-ignored', family: 'query', description: 'An unparseable begin/end falls back to the default instead of 400' },
   { name: 'query-checked-before-access', family: 'query', description: "Query parameters are validated before access (400 instead of 403 on another user's car)" },
+  { name: 'query-checked-before-existence', family: 'query', description: 'Query parameters are validated before the id lookup (400 instead of 404 for an unknown car with a bad parameter)' },
+  { name: 'range-limit-one-week', family: 'query', description: 'begin and end more than 7 days apart answer 416 (the limit is one month)' },
+  { name: 'locations-end-ignored', family: 'query', description: 'GET /cars/{carId}/locations ignores end (locations after it are returned)' },
 
   // geojson
   { name: 'geojson-lat-lon-swapped', family: 'geojson', description: 'GeoJSON coordinates are [latitude, longitude]' },
@@ -108,6 +113,8 @@ export const FAULTS = [
   { name: 'trip-list-dates-shifted', family: 'coherence', description: 'GET /cars/{carId}/trips lists each trip with beginDate one hour earlier than GET /trips/{tripId} says' },
   { name: 'trip-stats-usedtime-minutes', family: 'coherence', description: 'GET /trips/{tripId}/stats gives USED_TIME in minutes while the trip record and stats/usedtime give seconds' },
   { name: 'trip-signals-unfiltered', family: 'coherence', description: "Trip signals return the car's whole signal history, not only during the trip" },
+  { name: 'me-cars-only-with-device', family: 'coherence', description: 'GET /users/me/cars lists only the cars that have a device' },
+  { name: 'user-by-id-names-swapped', family: 'coherence', description: 'GET /users/{userId} swaps firstName and lastName' },
 
   // devices
   { name: 'dissociate-leaves-deviceId', family: 'devices', description: "Dissociation leaves the car's deviceId set" },
@@ -118,6 +125,8 @@ export const FAULTS = [
   { name: 'pin-not-checked', family: 'devices', description: 'Any well-formed pin associates the device' },
   { name: 'dissociate-unknown-device-409', family: 'devices', description: 'Dissociating a device that does not exist answers 409 instead of 404' },
   { name: 'dissociate-unassociated-204', family: 'devices', description: 'Dissociating a device that is not associated answers 204 instead of 409' },
+  { name: 'pin-associate-200', family: 'devices', description: 'Associating a device by pin answers 200 with a body instead of 204' },
+  { name: 'malformed-carid-404', family: 'devices', description: 'A malformed carId when associating a device answers 404 "Car not found" instead of 400' },
 
   // car creation
   { name: 'created-car-missing-timezone', family: 'car-creation', description: 'The created-car answer has no timezone field' },
@@ -132,6 +141,7 @@ export const FAULTS = [
   { name: 'auth-code-reusable', family: 'token-endpoint', description: 'An authorization code can be exchanged more than once' },
   { name: 'refresh-answer-without-refresh-token', family: 'token-endpoint', description: 'The refresh_token grant answers a token record without refresh_token' },
   { name: 'invalid-code-array-body', family: 'token-endpoint', description: 'An invalid code answers an error array instead of the legacy {"message"} body' },
+  { name: 'invalid-refresh-array-body', family: 'token-endpoint', description: 'An invalid refresh token answers an error array instead of the legacy {"message"} body' },
   { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds' },
   { name: 'token-type-mac', family: 'token-endpoint', description: 'token_type is "mac" instead of "bearer"' },
   { name: 'client-secret-not-checked', family: 'token-endpoint', description: 'The token endpoint accepts any client secret' },

@@ -52,7 +52,11 @@ export function authenticate(request: FastifyRequest, ctx: AppContext): AccessTo
     throw new ApiError(401, 'AUTHENTICATION_ERROR', message, AUTH_TIPS.malformed);
   }
   const token = ctx.tokens.access(match[1]);
-  if (!token) throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Invalid token', AUTH_TIPS.invalid);
+  if (!token) {
+    // fault unknown-token-revoked: a token missing from the store is taken for a revoked one.
+    if (faults.has('unknown-token-revoked')) throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
+    throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Invalid token', AUTH_TIPS.invalid);
+  }
   // fault revoked-token-accepted: the revocation flag is never read.
   if (token.revoked && !faults.has('revoked-token-accepted')) {
     throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
@@ -114,6 +118,8 @@ function stepOrder(ctx: AppContext): Step[] {
   if (faults.has('scope-checked-after-existence')) return ['auth', 'load', 'scope', 'access', 'query'];
   // fault query-checked-before-access: query validation moved into a preValidation hook.
   if (faults.has('query-checked-before-access')) return ['auth', 'scope', 'load', 'query', 'access'];
+  // fault query-checked-before-existence: query validation runs before the id lookup.
+  if (faults.has('query-checked-before-existence')) return ['auth', 'scope', 'query', 'load', 'access'];
   return ['auth', 'scope', 'load', 'access', 'query'];
 }
 
@@ -124,7 +130,10 @@ export async function runRoute<R = undefined, Q = undefined>(
   reply: FastifyReply,
   steps: RouteSteps<R, Q>,
 ): Promise<unknown> {
-  const open = ctx.mode === 'sandbox' && sandboxOpen(steps.route, ctx.faults);
+  const open =
+    (ctx.mode === 'sandbox' && sandboxOpen(steps.route, ctx.faults)) ||
+    // fault status-route-unprotected: the route was registered without the auth hook.
+    (steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-route-unprotected'));
   let token: AccessToken | null = null;
   let resource: Owned<R> | undefined;
   let query: Q = undefined as Q;

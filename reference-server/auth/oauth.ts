@@ -118,7 +118,8 @@ export function oauthRoutes(ctx: AppContext) {
 
   function invalidAuthentication(onCode: boolean): Error {
     // fault invalid-code-array-body: the modern error array instead of the legacy body.
-    if (onCode && faults.has('invalid-code-array-body')) return new ApiError(403, 'AUTHORIZATION_ERROR', 'Invalid authentication', 'Sign the user in again to get a new code');
+    // fault invalid-refresh-array-body: the same, on the refresh grant.
+    if (faults.has(onCode ? 'invalid-code-array-body' : 'invalid-refresh-array-body')) return new ApiError(403, 'AUTHORIZATION_ERROR', 'Invalid authentication', 'Sign the user in again to get a new code');
     return new LegacyError(403, 'Invalid authentication');
   }
 

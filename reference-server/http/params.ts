@@ -75,7 +75,9 @@ export function parseRange(query: Query, nowMs: number, faults: Faults): Range {
   const begin = beginGiven ?? defaultBegin(nowMs, faults);
   const end = endGiven ?? nowMs;
   if (begin > end && !faults.has('begin-after-end-accepted')) throw rangeIssue(faults);
-  if (end - begin > MAX_RANGE_MS && !faults.has('range-too-long-accepted')) throw rangeIssue(faults);
+  // fault range-limit-one-week: "one month" implemented as a week.
+  const maxRange = faults.has('range-limit-one-week') ? 7 * 24 * 3600 * 1000 : MAX_RANGE_MS;
+  if (end - begin > maxRange && !faults.has('range-too-long-accepted')) throw rangeIssue(faults);
   return { begin, end };
 }
 

@@ -23,6 +23,8 @@ export function userView(user: User, withEmail: boolean, faults: Faults): Record
   });
   // fault user-by-id-missing-email: the by-id route reuses the /users/me serializer.
   if (withEmail && !faults.has('user-by-id-missing-email')) view.email = user.email;
+  // fault user-by-id-names-swapped: the by-id serializer maps the name columns the wrong way round.
+  if (withEmail && faults.has('user-by-id-names-swapped')) [view.firstName, view.lastName] = [user.lastName, user.firstName];
   return view;
 }
 

@@ -89,7 +89,9 @@ export function carsRoutes(ctx: AppContext) {
           const q = asQuery(request.query);
           return { range: parseRange(q, now(), faults), limit: parseLimit(q, faults) };
         },
-        respond: (car, { range, limit }) => {
+        respond: (car, { range: asked, limit }) => {
+          // fault locations-end-ignored: the filter reads begin only.
+          const range = faults.has('locations-end-ignored') ? { begin: asked.begin, end: now() } : asked;
           // fault limit-ignored: the parsed limit is never applied.
           const items = faults.has('limit-ignored') ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit);
           return items.map((l) => locationView(l, faults));

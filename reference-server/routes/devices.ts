@@ -48,7 +48,11 @@ export function devicesRoutes(ctx: AppContext) {
     if (carId !== undefined && pin !== undefined) throw parametersError(400, 'Give either carId or pin, not both', 'Use ?carId=<car id> or ?pin=<pin>');
     if (carId !== undefined) {
       const id = parseIntegerId(carId);
-      if (id === null) throw parametersError(400, 'Malformed carId', 'Give carId as the integer id of one of your cars');
+      if (id === null) {
+        // fault malformed-carid-404: a carId that is not an id is looked up like any other and not found.
+        if (faults.has('malformed-carid-404')) throw notFound('Car', faults);
+        throw parametersError(400, 'Malformed carId', 'Give carId as the integer id of one of your cars');
+      }
       return { kind: 'car', carId: id };
     }
     if (pin !== undefined) {
@@ -87,6 +91,8 @@ export function devicesRoutes(ctx: AppContext) {
       throw parametersError(400, 'Wrong pin', `Check the pin of the device; ${MAX_PIN_FAILURES} failed attempts lock it`);
     }
     device.userId = token.userId;
+    // fault pin-associate-200: answers the device instead of 204 No Content.
+    if (faults.has('pin-associate-200')) return reply.code(200).send({ deviceId: device.id, userId: token.userId });
     return reply.code(204).send();
   }
 

@@ -30,7 +30,8 @@ export function usersRoutes(ctx: AppContext) {
     app.get('/users/me/cars', (request: FastifyRequest, reply: FastifyReply) =>
       runRoute(ctx, request, reply, {
         route: 'GET /users/me/cars',
-        respond: (_r, _q, token) => carList(token!.userId),
+        // fault me-cars-only-with-device: the query joins cars on their device.
+        respond: (_r, _q, token) => carList(token!.userId).filter((c) => !faults.has('me-cars-only-with-device') || c.deviceId !== null),
       }),
     );
 

@@ -93,6 +93,8 @@ export const PROBES: Record<FaultName, Probe> = {
     },
   },
   'auth-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`)).status === 401 },
+  'unknown-token-revoked': { check: async (h) => isError(await h.get('/v3/users/me', 'no-such-token'), 401, 'AUTHENTICATION_ERROR', 'Invalid token') },
+  'status-route-unprotected': { check: async (h) => isError(await h.get(`/v3/cars/${RICH}/status`), 401, 'AUTHENTICATION_ERROR', 'Authorization is missing') },
 
   // scopes
   'scope-map-status-needs-cars-read': { check: async (h) => (await h.get(`/v3/cars/${RICH}/status`, await h.token({ scope: 'status_read' }))).status === 200 },
@@ -175,6 +177,17 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => isError(await h.get(`/v3/cars/${RICH}/locations?begin=yesterday`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Invalid begin date'),
   },
   'query-checked-before-access': { check: async (h) => (await h.get(`/v3/cars/${BOB_CAR}/locations?limit=-1`, await h.alice())).status === 403 },
+  'query-checked-before-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/locations?limit=-1`, await h.alice())).status === 404 },
+  'range-limit-one-week': {
+    check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - 28 * DAY))}&end=${encodeURIComponent(iso(NOW))}`, await h.alice())).status === 200,
+  },
+  'locations-end-ignored': {
+    check: async (h) => {
+      const end = NOW - 2 * DAY;
+      const res = await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(MONTH_START))}&end=${encodeURIComponent(iso(end))}`, await h.alice());
+      return res.status === 200 && res.json.length > 0 && (res.json as any[]).every((l) => Date.parse(l.date) <= end);
+    },
+  },
 
   // geojson
   'geojson-lat-lon-swapped': {
@@ -254,6 +267,16 @@ export const PROBES: Record<FaultName, Probe> = {
       return signals.length > 0 && signals.every((s) => Date.parse(s.date) >= b && Date.parse(s.date) <= e);
     },
   },
+  'me-cars-only-with-device': {
+    check: async (h) => ((await h.get('/v3/users/me/cars', await h.alice())).json as any[]).some((c) => c.id === BARE),
+  },
+  'user-by-id-names-swapped': {
+    check: async (h) => {
+      const token = await h.alice();
+      const [me, byId] = [(await h.get('/v3/users/me', token)).json, (await h.get(`/v3/users/${ALICE}`, token)).json];
+      return me.firstName !== me.lastName && byId.firstName === me.firstName && byId.lastName === me.lastName;
+    },
+  },
 
   // devices
   'dissociate-leaves-deviceId': {
@@ -292,6 +315,15 @@ export const PROBES: Record<FaultName, Probe> = {
     },
   },
   'dissociate-unassociated-204': { check: async (h) => (await h.post('/v3/devices/VDSREF0104/dissociate', { token: await h.alice() })).status === 409 },
+  'pin-associate-200': {
+    check: async (h) => {
+      const res = await h.post('/v3/devices/VDSREF0102/associate?pin=24680', { token: await h.alice() });
+      return res.status === 204 && res.text === '';
+    },
+  },
+  'malformed-carid-404': {
+    check: async (h) => isError(await h.post('/v3/devices/VDSREF0101/associate?carId=not-a-car', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed carId'),
+  },
 
   // car creation
   'created-car-missing-timezone': { check: async (h) => typeof (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'string' },
@@ -326,6 +358,12 @@ export const PROBES: Record<FaultName, Probe> = {
   'invalid-code-array-body': {
     check: async (h) => {
       const res = await h.exchange({ grant_type: 'authorization_code', code: 'not-a-code' });
+      return res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}';
+    },
+  },
+  'invalid-refresh-array-body': {
+    check: async (h) => {
+      const res = await h.exchange({ grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token' });
       return res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}';
     },
   },
