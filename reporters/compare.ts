@@ -1,10 +1,14 @@
 // Nightly monitoring: what changed since a previous certificate. Worse = a requirement that fails
 // now and did not, one that stopped running, or a route whose p95 latency grew beyond the ratio
-// (routes whose p95 stays under the floor are ignored: there the ratio is mostly noise).
+// (routes whose p95 stays under the floor, or timed fewer than MIN_LATENCY_SAMPLES times in either
+// run, are ignored: there the ratio is mostly noise, one slow request on a busy machine).
 import fs from 'node:fs';
 import { CERTIFICATE_FORMAT, type Certificate, type Comparison, type LatencyChange, type StatusChange } from './model';
 
 export class CompareError extends Error {}
+
+/** A p95 over fewer requests is one request's time. */
+export const MIN_LATENCY_SAMPLES = 5;
 
 export function readCertificate(file: string): Certificate {
   if (!fs.existsSync(file)) throw new CompareError(`--compare: file not found: ${file}`);
@@ -34,7 +38,7 @@ export function compareCertificates(previous: Certificate, current: Certificate,
   const latencyRegressions: LatencyChange[] = [];
   for (const [route, now] of Object.entries(current.latency ?? {})) {
     const was = previous.latency?.[route];
-    if (!was || was.count === 0 || was.p95 <= 0 || now.p95 < options.floorMs) continue;
+    if (!was || was.count < MIN_LATENCY_SAMPLES || now.count < MIN_LATENCY_SAMPLES || was.p95 <= 0 || now.p95 < options.floorMs) continue;
     const ratio = now.p95 / was.p95;
     if (ratio > options.ratio) latencyRegressions.push({ route, previousP95: was.p95, currentP95: now.p95, ratio: Math.round(ratio * 100) / 100 });
   }

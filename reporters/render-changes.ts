@@ -1,5 +1,6 @@
 // What changed since a previous certificate (--compare): printed, and written to reports/changes.md.
 import type { Comparison, StatusChange } from './model';
+import { MIN_LATENCY_SAMPLES } from './compare';
 
 const WORD = { passed: 'passed', failed: 'failed', 'not-run': 'not run', absent: 'absent' } as const;
 
@@ -32,7 +33,7 @@ export function renderChangesMarkdown(c: Comparison): string {
     ...section('Newly not run', c.newlyNotRun.map(change)),
     ...section('Newly passing', c.newlyPassing.map(change)),
     ...section(
-      `Latency regressions (p95 grew more than ${c.ratio}x; routes under ${c.floorMs} ms ignored)`,
+      `Latency regressions (p95 grew more than ${c.ratio}x; routes under ${c.floorMs} ms or timed fewer than ${MIN_LATENCY_SAMPLES} times ignored)`,
       c.latencyRegressions.map((l) => `${l.route}: p95 ${l.previousP95} ms -> ${l.currentP95} ms (x${l.ratio})`),
     ),
   ].join('\n');

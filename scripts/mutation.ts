@@ -2,24 +2,27 @@
 // once per injected fault (at least one check must fail: the fault is "killed"). A fault no check
 // catches ("survived") fails the run. Runs go two at a time, one Playwright worker each (2 cores).
 //
-//   npx tsx scripts/mutation.ts [--full] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
+//   npx tsx scripts/mutation.ts [--full | --top-up] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
 // (contracts/fault-kills.yaml), stopping at the first failing check; when they do not catch it (a new
 // fault, a changed check), the whole suite runs. --full runs the whole suite for every fault, up to
 // --max-failures failing checks (default 40: Playwright starts a fresh worker after every failure, so
-// a fault that fails hundreds of checks would cost minutes), and with --write-kills records which
-// requirements caught which fault in contracts/fault-kills.yaml (rendered in docs/REQUIREMENTS.md).
+// a fault that fails hundreds of checks would cost minutes). --top-up proves the other direction,
+// that every requirement can fail: each fault runs only the checks of the requirements no fault has
+// caught yet (the set shrinks as the run goes), again while a run stopped at --max-failures (default
+// 10) found new ones. --write-kills records the result in contracts/fault-kills.yaml (rendered in
+// docs/REQUIREMENTS.md): a full run replaces the lists of the faults it ran, a top-up appends.
 // Writes reports/mutation/{results.json, summary.json, table.md}.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { loadCatalogue } from '../harness/catalogue';
 import { FAULTS } from '../reference-server/faults';
+import { type KillMatrix, neverCaught, readKills, writeKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'reports', 'mutation');
-const KILLS_FILE = path.join(ROOT, 'contracts', 'fault-kills.yaml');
 const RUN_TIMEOUT_MS = 6 * 60_000;
 
 interface Run {
@@ -161,47 +164,71 @@ async function main(): Promise<void> {
   fs.mkdirSync(OUT, { recursive: true });
   const only = arg('--only')?.split(',');
   const jobs = Number(arg('--jobs') ?? 2);
+  const full = process.argv.includes('--full');
+  const topUp = process.argv.includes('--top-up');
+  const maxFailures = Number(arg('--max-failures') ?? (topUp ? 10 : 40));
   const faults = FAULTS.filter((f) => !only || only.includes(f.name));
+  const known: KillMatrix = readKills() ?? {};
   const cleanRuns: Run[] = [
     { label: 'clean-local', target: 'local', maxFailures: 0 },
     { label: 'clean-local-sandbox', target: 'local-sandbox', maxFailures: 0 },
   ];
-  const maxFailures = Number(arg('--max-failures') ?? 40);
-  const full = process.argv.includes('--full');
-  const known = full ? {} : readKills();
   const faultRuns: Run[] = faults.map((f) => ({
     label: f.name,
     target: targetFor(f),
     fault: f.name,
-    requirements: known[f.name]?.length ? known[f.name].slice(0, 3) : undefined,
-    maxFailures: full ? maxFailures : 1,
+    requirements: !full && !topUp && known[f.name]?.length ? known[f.name].slice(0, 3) : undefined,
+    maxFailures: full || topUp ? maxFailures : 1,
   }));
   const started = Date.now();
   console.log(`Suite power: ${cleanRuns.length} clean runs and ${faultRuns.length} faults, ${jobs} at a time` +
-    (full ? ', every check against every fault' : ', each fault first against the requirements that caught it last time'));
+    (full ? ', every check against every fault'
+      : topUp ? ', each fault against the requirements no fault has caught yet'
+        : ', each fault first against the requirements that caught it last time'));
 
   let finished = 0;
   const progress = (o: Outcome) => {
     finished += 1;
     const verdict = !o.fault ? (isClean(o) ? 'clean' : 'NOT CLEAN') : o.failedChecks.length ? 'killed' : o.requirements ? 'missed' : 'SURVIVED';
-    const scope = o.requirements ? ` (checks of ${o.requirements.join(', ')})` : '';
-    console.log(`  [${finished}] ${o.label.padEnd(40)} ${verdict.padEnd(9)} ${o.seconds.toFixed(1)}s${scope} ${o.problem ?? ''}`);
+    const scope = o.requirements ? ` (checks of ${o.requirements.length > 4 ? `${o.requirements.length} requirements` : o.requirements.join(', ')})` : '';
+    const caught = topUp && o.failedRequirements.length ? ` caught ${o.failedRequirements.join(', ')}` : '';
+    console.log(`  [${finished}] ${o.label.padEnd(40)} ${verdict.padEnd(9)} ${o.seconds.toFixed(1)}s${scope}${caught} ${o.problem ?? ''}`);
   };
+
   // A targeted run that misses its fault runs again with every check: only that says "survived".
-  const runFault = async (run: Run): Promise<Outcome> => {
+  const runTargeted = async (run: Run): Promise<Outcome> => {
     const first = await runSuite(run);
     if (!run.requirements || first.failedChecks.length > 0) return first;
     progress(first);
     return runSuite({ ...run, requirements: undefined });
   };
-  const outcomes = await pool([...cleanRuns, ...faultRuns], jobs, (r) => (r.fault ? runFault(r) : runSuite(r)), progress);
+  // Top-up: the requirements still uncaught when the run starts; again while a capped run found some.
+  const uncaught = new Set(neverCaught(loadCatalogue(), known));
+  const initiallyUncaught = [...uncaught];
+  const runTopUp = async (run: Run): Promise<Outcome> => {
+    const merged: Outcome = { ...run, ok: true, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds: 0 };
+    for (;;) {
+      const remaining = [...uncaught];
+      if (!remaining.length) break;
+      const o = await runSuite({ ...run, requirements: remaining });
+      for (const id of o.failedRequirements) uncaught.delete(id);
+      Object.assign(merged, { ok: merged.ok && o.ok, total: merged.total + o.total, seconds: merged.seconds + o.seconds, problem: o.problem ?? merged.problem });
+      merged.failedRequirements.push(...o.failedRequirements);
+      merged.failedChecks.push(...o.failedChecks);
+      merged.requirements = remaining;
+      if (o.failedChecks.length < run.maxFailures || !o.failedRequirements.length) break;
+    }
+    return merged;
+  };
+  const work = (r: Run) => (!r.fault ? runSuite(r) : topUp ? runTopUp(r) : runTargeted(r));
+  const outcomes = await pool([...cleanRuns, ...faultRuns], jobs, work, progress);
   const clean = outcomes.filter((o) => !o.fault);
   const mutants = faultRuns.map((r) => outcomes.find((o) => o.label === r.label)!);
 
   const lines: string[] = ['| fault | family | verdict | requirements that caught it |', '|---|---|---|---|'];
   for (const m of mutants) {
     const family = FAULTS.find((f) => f.name === m.fault)!.family;
-    const verdict = m.failedChecks.length ? 'killed' : 'SURVIVED';
+    const verdict = m.failedChecks.length ? 'killed' : topUp ? '-' : 'SURVIVED';
     lines.push(`| ${m.fault} | ${family} | ${verdict} | ${m.failedRequirements.join(', ') || (m.problem ?? '-')} |`);
   }
   const table = lines.join('\n');
@@ -219,37 +246,41 @@ async function main(): Promise<void> {
       for (const n of c.notRun.slice(0, 20)) console.log(`  not run: ${n}`);
     }
   }
-  const survivors = mutants.filter((m) => m.failedChecks.length === 0);
-  passed += mutants.length - survivors.length;
-  failed += survivors.length;
   const seconds = (Date.now() - started) / 1000;
-  console.log(`Faults killed: ${mutants.length - survivors.length}/${mutants.length}` +
-    `${survivors.length ? `; survived: ${survivors.map((s) => s.fault).join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`);
+  if (topUp) {
+    // Here each requirement is the unit: caught by some fault, or still never caught.
+    const stillUncaught = [...uncaught].filter((id) => !only || initiallyUncaught.includes(id));
+    passed += initiallyUncaught.length - stillUncaught.length;
+    failed += stillUncaught.length;
+    console.log(`Requirements caught: ${initiallyUncaught.length - stillUncaught.length}/${initiallyUncaught.length} of those no fault had caught` +
+      `${stillUncaught.length ? `; still never caught: ${stillUncaught.join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`);
+  } else {
+    const survivors = mutants.filter((m) => m.failedChecks.length === 0);
+    passed += mutants.length - survivors.length;
+    failed += survivors.length;
+    console.log(`Faults killed: ${mutants.length - survivors.length}/${mutants.length}` +
+      `${survivors.length ? `; survived: ${survivors.map((s) => s.fault).join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`);
+  }
 
   fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ seconds, clean, mutants }, null, 2));
   fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ passed, failed, skipped: 0 }));
   if (process.argv.includes('--write-kills')) {
-    if (full && !only) writeKills(mutants);
-    else console.log('--write-kills needs --full over every fault: the matrix was not written');
+    if (full || topUp) {
+      writeKills(updatedKills(known, mutants, topUp));
+      console.log('wrote contracts/fault-kills.yaml; run `npm run requirements` to render it');
+    } else console.log('--write-kills needs --full or --top-up: a targeted run stops at the first failing check');
   }
   process.exitCode = failed > 0 ? 1 : 0;
 }
 
-function killMatrix(mutants: Outcome[]): Record<string, string[]> {
-  return Object.fromEntries(mutants.map((m) => [m.fault!, m.failedRequirements]).sort(([a], [b]) => String(a).localeCompare(String(b))));
-}
-
-function writeKills(mutants: Outcome[]): void {
-  const header = '# Which requirements caught which reference fault, from the last full mutation run.\n' +
-    '# Generated by `npx tsx scripts/mutation.ts --write-kills`; rendered in docs/REQUIREMENTS.md.\n';
-  fs.writeFileSync(KILLS_FILE, header + YAML.stringify({ faults: killMatrix(mutants) }));
-  console.log(`wrote ${path.relative(ROOT, KILLS_FILE)}`);
-}
-
-/** fault -> requirements that caught it in the last full run (empty when there was none). */
-function readKills(): Record<string, string[]> {
-  if (!fs.existsSync(KILLS_FILE)) return {};
-  return (YAML.parse(fs.readFileSync(KILLS_FILE, 'utf8'))?.faults ?? {}) as Record<string, string[]>;
+/** A full run replaces the lists of the faults it ran; a top-up appends what it caught. */
+function updatedKills(known: KillMatrix, mutants: Outcome[], append: boolean): KillMatrix {
+  const matrix: KillMatrix = { ...known };
+  for (const m of mutants) {
+    const before = append ? matrix[m.fault!] ?? [] : [];
+    matrix[m.fault!] = [...before, ...m.failedRequirements.filter((id) => !before.includes(id))];
+  }
+  return matrix;
 }
 
 main().catch((err) => {

@@ -5,19 +5,11 @@
 // `--check` exits 1 when the committed document is not what the catalogue renders.
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { GROUPS, loadCatalogue, planChecks, type Requirement, type Route } from '../harness/catalogue';
+import { neverCaught, readKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'docs', 'REQUIREMENTS.md');
-export const KILLS_FILE = path.join(ROOT, 'contracts', 'fault-kills.yaml');
-
-/** fault name -> requirement ids whose checks failed against it (written by scripts/mutation.ts). */
-function readKills(): Record<string, string[]> | undefined {
-  if (!fs.existsSync(KILLS_FILE)) return undefined;
-  return (YAML.parse(fs.readFileSync(KILLS_FILE, 'utf8'))?.faults ?? {}) as Record<string, string[]>;
-}
-
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function renderRequirements(): string {
@@ -57,7 +49,7 @@ export function renderRequirements(): string {
   out.push('## Routes', '', 'Each route with its scopes, its documented success, and the requirements that cover it.', '');
   for (const route of c.routes) out.push(...renderRoute(route, c.requirements.filter((r) => r.routes.includes(route.route))));
   if (kills) {
-    const never = c.requirements.filter((r) => !r.advisory && !killersOf.has(r.id));
+    const never = neverCaught(c, kills).map((id) => c.requirements.find((r) => r.id === id)!);
     out.push('## Requirements that have never caught a fault', '');
     out.push(never.length
       ? 'Each is a check to strengthen or a reference fault to add (reference-server/faults.ts):\n\n' + never.map((r) => `- ${r.id}: ${r.title}`).join('\n')

@@ -43,12 +43,14 @@ test('a requirement new to the catalogue that fails counts as newly failing; adv
   expect(c.newlyNotRun).toEqual([]);
 });
 
-test('latency regression: p95 beyond the ratio, ignoring routes under the floor and routes new since', () => {
+test('latency regression: p95 beyond the ratio, ignoring routes under the floor, routes timed too few times, and routes new since', () => {
+  const five = (ms: number[]) => [...Array(5 - ms.length).fill(ms[0]), ...ms];
   const before = certificate(reqs, [check('A', 'GET /x', 'passed', {
-    latencies: [...latencies('GET /slow', [100, 100]), ...latencies('GET /tiny', [5, 5]), ...latencies('GET /same', [200])],
+    latencies: [...latencies('GET /slow', five([100])), ...latencies('GET /tiny', five([5])), ...latencies('GET /same', five([200])), ...latencies('GET /few', [100, 100])],
   })]);
   const now = certificate(reqs, [check('A', 'GET /x', 'passed', {
-    latencies: [...latencies('GET /slow', [100, 160]), ...latencies('GET /tiny', [30, 40]), ...latencies('GET /same', [290]), ...latencies('GET /new', [900])],
+    latencies: [...latencies('GET /slow', five([100, 160])), ...latencies('GET /tiny', five([30, 40])), ...latencies('GET /same', five([290])),
+      ...latencies('GET /few', [900, 900]), ...latencies('GET /new', five([900]))],
   })]);
   const c = compareCertificates(before, now, options);
   expect(c.latencyRegressions).toEqual([{ route: 'GET /slow', previousP95: 100, currentP95: 160, ratio: 1.6 }]);
@@ -60,13 +62,13 @@ test('latency regression: p95 beyond the ratio, ignoring routes under the floor 
 });
 
 test('changes.md names every change, the ratio and the floor', () => {
-  const before = certificate(reqs, [check('A', 'GET /x', 'passed', { latencies: latencies('GET /slow', [100]) })]);
-  const now = certificate(reqs, [check('A', 'GET /x', 'failed', { latencies: latencies('GET /slow', [400]) })]);
+  const before = certificate(reqs, [check('A', 'GET /x', 'passed', { latencies: latencies('GET /slow', [100, 100, 100, 100, 100]) })]);
+  const now = certificate(reqs, [check('A', 'GET /x', 'failed', { latencies: latencies('GET /slow', [400, 400, 400, 400, 400]) })]);
   const md = renderChangesMarkdown(compareCertificates(before, now, options));
   expect(md).toContain('Something got worse');
   expect(md).toContain('A (core): passed -> failed');
   expect(md).toContain('GET /slow: p95 100 ms -> 400 ms (x4)');
-  expect(md).toContain('more than 1.5x; routes under 50 ms ignored');
+  expect(md).toContain('more than 1.5x; routes under 50 ms or timed fewer than 5 times ignored');
 });
 
 test('a previous file that is not a certificate is refused clearly', () => {
