@@ -12,7 +12,7 @@
 // that every requirement can fail: each fault runs only the checks of the requirements no fault has
 // caught yet (the set shrinks as the run goes), again while a run stopped at --max-failures (default
 // 10) found new ones. --write-kills records the result in contracts/fault-kills.yaml (rendered in
-// docs/REQUIREMENTS.md): a full run replaces the lists of the faults it ran, a top-up appends.
+// docs/REQUIREMENTS.md): a full run over every fault rewrites it, any other run adds to it.
 // Writes reports/mutation/{results.json, summary.json, table.md}.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -266,19 +266,24 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ passed, failed, skipped: 0 }));
   if (process.argv.includes('--write-kills')) {
     if (full || topUp) {
-      writeKills(updatedKills(known, mutants, topUp));
+      writeKills(updatedKills(known, mutants, topUp ? 'append' : only ? 'first' : 'fresh'));
       console.log('wrote contracts/fault-kills.yaml; run `npm run requirements` to render it');
     } else console.log('--write-kills needs --full or --top-up: a targeted run stops at the first failing check');
   }
   process.exitCode = failed > 0 ? 1 : 0;
 }
 
-/** A full run replaces the lists of the faults it ran; a top-up appends what it caught. */
-function updatedKills(known: KillMatrix, mutants: Outcome[], append: boolean): KillMatrix {
-  const matrix: KillMatrix = { ...known };
+/**
+ * A full run over every fault starts the matrix afresh. Any other run adds to it: a full run of some
+ * faults puts what it found first (targeted runs use the first few) and keeps what earlier runs
+ * found after it; a top-up appends.
+ */
+function updatedKills(known: KillMatrix, mutants: Outcome[], mode: 'fresh' | 'first' | 'append'): KillMatrix {
+  const matrix: KillMatrix = mode === 'fresh' ? {} : { ...known };
+  const union = (a: string[], b: string[]) => [...a, ...b.filter((id) => !a.includes(id))];
   for (const m of mutants) {
-    const before = append ? matrix[m.fault!] ?? [] : [];
-    matrix[m.fault!] = [...before, ...m.failedRequirements.filter((id) => !before.includes(id))];
+    const before = matrix[m.fault!] ?? [];
+    matrix[m.fault!] = mode === 'append' ? union(before, m.failedRequirements) : union(m.failedRequirements, before);
   }
   return matrix;
 }
