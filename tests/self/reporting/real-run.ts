@@ -1,13 +1,13 @@
 // For the tests that run the real suite: the embedded reference started here (so it outlives a run
-// and its /_control API can be asked afterwards), a target file pointing at it, and the suite run as
-// a user would (a child process) with its own reports folder.
+// and its /_control API can be asked afterwards) and a target file pointing at it. The suite itself
+// runs through support/child-run.ts, as a user would run it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
+import { ROOT, withoutVdsVars, writeTargetFile } from '../support/child-run';
 
-export const ROOT = path.resolve(__dirname, '../../..');
+export { newReportsDir, readJson, ROOT, runCommand } from '../support/child-run';
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export function freePort(): Promise<number> {
@@ -46,8 +46,7 @@ export async function startReference(options: { fault?: string } = {}): Promise<
   const yaml = fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', 'local.yaml'), 'utf8')
     .split('\n').filter((l) => !l.startsWith('startCommand:')).join('\n')
     .replace(/\$\{VDS_REFERENCE_PORT:-\d+\}/g, String(port));
-  const targetFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'local.yaml');
-  fs.writeFileSync(targetFile, yaml);
+  const targetFile = writeTargetFile(yaml);
   return { port, targetFile, control: `${base}/_control`, stop };
 }
 
@@ -74,54 +73,4 @@ function stopProcess(child: ChildProcess): Promise<void> {
       resolve();
     }
   });
-}
-
-/** The self-tests' own VDS_* settings must not leak into the run under test. */
-function withoutVdsVars(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VDS_')));
-}
-
-export interface Run {
-  code: number | null;
-  output: string;
-  reportsDir: string;
-  seconds: number;
-}
-
-export function newReportsDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'vds-reports-'));
-}
-
-/**
- * Runs a command of the project (`playwright test`, the wrapper, merge-reports, allure) with the
- * given target and reports folder; output captured.
- */
-export function runCommand(command: string[], options: { target?: string; reportsDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Run> {
-  const reportsDir = options.reportsDir ?? newReportsDir();
-  const env: NodeJS.ProcessEnv = {
-    ...withoutVdsVars(process.env),
-    VDS_REPORTS_DIR: reportsDir,
-    ...(options.target ? { VDS_TARGET: options.target } : {}),
-    ...options.env,
-  };
-  const started = Date.now();
-  const [bin, ...args] = command;
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, 'node_modules', '.bin', bin), args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (d) => { output += d; });
-    child.stderr!.on('data', (d) => { output += d; });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command.join(' ')} did not finish within ${options.timeoutMs} ms:\n${output.slice(-3000)}`));
-    }, options.timeoutMs ?? 300_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output, reportsDir, seconds: (Date.now() - started) / 1000 });
-    });
-  });
-}
-
-export function readJson<T>(file: string): T {
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 }

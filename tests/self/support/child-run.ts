@@ -1,0 +1,75 @@
+// Runs a command of the project as a user would (a child process): its own reports folder, the
+// self-tests' VDS_* settings left out, output captured, bounded time. Shared by the tests that run
+// the real suite, the CLI wrapper, merge-reports and allure.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '../../..');
+
+export interface Run {
+  code: number | null;
+  output: string;
+  reportsDir: string;
+  seconds: number;
+  /** Stopped at timeoutMs (code is then null). */
+  timedOut: boolean;
+}
+
+export interface RunOptions {
+  /** VDS_TARGET: a target name or a target file. */
+  target?: string;
+  reportsDir?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+export function newReportsDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'vds-reports-'));
+}
+
+export function writeTargetFile(yaml: string): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');
+  fs.writeFileSync(file, yaml);
+  return file;
+}
+
+export function readJson<T>(file: string): T {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+}
+
+/** The self-tests' own VDS_* settings must not leak into the run under test. */
+export function withoutVdsVars(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VDS_')));
+}
+
+/** `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test']. */
+export function runCommand(command: string[], options: RunOptions = {}): Promise<Run> {
+  const reportsDir = options.reportsDir ?? newReportsDir();
+  const env: NodeJS.ProcessEnv = {
+    ...withoutVdsVars(process.env),
+    VDS_REPORTS_DIR: reportsDir,
+    ...(options.target ? { VDS_TARGET: options.target } : {}),
+    ...options.env,
+  };
+  const started = Date.now();
+  const [bin, ...args] = command;
+  return new Promise((resolve) => {
+    // Its own process group, so a run that overstays is stopped with everything it started.
+    const child = spawn(path.join(ROOT, 'node_modules', '.bin', bin), args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      output += `\n[self-test] ${command.join(' ')} did not finish within ${options.timeoutMs ?? 300_000} ms: stopped\n`;
+      try { process.kill(-child.pid!, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+    }, options.timeoutMs ?? 300_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: output.replace(/^npm warn.*\n/gm, ''), reportsDir, seconds: (Date.now() - started) / 1000, timedOut });
+    });
+  });
+}
