@@ -71,6 +71,14 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     return sendApiError(reply, fromFrameworkError(error as FastifyError), faultsFor(request));
   });
 
+  // fault route-json-text-plain: one route's successful answer is labelled text/plain.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode < 300 && faults.on('route-json-text-plain', `${request.method} ${request.routeOptions.url?.replace(/^\/v3/, '')}`)) {
+      reply.header('content-type', 'text/plain; charset=utf-8');
+    }
+    return payload;
+  });
+
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     // Unknown routes and known paths with another method both answer 404 with an error array.
     sendApiError(reply, parametersError(404, 'Route not found', 'Check the method and the path; every route starts with /v3'), faultsFor(request));

@@ -4,6 +4,13 @@
 // so that the conformance suite can be shown to catch it (mutation testing). The registry below is
 // the single list of faults; each fault is implemented where the behaviour lives, guarded by
 // `faults.has('<name>')` (grep the name to find its code path). One fault at a time.
+//
+// A per-route fault (`routes` set) is one kind of bug that can sit in any one route handler: it is
+// started as `<name>@<route key>` (e.g. `route-answers-500@GET /cars/:carId/status`, guarded by
+// `faults.on('<name>', route)`), and the mutation run tries it on each of its routes in turn. These
+// prove each route's instance of a generated check fails, not only the check's code on some route.
+
+import { isReadById, ROUTE_SCOPES, type RouteKey } from './auth/scopes';
 
 export const FAULT_FAMILIES = [
   'records',
@@ -31,6 +38,11 @@ export interface FaultInfo {
   readonly description: string;
   /** The mode in which the fault shows (default cloud): sandbox faults change nothing in cloud mode. */
   readonly mode?: 'cloud' | 'sandbox';
+  /**
+   * A per-route fault: the routes it can be put on (`get`: the protected read routes; `all`: every
+   * protected route; `by-id`: the read routes addressed by id, which a sandbox serves without a token).
+   */
+  readonly routes?: 'get' | 'all' | 'by-id';
 }
 
 export const FAULTS = [
@@ -166,43 +178,98 @@ export const FAULTS = [
   { name: 'sandbox-requires-auth', family: 'sandbox', description: 'The sandbox requires a token on the read routes addressed by id', mode: 'sandbox' },
   { name: 'sandbox-trips-require-auth', family: 'sandbox', description: 'The sandbox requires a token on the trip routes', mode: 'sandbox' },
   { name: 'sandbox-geojson-requires-auth', family: 'sandbox', description: 'The sandbox requires a token on the .geojson routes', mode: 'sandbox' },
+
+  // per-route faults (see the header), narrowest first: a check-level top-up runs them in this order
+  // after the plain faults, so each check is credited to the narrowest defect that breaks it.
+  { name: 'route-json-text-plain', family: 'content-type', description: 'One read route sends its JSON answer with content-type text/plain (per route)', routes: 'get' },
+  { name: 'route-scope-overdemanding', family: 'scopes', description: 'One read route demands every scope, not only its own (per route)', routes: 'get' },
+  { name: 'route-scope-unchecked', family: 'scopes', description: 'One route does not check its scopes: any valid token is served (per route)', routes: 'all' },
+  { name: 'route-sandbox-closed', family: 'sandbox', description: 'The sandbox requires a token on one read route addressed by id (per route)', mode: 'sandbox', routes: 'by-id' },
+  { name: 'route-answers-500', family: 'status', description: 'One read route fails with 500 and an error array where its record should be (per route)', routes: 'get' },
 ] as const satisfies readonly FaultInfo[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];
 
+/** The registry seen through FaultInfo, so optional members read as optional. */
+const REGISTRY: readonly FaultInfo[] = FAULTS;
 const NAMES: ReadonlySet<string> = new Set(FAULTS.map((f) => f.name));
 
 export function isFaultName(value: string): value is FaultName {
   return NAMES.has(value);
 }
 
-/** The mode a run must use to see a fault. */
-export function faultMode(name: FaultName): 'cloud' | 'sandbox' {
-  const info: FaultInfo | undefined = FAULTS.find((f) => f.name === name);
-  return info?.mode ?? 'cloud';
+function infoOf(name: FaultName): FaultInfo {
+  return REGISTRY.find((f) => f.name === name)!;
+}
+
+/** The mode a run must use to see a fault (a per-route fault's spec `name@route` works too). */
+export function faultMode(spec: string): 'cloud' | 'sandbox' {
+  const name = spec.split('@')[0];
+  return (isFaultName(name) && infoOf(name).mode) || 'cloud';
 }
 
 export function faultNames(): FaultName[] {
   return FAULTS.map((f) => f.name);
 }
 
+/** The routes a per-route fault can be put on, in the profile's order; [] for the others. */
+export function faultRoutes(name: FaultName): RouteKey[] {
+  const { routes } = infoOf(name);
+  const keys = Object.keys(ROUTE_SCOPES) as RouteKey[];
+  if (routes === 'all') return keys;
+  if (routes === 'get') return keys.filter((k) => k.startsWith('GET '));
+  return routes === 'by-id' ? keys.filter(isReadById) : [];
+}
+
+/** Every fault a run can start: each plain fault, and each per-route fault on each of its routes. */
+export function faultSpecs(): string[] {
+  return FAULTS.flatMap((f) => (infoOf(f.name).routes ? faultRoutes(f.name).map((r) => `${f.name}@${r}`) : [f.name]));
+}
+
+/** The family of a fault spec (plain name or `name@route`). */
+export function faultFamily(spec: string): FaultFamily {
+  const name = spec.split('@')[0];
+  if (!isFaultName(name)) throw new Error(`Unknown fault '${spec}'`);
+  return infoOf(name).family;
+}
+
 /** The active fault of one app instance (or none). Typed so a misspelt fault name fails to compile. */
 export class Faults {
   readonly active: FaultName | null;
+  /** The one route a per-route fault is on; null for a plain fault. */
+  readonly route: RouteKey | null = null;
 
-  constructor(name?: string | null) {
-    if (name === undefined || name === null || name === '' || name === 'none') {
+  /** Throws an Error that says what is wrong for an unknown name or a misplaced route. */
+  constructor(spec?: string | null) {
+    if (spec === undefined || spec === null || spec === '' || spec === 'none') {
       this.active = null;
       return;
     }
+    const at = spec.indexOf('@');
+    const name = at < 0 ? spec : spec.slice(0, at);
     if (!isFaultName(name)) {
-      throw new Error(`Unknown fault '${name}' (valid: ${faultNames().join(', ')})`);
+      throw new Error(`Unknown fault '${spec}' (valid: ${faultNames().join(', ')})`);
+    }
+    const routes = faultRoutes(name);
+    if (routes.length > 0) {
+      const route = at < 0 ? '' : spec.slice(at + 1);
+      if (!(routes as string[]).includes(route)) {
+        throw new Error(`Fault '${name}' is put on one route: start it as '${name}@<route>' with a route of ${routes.join(', ')}`);
+      }
+      this.route = route as RouteKey;
+    } else if (at >= 0) {
+      throw new Error(`Fault '${name}' is not per route: start it as '${name}'`);
     }
     this.active = name;
   }
 
   has(name: FaultName): boolean {
     return this.active === name;
+  }
+
+  /** A per-route fault, active on this route. */
+  on(name: FaultName, route: string): boolean {
+    return this.active === name && this.route === route;
   }
 }
 
@@ -211,6 +278,6 @@ export function formatFaultTable(): string {
   const nameWidth = Math.max(4, ...FAULTS.map((f) => f.name.length));
   const familyWidth = Math.max(6, ...FAULTS.map((f) => f.family.length));
   const line = (a: string, b: string, c: string) => `${a.padEnd(nameWidth)}  ${b.padEnd(familyWidth)}  ${c}`;
-  const rows = [line('NAME', 'FAMILY', 'DESCRIPTION'), ...FAULTS.map((f) => line(f.name, f.family, f.description))];
+  const rows = [line('NAME', 'FAMILY', 'DESCRIPTION'), ...REGISTRY.map((f) => line(f.name, f.family, f.routes ? `${f.description}; start as ${f.name}@<route>, e.g. ${f.name}@${faultRoutes(f.name as FaultName)[0]}` : f.description))];
   return rows.join('\n');
 }

@@ -2,7 +2,7 @@
 // once per injected fault (at least one check must fail: the fault is "killed"). A fault no check
 // catches ("survived") fails the run. Runs go two at a time, one Playwright worker each (2 cores).
 //
-//   npx tsx scripts/mutation.ts [--full | --top-up] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
+//   npx tsx scripts/mutation.ts [--full | --top-up [--by-check]] [--every-route] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
 // (contracts/fault-kills.yaml), stopping at the first failing check; when they do not catch it (a new
@@ -11,15 +11,19 @@
 // a fault that fails hundreds of checks would cost minutes). --top-up proves the other direction,
 // that every requirement can fail: each fault runs only the checks of the requirements no fault has
 // caught yet (the set shrinks as the run goes), again while a run stopped at --max-failures (default
-// 10) found new ones. --write-kills records the result in contracts/fault-kills.yaml (rendered in
-// docs/REQUIREMENTS.md): a full run over every fault rewrites it, any other run adds to it.
+// 10) found new ones. With --by-check the top-up's unit is the check (a requirement on one route and
+// scope) instead of the requirement (cap 100). --write-kills records the result in
+// contracts/fault-kills.yaml (rendered in docs/REQUIREMENTS.md): a full run over every fault rewrites
+// it, any other run adds to it; a top-up records each fault as it finishes, so it can be resumed.
+// Per-route faults (reference-server/faults.ts) run once per route in --full and --top-up runs and
+// with --every-route; otherwise (the release gate) on their first route only.
 // Writes reports/mutation/{results.json, summary.json, table.md}.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/catalogue';
-import { FAULTS } from '../reference-server/faults';
-import { type KillMatrix, neverCaught, readKills, writeKills } from './kill-matrix';
+import { faultFamily, faultSpecs } from '../reference-server/faults';
+import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'reports', 'mutation');
@@ -31,6 +35,8 @@ interface Run {
   fault?: string;
   /** Only the checks of these requirements (a targeted run); all checks when absent. */
   requirements?: string[];
+  /** Only these checks, by title (a check-level top-up). */
+  checks?: string[];
   /** Stop after this many failing checks. */
   maxFailures: number;
 }
@@ -55,13 +61,38 @@ function* specsOf(suite: JsonSuite): Generator<JsonSpec> {
 }
 
 /** Sandbox faults only show on a sandbox target; every other fault on the cloud-mode reference. */
-function targetFor(fault: { family: string }): Run['target'] {
-  return fault.family === 'sandbox' ? 'local-sandbox' : 'local';
+function targetFor(spec: string): Run['target'] {
+  return faultFamily(spec) === 'sandbox' ? 'local-sandbox' : 'local';
+}
+
+/** A directory-safe label for a fault spec (`route-answers-500@GET /cars/:carId` -> `route-answers-500@GET_cars_carId`). */
+function labelFor(spec: string): string {
+  return spec.replace(/[\s/:]+/g, '_');
 }
 
 /** A --grep that selects the checks of the given requirement ids (titles start with the id). */
 function grepFor(ids: string[]): string {
   return `(?<![\\w-])(${ids.map((id) => id.replace(/[-]/g, '\\-')).join('|')})(?![\\w-])`;
+}
+
+/** A --grep that selects exactly these checks: Playwright matches "<file> <describes> <title> <tags>". */
+function grepForChecks(keys: string[]): string {
+  const escape = (k: string) => k.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return `(?<= )(${keys.map(escape).join('|')})(?= @)`;
+}
+
+/** Round-robin over the families, keeping the registry's order within each. */
+function interleaveByFamily(runs: Run[]): Run[] {
+  const families = new Map<string, Run[]>();
+  for (const r of runs) {
+    const family = faultFamily(r.fault!);
+    families.set(family, [...(families.get(family) ?? []), r]);
+  }
+  const out: Run[] = [];
+  for (let i = 0; out.length < runs.length; i++) {
+    for (const group of families.values()) if (group[i]) out.push(group[i]);
+  }
+  return out;
 }
 
 function runSuite(run: Run): Promise<Outcome> {
@@ -86,6 +117,7 @@ function runSuite(run: Run): Promise<Outcome> {
   return new Promise((resolve) => {
     const args = ['playwright', 'test', '--reporter=json', `--output=${path.join(dir, 'test-results')}`];
     if (run.requirements) args.push('--grep', grepFor(run.requirements));
+    if (run.checks) args.push('--grep', grepForChecks(run.checks));
     if (run.fault) args.push(`--max-failures=${run.maxFailures}`);
     // Its own process group: a run that overstays is stopped with its reference server and browser.
     const child = spawn('npx', args, {
@@ -166,32 +198,56 @@ async function main(): Promise<void> {
   const jobs = Number(arg('--jobs') ?? 2);
   const full = process.argv.includes('--full');
   const topUp = process.argv.includes('--top-up');
-  const maxFailures = Number(arg('--max-failures') ?? (topUp ? 10 : 40));
-  const faults = FAULTS.filter((f) => !only || only.includes(f.name));
+  // --by-check: the top-up's unit is the check (a requirement on one route and scope), not the requirement.
+  const byCheck = topUp && process.argv.includes('--by-check');
+  const maxFailures = Number(arg('--max-failures') ?? (byCheck ? 100 : topUp ? 10 : 40));
+  // A per-route fault runs on every route in full and top-up runs (and with --every-route); the
+  // release gate puts it on its first route only, each instance costing a whole suite run.
+  // --only takes a fault name (all its routes) or one spec.
+  const everyRoute = full || topUp || process.argv.includes('--every-route');
+  const sampled = new Set<string>();
+  const specs = faultSpecs()
+    .filter((spec) => !only || only.includes(spec) || only.includes(spec.split('@')[0]))
+    .filter((spec) => {
+      const name = spec.split('@')[0];
+      if (!everyRoute && sampled.has(name)) return false;
+      sampled.add(name);
+      return true;
+    });
   const known: KillMatrix = readKills() ?? {};
+  // What each fault made fail, check-level runs included: where a targeted run starts.
+  const catalogue = loadCatalogue();
+  const targets: KillMatrix = requirementKills(catalogue) ?? {};
+  const knownChecks: KillMatrix = readCheckKills() ?? {};
   const cleanRuns: Run[] = [
     { label: 'clean-local', target: 'local', maxFailures: 0 },
     { label: 'clean-local-sandbox', target: 'local-sandbox', maxFailures: 0 },
   ];
-  const faultRuns: Run[] = faults.map((f) => ({
-    label: f.name,
-    target: targetFor(f),
-    fault: f.name,
-    requirements: !full && !topUp && known[f.name]?.length ? known[f.name].slice(0, 3) : undefined,
+  const runs: Run[] = specs.map((spec) => ({
+    label: labelFor(spec),
+    target: targetFor(spec),
+    fault: spec,
+    requirements: !full && !topUp && targets[spec]?.length ? targets[spec].slice(0, 3) : undefined,
     maxFailures: full || topUp ? maxFailures : 1,
   }));
+  // A top-up spreads each family's plain faults over the run (two faults of one family at once would
+  // fail the same checks twice, a worker restart each, before either could record them), then runs
+  // the per-route faults in registry order, narrowest first.
+  const faultRuns = topUp ? [...interleaveByFamily(runs.filter((r) => !r.fault!.includes('@'))), ...runs.filter((r) => r.fault!.includes('@'))] : runs;
   const started = Date.now();
   console.log(`Suite power: ${cleanRuns.length} clean runs and ${faultRuns.length} faults, ${jobs} at a time` +
     (full ? ', every check against every fault'
-      : topUp ? ', each fault against the requirements no fault has caught yet'
+      : topUp ? `, each fault against the ${byCheck ? 'checks' : 'requirements'} no fault has caught yet`
         : ', each fault first against the requirements that caught it last time'));
 
   let finished = 0;
   const progress = (o: Outcome) => {
     finished += 1;
-    const verdict = !o.fault ? (isClean(o) ? 'clean' : 'NOT CLEAN') : o.failedChecks.length ? 'killed' : o.requirements ? 'missed' : 'SURVIVED';
-    const scope = o.requirements ? ` (checks of ${o.requirements.length > 4 ? `${o.requirements.length} requirements` : o.requirements.join(', ')})` : '';
-    const caught = topUp && o.failedRequirements.length ? ` caught ${o.failedRequirements.join(', ')}` : '';
+    const verdict = !o.fault ? (isClean(o) ? 'clean' : 'NOT CLEAN') : o.failedChecks.length ? 'killed' : o.requirements ? 'missed' : topUp ? 'no new' : 'SURVIVED';
+    const scope = o.requirements ? ` (checks of ${o.requirements.length > 4 ? `${o.requirements.length} requirements` : o.requirements.join(', ')})`
+      : o.checks ? ` (${o.checks.length} checks)` : '';
+    const caught = !topUp || !o.failedChecks.length ? ''
+      : byCheck ? ` caught ${o.failedChecks.length} checks of ${o.failedRequirements.join(', ')}` : ` caught ${o.failedRequirements.join(', ')}`;
     console.log(`  [${finished}] ${o.label.padEnd(40)} ${verdict.padEnd(9)} ${o.seconds.toFixed(1)}s${scope}${caught} ${o.problem ?? ''}`);
   };
 
@@ -202,32 +258,44 @@ async function main(): Promise<void> {
     progress(first);
     return runSuite({ ...run, requirements: undefined });
   };
-  // Top-up: the requirements still uncaught when the run starts; again while a capped run found some.
-  const uncaught = new Set(neverCaught(loadCatalogue(), known));
+  // Top-up: the requirements (or checks) still uncaught when the run starts; again while a capped run found some.
+  const uncaught = new Set(byCheck ? checksNeverCaught(catalogue, knownChecks) : neverCaught(catalogue, targets));
   const initiallyUncaught = [...uncaught];
   const runTopUp = async (run: Run): Promise<Outcome> => {
     const merged: Outcome = { ...run, ok: true, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds: 0 };
     for (;;) {
       const remaining = [...uncaught];
       if (!remaining.length) break;
-      const o = await runSuite({ ...run, requirements: remaining });
-      for (const id of o.failedRequirements) uncaught.delete(id);
+      const o = await runSuite(byCheck ? { ...run, checks: remaining } : { ...run, requirements: remaining });
+      for (const id of byCheck ? o.failedChecks : o.failedRequirements) uncaught.delete(id);
       Object.assign(merged, { ok: merged.ok && o.ok, total: merged.total + o.total, seconds: merged.seconds + o.seconds, problem: o.problem ?? merged.problem });
       merged.failedRequirements.push(...o.failedRequirements);
       merged.failedChecks.push(...o.failedChecks);
-      merged.requirements = remaining;
-      if (o.failedChecks.length < run.maxFailures || !o.failedRequirements.length) break;
+      if (byCheck) merged.checks = remaining;
+      else merged.requirements = remaining;
+      if (o.failedChecks.length < run.maxFailures) break;
     }
     return merged;
   };
+  const writeKillsAsked = process.argv.includes('--write-kills');
+  // A top-up records each fault's finds as it finishes: a run stopped halfway loses nothing, and
+  // running it again resumes with the checks still uncaught.
+  const recordTopUp = (o: Outcome) => {
+    if (!writeKillsAsked || !o.fault || !o.failedChecks.length) return;
+    if (byCheck) writeKills(updatedKills(readCheckKills() ?? {}, [o], 'append', 'checks'), 'checks');
+    else writeKills(updatedKills(readKills() ?? {}, [o], 'append'));
+  };
   const work = (r: Run) => (!r.fault ? runSuite(r) : topUp ? runTopUp(r) : runTargeted(r));
-  const outcomes = await pool([...cleanRuns, ...faultRuns], jobs, work, progress);
+  const outcomes = await pool([...cleanRuns, ...faultRuns], jobs, work, (o) => {
+    progress(o);
+    if (topUp) recordTopUp(o);
+  });
   const clean = outcomes.filter((o) => !o.fault);
   const mutants = faultRuns.map((r) => outcomes.find((o) => o.label === r.label)!);
 
   const lines: string[] = ['| fault | family | verdict | requirements that caught it |', '|---|---|---|---|'];
   for (const m of mutants) {
-    const family = FAULTS.find((f) => f.name === m.fault)!.family;
+    const family = faultFamily(m.fault!);
     const verdict = m.failedChecks.length ? 'killed' : topUp ? '-' : 'SURVIVED';
     lines.push(`| ${m.fault} | ${family} | ${verdict} | ${m.failedRequirements.join(', ') || (m.problem ?? '-')} |`);
   }
@@ -248,12 +316,12 @@ async function main(): Promise<void> {
   }
   const seconds = (Date.now() - started) / 1000;
   if (topUp) {
-    // Here each requirement is the unit: caught by some fault, or still never caught.
-    const stillUncaught = [...uncaught].filter((id) => !only || initiallyUncaught.includes(id));
+    // Here each requirement (or check) is the unit: caught by some fault, or still never caught.
+    const stillUncaught = [...uncaught].filter((id) => initiallyUncaught.includes(id));
     passed += initiallyUncaught.length - stillUncaught.length;
     failed += stillUncaught.length;
-    console.log(`Requirements caught: ${initiallyUncaught.length - stillUncaught.length}/${initiallyUncaught.length} of those no fault had caught` +
-      `${stillUncaught.length ? `; still never caught: ${stillUncaught.join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`);
+    console.log(`${byCheck ? 'Checks' : 'Requirements'} caught: ${initiallyUncaught.length - stillUncaught.length}/${initiallyUncaught.length} of those no fault had caught` +
+      `${stillUncaught.length ? `; still never caught:\n  ${stillUncaught.join('\n  ')}\n` : ''}. ${seconds.toFixed(0)} s in all.`);
   } else {
     const survivors = mutants.filter((m) => m.failedChecks.length === 0);
     passed += mutants.length - survivors.length;
@@ -264,9 +332,10 @@ async function main(): Promise<void> {
 
   fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ seconds, clean, mutants }, null, 2));
   fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ passed, failed, skipped: 0 }));
-  if (process.argv.includes('--write-kills')) {
-    if (full || topUp) {
-      writeKills(updatedKills(known, mutants, topUp ? 'append' : only ? 'first' : 'fresh'));
+  if (writeKillsAsked) {
+    if (topUp) console.log('recorded in contracts/fault-kills.yaml as each fault finished; run `npm run requirements` to render it');
+    else if (full) {
+      writeKills(updatedKills(known, mutants, only ? 'first' : 'fresh'));
       console.log('wrote contracts/fault-kills.yaml; run `npm run requirements` to render it');
     } else console.log('--write-kills needs --full or --top-up: a targeted run stops at the first failing check');
   }
@@ -278,12 +347,13 @@ async function main(): Promise<void> {
  * faults puts what it found first (targeted runs use the first few) and keeps what earlier runs
  * found after it; a top-up appends.
  */
-function updatedKills(known: KillMatrix, mutants: Outcome[], mode: 'fresh' | 'first' | 'append'): KillMatrix {
+function updatedKills(known: KillMatrix, mutants: Outcome[], mode: 'fresh' | 'first' | 'append', unit: 'requirements' | 'checks' = 'requirements'): KillMatrix {
   const matrix: KillMatrix = mode === 'fresh' ? {} : { ...known };
   const union = (a: string[], b: string[]) => [...a, ...b.filter((id) => !a.includes(id))];
   for (const m of mutants) {
     const before = matrix[m.fault!] ?? [];
-    matrix[m.fault!] = mode === 'append' ? union(before, m.failedRequirements) : union(m.failedRequirements, before);
+    const found = unit === 'checks' ? m.failedChecks : m.failedRequirements;
+    matrix[m.fault!] = mode === 'append' ? union(before, found) : union(found, before);
   }
   return matrix;
 }

@@ -1,12 +1,13 @@
 // `npm run requirements`: renders the catalogue as docs/REQUIREMENTS.md, the document vendors read:
 // every requirement with its id, class, routes and citation; every route with its documented errors;
 // and, from the last mutation run (contracts/fault-kills.yaml), which reference faults each
-// requirement has been seen to catch, and which requirements never caught any.
+// requirement has been seen to catch, which requirements never caught any, and, check by check (one
+// check = a requirement on one route and scope), how many of its checks have been seen to fail.
 // `--check` exits 1 when the committed document is not what the catalogue renders.
 import fs from 'node:fs';
 import path from 'node:path';
 import { GROUPS, loadCatalogue, planChecks, type Requirement, type Route } from '../harness/catalogue';
-import { neverCaught, readKills } from './kill-matrix';
+import { checksNeverCaught, neverCaught, readCheckKills, requirementKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'docs', 'REQUIREMENTS.md');
@@ -15,10 +16,29 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function renderRequirements(): string {
   const c = loadCatalogue();
   const planned = planChecks(c);
-  const kills = readKills();
+  const kills = requirementKills(c);
   const killersOf = new Map<string, string[]>();
   for (const [fault, ids] of Object.entries(kills ?? {})) for (const id of ids) killersOf.set(id, [...(killersOf.get(id) ?? []), fault]);
-  const count = (r: Requirement, group: string) => planned.filter((p) => p.requirement === r && p.group === group).length;
+  // A per-route fault caught on several routes is one entry: `name@… (n routes)`.
+  const killerList = (faults: string[]) => {
+    const routes = new Map<string, number>();
+    for (const f of faults) routes.set(f.split('@')[0], (routes.get(f.split('@')[0]) ?? 0) + 1);
+    const shown = new Set<string>();
+    return faults.flatMap((f) => {
+      const name = f.split('@')[0];
+      if (routes.get(name)! < 2) return [f];
+      if (shown.has(name)) return [];
+      shown.add(name);
+      return [`${name}@… (${routes.get(name)} routes)`];
+    }).join(', ');
+  };
+  const checkKills = readCheckKills();
+  const neverFailed = new Set(checkKills ? checksNeverCaught(c, checkKills) : []);
+  // "n", or "seen failing/n" once a check-level run has been recorded (advisory checks never fail).
+  const count = (r: Requirement, group: string) => {
+    const keys = planned.filter((p) => p.requirement === r && p.group === group).map((p) => p.key);
+    return checkKills && !r.advisory ? `${keys.filter((k) => !neverFailed.has(k)).length}/${keys.length}` : String(keys.length);
+  };
   const out: string[] = [];
   const core = c.requirements.filter((r) => r.class === 'core');
   out.push(
@@ -33,6 +53,7 @@ export function renderRequirements(): string {
     '- **profile**: stated by the documented profile, `v3-profile.md` (the API\'s public documentation, and the decisions where the two disagree).',
     '- A requirement passes when every one of its checks passes; it is *not run* when any check could not run (the certificate says why).',
     '- *Advisory* requirements only warn: neither document states the behaviour.',
+    ...(checkKills ? ['- *checks*: seen to fail against a reference fault / generated (one check = the requirement on one route and scope).'] : []),
     '',
   );
   for (const group of GROUPS) {
@@ -41,7 +62,7 @@ export function renderRequirements(): string {
     out.push(`## ${group}`, '', '| id | class | requirement | routes | checks | cite | caught faults |', '|---|---|---|---|---|---|---|');
     for (const r of reqs) {
       const routes = r.routes.length > 4 ? `${r.routes.filter((x) => c.route(x).group === group).length} ${group} routes` : r.routes.join('<br>');
-      const caught = kills ? (killersOf.get(r.id)?.length ? killersOf.get(r.id)!.join(', ') : '**none yet**') : 'n/a';
+      const caught = kills ? (killersOf.get(r.id)?.length ? killerList(killersOf.get(r.id)!) : '**none yet**') : 'n/a';
       out.push(`| ${r.id} | ${r.class}${r.advisory ? ' (advisory)' : ''} | ${cell(r.title)} | ${cell(routes)} | ${count(r, group)} | ${cell(r.cite)} | ${cell(caught)} |`);
     }
     out.push('');
@@ -54,6 +75,16 @@ export function renderRequirements(): string {
     out.push(never.length
       ? 'Each is a check to strengthen or a reference fault to add (reference-server/faults.ts):\n\n' + never.map((r) => `- ${r.id}: ${r.title}`).join('\n')
       : 'None: every requirement has failed against at least one reference fault.');
+    out.push('');
+  }
+  if (checkKills) {
+    const total = planned.filter((p) => !p.requirement.advisory).length;
+    out.push('## Checks never seen to fail', '');
+    out.push(neverFailed.size
+      ? `${total - neverFailed.size} of ${total} checks have failed against at least one reference fault. ` +
+        'These have not: their requirement is proven on other routes, but a fault on this route would go unseen ' +
+        'until one is added (reference-server/faults.ts):\n\n' + [...neverFailed].map((k) => `- ${cell(k)}`).join('\n')
+      : `None: each of the ${total} checks has failed against at least one reference fault.`);
     out.push('');
   }
   return `${out.join('\n')}\n`;

@@ -160,6 +160,9 @@ export async function runRoute<R = undefined, Q = undefined>(
         break;
     }
   }
+  // fault route-answers-500: this route's answer fails in the serializer (a response schema that
+  // rejects the route's own record), after every check passed.
+  if (ctx.faults.on('route-answers-500', steps.route)) throw new Error(`serialization of the ${steps.route} answer failed`);
   const result = await steps.respond(resource?.value as R, query, token);
   return reply.sent ? reply : result;
 }

@@ -1,7 +1,7 @@
 // The scope map of the profile ("Scopes per route") and which routes the sandbox serves without a token.
 
 import type { Faults } from '../faults';
-import type { Scope } from './clients';
+import { type Scope, SCOPES } from './clients';
 
 export const ROUTE_SCOPES = {
   'GET /users/me': ['users_read'],
@@ -31,6 +31,10 @@ export const ROUTE_SCOPES = {
 export type RouteKey = keyof typeof ROUTE_SCOPES;
 
 export function requiredScopes(route: RouteKey, faults: Faults): readonly Scope[] {
+  // fault route-scope-unchecked: this route was registered without the scope hook.
+  if (faults.on('route-scope-unchecked', route)) return [];
+  // fault route-scope-overdemanding: this route's hook was given the whole scope list.
+  if (faults.on('route-scope-overdemanding', route)) return SCOPES;
   // fault scope-map-status-needs-cars-read: status grouped with the car record.
   if (route === 'GET /cars/:carId/status' && faults.has('scope-map-status-needs-cars-read')) return ['cars_read'];
   // fault trip-locations-skip-locations-scope: only the group scope is checked.
@@ -42,10 +46,16 @@ export function requiredScopes(route: RouteKey, faults: Faults): readonly Scope[
   return ROUTE_SCOPES[route];
 }
 
+/** The read routes addressed by id: the ones a sandbox serves without a token. */
+export function isReadById(route: string): boolean {
+  return route.startsWith('GET /users/:userId') || route.startsWith('GET /cars/') || route.startsWith('GET /trips/');
+}
+
 /** Sandbox: the read routes addressed by id answer without a token (profile, "Hosts and environments"). */
 export function sandboxOpen(route: RouteKey, faults: Faults): boolean {
-  const byId = route.startsWith('GET /users/:userId') || route.startsWith('GET /cars/') || route.startsWith('GET /trips/');
-  if (!byId) return false;
+  if (!isReadById(route)) return false;
+  // fault route-sandbox-closed: this route was left behind the auth hook in the sandbox build.
+  if (faults.on('route-sandbox-closed', route)) return false;
   if (faults.has('sandbox-requires-auth')) return false;
   if (faults.has('sandbox-trips-require-auth') && route.startsWith('GET /trips/')) return false;
   if (faults.has('sandbox-geojson-requires-auth') && route.endsWith('.geojson')) return false;

@@ -7,6 +7,8 @@ import { loadCatalogue, planChecks } from '../../../harness/catalogue';
 import { contractNames } from '../../../harness/contracts';
 import { CHECKS } from '../../conformance/checks';
 import { renderRequirements } from '../../../scripts/requirements-doc';
+import { readCheckKills, readKills } from '../../../scripts/kill-matrix';
+import { faultSpecs } from '../../../reference-server/faults';
 
 const catalogue = loadCatalogue();
 
@@ -75,4 +77,20 @@ test('error cases state a documented status, and a type from the spec', () => {
 test('docs/REQUIREMENTS.md is what the catalogue renders (run `npm run requirements` after a catalogue change)', () => {
   const committed = fs.readFileSync(path.resolve(__dirname, '../../../docs/REQUIREMENTS.md'), 'utf8');
   expect(committed === renderRequirements(), 'docs/REQUIREMENTS.md is stale: run `npm run requirements`').toBe(true);
+});
+
+test('the kill matrix names only faults, requirements and checks that exist (a rename leaves no stale entry)', () => {
+  const faults = new Set(faultSpecs());
+  const ids = new Set(catalogue.requirements.map((r) => r.id));
+  const keys = new Set(planChecks(catalogue).map((p) => p.key));
+  const stale: string[] = [];
+  for (const [fault, reqs] of Object.entries(readKills() ?? {})) {
+    if (!faults.has(fault)) stale.push(`fault ${fault}`);
+    stale.push(...reqs.filter((id) => !ids.has(id)).map((id) => `requirement ${id} (${fault})`));
+  }
+  for (const [fault, checks] of Object.entries(readCheckKills() ?? {})) {
+    if (!faults.has(fault)) stale.push(`fault ${fault}`);
+    stale.push(...checks.filter((k) => !keys.has(k)).map((k) => `check ${k} (${fault})`));
+  }
+  expect(stale, 'contracts/fault-kills.yaml: rerun the mutation runs that wrote it').toEqual([]);
 });

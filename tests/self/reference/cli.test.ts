@@ -58,6 +58,8 @@ test('bad flags and values: one line naming the problem and the valid values, ex
     [['--port'], {}, /Option --port needs a value/],
     [[], { VDS_REFERENCE_MODE: 'prod' }, /Invalid VDS_REFERENCE_MODE 'prod' \(valid: cloud, sandbox\)/],
     [[], { VDS_REFERENCE_FAULT: 'nope' }, /Unknown VDS_REFERENCE_FAULT 'nope'/],
+    [['--fault', 'route-answers-500'], {}, /Invalid --fault 'route-answers-500': .*start it as 'route-answers-500@<route>' with a route of GET \/users\/me/],
+    [['--fault', 'car-date-zulu@GET /users/me'], {}, /Invalid --fault 'car-date-zulu@GET \/users\/me': .*not per route/],
   ];
   for (const [args, env, message] of cases) {
     const res = run(args, env);

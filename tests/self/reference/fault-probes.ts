@@ -2,13 +2,16 @@
 // when that behaviour is correct. faults.test.ts runs each probe against the correct server (must
 // be true) and against the server with the fault (must be false).
 
+import { ROUTE_SCOPES, type RouteKey } from '../../../reference-server/auth/scopes';
+import { SCOPES } from '../../../reference-server/auth/clients';
 import type { Mode } from '../../../reference-server/context';
 import type { FaultName } from '../../../reference-server/faults';
 import { DAY, firstError, Harness, iso, MONTH_START, NOW, REDIRECT_URI, Res, SEED_IDS } from './helpers';
 
 export interface Probe {
   mode?: Mode;
-  check: (h: Harness) => Promise<boolean>;
+  /** `route` is given for a per-route fault: the route it is put on. */
+  check: (h: Harness, route: RouteKey) => Promise<boolean>;
 }
 
 const { aliceRichCar: RICH, aliceSecondCar: SECOND, aliceBareCar: BARE, bobCar: BOB_CAR, alice: ALICE, bob: BOB } = SEED_IDS;
@@ -29,6 +32,20 @@ async function tripsOf(h: Harness, query: string): Promise<any[]> {
   if (res.status !== 200) throw new Error(`trips: ${res.status}`);
   return res.json;
 }
+
+/** A valid request to a route with alice's data: her rich car, its latest trip, a free device. */
+async function callRoute(h: Harness, route: RouteKey, token: string | undefined): Promise<Res> {
+  const [method, template] = route.split(' ');
+  const url = `/v3${template}`
+    .replace(':userId', String(ALICE)).replace(':carId', String(RICH)).replace(':tripId', h.latestTrip(RICH))
+    .replace(':deviceId', template.endsWith('/associate') ? 'VDSREF0101' : 'VDSREF0002')
+    + (template.endsWith('/associate') ? `?carId=${BARE}` : '');
+  return method === 'GET' ? h.get(url, token) : h.post(url, { token, json: template.endsWith('/cars') ? VALID_CAR : undefined });
+}
+
+/** A token with every scope but the ones the route needs. */
+const tokenWithoutRouteScopes = (h: Harness, route: RouteKey) =>
+  h.token({ scope: SCOPES.filter((s) => !(ROUTE_SCOPES[route] as readonly string[]).includes(s)).join(' ') });
 
 export const PROBES: Record<FaultName, Probe> = {
   // records
@@ -61,6 +78,7 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 204 && res.text === '';
     },
   },
+  'route-answers-500': { check: async (h, route) => (await callRoute(h, route, await h.alice())).status === 200 },
   'range-issue-400': {
     check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice())).status === 416,
   },
@@ -114,6 +132,10 @@ export const PROBES: Record<FaultName, Probe> = {
   'devices-scope-not-checked': {
     check: async (h) => isError(await h.post('/v3/devices/VDSREF0002/dissociate', { token: await h.token({ client: 'limited' }) }), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
   },
+  'route-scope-unchecked': {
+    check: async (h, route) => isError(await callRoute(h, route, await tokenWithoutRouteScopes(h, route)), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+  },
+  'route-scope-overdemanding': { check: async (h, route) => (await callRoute(h, route, await h.token({ scope: ROUTE_SCOPES[route].join(' ') }))).status === 200 },
   'scope-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`, await h.token({ client: 'limited' }))).status === 403 },
 
   // cross-user
@@ -412,10 +434,12 @@ export const PROBES: Record<FaultName, Probe> = {
       return (await h.exchange({ grant_type: 'authorization_code', code })).contentType.startsWith('application/json');
     },
   },
+  'route-json-text-plain': { check: async (h, route) => /^application\/(geo\+)?json/.test((await callRoute(h, route, await h.alice())).contentType) },
   'signin-page-text-plain': { check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).contentType.startsWith('text/html') },
 
   // sandbox
   'sandbox-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/users/${ALICE}`)).status === 200 },
   'sandbox-trips-require-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/trips/${h.latestTrip(RICH)}/stats`)).status === 200 },
+  'route-sandbox-closed': { mode: 'sandbox', check: async (h, route) => (await callRoute(h, route, undefined)).status === 200 },
   'sandbox-geojson-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/cars/${RICH}/locations.geojson`)).status === 200 },
 };

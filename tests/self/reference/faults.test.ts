@@ -3,7 +3,8 @@
 
 import { expect, test } from '@playwright/test';
 import { buildReferenceApp } from '../../../reference-server/app';
-import { FAULT_FAMILIES, faultMode, FAULTS, Faults } from '../../../reference-server/faults';
+import type { RouteKey } from '../../../reference-server/auth/scopes';
+import { FAULT_FAMILIES, faultFamily, faultMode, FAULTS, Faults, faultSpecs, type FaultName } from '../../../reference-server/faults';
 import { PROBES } from './fault-probes';
 import { Harness } from './helpers';
 
@@ -32,15 +33,31 @@ test.describe('fault registry', () => {
     expect(new Faults('none').active).toBeNull();
     expect(new Faults('').active).toBeNull();
   });
+
+  test('a per-route fault is started on one of its routes, a plain fault on none', () => {
+    const faults = new Faults('route-answers-500@GET /cars/:carId/status');
+    expect(faults.on('route-answers-500', 'GET /cars/:carId/status')).toBe(true);
+    expect(faults.on('route-answers-500', 'GET /cars/:carId')).toBe(false);
+    expect(() => new Faults('route-answers-500')).toThrow(/start it as 'route-answers-500@<route>' with a route of GET \/users\/me,/);
+    expect(() => new Faults('route-answers-500@POST /users/:userId/cars')).toThrow(/with a route of/);
+    expect(() => new Faults('car-date-zulu@GET /users/me')).toThrow(/not per route: start it as 'car-date-zulu'/);
+    expect(faultSpecs()).toContain('route-scope-unchecked@POST /devices/:deviceId/associate');
+    expect(faultSpecs()).not.toContain('route-answers-500@POST /devices/:deviceId/associate');
+  });
+});
+
+/** Each fault spec with its probe: per-route faults once per route. */
+const SPECS = faultSpecs().map((spec) => {
+  const [name, route] = spec.split('@') as [FaultName, RouteKey];
+  return { spec, family: faultFamily(spec), probe: PROBES[name], route };
 });
 
 test.describe('probes hold on the correct server', () => {
-  for (const fault of FAULTS) {
-    test(`baseline: ${fault.name}`, async () => {
-      const probe = PROBES[fault.name];
+  for (const { spec, probe, route } of SPECS) {
+    test(`baseline: ${spec}`, async () => {
       const h = await Harness.start({ mode: probe.mode ?? 'cloud' });
       try {
-        expect(await probe.check(h)).toBe(true);
+        expect(await probe.check(h, route)).toBe(true);
       } finally {
         await h.close();
       }
@@ -49,16 +66,15 @@ test.describe('probes hold on the correct server', () => {
 });
 
 test.describe('each fault breaks the behaviour it names', () => {
-  for (const fault of FAULTS) {
-    test(`fault ${fault.name} (${fault.family})`, async () => {
-      const probe = PROBES[fault.name];
-      const h = await Harness.start({ mode: probe.mode ?? 'cloud', fault: fault.name });
+  for (const { spec, family, probe, route } of SPECS) {
+    test(`fault ${spec} (${family})`, async () => {
+      const h = await Harness.start({ mode: probe.mode ?? 'cloud', fault: spec });
       try {
         // The faulty server still starts and serves its sign-in page.
         const page = await h.get('/v3/auth/auth?client_id=vds-conformance');
         expect(page.status).toBe(200);
         expect(page.text).toContain('<form method="post"');
-        expect(await probe.check(h)).toBe(false);
+        expect(await probe.check(h, route)).toBe(false);
       } finally {
         await h.close();
       }
