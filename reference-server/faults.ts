@@ -110,6 +110,7 @@ export const FAULTS = [
   { name: 'query-checked-before-existence', family: 'query', description: 'Query parameters are validated before the id lookup (400 instead of 404 for an unknown car with a bad parameter)' },
   { name: 'range-limit-one-week', family: 'query', description: 'begin and end more than 7 days apart answer 416 (the limit is one month)' },
   { name: 'locations-end-ignored', family: 'query', description: 'GET /cars/{carId}/locations ignores end (locations after it are returned)' },
+  { name: 'trips-end-ignored', family: 'query', description: 'GET /cars/{carId}/trips ignores end (trips after it are listed)' },
 
   // geojson
   { name: 'geojson-lat-lon-swapped', family: 'geojson', description: 'GeoJSON coordinates are [latitude, longitude]' },

@@ -146,7 +146,9 @@ export function carsRoutes(ctx: AppContext) {
           const q = asQuery(request.query);
           return { range: parseRange(q, now(), faults), inclusive: parseInclusive(q) };
         },
-        respond: (car, { range, inclusive }) => {
+        respond: (car, { range: asked, inclusive }) => {
+          // fault trips-end-ignored: the filter reads begin only.
+          const range = faults.has('trips-end-ignored') ? { begin: asked.begin, end: now() } : asked;
           // fault inclusive-inverted: the boolean read the wrong way round.
           const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
           const trips = store.history(car.id).trips;

@@ -210,6 +210,13 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 200 && res.json.length > 0 && (res.json as any[]).every((l) => Date.parse(l.date) <= end);
     },
   },
+  'trips-end-ignored': {
+    check: async (h) => {
+      const end = NOW - 2 * DAY;
+      const trips = await tripsOf(h, `?begin=${encodeURIComponent(iso(MONTH_START))}&end=${encodeURIComponent(iso(end))}`);
+      return trips.length > 0 && trips.every((t) => Date.parse(t.endDate) <= end);
+    },
+  },
 
   // geojson
   'geojson-lat-lon-swapped': {
