@@ -3,7 +3,7 @@
 
 import { buildReferenceApp } from './app';
 import type { Mode } from './context';
-import { faultNames, Faults, formatFaultTable, isFaultName } from './faults';
+import { faultNames, Faults, formatFaultTable, isFaultName, parseFaultSpec } from './faults';
 
 interface CliOptions {
   port: number;
@@ -25,7 +25,7 @@ function parseMode(value: string, source: string): Mode {
 
 function parseFault(value: string, source: string): string | null {
   if (value === '' || value === 'none') return null;
-  if (!isFaultName(value.split('@')[0])) throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${faultNames().join(', ')}; see --list-faults)`);
+  if (!isFaultName(parseFaultSpec(value).name)) throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${faultNames().join(', ')}; see --list-faults)`);
   try {
     new Faults(value); // a per-route fault needs its route, a plain one takes none
   } catch (err) {

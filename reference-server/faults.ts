@@ -203,9 +203,15 @@ function infoOf(name: FaultName): FaultInfo {
   return REGISTRY.find((f) => f.name === name)!;
 }
 
+/** A fault spec split into its name and, for a per-route fault, its route (not validated). */
+export function parseFaultSpec(spec: string): { name: string; route?: string } {
+  const at = spec.indexOf('@');
+  return at < 0 ? { name: spec } : { name: spec.slice(0, at), route: spec.slice(at + 1) };
+}
+
 /** The mode a run must use to see a fault (a per-route fault's spec `name@route` works too). */
 export function faultMode(spec: string): 'cloud' | 'sandbox' {
-  const name = spec.split('@')[0];
+  const { name } = parseFaultSpec(spec);
   return (isFaultName(name) && infoOf(name).mode) || 'cloud';
 }
 
@@ -222,14 +228,21 @@ export function faultRoutes(name: FaultName): RouteKey[] {
   return routes === 'by-id' ? keys.filter(isReadById) : [];
 }
 
-/** Every fault a run can start: each plain fault, and each per-route fault on each of its routes. */
-export function faultSpecs(): string[] {
-  return FAULTS.flatMap((f) => (infoOf(f.name).routes ? faultRoutes(f.name).map((r) => `${f.name}@${r}`) : [f.name]));
+/**
+ * Every fault a run can start: each plain fault, and each per-route fault on each of its routes
+ * (with `firstRouteOnly`, on its first route: one instance per kind of defect).
+ */
+export function faultSpecs(options: { firstRouteOnly?: boolean } = {}): string[] {
+  return FAULTS.flatMap((f) => {
+    if (!infoOf(f.name).routes) return [f.name];
+    const routes = faultRoutes(f.name);
+    return (options.firstRouteOnly ? routes.slice(0, 1) : routes).map((r) => `${f.name}@${r}`);
+  });
 }
 
 /** The family of a fault spec (plain name or `name@route`). */
 export function faultFamily(spec: string): FaultFamily {
-  const name = spec.split('@')[0];
+  const { name } = parseFaultSpec(spec);
   if (!isFaultName(name)) throw new Error(`Unknown fault '${spec}'`);
   return infoOf(name).family;
 }
@@ -246,19 +259,17 @@ export class Faults {
       this.active = null;
       return;
     }
-    const at = spec.indexOf('@');
-    const name = at < 0 ? spec : spec.slice(0, at);
+    const { name, route } = parseFaultSpec(spec);
     if (!isFaultName(name)) {
       throw new Error(`Unknown fault '${spec}' (valid: ${faultNames().join(', ')})`);
     }
     const routes = faultRoutes(name);
     if (routes.length > 0) {
-      const route = at < 0 ? '' : spec.slice(at + 1);
-      if (!(routes as string[]).includes(route)) {
+      if (route === undefined || !(routes as string[]).includes(route)) {
         throw new Error(`Fault '${name}' is put on one route: start it as '${name}@<route>' with a route of ${routes.join(', ')}`);
       }
       this.route = route as RouteKey;
-    } else if (at >= 0) {
+    } else if (route !== undefined) {
       throw new Error(`Fault '${name}' is not per route: start it as '${name}'`);
     }
     this.active = name;

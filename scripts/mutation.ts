@@ -22,7 +22,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/catalogue';
-import { faultFamily, faultSpecs } from '../reference-server/faults';
+import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/faults';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -205,15 +205,8 @@ async function main(): Promise<void> {
   // release gate puts it on its first route only, each instance costing a whole suite run.
   // --only takes a fault name (all its routes) or one spec.
   const everyRoute = full || topUp || process.argv.includes('--every-route');
-  const sampled = new Set<string>();
-  const specs = faultSpecs()
-    .filter((spec) => !only || only.includes(spec) || only.includes(spec.split('@')[0]))
-    .filter((spec) => {
-      const name = spec.split('@')[0];
-      if (!everyRoute && sampled.has(name)) return false;
-      sampled.add(name);
-      return true;
-    });
+  const specs = faultSpecs({ firstRouteOnly: !everyRoute })
+    .filter((spec) => !only || only.includes(spec) || only.includes(parseFaultSpec(spec).name));
   const known: KillMatrix = readKills() ?? {};
   // What each fault made fail, check-level runs included: where a targeted run starts.
   const catalogue = loadCatalogue();
@@ -233,7 +226,8 @@ async function main(): Promise<void> {
   // A top-up spreads each family's plain faults over the run (two faults of one family at once would
   // fail the same checks twice, a worker restart each, before either could record them), then runs
   // the per-route faults in registry order, narrowest first.
-  const faultRuns = topUp ? [...interleaveByFamily(runs.filter((r) => !r.fault!.includes('@'))), ...runs.filter((r) => r.fault!.includes('@'))] : runs;
+  const perRoute = (r: Run) => parseFaultSpec(r.fault!).route !== undefined;
+  const faultRuns = topUp ? [...interleaveByFamily(runs.filter((r) => !perRoute(r))), ...runs.filter(perRoute)] : runs;
   const started = Date.now();
   console.log(`Suite power: ${cleanRuns.length} clean runs and ${faultRuns.length} faults, ${jobs} at a time` +
     (full ? ', every check against every fault'
@@ -317,7 +311,7 @@ async function main(): Promise<void> {
   const seconds = (Date.now() - started) / 1000;
   if (topUp) {
     // Here each requirement (or check) is the unit: caught by some fault, or still never caught.
-    const stillUncaught = [...uncaught].filter((id) => initiallyUncaught.includes(id));
+    const stillUncaught = [...uncaught];
     passed += initiallyUncaught.length - stillUncaught.length;
     failed += stillUncaught.length;
     console.log(`${byCheck ? 'Checks' : 'Requirements'} caught: ${initiallyUncaught.length - stillUncaught.length}/${initiallyUncaught.length} of those no fault had caught` +

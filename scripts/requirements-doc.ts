@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GROUPS, loadCatalogue, planChecks, type Requirement, type Route } from '../harness/catalogue';
+import { parseFaultSpec } from '../reference-server/faults';
 import { checksNeverCaught, neverCaught, readCheckKills, requirementKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -22,10 +23,10 @@ export function renderRequirements(): string {
   // A per-route fault caught on several routes is one entry: `name@… (n routes)`.
   const killerList = (faults: string[]) => {
     const routes = new Map<string, number>();
-    for (const f of faults) routes.set(f.split('@')[0], (routes.get(f.split('@')[0]) ?? 0) + 1);
+    for (const f of faults) routes.set(parseFaultSpec(f).name, (routes.get(parseFaultSpec(f).name) ?? 0) + 1);
     const shown = new Set<string>();
     return faults.flatMap((f) => {
-      const name = f.split('@')[0];
+      const { name } = parseFaultSpec(f);
       if (routes.get(name)! < 2) return [f];
       if (shown.has(name)) return [];
       shown.add(name);

@@ -2,11 +2,11 @@
 // when that behaviour is correct. faults.test.ts runs each probe against the correct server (must
 // be true) and against the server with the fault (must be false).
 
-import { ROUTE_SCOPES, type RouteKey } from '../../../reference-server/auth/scopes';
-import { SCOPES } from '../../../reference-server/auth/clients';
+import type { RouteKey } from '../../../reference-server/auth/scopes';
 import type { Mode } from '../../../reference-server/context';
 import type { FaultName } from '../../../reference-server/faults';
 import { DAY, firstError, Harness, iso, MONTH_START, NOW, REDIRECT_URI, Res, SEED_IDS } from './helpers';
+import { ALL_SCOPES, type RouteCase, routeCases } from './route-table';
 
 export interface Probe {
   mode?: Mode;
@@ -33,19 +33,18 @@ async function tripsOf(h: Harness, query: string): Promise<any[]> {
   return res.json;
 }
 
-/** A valid request to a route with alice's data: her rich car, its latest trip, a free device. */
-async function callRoute(h: Harness, route: RouteKey, token: string | undefined): Promise<Res> {
-  const [method, template] = route.split(' ');
-  const url = `/v3${template}`
-    .replace(':userId', String(ALICE)).replace(':carId', String(RICH)).replace(':tripId', h.latestTrip(RICH))
-    .replace(':deviceId', template.endsWith('/associate') ? 'VDSREF0101' : 'VDSREF0002')
-    + (template.endsWith('/associate') ? `?carId=${BARE}` : '');
-  return method === 'GET' ? h.get(url, token) : h.post(url, { token, json: template.endsWith('/cars') ? VALID_CAR : undefined });
+/** The route table's case for a route (device association by carId for the association route). */
+function caseOf(h: Harness, route: RouteKey): RouteCase {
+  const found = routeCases(h).find((c) => c.key === route || c.key.startsWith(`${route}?`));
+  if (!found) throw new Error(`route-table.ts has no case for ${route}`);
+  return found;
 }
 
-/** A token with every scope but the ones the route needs. */
-const tokenWithoutRouteScopes = (h: Harness, route: RouteKey) =>
-  h.token({ scope: SCOPES.filter((s) => !(ROUTE_SCOPES[route] as readonly string[]).includes(s)).join(' ') });
+/** A valid request to the route on alice's data, as the route table writes it. */
+function callRoute(h: Harness, route: RouteKey, token: string | undefined): Promise<Res> {
+  const c = caseOf(h, route);
+  return h.request(c.method, c.own, { token, json: c.body });
+}
 
 export const PROBES: Record<FaultName, Probe> = {
   // records
@@ -133,9 +132,12 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => isError(await h.post('/v3/devices/VDSREF0002/dissociate', { token: await h.token({ client: 'limited' }) }), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
   },
   'route-scope-unchecked': {
-    check: async (h, route) => isError(await callRoute(h, route, await tokenWithoutRouteScopes(h, route)), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+    check: async (h, route) => {
+      const others = ALL_SCOPES.filter((s) => !caseOf(h, route).scopes.includes(s));
+      return isError(await callRoute(h, route, await h.token({ scope: others.join(' ') })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope');
+    },
   },
-  'route-scope-overdemanding': { check: async (h, route) => (await callRoute(h, route, await h.token({ scope: ROUTE_SCOPES[route].join(' ') }))).status === 200 },
+  'route-scope-overdemanding': { check: async (h, route) => (await callRoute(h, route, await h.token({ scope: caseOf(h, route).scopes.join(' ') }))).status === 200 },
   'scope-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`, await h.token({ client: 'limited' }))).status === 403 },
 
   // cross-user

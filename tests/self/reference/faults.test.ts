@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { buildReferenceApp } from '../../../reference-server/app';
 import type { RouteKey } from '../../../reference-server/auth/scopes';
-import { FAULT_FAMILIES, faultFamily, faultMode, FAULTS, Faults, faultSpecs, type FaultName } from '../../../reference-server/faults';
+import { FAULT_FAMILIES, faultFamily, faultMode, FAULTS, Faults, faultSpecs, type FaultName, parseFaultSpec } from '../../../reference-server/faults';
 import { PROBES } from './fault-probes';
 import { Harness } from './helpers';
 
@@ -43,13 +43,14 @@ test.describe('fault registry', () => {
     expect(() => new Faults('car-date-zulu@GET /users/me')).toThrow(/not per route: start it as 'car-date-zulu'/);
     expect(faultSpecs()).toContain('route-scope-unchecked@POST /devices/:deviceId/associate');
     expect(faultSpecs()).not.toContain('route-answers-500@POST /devices/:deviceId/associate');
+    expect(faultSpecs({ firstRouteOnly: true }).filter((s) => s.startsWith('route-answers-500'))).toEqual(['route-answers-500@GET /users/me']);
   });
 });
 
 /** Each fault spec with its probe: per-route faults once per route. */
 const SPECS = faultSpecs().map((spec) => {
-  const [name, route] = spec.split('@') as [FaultName, RouteKey];
-  return { spec, family: faultFamily(spec), probe: PROBES[name], route };
+  const { name, route } = parseFaultSpec(spec);
+  return { spec, family: faultFamily(spec), probe: PROBES[name as FaultName], route: route as RouteKey };
 });
 
 test.describe('probes hold on the correct server', () => {
