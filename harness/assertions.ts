@@ -77,18 +77,25 @@ export function expectError(res: ApiResponse, e: ErrorExpectation): void {
       exchange: res.exchange,
     });
   }
-  const errors = body as Array<{ type: string; message: string; tip: string }>;
-  const first = errors[0];
-  if (e.type && !errors.some((x) => x.type === e.type)) {
-    fail({ expected: `type ${e.type}`, actual: `type ${show(first.type)}`, pointer: '/0/type', exchange: res.exchange });
-  }
-  if (e.message && !errors.some((x) => x.message === e.message)) {
-    fail({ expected: `message ${show(e.message)} (compared exactly)`, actual: `message ${show(first.message)}`, pointer: '/0/message', exchange: res.exchange });
-  }
-  if (e.tip === 'names-scope' && e.scope && !errors.some((x) => x.tip.includes(e.scope!))) {
-    fail({ expected: `a tip naming the missing scope ${e.scope}`, actual: `tip ${show(first.tip)}`, pointer: '/0/tip', exchange: res.exchange });
-  }
+  const errors = body as ErrorElement[];
+  // type, message and tip must belong to ONE element: an array may hold several errors.
+  const misses = (x: ErrorElement) => [
+    e.type && x.type !== e.type ? { field: 'type', expected: `type ${e.type}`, actual: `type ${show(x.type)}` } : undefined,
+    e.message && x.message !== e.message ? { field: 'message', expected: `message ${show(e.message)} (compared exactly)`, actual: `message ${show(x.message)}` } : undefined,
+    e.tip === 'names-scope' && e.scope && !x.tip.includes(e.scope) ? { field: 'tip', expected: `a tip naming the missing scope ${e.scope}`, actual: `tip ${show(x.tip)}` } : undefined,
+  ].filter((m) => m !== undefined);
+  const ranked = errors.map((x, i) => ({ i, misses: misses(x) })).sort((a, b) => a.misses.length - b.misses.length);
+  const closest = ranked[0];
+  if (closest.misses.length === 0) return;
+  fail({
+    expected: `an error element with ${closest.misses.map((m) => m.expected).join(', ')}${errors.length > 1 ? ' (in one element)' : ''}`,
+    actual: `${errors.length > 1 ? `closest of ${errors.length} elements: ` : ''}${closest.misses.map((m) => m.actual).join(', ')}`,
+    pointer: `/${closest.i}/${closest.misses[0].field}`,
+    exchange: res.exchange,
+  });
 }
+
+interface ErrorElement { type: string; message: string; tip: string }
 
 /** An empty body, as a 204 answer must have. */
 export function expectNoBody(res: ApiResponse): void {
@@ -125,6 +132,15 @@ export function sameValue(a: unknown, b: unknown): boolean {
 /** Numbers that should agree (a statistic read through two routes): equal up to rounding noise. */
 export function sameNumber(a: unknown, b: unknown): boolean {
   return typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/**
+ * Numbers that state one quantity, each route writing it with its own precision: they differ by no
+ * more than rounding to whole units (0.5) plus 1% explains. A unit mismatch (km vs miles, seconds vs
+ * minutes) does not pass.
+ */
+export function sameUpToRounding(a: unknown, b: unknown): boolean {
+  return typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= 0.5 + 0.01 * Math.max(Math.abs(a), Math.abs(b));
 }
 
 /** Fields on which two records differ (for "actual:" lines). */

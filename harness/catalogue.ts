@@ -26,6 +26,8 @@ export interface Route {
   query: string[];
   dates: string[];
   sandboxOpen: boolean;
+  /** The documented answer in place of the success when the range holds no data (car statistics). */
+  noData?: { status: number; message: string };
   /** Needs no bearer token (the two auth routes). */
   public: boolean;
   cite: string;
@@ -174,6 +176,7 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
     query: r.query ?? [],
     dates: r.dates ?? [],
     sandboxOpen: r.sandboxOpen === true,
+    noData: r.noData,
     public: r.public === true,
     cite: r.cite,
   };

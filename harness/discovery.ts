@@ -99,7 +99,7 @@ export async function discoverData(
   missing('otherUserId', tokens.otherUser ? 'GET /users/me gave no id for the second user' : noOther);
   missing('otherCarId', tokens.otherUser ? 'the second user has no car' : noOther);
   missing('otherTripId', tokens.otherUser ? 'the second user\'s car has no recent trip' : noOther);
-  for (const key of ['freeDeviceId', 'devicePin', 'deviceForCarId', 'lockableDeviceId'] as const) {
+  for (const key of ['freeDeviceId', 'devicePin', 'deviceForCarId', 'lockableDeviceId', 'lockableDevicePin'] as const) {
     if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} (devices cannot be discovered: there is no device listing route)`;
   }
   return found;

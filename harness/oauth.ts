@@ -100,8 +100,8 @@ export function basicAuth(target: Target, secret = target.oauth?.clientSecret ??
   return `Basic ${Buffer.from(`${target.oauth?.clientId ?? ''}:${secret}`).toString('base64')}`;
 }
 
-/** POST /auth/access_token with the given grant fields and the target's client credentials. */
-export function tokenRequest(api: ApiClient, target: Target, form: Record<string, string>, authorization = basicAuth(target)): Promise<ApiResponse> {
+/** POST /auth/access_token with the given grant fields and the target's client credentials (null: none). */
+export function tokenRequest(api: ApiClient, target: Target, form: Record<string, string>, authorization: string | null = basicAuth(target)): Promise<ApiResponse> {
   return api.post('/auth/access_token', { form, authorization, route: 'POST /auth/access_token' });
 }
 

@@ -1,15 +1,13 @@
 // What global setup learns once per run (tokens, discovered ids, the browser) and hands to every
 // worker through the environment, so no worker signs in or discovers again.
-import { SCOPES, type Target, type TokenKey } from './target';
+import { SCOPES, type DataKey, type Target, type TokenKey } from './target';
 import { Redactor } from './redact';
 
 export const ALL_TOKEN_KEYS: TokenKey[] = [
   'full', 'otherUser', 'noScopes', 'expired', 'revoked', ...SCOPES.map((s) => `withoutScope.${s}` as TokenKey),
 ];
 
-export type DataKey =
-  | 'userId' | 'otherUserId' | 'carId' | 'otherCarId' | 'tripId' | 'otherTripId'
-  | 'freeDeviceId' | 'devicePin' | 'deviceForCarId' | 'lockableDeviceId' | 'deviceCarId';
+export type { DataKey } from './target';
 
 export interface RunContext {
   startedAt: string;
@@ -25,6 +23,10 @@ export interface RunContext {
   secrets: string[];
   /** Problems found while preparing the run, shown once in the console and the certificate. */
   warnings: string[];
+  /** True when the control API reset the target before this run: no earlier run's writes remain. */
+  freshState: boolean;
+  /** A folder of this run for what stateful checks share across workers (harness/run-state.ts). */
+  stateDir: string;
 }
 
 const ENV_KEY = 'VDS_RUN_CONTEXT';

@@ -14,6 +14,13 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** The ids a target file may give under `data` (fixtures/targets/target.schema.yaml describes each). */
+export const DATA_KEYS = [
+  'userId', 'otherUserId', 'carId', 'otherCarId', 'tripId', 'otherTripId',
+  'freeDeviceId', 'devicePin', 'deviceForCarId', 'deviceCarId', 'lockableDeviceId', 'lockableDevicePin',
+] as const;
+export type DataKey = (typeof DATA_KEYS)[number];
+
 export type TokenKey = 'full' | 'otherUser' | 'noScopes' | 'expired' | 'revoked' | `withoutScope.${Scope}`;
 
 export interface Target {
@@ -24,7 +31,8 @@ export interface Target {
   startCommand?: string;
   startTimeoutMs: number;
   requestTimeoutMs: number;
-  control?: { url: string };
+  /** The reference's test-control API: reset before the run (default), tokens minted through it (default). */
+  control?: { url: string; reset?: boolean; mintTokens?: boolean };
   tokens: Partial<Record<'full' | 'otherUser' | 'noScopes' | 'expired' | 'revoked', string>> & {
     withoutScope?: Partial<Record<Scope, string>>;
   };
@@ -33,9 +41,7 @@ export interface Target {
     username?: string; password?: string; otherUsername?: string; otherPassword?: string;
     signInPage?: { username?: string; password?: string; submit?: string };
   };
-  data: Partial<Record<
-    'userId' | 'otherUserId' | 'carId' | 'otherCarId' | 'tripId' | 'otherTripId' |
-    'freeDeviceId' | 'devicePin' | 'deviceForCarId' | 'deviceCarId' | 'lockableDeviceId', string>>;
+  data: Partial<Record<DataKey, string>>;
   /** Where the file came from, for messages. */
   source: string;
   /** Keys whose value was a ${VAR} that is not set: key path -> variable name. */

@@ -1,10 +1,12 @@
-// Obtains the run's tokens once: static ones from the target file, the others minted through the
-// real sign-in flow (browser + token endpoint). Expired and revoked tokens come from the target file,
-// or, on a target with a test-control API (the reference), from minting one and expiring/revoking it.
+// Obtains the run's tokens once: static ones from the target file, the others minted: on a target
+// with a test-control API (the embedded reference) through that API, no browser needed; elsewhere
+// through the real sign-in flow (browser + token endpoint), and then proven (token-proof.ts).
+// Expired and revoked tokens come from the target file, or, with a control API, from minting one
+// and expiring/revoking it.
 import type { Browser } from '@playwright/test';
 import { ApiClient } from './api';
 import { launchBrowser, type BrowserChoice } from './browser';
-import { exchangeCode, signIn } from './oauth';
+import { exchangeCode, signIn, type TokenRecord } from './oauth';
 import { Redactor } from './redact';
 import { SCOPES, type Scope, type Target, type TokenKey } from './target';
 
@@ -13,12 +15,23 @@ export interface ObtainedTokens {
   notes: Partial<Record<TokenKey, string>>;
   /** Refresh tokens and codes seen while minting: secrets too. */
   otherSecrets: string[];
+  /** Keys minted through the sign-in page: to be proven (token-proof.ts) before a check relies on them. */
+  signedIn: TokenKey[];
 }
 
-interface MintPlan { key: TokenKey; user: 'primary' | 'other'; scope: string }
+interface MintPlan {
+  key: TokenKey;
+  user: 'primary' | 'other';
+  scope: string;
+  /** Asked for when the sign-in page grants scopes for `scope` (an empty list read as absent). */
+  fallbackScope?: string;
+}
+
+/** A scope name no application has: asking only for it asks for a token with none. */
+export const NO_SUCH_SCOPE = 'vds_conformance_no_such_scope';
 
 export async function obtainTokens(target: Target, browserChoice: BrowserChoice, redactor: Redactor): Promise<ObtainedTokens> {
-  const result: ObtainedTokens = { tokens: {}, notes: {}, otherSecrets: [] };
+  const result: ObtainedTokens = { tokens: {}, notes: {}, otherSecrets: [], signedIn: [] };
   if (target.env === 'sandbox' && !hasAnyToken(target) && !target.oauth?.clientId) {
     return noteAll(result, 'the target is a sandbox with no tokens (the sandbox needs none on its read routes)');
   }
@@ -26,7 +39,9 @@ export async function obtainTokens(target: Target, browserChoice: BrowserChoice,
 
   const plans = mintPlans(target, result);
   const mintProblem = whyCannotMint(target, browserChoice);
-  if (plans.length > 0 && mintProblem) {
+  if (plans.length > 0 && mintsThroughControl(target)) {
+    await mintThroughControl(target, plans, result, redactor);
+  } else if (plans.length > 0 && mintProblem) {
     for (const p of plans) result.notes[p.key] ??= `tokens.${p.key} is not in ${target.source}, and it cannot be minted: ${mintProblem}`;
   } else if (plans.length > 0) {
     const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
@@ -71,8 +86,9 @@ function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
     if (target.oauth?.otherUsername && target.oauth.otherPassword) plans.push({ key: 'otherUser', user: 'other', scope: all });
     else result.notes.otherUser = missingKeys(target, ['tokens.otherUser'], ['oauth.otherUsername', 'oauth.otherPassword']);
   }
-  // An empty scope list asks for a token with no scope at all.
-  if (!result.tokens.noScopes) plans.push({ key: 'noScopes', user: 'primary', scope: '' });
+  // An empty scope list asks for a token with no scope at all; a server may read it as absent (all
+  // the application's scopes): then only a scope no application has is asked for.
+  if (!result.tokens.noScopes) plans.push({ key: 'noScopes', user: 'primary', scope: '', fallbackScope: NO_SUCH_SCOPE });
   for (const scope of SCOPES) {
     const key = `withoutScope.${scope}` as TokenKey;
     if (!result.tokens[key]) plans.push({ key, user: 'primary', scope: SCOPES.filter((s) => s !== scope).join(' ') });
@@ -97,6 +113,31 @@ function missingKeys(target: Target, direct: string[], viaOauth: string[]): stri
     (unset.length ? `; unset: ${unset.join(', ')}` : '');
 }
 
+/** The reference's control API mints tokens directly (the sign-in page is then only checked, not used). */
+function mintsThroughControl(target: Target): boolean {
+  return Boolean(target.control && target.control.mintTokens !== false && target.oauth?.clientId && target.oauth.username);
+}
+
+async function mintThroughControl(target: Target, plans: MintPlan[], result: ObtainedTokens, redactor: Redactor): Promise<void> {
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const o = target.oauth!;
+  await Promise.all(plans.map(async (plan) => {
+    const username = plan.user === 'primary' ? o.username : o.otherUsername;
+    try {
+      const res = await api.post(`${target.control!.url}/tokens/mint`, {
+        body: { clientId: o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
+      });
+      const token = res.json as Partial<TokenRecord> | undefined;
+      if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
+      redactor.add(token.access_token, token.refresh_token);
+      result.tokens[plan.key] = token.access_token;
+      if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
+    } catch (err) {
+      result.notes[plan.key] = `minting tokens.${plan.key} through the control API (${target.control!.url}) failed: ${redactor.redact((err as Error).message)}`;
+    }
+  }));
+}
+
 function whyCannotMint(target: Target, browserChoice: BrowserChoice): string | undefined {
   const o = target.oauth ?? {};
   const absent = (['clientId', 'clientSecret', 'redirectUri', 'username', 'password'] as const)
@@ -118,15 +159,24 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
       continue;
     }
     const creds = plan.user === 'primary' ? { username: o.username!, password: o.password! } : { username: o.otherUsername!, password: o.otherPassword! };
-    try {
-      const signed = await signIn(browser, target, { ...creds, scope: plan.scope });
+    const mint = async (scope: string): Promise<string> => {
+      const signed = await signIn(browser, target, { ...creds, scope });
       if (!signed.code) throw new Error(signed.problem ?? 'the redirect carried no code');
       redactor.add(signed.code);
       result.otherSecrets.push(signed.code);
       const token = await exchangeCode(api, target, signed.code);
       redactor.add(token.access_token, token.refresh_token);
-      result.tokens[plan.key] = token.access_token;
       if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
+      return token.access_token;
+    };
+    try {
+      let token = await mint(plan.scope);
+      // Granted anyway (GET /users/me needs users_read)? Then the request was read another way.
+      if (plan.fallbackScope !== undefined && (await api.get('/users/me', { authorization: `Bearer ${token}` })).status === 200) {
+        token = await mint(plan.fallbackScope);
+      }
+      result.tokens[plan.key] = token;
+      result.signedIn.push(plan.key);
     } catch (err) {
       result.notes[plan.key] = `minting tokens.${plan.key} through the sign-in flow failed: ${redactor.redact((err as Error).message.split('\n')[0])}`;
       // The same page for the same application: when the first sign-in fails, the others would too.

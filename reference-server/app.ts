@@ -2,10 +2,11 @@
 // Written from the spec and the profile only (never from contracts/), so running the suite against
 // it is a real cross-check. See docs/ARCHITECTURE.md.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { oauthRoutes } from './auth/oauth';
 import { TokenStore } from './auth/tokens';
-import type { AppContext, Mode } from './context';
+import type { AppContext, Mode, Switches } from './context';
 import { Store } from './data/store';
 import { Faults } from './faults';
 import { clientErrorHandler } from './http/client-error';
@@ -15,6 +16,7 @@ import { controlRoutes } from './routes/control';
 import { devicesRoutes } from './routes/devices';
 import { tripsRoutes } from './routes/trips';
 import { usersRoutes } from './routes/users';
+import { Variants } from './variants';
 
 export type { Mode } from './context';
 
@@ -22,40 +24,51 @@ export interface ReferenceAppOptions {
   mode: Mode;
   /** A fault name from faults.ts; undefined, '' or 'none' for the correct server. */
   fault?: string;
+  /** A variant name from variants.ts (a conforming alternative behaviour); undefined, '' or 'none' for the default. */
+  variant?: string;
   /** The clock; the fake data is generated relative to its value at build time. */
   now?: () => Date;
   logger?: boolean;
+  /** Every request (API and control alike) is answered this many ms late, to emulate a remote server. */
+  latencyMs?: number;
 }
 
-const NO_FAULT = new Faults(null);
+/** The control API is test plumbing: neither faults nor variants change its answers. */
+const PLAIN: Switches = { faults: new Faults(null), variants: new Variants(null) };
 
 /**
  * Builds the reference server (not yet listening; use `app.inject` or `app.listen`).
- * Throws when `mode` or `fault` is unknown.
+ * Throws when `mode`, `fault` or `variant` is unknown, or `latencyMs` is not a number of ms.
  */
 export async function buildReferenceApp(options: ReferenceAppOptions): Promise<FastifyInstance> {
   if (options.mode !== 'cloud' && options.mode !== 'sandbox') throw new Error(`Unknown mode '${String(options.mode)}' (valid: cloud, sandbox)`);
   const faults = new Faults(options.fault);
+  const variants = new Variants(options.variant);
+  const latencyMs = options.latencyMs ?? 0;
+  if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) throw new Error(`Invalid latencyMs '${String(options.latencyMs)}' (valid: an integer number of ms, 0 or more)`);
   const clock = options.now ?? (() => new Date());
   const ctx: AppContext = {
     mode: options.mode,
     faults,
+    variants,
     now: () => clock().getTime(),
-    store: new Store(clock().getTime()),
+    store: new Store(clock().getTime(), { quietMonth: variants.has('quiet-month') }),
     tokens: new TokenStore(),
   };
 
-  // The control API is test plumbing: faults never change its error bodies.
-  const faultsFor = (request: FastifyRequest) => (request.url.startsWith('/_control') ? NO_FAULT : faults);
+  const switchesFor = (request: FastifyRequest): Switches => (request.url.startsWith('/_control') ? PLAIN : ctx);
 
   const app = Fastify({
     logger: options.logger ?? false,
     // Long ids (10k characters) must reach the routes so they get the normal auth/404 answers.
     routerOptions: { maxParamLength: 20000 },
-    clientErrorHandler,
+    // Faults never reached this handler (it answers before Fastify does); variants do, so that every error array follows the variant.
+    clientErrorHandler: clientErrorHandler({ faults: PLAIN.faults, variants }),
     // Bad percent-encoding and similar router errors: an error array, not Fastify's default object.
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      sendApiError(reply, fromFrameworkError(error), faultsFor(request));
+    // They never reach the onRequest hooks, so they wait for the emulated latency here.
+    frameworkErrors: async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (latencyMs > 0) await sleep(latencyMs);
+      sendApiError(reply, fromFrameworkError(error), switchesFor(request));
     },
   });
 
@@ -64,11 +77,18 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
+  // Latency emulation: every request (the 404 handler included) waits before it is handled.
+  if (latencyMs > 0) {
+    app.addHook('onRequest', async () => {
+      await sleep(latencyMs);
+    });
+  }
+
   app.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ApiError) return sendApiError(reply, error, faultsFor(request));
-    if (error instanceof LegacyError) return sendLegacyError(reply, error);
+    if (error instanceof ApiError) return sendApiError(reply, error, switchesFor(request));
+    if (error instanceof LegacyError) return sendLegacyError(reply, error, switchesFor(request));
     if (options.logger && !('statusCode' in error && typeof error.statusCode === 'number' && error.statusCode < 500)) request.log.error(error);
-    return sendApiError(reply, fromFrameworkError(error as FastifyError), faultsFor(request));
+    return sendApiError(reply, fromFrameworkError(error as FastifyError), switchesFor(request));
   });
 
   // fault route-json-text-plain: one route's successful answer is labelled text/plain.
@@ -81,7 +101,7 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     // Unknown routes and known paths with another method both answer 404 with an error array.
-    sendApiError(reply, parametersError(404, 'Route not found', 'Check the method and the path; every route starts with /v3'), faultsFor(request));
+    sendApiError(reply, parametersError(404, 'Route not found', 'Check the method and the path; every route starts with /v3'), switchesFor(request));
   });
 
   await app.register(usersRoutes(ctx), { prefix: '/v3' });

@@ -1,22 +1,28 @@
-// Command line of the reference server: `npm run reference -- --port 8080 --mode cloud [--fault NAME]`.
-// Env vars VDS_REFERENCE_MODE / VDS_REFERENCE_FAULT act like the flags; flags win.
+// Command line of the reference server: `npm run reference -- --port 8080 --mode cloud [--fault NAME] [--variant NAME]`.
+// Env vars VDS_REFERENCE_MODE / VDS_REFERENCE_FAULT / VDS_REFERENCE_VARIANT / VDS_REFERENCE_LATENCY_MS act
+// like the flags; flags win.
 
 import { buildReferenceApp } from './app';
 import type { Mode } from './context';
 import { faultNames, Faults, formatFaultTable, isFaultName, parseFaultSpec } from './faults';
+import { formatVariantTable, isVariantName, variantNames } from './variants';
 
 interface CliOptions {
   port: number;
   host: string;
   mode: Mode;
   fault: string | null;
+  variant: string | null;
+  latencyMs: number;
   listFaults: boolean;
+  listVariants: boolean;
 }
 
 class UsageError extends Error {}
 
-const FLAGS = ['--port', '--host', '--mode', '--fault', '--list-faults', '--help'];
-const USAGE = 'usage: npm run reference -- [--port N] [--host ADDRESS] [--mode cloud|sandbox] [--fault NAME] [--list-faults]';
+const FLAGS = ['--port', '--host', '--mode', '--fault', '--variant', '--latency-ms', '--list-faults', '--list-variants', '--help'];
+const USAGE =
+  'usage: npm run reference -- [--port N] [--host ADDRESS] [--mode cloud|sandbox] [--fault NAME] [--variant NAME] [--latency-ms N] [--list-faults] [--list-variants]';
 
 function parseMode(value: string, source: string): Mode {
   if (value === 'cloud' || value === 'sandbox') return value;
@@ -34,10 +40,23 @@ function parseFault(value: string, source: string): string | null {
   return value;
 }
 
+function parseVariant(value: string, source: string): string | null {
+  if (value === '' || value === 'none') return null;
+  if (!isVariantName(value)) throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${variantNames().join(', ')}; see --list-variants)`);
+  return value;
+}
+
+function parseLatency(value: string, source: string): number {
+  if (!/^\d{1,6}$/.test(value)) throw new UsageError(`Invalid ${source} '${value}' (valid: an integer number of ms, 0 or more)`);
+  return Number(value);
+}
+
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
-  const options: CliOptions = { port: 8080, host: '127.0.0.1', mode: 'cloud', fault: null, listFaults: false };
+  const options: CliOptions = { port: 8080, host: '127.0.0.1', mode: 'cloud', fault: null, variant: null, latencyMs: 0, listFaults: false, listVariants: false };
   let modeFlag = false;
   let faultFlag = false;
+  let variantFlag = false;
+  let latencyFlag = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
@@ -45,6 +64,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
     if (!FLAGS.includes(flag)) throw new UsageError(`Unknown option '${arg}' (valid: ${FLAGS.join(', ')})`);
     if (flag === '--list-faults') {
       options.listFaults = true;
+      continue;
+    }
+    if (flag === '--list-variants') {
+      options.listVariants = true;
       continue;
     }
     if (flag === '--help') return 'help';
@@ -73,11 +96,21 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
         options.fault = parseFault(value, '--fault');
         faultFlag = true;
         break;
+      case '--variant':
+        options.variant = parseVariant(value, '--variant');
+        variantFlag = true;
+        break;
+      case '--latency-ms':
+        options.latencyMs = parseLatency(value, '--latency-ms');
+        latencyFlag = true;
+        break;
     }
   }
   // The env vars apply only where no flag was given (flags win, and a bad env var is then ignored).
   if (!modeFlag && env.VDS_REFERENCE_MODE) options.mode = parseMode(env.VDS_REFERENCE_MODE, 'VDS_REFERENCE_MODE');
   if (!faultFlag && env.VDS_REFERENCE_FAULT) options.fault = parseFault(env.VDS_REFERENCE_FAULT, 'VDS_REFERENCE_FAULT');
+  if (!variantFlag && env.VDS_REFERENCE_VARIANT) options.variant = parseVariant(env.VDS_REFERENCE_VARIANT, 'VDS_REFERENCE_VARIANT');
+  if (!latencyFlag && env.VDS_REFERENCE_LATENCY_MS) options.latencyMs = parseLatency(env.VDS_REFERENCE_LATENCY_MS, 'VDS_REFERENCE_LATENCY_MS');
   return options;
 }
 
@@ -96,12 +129,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (options.listFaults) {
-    process.stdout.write(`${formatFaultTable()}\n`);
+  if (options.listFaults || options.listVariants) {
+    const tables = [...(options.listFaults ? [formatFaultTable()] : []), ...(options.listVariants ? [formatVariantTable()] : [])];
+    process.stdout.write(`${tables.join('\n\n')}\n`);
     return;
   }
 
-  const app = await buildReferenceApp({ mode: options.mode, fault: options.fault ?? undefined });
+  const app = await buildReferenceApp({ mode: options.mode, fault: options.fault ?? undefined, variant: options.variant ?? undefined, latencyMs: options.latencyMs });
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (error) {
@@ -111,7 +145,8 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  process.stdout.write(`VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}) listening on http://${host}:${port}/v3\n`);
+  const latency = options.latencyMs > 0 ? `, latency ${options.latencyMs} ms` : '';
+  process.stdout.write(`VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on http://${host}:${port}/v3\n`);
 
   let closing = false;
   const shutdown = () => {

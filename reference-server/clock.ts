@@ -28,6 +28,12 @@ export function formatRfc3339(ms: number): string {
   return `${datePart(d)}T${timePart(d)}.${pad(d.getUTCMilliseconds(), 3)}+00:00`;
 }
 
+/** RFC 3339 with milliseconds and `Z` (toISOString), for the dates-fraction-zulu variant. */
+export function formatRfc3339Zulu(ms: number): string {
+  const d = new Date(ms);
+  return `${datePart(d)}T${timePart(d)}.${pad(d.getUTCMilliseconds(), 3)}Z`;
+}
+
 /** 00:00:00 UTC on the 1st of the month containing `ms`. */
 export function monthStartUtc(ms: number): number {
   const d = new Date(ms);

@@ -1,14 +1,20 @@
-// What every route plugin shares: the mode, the active fault, the clock and the in-memory state.
+// What every route plugin shares: the mode, the active fault and variant, the clock and the in-memory state.
 
 import type { TokenStore } from './auth/tokens';
 import type { Store } from './data/store';
 import type { Faults } from './faults';
+import type { Variants } from './variants';
 
 export type Mode = 'cloud' | 'sandbox';
 
-export interface AppContext {
-  readonly mode: Mode;
+/** The two switches that change how records and errors are written: a fault and a variant. */
+export interface Switches {
   readonly faults: Faults;
+  readonly variants: Variants;
+}
+
+export interface AppContext extends Switches {
+  readonly mode: Mode;
   /** Epoch ms from the app's clock (the `now` option). */
   readonly now: () => number;
   readonly store: Store;

@@ -1,9 +1,11 @@
 // Fault registry of the reference server.
 //
 // A fault is a realistic bug that makes exactly ONE documented behaviour (spec or profile) wrong,
-// so that the conformance suite can be shown to catch it (mutation testing). The registry below is
-// the single list of faults; each fault is implemented where the behaviour lives, guarded by
-// `faults.has('<name>')` (grep the name to find its code path). One fault at a time.
+// so that the conformance suite can be shown to catch it (mutation testing). A behaviour the documents
+// leave open is never a fault: another choice there is a variant (variants.ts), which the suite must
+// accept. The registry below is the single list of faults; each fault is implemented where the
+// behaviour lives, guarded by `faults.has('<name>')` (grep the name to find its code path). One fault
+// at a time (a variant may run beside it).
 //
 // A per-route fault (`routes` set) is one kind of bug that can sit in any one route handler: it is
 // started as `<name>@<route key>` (e.g. `route-answers-500@GET /cars/:carId/status`, guarded by
@@ -54,6 +56,7 @@ export const FAULTS = [
   { name: 'user-by-id-missing-email', family: 'records', description: 'GET /users/{userId} omits the email field' },
   { name: 'signal-value-string', family: 'records', description: 'Signal values are serialized as strings instead of numbers' },
   { name: 'status-empty-signals-null', family: 'records', description: 'Status of a car without data has signals null instead of an empty array' },
+  { name: 'status-signal-value-2', family: 'records', description: 'The LockSts signal reports 2 for "locked" instead of 1 (signal routes and status)' },
 
   // errors: error body shape and texts
   { name: 'error-body-object-not-array', family: 'errors', description: 'Error bodies are a single {type,message,tip} object instead of an array' },
@@ -86,6 +89,7 @@ export const FAULTS = [
   { name: 'missing-scope-401', family: 'scopes', description: 'A missing scope answers 401 AUTHENTICATION_ERROR instead of 403 AUTHORIZATION_ERROR' },
   { name: 'devices-scope-not-checked', family: 'scopes', description: 'Device routes do not require the devices_management scope' },
   { name: 'scope-checked-after-existence', family: 'scopes', description: 'Unknown ids answer 404 before the scope is checked' },
+  { name: 'access-checked-before-scope', family: 'scopes', description: "The access check runs before the scope check: another user's resource answers \"Token can't access\" to a token without the scope" },
 
   // cross-user
   { name: 'cross-user-trip-readable', family: 'cross-user', description: "Another user's trip is readable at GET /trips/{tripId}" },
@@ -97,7 +101,6 @@ export const FAULTS = [
   // query parameters
   { name: 'limit-ignored', family: 'query', description: 'The limit parameter is ignored' },
   { name: 'limit-negative-accepted', family: 'query', description: 'A negative limit is accepted (treated as no limit) instead of 400' },
-  { name: 'limit-zero-means-all', family: 'query', description: 'limit=0 returns every item instead of none' },
   { name: 'range-too-long-accepted', family: 'query', description: 'begin and end more than one month apart are accepted instead of 416' },
   { name: 'begin-after-end-accepted', family: 'query', description: 'begin after end answers 200 with no items instead of 416' },
   { name: 'default-begin-paris-time', family: 'query', description: 'Default begin is the 1st of the month 00:00 Europe/Paris instead of UTC' },
@@ -111,6 +114,11 @@ export const FAULTS = [
   { name: 'range-limit-one-week', family: 'query', description: 'begin and end more than 7 days apart answer 416 (the limit is one month)' },
   { name: 'locations-end-ignored', family: 'query', description: 'GET /cars/{carId}/locations ignores end (locations after it are returned)' },
   { name: 'trips-end-ignored', family: 'query', description: 'GET /cars/{carId}/trips ignores end (trips after it are listed)' },
+  { name: 'range-only-begin-unchecked', family: 'query', description: 'With only begin given (end defaults to now), the one-month limit is not checked' },
+  { name: 'unknown-signal-name-mixed-accepted', family: 'query', description: 'An unknown signal name mixed with known ones is dropped silently (400 only when no name is known)' },
+  { name: 'default-end-ten-minutes-ago', family: 'query', description: 'Without end, the default end is now minus 10 minutes instead of now' },
+  { name: 'range-end-truncated-to-minute', family: 'query', description: 'end is rounded down to the whole minute before filtering (items in its last seconds are dropped)' },
+  { name: 'name-filter-latest-only', family: 'query', description: 'With name, only the latest signal of each named signal is returned' },
 
   // geojson
   { name: 'geojson-lat-lon-swapped', family: 'geojson', description: 'GeoJSON coordinates are [latitude, longitude]' },
@@ -140,9 +148,15 @@ export const FAULTS = [
   { name: 'dissociate-unassociated-204', family: 'devices', description: 'Dissociating a device that is not associated answers 204 instead of 409' },
   { name: 'pin-associate-200', family: 'devices', description: 'Associating a device by pin answers 200 with a body instead of 204' },
   { name: 'malformed-carid-404', family: 'devices', description: 'A malformed carId when associating a device answers 404 "Car not found" instead of 400' },
+  { name: 'device-owner-not-checked', family: 'devices', description: "Another user's token can dissociate a device associated with alice's car (403 expected)" },
+  { name: 'malformed-device-id-500', family: 'devices', description: 'A malformed device id answers 500 instead of 400' },
+  { name: 'malformed-pin-500', family: 'devices', description: 'A malformed pin answers 500 instead of 400' },
+  { name: 'unknown-device-400', family: 'devices', description: 'A well-formed device id that does not exist answers 400 instead of 404' },
+  { name: 'pin-lockout-right-pin-accepted', family: 'devices', description: 'After 3 failed pin attempts only wrong pins are refused (403); the right pin still associates' },
 
   // car creation
   { name: 'created-car-missing-timezone', family: 'car-creation', description: 'The created-car answer has no timezone field' },
+  { name: 'created-car-ignores-timezone', family: 'car-creation', description: "The body's timezone is validated but ignored: the created car always has Europe/Paris" },
   { name: 'created-car-default-timezone-utc', family: 'car-creation', description: 'The default timezone of a created car is UTC instead of Europe/Paris' },
   { name: 'car-create-short-make-accepted', family: 'car-creation', description: 'A make shorter than 3 characters is accepted' },
   { name: 'car-create-bad-timezone-accepted', family: 'car-creation', description: 'A timezone that is not an IANA zone name is accepted' },
@@ -160,6 +174,8 @@ export const FAULTS = [
   { name: 'client-secret-not-checked', family: 'token-endpoint', description: 'The token endpoint accepts any client secret' },
   { name: 'missing-code-403', family: 'token-endpoint', description: 'A missing code answers 403 "Invalid authentication" instead of 400 "Missing parameter"' },
   { name: 'missing-grant-type-500', family: 'token-endpoint', description: 'A token request without grant_type answers 500 instead of 400 PARAMETERS_ERROR "Missing parameter"' },
+  { name: 'token-no-client-400', family: 'token-endpoint', description: 'A token request without any client credentials answers 400 "Missing parameter" instead of 401 AUTHENTICATION_ERROR' },
+  { name: 'refresh-missing-token-403', family: 'token-endpoint', description: 'A refresh_token grant without refresh_token answers 403 {"message":"Invalid authentication"} instead of 400 "Missing parameter"' },
 
   // sign-in page
   { name: 'state-not-echoed', family: 'sign-in', description: 'The redirect after sign-in drops the state parameter' },
@@ -168,11 +184,11 @@ export const FAULTS = [
   { name: 'token-gets-all-app-scopes', family: 'sign-in', description: "The token gets all of the application's scopes, ignoring the requested scope" },
   { name: 'scope-split-on-comma', family: 'sign-in', description: 'The scope parameter is split on commas instead of spaces' },
   { name: 'redirect-code-param-renamed', family: 'sign-in', description: 'The redirect carries the code as auth_code instead of code' },
+  { name: 'redirect-empty-state', family: 'sign-in', description: 'The redirect after sign-in adds an empty state (&state=) when no state was sent' },
+  { name: 'redirect-uri-trailing-slash', family: 'sign-in', description: 'The redirect goes to the redirect_uri with "/" appended to its path' },
 
   // content type
   { name: 'geojson-content-type-text-plain', family: 'content-type', description: 'GeoJSON routes answer with content-type text/plain' },
-  { name: 'error-content-type-text-plain', family: 'content-type', description: 'Error arrays are sent with content-type text/plain' },
-  { name: 'token-content-type-text-html', family: 'content-type', description: 'The token endpoint answers its JSON with content-type text/html' },
   { name: 'signin-page-text-plain', family: 'content-type', description: 'The sign-in page is served as text/plain instead of text/html' },
 
   // sandbox

@@ -1,8 +1,10 @@
-// Suite power: runs the conformance suite against the clean reference (every check must pass) and
+// Suite power and precision: runs the conformance suite against the clean reference and every
+// conforming variant of it (every check must pass: a failure there is a false alarm), with every
+// token minted through the sign-in page, twice in a row on one server that keeps its state, and
 // once per injected fault (at least one check must fail: the fault is "killed"). A fault no check
 // catches ("survived") fails the run. Runs go two at a time, one Playwright worker each (2 cores).
 //
-//   npx tsx scripts/mutation.ts [--full | --top-up [--by-check]] [--every-route] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
+//   npx tsx scripts/mutation.ts [--precision | --full | --top-up [--by-check]] [--every-route] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
 // (contracts/fault-kills.yaml), stopping at the first failing check; when they do not catch it (a new
@@ -20,9 +22,11 @@
 // Writes reports/mutation/{results.json, summary.json, table.md}.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/catalogue';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/faults';
+import { VARIANTS } from '../reference-server/variants';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -31,8 +35,13 @@ const RUN_TIMEOUT_MS = 6 * 60_000;
 
 interface Run {
   label: string;
-  target: 'local' | 'local-sandbox';
+  /** A target name of fixtures/targets, or the path of a target file. */
+  target: string;
   fault?: string;
+  /** A conforming variant of the reference (reference-server/variants.ts). */
+  variant?: string;
+  /** Requirements that may be reported as not run against this server (what it cannot show). */
+  mayNotRun?: string[];
   /** Only the checks of these requirements (a targeted run); all checks when absent. */
   requirements?: string[];
   /** Only these checks, by title (a check-level top-up). */
@@ -45,7 +54,8 @@ interface Outcome extends Run {
   ok: boolean;
   failedRequirements: string[];
   failedChecks: string[];
-  notRun: string[];
+  /** Checks not run, but for those of another environment than the target's. */
+  notRun: Array<{ requirement: string; check: string; reason: string }>;
   total: number;
   seconds: number;
   problem?: string;
@@ -63,6 +73,35 @@ function* specsOf(suite: JsonSuite): Generator<JsonSpec> {
 /** Sandbox faults only show on a sandbox target; every other fault on the cloud-mode reference. */
 function targetFor(spec: string): Run['target'] {
   return faultFamily(spec) === 'sandbox' ? 'local-sandbox' : 'local';
+}
+
+/**
+ * What each conforming server cannot show, and so may leave not run (every other check must run
+ * and pass). A server that keeps its state: the second run finds the pin device associated (no
+ * documented request undoes a user association) and the lockable device locked.
+ */
+const MAY_NOT_RUN: Record<string, string[]> = {
+  'quiet-month': ['QUERY-RANGE-DEFAULT'],
+  'persistent-second-run': ['DEV-PIN-ASSOCIATE', 'DEV-PIN-MALFORMED', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
+};
+
+/** The conforming servers: clean, every variant, tokens from the sign-in page, twice on one server. */
+function precisionRuns(): Run[] {
+  const variantRuns: Run[] = VARIANTS.map((v) => ({
+    label: `variant-${v.name}`,
+    // A variant of the sign-in page only shows when tokens are minted through it.
+    target: 'mode' in v && v.mode === 'sandbox' ? 'local-sandbox' : 'signIn' in v && v.signIn ? 'local-signin' : 'local',
+    variant: v.name,
+    mayNotRun: MAY_NOT_RUN[v.name],
+    maxFailures: 0,
+  }));
+  return [
+    { label: 'clean-local', target: 'local', maxFailures: 0 },
+    { label: 'clean-local-sandbox', target: 'local-sandbox', maxFailures: 0 },
+    { label: 'clean-local-signin', target: 'local-signin', maxFailures: 0 },
+    { label: 'persistent-twice', target: 'persistent', variant: 'dissociate-cars-only', maxFailures: 0 },
+    ...variantRuns,
+  ];
 }
 
 /** A directory-safe label for a fault spec (`route-answers-500@GET /cars/:carId` -> `route-answers-500@GET_cars_carId`). */
@@ -114,6 +153,8 @@ function runSuite(run: Run): Promise<Outcome> {
   delete env.VDS_REFERENCE_PORT; // each run picks its own free port
   if (run.fault) env.VDS_REFERENCE_FAULT = run.fault;
   else delete env.VDS_REFERENCE_FAULT;
+  if (run.variant) env.VDS_REFERENCE_VARIANT = run.variant;
+  else delete env.VDS_REFERENCE_VARIANT;
   return new Promise((resolve) => {
     const args = ['playwright', 'test', '--reporter=json', `--output=${path.join(dir, 'test-results')}`];
     if (run.requirements) args.push('--grep', grepFor(run.requirements));
@@ -137,10 +178,74 @@ function runSuite(run: Run): Promise<Outcome> {
 
 /**
  * A clean run: nothing failed, and nothing was left unrun but what does not apply to the target's
- * environment (and, on a sandbox, what needs the tokens a sandbox does not have).
+ * environment, what the server cannot show (mayNotRun), and, on a sandbox, what needs the tokens a
+ * sandbox does not have.
  */
 function isClean(o: Outcome): boolean {
-  return o.ok && o.failedChecks.length === 0 && (o.target === 'local-sandbox' || o.notRun.length === 0);
+  return o.ok && o.failedChecks.length === 0 && (o.target === 'local-sandbox' || unexpectedNotRun(o).length === 0);
+}
+
+function unexpectedNotRun(o: Outcome): Outcome['notRun'] {
+  return o.notRun.filter((n) => !o.mayNotRun?.includes(n.requirement));
+}
+
+/**
+ * A server that keeps its state between runs: the reference started once, without a reset before
+ * either run (control.reset: false), the suite run twice against it.
+ */
+async function runPersistentTwice(run: Run): Promise<Outcome> {
+  const dir = path.join(OUT, 'runs', run.label);
+  fs.mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const server = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...(run.variant ? ['--variant', run.variant] : [])], {
+    cwd: ROOT, stdio: 'ignore', detached: true,
+  });
+  try {
+    await waitForServer(`http://127.0.0.1:${port}/v3/users/me`);
+    const local = fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', 'local.yaml'), 'utf8');
+    const targetFile = path.join(dir, 'persistent.yaml');
+    fs.writeFileSync(targetFile, local
+      .replace(/^name: .*$/m, 'name: persistent')
+      .replace(/^startCommand: .*\n/m, '')
+      .replace(/\$\{VDS_REFERENCE_PORT:-\d+\}/g, String(port))
+      .replace(/^(\s+url: .*_control)$/m, '$1\n  reset: false'));
+    const first = await runSuite({ ...run, label: `${run.label}-1`, target: targetFile, variant: undefined, mayNotRun: undefined });
+    const second = await runSuite({ ...run, label: `${run.label}-2`, target: targetFile, variant: undefined, mayNotRun: MAY_NOT_RUN['persistent-second-run'] });
+    const firstClean = isClean(first);
+    return {
+      ...second,
+      label: run.label,
+      ok: first.ok && second.ok,
+      failedChecks: [...first.failedChecks.map((c) => `run 1: ${c}`), ...second.failedChecks.map((c) => `run 2: ${c}`)],
+      failedRequirements: [...new Set([...first.failedRequirements, ...second.failedRequirements])],
+      // The first run may leave nothing unrun; the second what the kept state rules out.
+      notRun: [...(firstClean ? [] : unexpectedNotRun(first).map((n) => ({ ...n, requirement: `run 1: ${n.requirement}` }))), ...second.notRun],
+      seconds: first.seconds + second.seconds,
+      problem: first.problem ?? second.problem,
+    };
+  } finally {
+    try { process.kill(-server.pid!, 'SIGKILL'); } catch { server.kill('SIGKILL'); }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitForServer(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await fetch(url).then(() => true, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the reference server did not answer at ${url} within ${timeoutMs / 1000} s`);
 }
 
 function readOutcome(run: Run, jsonFile: string, seconds: number, stderr: string): Outcome {
@@ -161,7 +266,7 @@ function readOutcome(run: Run, jsonFile: string, seconds: number, stderr: string
           outcome.failedChecks.push(spec.title);
         } else if (t.status === 'skipped') {
           const reason = t.annotations.find((a) => a.type === 'not-run')?.description ?? 'skipped';
-          if (!reason.startsWith('applies to ')) outcome.notRun.push(`${spec.title}: ${reason}`);
+          if (!reason.startsWith('applies to ')) outcome.notRun.push({ requirement, check: spec.title, reason });
         }
       }
     }
@@ -205,17 +310,17 @@ async function main(): Promise<void> {
   // release gate puts it on its first route only, each instance costing a whole suite run.
   // --only takes a fault name (all its routes) or one spec.
   const everyRoute = full || topUp || process.argv.includes('--every-route');
+  // --precision: only the conforming servers (the clean reference and its variants), no fault.
+  const precisionOnly = process.argv.includes('--precision');
   const specs = faultSpecs({ firstRouteOnly: !everyRoute })
-    .filter((spec) => !only || only.includes(spec) || only.includes(parseFaultSpec(spec).name));
+    .filter((spec) => !precisionOnly && (!only || only.includes(spec) || only.includes(parseFaultSpec(spec).name)));
   const known: KillMatrix = readKills() ?? {};
   // What each fault made fail, check-level runs included: where a targeted run starts.
   const catalogue = loadCatalogue();
   const targets: KillMatrix = requirementKills(catalogue) ?? {};
   const knownChecks: KillMatrix = readCheckKills() ?? {};
-  const cleanRuns: Run[] = [
-    { label: 'clean-local', target: 'local', maxFailures: 0 },
-    { label: 'clean-local-sandbox', target: 'local-sandbox', maxFailures: 0 },
-  ];
+  // Precision runs only in the release gate: a full or top-up run measures power.
+  const cleanRuns: Run[] = full || topUp || only ? precisionRuns().slice(0, 2) : precisionRuns();
   const runs: Run[] = specs.map((spec) => ({
     label: labelFor(spec),
     target: targetFor(spec),
@@ -229,7 +334,7 @@ async function main(): Promise<void> {
   const perRoute = (r: Run) => parseFaultSpec(r.fault!).route !== undefined;
   const faultRuns = topUp ? [...interleaveByFamily(runs.filter((r) => !perRoute(r))), ...runs.filter(perRoute)] : runs;
   const started = Date.now();
-  console.log(`Suite power: ${cleanRuns.length} clean runs and ${faultRuns.length} faults, ${jobs} at a time` +
+  console.log(`Suite power: ${cleanRuns.length} runs against conforming servers and ${faultRuns.length} faults, ${jobs} at a time` +
     (full ? ', every check against every fault'
       : topUp ? `, each fault against the ${byCheck ? 'checks' : 'requirements'} no fault has caught yet`
         : ', each fault first against the requirements that caught it last time'));
@@ -237,7 +342,7 @@ async function main(): Promise<void> {
   let finished = 0;
   const progress = (o: Outcome) => {
     finished += 1;
-    const verdict = !o.fault ? (isClean(o) ? 'clean' : 'NOT CLEAN') : o.failedChecks.length ? 'killed' : o.requirements ? 'missed' : topUp ? 'no new' : 'SURVIVED';
+    const verdict = !o.fault ? (isClean(o) ? 'passes' : 'FALSE ALARM') : o.failedChecks.length ? 'killed' : o.requirements ? 'missed' : topUp ? 'no new' : 'SURVIVED';
     const scope = o.requirements ? ` (checks of ${o.requirements.length > 4 ? `${o.requirements.length} requirements` : o.requirements.join(', ')})`
       : o.checks ? ` (${o.checks.length} checks)` : '';
     const caught = !topUp || !o.failedChecks.length ? ''
@@ -279,7 +384,7 @@ async function main(): Promise<void> {
     if (byCheck) writeKills(updatedKills(readCheckKills() ?? {}, [o], 'append', 'checks'), 'checks');
     else writeKills(updatedKills(readKills() ?? {}, [o], 'append'));
   };
-  const work = (r: Run) => (!r.fault ? runSuite(r) : topUp ? runTopUp(r) : runTargeted(r));
+  const work = (r: Run) => (r.target === 'persistent' ? runPersistentTwice(r) : !r.fault ? runSuite(r) : topUp ? runTopUp(r) : runTargeted(r));
   const outcomes = await pool([...cleanRuns, ...faultRuns], jobs, work, (o) => {
     progress(o);
     if (topUp) recordTopUp(o);
@@ -303,9 +408,9 @@ async function main(): Promise<void> {
     if (isClean(c)) passed += 1;
     else {
       failed += 1;
-      console.log(`Clean run on ${c.target} is not clean: ${c.problem ?? ''}`);
+      console.log(`${c.label}: the suite does not pass a conforming server: ${c.problem ?? ''}`);
       for (const f of c.failedChecks.slice(0, 20)) console.log(`  failed: ${f}`);
-      for (const n of c.notRun.slice(0, 20)) console.log(`  not run: ${n}`);
+      for (const n of unexpectedNotRun(c).slice(0, 20)) console.log(`  not run: ${n.check}: ${n.reason}`);
     }
   }
   const seconds = (Date.now() - started) / 1000;

@@ -22,7 +22,7 @@ interface Raw {
   types?: string[]; // for `type` errors: the allowed types
 }
 
-const COMBINATORS = new Set(['anyOf', 'oneOf']);
+const COMBINATORS = new Set(['if', 'anyOf', 'oneOf']);
 
 function escapePointerToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');

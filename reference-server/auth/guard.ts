@@ -4,7 +4,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { ApiError } from '../http/errors';
+import { ApiError, REWORDED_TIP_PREFIX } from '../http/errors';
 import type { Scope } from './clients';
 import { RouteKey, requiredScopes, sandboxOpen } from './scopes';
 import type { AccessToken } from './tokens';
@@ -73,11 +73,15 @@ export function authenticate(request: FastifyRequest, ctx: AppContext): AccessTo
 export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext): void {
   const missing: Scope[] = requiredScopes(route, ctx.faults).filter((s) => !token.scopes.includes(s));
   if (missing.length === 0) return;
-  const { faults } = ctx;
+  const { faults, variants } = ctx;
+  const named = `${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''}`;
   // fault missing-scope-tip-omits-scope: a generic tip.
+  // variant tips-reworded: worded in its own style here, as only this tip must name something (the scope).
   const tip = faults.has('missing-scope-tip-omits-scope')
     ? 'Add the required scope to your app scopes and reconnect the user'
-    : `Add the ${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''} to your app scopes and reconnect the user`;
+    : variants.has('tips-reworded')
+      ? `${REWORDED_TIP_PREFIX}your application was granted the ${named} and that the user signed in again`
+      : `Add the ${named} to your app scopes and reconnect the user`;
   // fault missing-scope-401: scope problems reported as authentication problems.
   if (faults.has('missing-scope-401')) throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token does not have the required scope', tip);
   throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope', tip);
@@ -116,6 +120,8 @@ function stepOrder(ctx: AppContext): Step[] {
   if (faults.has('auth-checked-after-existence')) return ['load', 'auth', 'scope', 'access', 'query'];
   // fault scope-checked-after-existence: the scope check sits in the handler, after the lookup.
   if (faults.has('scope-checked-after-existence')) return ['auth', 'load', 'scope', 'access', 'query'];
+  // fault access-checked-before-scope: the ownership check sits in the auth middleware, the scope check in the handler.
+  if (faults.has('access-checked-before-scope')) return ['auth', 'load', 'access', 'scope', 'query'];
   // fault query-checked-before-access: query validation moved into a preValidation hook.
   if (faults.has('query-checked-before-access')) return ['auth', 'scope', 'load', 'query', 'access'];
   // fault query-checked-before-existence: query validation runs before the id lookup.

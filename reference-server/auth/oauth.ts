@@ -6,10 +6,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { parseFields } from '../http/body';
 import { ApiError, LegacyError, parametersError } from '../http/errors';
+import { extraMembers } from '../http/extension';
 import { asQuery, Query } from '../http/params';
 import { Application, findApplication, Scope } from './clients';
 import { renderErrorPage, renderSignInPage } from './signin-page';
-import { ACCESS_TOKEN_LIFETIME_S, AccessToken, RefreshToken } from './tokens';
+import { IssuedTokens, tokenRecord } from './tokens';
 
 /** First value of a query parameter (HTML routes are lenient with repeats). */
 function first(query: Query, name: string): string | undefined {
@@ -24,18 +25,29 @@ interface SignInRequest {
   state: string | undefined;
 }
 
+/** The requested scopes the application has (v3-profile.md § Sign-in page); undefined requests all of them. */
+export function scopesOf(app: Application, requested: readonly string[] | undefined): Scope[] {
+  return requested === undefined ? [...app.scopes] : app.scopes.filter((s) => requested.includes(s));
+}
+
 /**
- * The scopes a token gets: the requested ones the application has (v3-profile.md § Sign-in page).
+ * The scopes a token gets from the sign-in page's scope parameter.
  * No scope parameter means all of them; a present but empty list requests none.
  */
 export function grantedScopes(app: Application, requested: string | undefined, ctx: AppContext): Scope[] {
-  const { faults } = ctx;
+  const { faults, variants } = ctx;
   // fault token-gets-all-app-scopes: the scope parameter is never read.
-  if (faults.has('token-gets-all-app-scopes') || requested === undefined) return [...app.scopes];
-  if (requested.trim() === '') return [];
+  if (faults.has('token-gets-all-app-scopes') || requested === undefined) return scopesOf(app, undefined);
+  // variant empty-scope-as-absent: an empty value read like a missing parameter (the profile does not define it).
+  if (requested.trim() === '') return variants.has('empty-scope-as-absent') ? scopesOf(app, undefined) : [];
   // Space-separated (a literal '+' is accepted too); fault scope-split-on-comma: the wrong separator.
-  const parts = faults.has('scope-split-on-comma') ? requested.split(',') : requested.split(/[\s+]+/);
-  return app.scopes.filter((s) => parts.includes(s));
+  return scopesOf(app, faults.has('scope-split-on-comma') ? requested.split(',') : requested.split(/[\s+]+/));
+}
+
+/** The redirect URI with one more '/' at the end of its path (fault redirect-uri-trailing-slash). */
+function withTrailingSlash(uri: string): string {
+  const end = uri.search(/[?#]/);
+  return end < 0 ? `${uri}/` : `${uri.slice(0, end)}/${uri.slice(end)}`;
 }
 
 function parseBasic(header: string | undefined): { id: string; secret: string } | 'malformed' | undefined {
@@ -57,7 +69,7 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
 }
 
 export function oauthRoutes(ctx: AppContext) {
-  const { faults, store, tokens } = ctx;
+  const { faults, variants, store, tokens } = ctx;
 
   function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
     // fault signin-page-text-plain: the page string sent without a content type.
@@ -109,10 +121,14 @@ export function oauthRoutes(ctx: AppContext) {
       );
     }
     const code = tokens.issueCode({ clientId: app.clientId, userId: user.id, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null }, ctx.now());
+    // fault redirect-uri-trailing-slash: the redirect URI normalised as a directory.
+    const target = faults.has('redirect-uri-trailing-slash') ? withTrailingSlash(resolved.redirectUri) : resolved.redirectUri;
     // fault redirect-code-param-renamed: a non-standard parameter name.
-    let location = `${resolved.redirectUri}${resolved.redirectUri.includes('?') ? '&' : '?'}${faults.has('redirect-code-param-renamed') ? 'auth_code' : 'code'}=${encodeURIComponent(code.value)}`;
+    let location = `${target}${target.includes('?') ? '&' : '?'}${faults.has('redirect-code-param-renamed') ? 'auth_code' : 'code'}=${encodeURIComponent(code.value)}`;
     // fault state-not-echoed: the state is dropped from the redirect.
     if (req.state !== undefined && !faults.has('state-not-echoed')) location += `&state=${encodeURIComponent(req.state)}`;
+    // fault redirect-empty-state: the state is always written, empty when none was sent.
+    if (req.state === undefined && faults.has('redirect-empty-state')) location += '&state=';
     return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
   }
 
@@ -123,22 +139,20 @@ export function oauthRoutes(ctx: AppContext) {
     return new LegacyError(403, 'Invalid authentication');
   }
 
-  function tokenAnswer(reply: FastifyReply, issued: { access: AccessToken; refresh: RefreshToken }, grant: 'authorization_code' | 'refresh_token'): FastifyReply {
-    const body: Record<string, unknown> = {
-      access_token: issued.access.value,
-      // fault token-expires-at-ms: a JavaScript timestamp instead of unix seconds.
-      expires_at: faults.has('token-expires-at-ms') ? issued.access.expiresAt : Math.floor(issued.access.expiresAt / 1000),
-      expires_in: ACCESS_TOKEN_LIFETIME_S,
-      refresh_token: issued.refresh.value,
-      // fault token-type-mac: the type of an abandoned MAC-token draft left in the answer.
-      token_type: faults.has('token-type-mac') ? 'mac' : 'bearer',
-    };
+  function tokenAnswer(reply: FastifyReply, issued: IssuedTokens, grant: 'authorization_code' | 'refresh_token'): FastifyReply {
+    const body = tokenRecord(issued);
+    // fault token-expires-at-ms: a JavaScript timestamp instead of unix seconds.
+    if (faults.has('token-expires-at-ms')) body.expires_at = issued.access.expiresAt;
+    // variant token-clock-skew: expires_at computed on a host whose clock runs 10 minutes ahead.
+    if (variants.has('token-clock-skew')) body.expires_at = (body.expires_at as number) + 600;
+    // fault token-type-mac: the type of an abandoned MAC-token draft left in the answer.
+    if (faults.has('token-type-mac')) body.token_type = 'mac';
     // fault refresh-answer-without-refresh-token: the refresh answer drops the new refresh token (the old one is dead).
     if (grant === 'refresh_token' && faults.has('refresh-answer-without-refresh-token')) delete body.refresh_token;
     reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
-    // fault token-content-type-text-html: the framework default of a template engine.
-    if (faults.has('token-content-type-text-html')) return reply.type('text/html; charset=utf-8').send(JSON.stringify(body));
-    return reply.type('application/json; charset=utf-8').send(body);
+    // variant token-answer-text-plain: the same JSON text, labelled as plain text.
+    const type = variants.has('token-answer-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+    return reply.type(type).send(JSON.stringify(extraMembers(body, variants)));
   }
 
   function exchange(request: FastifyRequest, reply: FastifyReply) {
@@ -148,6 +162,8 @@ export function oauthRoutes(ctx: AppContext) {
     const credentials = basic ?? (fields.client_id !== undefined ? { id: fields.client_id, secret: fields.client_secret ?? '' } : undefined);
     const challenge = { 'www-authenticate': 'Basic realm="vds"' };
     if (credentials === undefined) {
+      // fault token-no-client-400: absent client credentials taken for a missing form parameter.
+      if (faults.has('token-no-client-400')) throw parametersError(400, 'Missing parameter', 'Send client_id and client_secret');
       throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Client authentication is missing', 'Send the client id and secret with HTTP Basic authentication', challenge);
     }
     const app = credentials === 'malformed' ? undefined : findApplication(credentials.id);
@@ -186,7 +202,11 @@ export function oauthRoutes(ctx: AppContext) {
     }
 
     if (grant === 'refresh_token') {
-      if (fields.refresh_token === undefined || fields.refresh_token === '') throw missing();
+      if (fields.refresh_token === undefined || fields.refresh_token === '') {
+        // fault refresh-missing-token-403: a missing refresh token handled like a wrong one.
+        if (faults.has('refresh-missing-token-403')) throw new LegacyError(403, 'Invalid authentication');
+        throw missing();
+      }
       const refresh = tokens.refresh(fields.refresh_token);
       if (!refresh || refresh.used || refresh.clientId !== app.clientId) throw invalidAuthentication(false);
       refresh.used = true;

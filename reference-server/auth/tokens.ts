@@ -39,6 +39,23 @@ export interface RefreshToken {
 
 const randomToken = (bytes: number) => randomBytes(bytes).toString('base64url');
 
+/** Tokens issued together by one grant. */
+export interface IssuedTokens {
+  access: AccessToken;
+  refresh: RefreshToken;
+}
+
+/** The profile's token record for freshly issued tokens, as the token endpoint answers it by default. */
+export function tokenRecord(issued: IssuedTokens): Record<string, unknown> {
+  return {
+    access_token: issued.access.value,
+    expires_at: Math.floor(issued.access.expiresAt / 1000),
+    expires_in: ACCESS_TOKEN_LIFETIME_S,
+    refresh_token: issued.refresh.value,
+    token_type: 'bearer',
+  };
+}
+
 export class TokenStore {
   private codes = new Map<string, AuthCode>();
   private accessTokens = new Map<string, AccessToken>();
@@ -57,7 +74,7 @@ export class TokenStore {
     return this.codes.get(value);
   }
 
-  issueTokens(clientId: string, userId: number, scopes: Scope[], nowMs: number): { access: AccessToken; refresh: RefreshToken } {
+  issueTokens(clientId: string, userId: number, scopes: readonly Scope[], nowMs: number): IssuedTokens {
     const access: AccessToken = {
       value: randomToken(32),
       clientId,

@@ -31,6 +31,11 @@ export const SEED_IDS = {
   firstCreatedCarId: 6001,
 } as const;
 
+export interface SeedOptions {
+  /** Variant quiet-month: every history ends before the 1st of the current month (no data this month). */
+  quietMonth?: boolean;
+}
+
 export interface Seed {
   readonly generatedAt: number;
   readonly users: readonly User[];
@@ -131,10 +136,13 @@ interface Slot {
  * Lays trips out backwards from now. Guarantees, whenever now is at least 90 s after the 1st of the
  * month 00:00 UTC: trip 0 lies entirely after the month start and before now; one trip straddles
  * the month start (so `inclusive` matters on the default range); every 7th trip straddles a UTC midnight.
+ * With `quietMonth`, the trips are laid out backwards from 2 h before the month start instead.
  */
-function scheduleTrips(nowMs: number, p: HistoryProfile): Slot[] {
+function scheduleTrips(nowMs: number, p: HistoryProfile, quietMonth: boolean): Slot[] {
   const rng = new Prng(`schedule:${p.carId}`);
-  const base = Math.floor(nowMs / SECOND) * SECOND;
+  const now = Math.floor(nowMs / SECOND) * SECOND;
+  // variant quiet-month: the cars were not driven this month, so the history ends before it.
+  const base = quietMonth ? monthStartUtc(now) - 2 * HOUR : now;
   const monthStart = monthStartUtc(base);
   const window = base - monthStart;
   const d0 = rng.int(12, 35) * MINUTE;
@@ -183,8 +191,8 @@ function sortByDateThenName<T extends { date: number; name: string }>(list: T[])
   return list.sort((a, b) => a.date - b.date || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function buildHistory(nowMs: number, p: HistoryProfile): CarHistory {
-  const slots = scheduleTrips(nowMs, p);
+function buildHistory(nowMs: number, p: HistoryProfile, quietMonth: boolean): CarHistory {
+  const slots = scheduleTrips(nowMs, p, quietMonth);
   const ids = tripIds(p.carId, Math.max(...slots.map((s) => s.index)) + 1);
   const rng = new Prng(`path:${p.carId}`);
   let position: LatLon = p.home;
@@ -283,26 +291,27 @@ function buildHistory(nowMs: number, p: HistoryProfile): CarHistory {
 }
 
 // generateSeed is pure and its result is never mutated (the store copies cars and devices), so
-// apps built with the same clock value (tests, mutation runs) share one generation.
-const cache = new Map<number, Seed>();
+// apps built with the same clock value and options (tests, mutation runs) share one generation.
+const cache = new Map<string, Seed>();
 const CACHE_SIZE = 8;
 
-export function seedFor(nowMs: number): Seed {
-  let seed = cache.get(nowMs);
+export function seedFor(nowMs: number, options: SeedOptions = {}): Seed {
+  const key = `${nowMs}|${options.quietMonth === true}`;
+  let seed = cache.get(key);
   if (!seed) {
-    seed = generateSeed(nowMs);
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as number);
-    cache.set(nowMs, seed);
+    seed = generateSeed(nowMs, options);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(key, seed);
   }
   return seed;
 }
 
 /** Generates the whole data set relative to `nowMs`. Pure: same input, same output. */
-export function generateSeed(nowMs: number): Seed {
+export function generateSeed(nowMs: number, options: SeedOptions = {}): Seed {
   const histories = new Map<number, CarHistory>();
   const trips = new Map<string, Trip>();
   for (const profile of PROFILES) {
-    const history = buildHistory(nowMs, profile);
+    const history = buildHistory(nowMs, profile, options.quietMonth === true);
     histories.set(profile.carId, history);
     for (const trip of history.trips) {
       if (trips.has(trip.id)) throw new Error(`duplicate trip id ${trip.id}`);

@@ -1,7 +1,7 @@
 // The server's state: the immutable seed (users, trip histories) plus the writable part (cars,
 // device links, pin failures, created cars). reset() goes back to the seed as it was at startup.
 
-import { Seed, SEED_IDS, seedFor } from './seed';
+import { Seed, SEED_IDS, seedFor, SeedOptions } from './seed';
 import { Car, CarHistory, Device, Trip, User } from './types';
 
 const EMPTY_HISTORY: CarHistory = Object.freeze({ trips: [], locations: [], signals: [], accelerometers: [] });
@@ -25,8 +25,8 @@ export class Store {
   private pinFailures = new Map<string, number>();
   private nextCarId: number = SEED_IDS.firstCreatedCarId;
 
-  constructor(nowMs: number) {
-    this.seed = seedFor(nowMs);
+  constructor(nowMs: number, options: SeedOptions = {}) {
+    this.seed = seedFor(nowMs, options);
     this.reset();
   }
 

@@ -2,7 +2,10 @@
 // ({"message": ...}) is used only by the token endpoint for an invalid code or refresh token.
 
 import type { FastifyError, FastifyReply } from 'fastify';
+import type { Switches } from '../context';
 import type { Faults } from '../faults';
+import type { Variants } from '../variants';
+import { extraMembers } from './extension';
 
 export type ErrorType = 'AUTHENTICATION_ERROR' | 'AUTHORIZATION_ERROR' | 'PARAMETERS_ERROR';
 
@@ -39,21 +42,48 @@ export const notFound = (what: 'User' | 'Car' | 'Trip', faults: Faults) =>
 
 export const parametersError = (status: number, message: string, tip: string) => new ApiError(status, 'PARAMETERS_ERROR', message, tip);
 
-export function sendApiError(reply: FastifyReply, error: ApiError, faults: Faults): FastifyReply {
-  // fault parameters-error-singular: the profile's old spelling leaks into 400s.
-  const type = error.type === 'PARAMETERS_ERROR' && faults.has('parameters-error-singular') ? 'PARAMETER_ERROR' : error.type;
-  const item: Record<string, string> = { type, message: error.message, tip: error.tip };
-  if (faults.has('error-tip-missing')) delete item.tip;
-  const body = faults.has('error-body-object-not-array') ? item : [item];
-  reply.code(error.status).headers(error.headers);
-  if (faults.has('error-content-type-text-plain')) {
-    return reply.type('text/plain; charset=utf-8').send(JSON.stringify(body));
-  }
-  return reply.type('application/json; charset=utf-8').send(body);
+/** Tips in the style of the tips-reworded variant start with this (auth/guard.ts words the scope tip so). */
+export const REWORDED_TIP_PREFIX = 'Please check that ';
+
+function tipOf(error: ApiError, variants: Variants): string {
+  // variant tips-reworded: every tip in the profile's "Please check that ..." style (a tip already
+  // in that style, the missing-scope one that must name the scope, is kept).
+  if (!variants.has('tips-reworded') || error.tip.startsWith(REWORDED_TIP_PREFIX)) return error.tip;
+  return `${REWORDED_TIP_PREFIX}the request is valid (${error.message})`;
 }
 
-export function sendLegacyError(reply: FastifyReply, error: LegacyError): FastifyReply {
-  return reply.code(error.status).type('application/json; charset=utf-8').send({ message: error.message });
+/** The error array of an ApiError and its content type, as every error answer sends them. */
+export function errorPayload(error: ApiError, switches: Switches): { body: unknown; contentType: string } {
+  const { faults, variants } = switches;
+  // fault parameters-error-singular: the profile's old spelling leaks into 400s.
+  const type = error.type === 'PARAMETERS_ERROR' && faults.has('parameters-error-singular') ? 'PARAMETER_ERROR' : error.type;
+  const element = (message: string, tip: string): Record<string, unknown> => {
+    const item: Record<string, unknown> = { type, message, tip };
+    // fault error-tip-missing: the field is never written.
+    if (faults.has('error-tip-missing')) delete item.tip;
+    return extraMembers(item, variants);
+  };
+  const item = element(error.message, tipOf(error, variants));
+  // variant error-array-two-elements: a generic element first, then the documented one.
+  const items = variants.has('error-array-two-elements') ? [element('Request refused', 'See the other errors of this answer'), item] : [item];
+  // fault error-body-object-not-array: the element itself instead of the array.
+  const body = faults.has('error-body-object-not-array') ? item : items;
+  return { body, contentType: errorContentType(switches) };
+}
+
+function errorContentType({ variants }: Switches): string {
+  // variant errors-text-plain: the (unchanged) JSON text labelled as plain text.
+  return variants.has('errors-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+}
+
+export function sendApiError(reply: FastifyReply, error: ApiError, switches: Switches): FastifyReply {
+  const { body, contentType } = errorPayload(error, switches);
+  reply.code(error.status).headers(error.headers);
+  return reply.type(contentType).send(JSON.stringify(body));
+}
+
+export function sendLegacyError(reply: FastifyReply, error: LegacyError, switches: Switches): FastifyReply {
+  return reply.code(error.status).type(errorContentType(switches)).send(JSON.stringify({ message: error.message }));
 }
 
 /** Turns Fastify's own errors (bad URL, body too large, ...) into an API error; never a 5xx for client faults. */

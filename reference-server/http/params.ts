@@ -2,14 +2,22 @@
 // that could turn into a 500.
 
 import { monthStartUtc, parseRfc3339, zoneOffsetMinutes } from '../clock';
+import type { Switches } from '../context';
 import { isSignalName } from '../data/types';
 import type { Faults } from '../faults';
+import type { Variants } from '../variants';
 import { ApiError, parametersError } from './errors';
 
 export type Query = Record<string, string | string[] | undefined>;
 
+const HOUR_MS = 3600 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
 /** Up to 31 days between begin and end is "one month" (profile decision); more is 416. */
-export const MAX_RANGE_MS = 31 * 24 * 3600 * 1000;
+export const MAX_RANGE_MS = 31 * DAY_MS;
+
+/** The history routes' page size without `limit` under the default-page-size variant. */
+export const DEFAULT_PAGE_SIZE = 25;
 
 // Canonical decimal without sign or leading zeros, at most 15 digits (always a safe integer).
 const INTEGER_ID = /^(0|[1-9][0-9]{0,14})$/;
@@ -68,16 +76,28 @@ function parseDate(query: Query, name: 'begin' | 'end', faults: Faults): number 
   return ms;
 }
 
+function maxRange({ faults, variants }: Switches): number {
+  // fault range-limit-one-week: "one month" implemented as a week.
+  if (faults.has('range-limit-one-week')) return 7 * DAY_MS;
+  // variant range-limit-31-days-23-hours: "one month" read as any span that still counts 31 whole days.
+  if (variants.has('range-limit-31-days-23-hours')) return 31 * DAY_MS + 23 * HOUR_MS;
+  return MAX_RANGE_MS;
+}
+
 /** begin/end with their defaults (begin = month start UTC, end = now) and the range rules. */
-export function parseRange(query: Query, nowMs: number, faults: Faults): Range {
+export function parseRange(query: Query, nowMs: number, switches: Switches): Range {
+  const { faults } = switches;
   const beginGiven = parseDate(query, 'begin', faults);
   const endGiven = parseDate(query, 'end', faults);
   const begin = beginGiven ?? defaultBegin(nowMs, faults);
-  const end = endGiven ?? nowMs;
+  // fault default-end-ten-minutes-ago: the default end leaves a margin for late device uploads.
+  let end = endGiven ?? (faults.has('default-end-ten-minutes-ago') ? nowMs - 10 * 60 * 1000 : nowMs);
+  // fault range-end-truncated-to-minute: end stored in a column of whole minutes.
+  if (faults.has('range-end-truncated-to-minute')) end = Math.floor(end / 60000) * 60000;
   if (begin > end && !faults.has('begin-after-end-accepted')) throw rangeIssue(faults);
-  // fault range-limit-one-week: "one month" implemented as a week.
-  const maxRange = faults.has('range-limit-one-week') ? 7 * 24 * 3600 * 1000 : MAX_RANGE_MS;
-  if (end - begin > maxRange && !faults.has('range-too-long-accepted')) throw rangeIssue(faults);
+  // fault range-only-begin-unchecked: the length rule is checked only when both dates were given.
+  const lengthChecked = !(faults.has('range-only-begin-unchecked') && beginGiven !== undefined && endGiven === undefined);
+  if (lengthChecked && end - begin > maxRange(switches) && !faults.has('range-too-long-accepted')) throw rangeIssue(faults);
   return { begin, end };
 }
 
@@ -86,7 +106,7 @@ export function inRange(date: number, range: Range): boolean {
 }
 
 /** `limit`: null means no limit. */
-export function parseLimit(query: Query, faults: Faults): number | null {
+export function parseLimit(query: Query, { faults, variants }: Switches): number | null {
   const raw = single(query, 'limit');
   if (raw === undefined) return null;
   if (/^-\d+$/.test(raw) && !/^-0+$/.test(raw)) {
@@ -96,16 +116,28 @@ export function parseLimit(query: Query, faults: Faults): number | null {
   }
   if (!/^-?\d+$/.test(raw)) throw parametersError(400, 'Limit must be an integer', 'Give limit as a whole number, e.g. limit=10');
   const value = Number(raw.replace(/^-/, ''));
-  // fault limit-zero-means-all: 0 taken as "unlimited".
-  if (value === 0 && faults.has('limit-zero-means-all')) return null;
+  // variant limit-zero-means-all: 0 read as "no limit", as many paging APIs do.
+  if (value === 0 && variants.has('limit-zero-means-all')) return null;
   return value;
 }
 
-/** Keeps the `limit` most recent items (lists are in ascending date order, so the tail). */
-export function applyLimit<T>(items: readonly T[], limit: number | null): T[] {
+/**
+ * Keeps the `limit` most recent items of an ascending list (the tail). Without a limit every item is
+ * kept, or under the default-page-size variant the DEFAULT_PAGE_SIZE most recent.
+ */
+export function applyLimit<T>(items: readonly T[], asked: number | null, variants: Variants): T[] {
+  // variant default-page-size: a server-side page size when the client gives no limit (a default
+  // limit: the same selection as an explicit one).
+  const limit = asked === null && variants.has('default-page-size') ? DEFAULT_PAGE_SIZE : asked;
   if (limit === null || limit >= items.length) return [...items];
   if (limit === 0) return [];
   return items.slice(items.length - limit);
+}
+
+/** A history list (ascending in the store) in the order the routes answer it. */
+export function historyOrder<T>(items: readonly T[], variants: Variants): T[] {
+  // variant newest-first: every history list in descending date order.
+  return variants.has('newest-first') ? [...items].reverse() : [...items];
 }
 
 /** `name`: comma-separated signal names; null means all. */
@@ -113,10 +145,11 @@ export function parseSignalNames(query: Query, faults: Faults): Set<string> | nu
   const raw = single(query, 'name');
   if (raw === undefined) return null;
   const names = raw.split(',').map((n) => n.trim());
-  const unknown = names.filter((n) => !isSignalName(n));
-  if (unknown.length > 0) {
+  const known = names.filter((n) => isSignalName(n));
+  if (known.length < names.length) {
     // fault unknown-signal-name-accepted: unknown names are dropped without error.
-    if (faults.has('unknown-signal-name-accepted')) return new Set(names.filter((n) => isSignalName(n)));
+    // fault unknown-signal-name-mixed-accepted: the same, as long as one name is known.
+    if (faults.has('unknown-signal-name-accepted') || (faults.has('unknown-signal-name-mixed-accepted') && known.length > 0)) return new Set(known);
     throw parametersError(400, 'Wrong signal name', 'Use known signal names separated by commas, e.g. name=LockSts,Odometer');
   }
   return new Set(names);

@@ -1,12 +1,20 @@
 // Serialization of records into the JSON shapes of the spec and profile, built by hand (never from
 // a schema). Car and user dates use the strict `YYYY-MM-DDThh:mm:ss+00:00` shape; the others RFC 3339.
 
-import { formatRfc3339, formatStrict, formatStrictZulu } from '../clock';
+import { formatRfc3339, formatRfc3339Zulu, formatStrict, formatStrictZulu } from '../clock';
+import type { Switches } from '../context';
 import { round } from '../data/geo';
 import type { Accelerometer, Car, CarHistory, Location, Signal, Trip, User } from '../data/types';
-import type { Faults } from '../faults';
+import type { Variants } from '../variants';
+import { extraMembers } from './extension';
 
-export function userView(user: User, withEmail: boolean, faults: Faults): Record<string, unknown> {
+/** The RFC 3339 date of locations, signals, accelerometers, trips and car stats. */
+function recordDate(ms: number, variants: Variants): string {
+  // variant dates-fraction-zulu: toISOString's shape (milliseconds and Z) instead of +00:00.
+  return variants.has('dates-fraction-zulu') ? formatRfc3339Zulu(ms) : formatRfc3339(ms);
+}
+
+export function userView(user: User, withEmail: boolean, { faults, variants }: Switches): Record<string, unknown> {
   const view: Record<string, unknown> = { id: user.id };
   // fault user-lastname-snake-case: a serializer that kept the database column name.
   view[faults.has('user-lastname-snake-case') ? 'last_name' : 'lastName'] = user.lastName;
@@ -25,84 +33,101 @@ export function userView(user: User, withEmail: boolean, faults: Faults): Record
   if (withEmail && !faults.has('user-by-id-missing-email')) view.email = user.email;
   // fault user-by-id-names-swapped: the by-id serializer maps the name columns the wrong way round.
   if (withEmail && faults.has('user-by-id-names-swapped')) [view.firstName, view.lastName] = [user.lastName, user.firstName];
-  return view;
+  return extraMembers(view, variants);
 }
 
-export function carView(car: Car, faults: Faults): Record<string, unknown> {
+export function carView(car: Car, { faults, variants }: Switches): Record<string, unknown> {
   // fault car-date-zulu: dates written with toISOString-style "Z".
   const date = faults.has('car-date-zulu') ? formatStrictZulu : formatStrict;
-  return {
-    // fault car-id-string: ids passed through as strings.
-    id: faults.has('car-id-string') ? String(car.id) : car.id,
-    name: car.name,
-    make: car.make,
-    model: car.model,
-    year: car.year,
-    numberPlate: car.numberPlate,
-    deviceId: car.deviceId,
-    cardbId: car.cardbId,
-    creationDate: date(car.creationDate),
-    lastUpdateDate: date(car.lastUpdateDate),
-  };
+  return extraMembers(
+    {
+      // fault car-id-string: ids passed through as strings.
+      id: faults.has('car-id-string') ? String(car.id) : car.id,
+      name: car.name,
+      make: car.make,
+      model: car.model,
+      year: car.year,
+      numberPlate: car.numberPlate,
+      deviceId: car.deviceId,
+      cardbId: car.cardbId,
+      creationDate: date(car.creationDate),
+      lastUpdateDate: date(car.lastUpdateDate),
+    },
+    variants,
+  );
 }
 
 /** The POST /users/{userId}/cars answer: the car fields plus userId and timezone. */
-export function createdCarView(car: Car, faults: Faults): Record<string, unknown> {
-  const view: Record<string, unknown> = { ...carView(car, faults), userId: car.userId };
+export function createdCarView(car: Car, switches: Switches): Record<string, unknown> {
+  const view: Record<string, unknown> = { ...carView(car, switches), userId: car.userId };
   // fault created-car-missing-timezone: the field is stored but not serialized.
-  if (!faults.has('created-car-missing-timezone')) view.timezone = car.timezone;
+  if (!switches.faults.has('created-car-missing-timezone')) view.timezone = car.timezone;
   return view;
 }
 
-export function locationView(location: Location, faults: Faults): Record<string, unknown> {
-  return {
-    latitude: location.latitude,
-    longitude: location.longitude,
-    altitude: location.altitude,
-    // fault location-satcount: the profile's one-off "satCount" spelling.
-    [faults.has('location-satcount') ? 'satCount' : 'satellites']: location.satellites,
-    heading: location.heading,
-    date: formatRfc3339(location.date),
-  };
+export function locationView(location: Location, { faults, variants }: Switches): Record<string, unknown> {
+  return extraMembers(
+    {
+      latitude: location.latitude,
+      longitude: location.longitude,
+      altitude: location.altitude,
+      // fault location-satcount: the profile's one-off "satCount" spelling.
+      [faults.has('location-satcount') ? 'satCount' : 'satellites']: location.satellites,
+      heading: location.heading,
+      date: recordDate(location.date, variants),
+    },
+    variants,
+  );
 }
 
-export function signalView(signal: Signal, faults: Faults): Record<string, unknown> {
-  return {
-    name: signal.name,
-    // fault signal-value-string: values kept as the raw strings of the device protocol.
-    value: faults.has('signal-value-string') ? String(signal.value) : signal.value,
-    date: formatRfc3339(signal.date),
-  };
+export function signalView(signal: Signal, { faults, variants }: Switches): Record<string, unknown> {
+  // fault status-signal-value-2: the lock state passed through from a device enum (0 open, 2 locked).
+  const value = signal.name === 'LockSts' && signal.value === 1 && faults.has('status-signal-value-2') ? 2 : signal.value;
+  return extraMembers(
+    {
+      name: signal.name,
+      // fault signal-value-string: values kept as the raw strings of the device protocol.
+      value: faults.has('signal-value-string') ? String(value) : value,
+      date: recordDate(signal.date, variants),
+    },
+    variants,
+  );
 }
 
-function accelerometerView(a: Accelerometer): Record<string, unknown> {
-  return { x: a.x, y: a.y, z: a.z, date: formatRfc3339(a.date) };
+function accelerometerView(a: Accelerometer, { variants }: Switches): Record<string, unknown> {
+  return extraMembers({ x: a.x, y: a.y, z: a.z, date: recordDate(a.date, variants) }, variants);
 }
 
-export function tripSummaryView(trip: Trip, faults: Faults): Record<string, unknown> {
+export function tripSummaryView(trip: Trip, switches: Switches): Record<string, unknown> {
   const first = trip.locations[0];
   const last = trip.locations[trip.locations.length - 1];
-  return {
-    id: trip.id,
-    beginLocation: locationView(first, faults),
-    endLocation: locationView(last, faults),
-    beginDate: formatRfc3339(trip.beginDate),
-    endDate: formatRfc3339(trip.endDate),
-  };
+  return extraMembers(
+    {
+      id: trip.id,
+      beginLocation: locationView(first, switches),
+      endLocation: locationView(last, switches),
+      beginDate: recordDate(trip.beginDate, switches.variants),
+      endDate: recordDate(trip.endDate, switches.variants),
+    },
+    switches.variants,
+  );
 }
 
-export function tripView(trip: Trip, faults: Faults): Record<string, unknown> {
+export function tripView(trip: Trip, switches: Switches): Record<string, unknown> {
+  const { faults, variants } = switches;
+  // fault trip-mileage-miles: unit conversion for a US dashboard left on.
+  // variant trip-record-rounded: the record shows the mileage as a dashboard would (1 decimal).
+  const mileage = faults.has('trip-mileage-miles') ? round(trip.mileage * 0.621371, 3) : variants.has('trip-record-rounded') ? round(trip.mileage, 1) : trip.mileage;
   return {
-    ...tripSummaryView(trip, faults),
-    // fault trip-mileage-miles: unit conversion for a US dashboard left on.
-    mileage: faults.has('trip-mileage-miles') ? round(trip.mileage * 0.621371, 3) : trip.mileage,
+    ...tripSummaryView(trip, switches),
+    mileage,
     // fault trip-usedtime-ms: duration left in milliseconds.
     usedTime: faults.has('trip-usedtime-ms') ? trip.usedTime * 1000 : trip.usedTime,
   };
 }
 
 /** Latest location, latest accelerometer and the latest value of each signal, up to `nowMs`. */
-export function statusView(history: CarHistory, nowMs: number, faults: Faults): Record<string, unknown> {
+export function statusView(history: CarHistory, nowMs: number, switches: Switches): Record<string, unknown> {
   const locations = history.locations.filter((l) => l.date <= nowMs);
   const accelerometers = history.accelerometers.filter((a) => a.date <= nowMs);
   const latest = new Map<string, Signal>();
@@ -110,30 +135,33 @@ export function statusView(history: CarHistory, nowMs: number, faults: Faults): 
   const signals = [...latest.values()].sort((a, b) => a.date - b.date || (a.name < b.name ? -1 : 1));
   const location = locations[locations.length - 1];
   const accelerometer = accelerometers[accelerometers.length - 1];
-  return {
-    accelerometer: accelerometer ? accelerometerView(accelerometer) : null,
-    location: location ? locationView(location, faults) : null,
-    // fault status-empty-signals-null: "no data" mapped to null.
-    signals: signals.length === 0 && faults.has('status-empty-signals-null') ? null : signals.map((s) => signalView(s, faults)),
-  };
+  return extraMembers(
+    {
+      accelerometer: accelerometer ? accelerometerView(accelerometer, switches) : null,
+      location: location ? locationView(location, switches) : null,
+      // fault status-empty-signals-null: "no data" mapped to null.
+      signals: signals.length === 0 && switches.faults.has('status-empty-signals-null') ? null : signals.map((s) => signalView(s, switches)),
+    },
+    switches.variants,
+  );
 }
 
 export type StatType = 'MILEAGE' | 'USED_TIME';
 
-export function carStatView(type: StatType, value: number, begin: number, end: number): Record<string, unknown> {
-  return { beginDate: formatRfc3339(begin), endDate: formatRfc3339(end), type, value };
+export function carStatView(type: StatType, value: number, begin: number, end: number, { variants }: Switches): Record<string, unknown> {
+  return extraMembers({ beginDate: recordDate(begin, variants), endDate: recordDate(end, variants), type, value }, variants);
 }
 
-export function tripStatView(type: StatType, trip: Trip): Record<string, unknown> {
-  return { type, value: type === 'MILEAGE' ? trip.mileage : trip.usedTime };
+export function tripStatView(type: StatType, trip: Trip, { variants }: Switches): Record<string, unknown> {
+  return extraMembers({ type, value: type === 'MILEAGE' ? trip.mileage : trip.usedTime }, variants);
 }
 
-export function pointView(location: Location, faults: Faults): { type: 'Point'; coordinates: [number, number] } {
-  return { type: 'Point', coordinates: coordinates(location, faults) };
+export function pointView(location: Location, switches: Switches): { type: 'Point'; coordinates: [number, number] } {
+  return { type: 'Point', coordinates: coordinates(location, switches) };
 }
 
 /** GeoJSON position: [longitude, latitude]. */
-export function coordinates(location: Location, faults: Faults): [number, number] {
+export function coordinates(location: Location, { faults }: Switches): [number, number] {
   // fault geojson-lat-lon-swapped: the classic axis-order mistake.
   return faults.has('geojson-lat-lon-swapped') ? [location.latitude, location.longitude] : [location.longitude, location.latitude];
 }

@@ -70,7 +70,8 @@ export function parseCarBody(raw: unknown, faults: Faults): CarInput {
     // fault car-create-bad-timezone-accepted: any non-empty string stored.
     const accepted = isTimeZone(body.timezone) || (faults.has('car-create-bad-timezone-accepted') && body.timezone !== '');
     if (!accepted) throw invalid('timezone must be an IANA time zone name, e.g. Europe/Paris');
-    timezone = body.timezone;
+    // fault created-car-ignores-timezone: the field is validated but never copied into the new car.
+    if (!faults.has('created-car-ignores-timezone')) timezone = body.timezone;
   }
 
   return {

@@ -1,15 +1,17 @@
 // Cars routes: the car record, its status, location history (plain and GeoJSON), signal history,
-// trips and the two statistics. Every list is in ascending date order.
+// trips and the two statistics. Every list is in ascending date order (but under newest-first).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runRoute } from '../auth/guard';
 import { formatRfc3339 } from '../clock';
 import type { AppContext } from '../context';
 import { round } from '../data/geo';
-import type { Car, Trip } from '../data/types';
+import type { Car, Signal, Trip } from '../data/types';
+import { parametersError } from '../http/errors';
 import {
   applyLimit,
   asQuery,
+  historyOrder,
   inRange,
   parseInclusive,
   parseInitialValue,
@@ -34,8 +36,16 @@ function tripsTouching(trips: readonly Trip[], range: Range): Trip[] {
   return trips.filter((t) => inRange(t.beginDate, range) || inRange(t.endDate, range));
 }
 
+/** The latest signal of each name (fault name-filter-latest-only), in the list's order. */
+export function latestOfEachName(signals: readonly Signal[]): Signal[] {
+  const latest = new Map<string, Signal>();
+  for (const s of signals) latest.set(s.name, s);
+  const kept = new Set(latest.values());
+  return signals.filter((s) => kept.has(s));
+}
+
 export function carsRoutes(ctx: AppContext) {
-  const { store, faults } = ctx;
+  const { store, faults, variants } = ctx;
   const now = () => ctx.now();
   const load = (request: CarRequest) => () => loadCar(ctx, request.params.carId);
 
@@ -48,18 +58,20 @@ export function carsRoutes(ctx: AppContext) {
         load: load(request),
         query: () => {
           const q = asQuery(request.query);
-          return { range: parseRange(q, now(), faults), initialValue: parseInitialValue(q) };
+          return { range: parseRange(q, now(), ctx), initialValue: parseInitialValue(q) };
         },
         respond: (car, { range, initialValue }) => {
           const all = store.history(car.id).trips;
           // fault car-stats-all-time: the range is parsed but never applied.
           const trips = faults.has('car-stats-all-time') ? [...all] : tripsWithin(all, range);
+          // variant stats-no-data-404: a range without trips has no statistic (decision table: 0 or 404).
+          if (trips.length === 0 && variants.has('stats-no-data-404')) throw parametersError(404, 'Statistics not found', 'Give a range in which the car made trips');
           const sum = trips.reduce((acc, t) => acc + (type === 'MILEAGE' ? t.mileage : t.usedTime), 0);
           // fault initial-value-ignored: the offset is parsed and dropped.
           const offset = faults.has('initial-value-ignored') ? 0 : initialValue;
           // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
           const value = type === 'MILEAGE' ? round(sum + offset, 3) : sum + offset;
-          return carStatView(type, value, range.begin, range.end);
+          return carStatView(type, value, range.begin, range.end, ctx);
         },
       });
   }
@@ -69,7 +81,7 @@ export function carsRoutes(ctx: AppContext) {
       runRoute(ctx, request, reply, {
         route: 'GET /cars/:carId',
         load: load(request),
-        respond: (car) => carView(car, faults),
+        respond: (car) => carView(car, ctx),
       }),
     );
 
@@ -77,7 +89,7 @@ export function carsRoutes(ctx: AppContext) {
       runRoute(ctx, request, reply, {
         route: 'GET /cars/:carId/status',
         load: load(request),
-        respond: (car) => statusView(store.history(car.id), now(), faults),
+        respond: (car) => statusView(store.history(car.id), now(), ctx),
       }),
     );
 
@@ -87,14 +99,14 @@ export function carsRoutes(ctx: AppContext) {
         load: load(request),
         query: () => {
           const q = asQuery(request.query);
-          return { range: parseRange(q, now(), faults), limit: parseLimit(q, faults) };
+          return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx) };
         },
         respond: (car, { range: asked, limit }) => {
           // fault locations-end-ignored: the filter reads begin only.
           const range = faults.has('locations-end-ignored') ? { begin: asked.begin, end: now() } : asked;
           // fault limit-ignored: the parsed limit is never applied.
-          const items = faults.has('limit-ignored') ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit);
-          return items.map((l) => locationView(l, faults));
+          const items = faults.has('limit-ignored') ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
+          return historyOrder(items, variants).map((l) => locationView(l, ctx));
         },
       }),
     );
@@ -105,18 +117,18 @@ export function carsRoutes(ctx: AppContext) {
         load: load(request),
         query: () => {
           const q = asQuery(request.query);
-          return { range: parseRange(q, now(), faults), limit: parseLimit(q, faults) };
+          return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx) };
         },
         respond: (car, { range, limit }) => {
           // faults limit-ignored / geojson-limit-ignored: the GeoJSON variant drops the limit.
           const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
-          const items = ignore ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit);
-          const points = items.map((l) => pointView(l, faults));
+          const items = ignore ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
+          const points = historyOrder(items, variants).map((l) => pointView(l, ctx));
           // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
           const body = faults.has('car-geojson-feature-collection')
             ? { type: 'FeatureCollection', features: points.map((geometry) => ({ type: 'Feature', geometry, properties: {} })) }
             : points;
-          return sendGeoJson(reply, body, faults);
+          return sendGeoJson(reply, body, ctx);
         },
       }),
     );
@@ -127,13 +139,16 @@ export function carsRoutes(ctx: AppContext) {
         load: load(request),
         query: () => {
           const q = asQuery(request.query);
-          return { range: parseRange(q, now(), faults), limit: parseLimit(q, faults), names: parseSignalNames(q, faults) };
+          return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx), names: parseSignalNames(q, faults) };
         },
         respond: (car, { range, limit, names }) => {
           // fault name-filter-ignored: the name list is parsed but not applied.
           const filter = faults.has('name-filter-ignored') ? null : names;
-          const items = store.history(car.id).signals.filter((s) => inRange(s.date, range) && (filter === null || filter.has(s.name)));
-          return (faults.has('limit-ignored') ? items : applyLimit(items, limit)).map((s) => signalView(s, faults));
+          let items = store.history(car.id).signals.filter((s) => inRange(s.date, range) && (filter === null || filter.has(s.name)));
+          // fault name-filter-latest-only: the name filter reuses the status query (latest value per name).
+          if (filter !== null && faults.has('name-filter-latest-only')) items = latestOfEachName(items);
+          const page = faults.has('limit-ignored') ? items : applyLimit(items, limit, variants);
+          return historyOrder(page, variants).map((s) => signalView(s, ctx));
         },
       }),
     );
@@ -144,7 +159,7 @@ export function carsRoutes(ctx: AppContext) {
         load: load(request),
         query: () => {
           const q = asQuery(request.query);
-          return { range: parseRange(q, now(), faults), inclusive: parseInclusive(q) };
+          return { range: parseRange(q, now(), ctx), inclusive: parseInclusive(q) };
         },
         respond: (car, { range: asked, inclusive }) => {
           // fault trips-end-ignored: the filter reads begin only.
@@ -152,8 +167,10 @@ export function carsRoutes(ctx: AppContext) {
           // fault inclusive-inverted: the boolean read the wrong way round.
           const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
           const trips = store.history(car.id).trips;
-          return (touching ? tripsTouching(trips, range) : tripsWithin(trips, range)).map((t) => {
-            const view = tripSummaryView(t, faults);
+          // car trips take no limit; applyLimit gives the default page size of the default-page-size variant.
+          const page = applyLimit(touching ? tripsTouching(trips, range) : tripsWithin(trips, range), null, variants);
+          return historyOrder(page, variants).map((t) => {
+            const view = tripSummaryView(t, ctx);
             // fault trip-list-dates-shifted: the list's beginDate converted as if it were Paris winter time (+01:00).
             if (faults.has('trip-list-dates-shifted')) view.beginDate = formatRfc3339(t.beginDate - 3600 * 1000);
             return view;

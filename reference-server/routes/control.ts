@@ -1,11 +1,38 @@
 // Test-control API, outside /v3 and never part of the API under test (docs/ARCHITECTURE.md):
-// reset the writable state, expire or revoke an access token so the auth checks can get one, and
-// list every secret issued (so a test can prove none of them reached the suite's reports).
+// reset the writable state, mint tokens without the sign-in page (a suite gets its many scoped tokens
+// fast), expire or revoke an access token so the auth checks can get one, and list every secret
+// issued (so a test can prove none of them reached the suite's reports). Faults and variants never
+// apply here (app.ts): the plumbing must behave the same whatever server is under test.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findApplication } from '../auth/clients';
+import { scopesOf } from '../auth/oauth';
+import { tokenRecord } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { isPlainObject, parseJson } from '../http/body';
 import { ApiError, parametersError } from '../http/errors';
+
+interface MintRequest {
+  clientId: string;
+  username: string;
+  /** undefined: all the application's scopes. */
+  scopes: string[] | undefined;
+}
+
+function parseMintBody(body: unknown): MintRequest {
+  const parsed = parseJson(body);
+  const value = parsed.ok ? parsed.value : undefined;
+  const scopes = isPlainObject(value) ? value.scopes : undefined;
+  if (
+    !isPlainObject(value) ||
+    typeof value.clientId !== 'string' ||
+    typeof value.username !== 'string' ||
+    (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')))
+  ) {
+    throw parametersError(400, 'Body must be a JSON object with clientId, username and optional scopes', 'Send {"clientId": "...", "username": "...", "scopes": ["users_read", ...]}');
+  }
+  return { clientId: value.clientId, username: value.username, scopes: scopes as string[] | undefined };
+}
 
 export function controlRoutes(ctx: AppContext) {
   function tokenFrom(request: FastifyRequest) {
@@ -23,6 +50,18 @@ export function controlRoutes(ctx: AppContext) {
       ctx.store.reset();
       ctx.tokens.clear();
       return reply.code(204).send();
+    });
+
+    // The tokens the sign-in page and the token endpoint would give, without the browser: the granted
+    // scopes are the requested ones the application has (all of them when none are requested).
+    app.post('/tokens/mint', (request: FastifyRequest, reply: FastifyReply) => {
+      const mint = parseMintBody(request.body);
+      const application = findApplication(mint.clientId);
+      if (!application) throw new ApiError(404, 'PARAMETERS_ERROR', 'Client not found', 'Use the client id of a registered application, e.g. vds-conformance');
+      const user = ctx.store.userByEmail(mint.username);
+      if (!user) throw new ApiError(404, 'PARAMETERS_ERROR', 'User not found', 'Use the email of a seeded user, e.g. alice@reference.test');
+      const issued = ctx.tokens.issueTokens(application.clientId, user.id, scopesOf(application, mint.scopes), ctx.now());
+      return reply.code(200).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(tokenRecord(issued));
     });
 
     app.post('/tokens/expire', (request: FastifyRequest, reply: FastifyReply) => {

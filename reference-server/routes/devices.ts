@@ -20,15 +20,23 @@ export const MAX_PIN_FAILURES = 3;
 
 type Association = { kind: 'car'; carId: number } | { kind: 'pin'; pin: string };
 
+const internalError = (message: string) => new ApiError(500, 'PARAMETERS_ERROR', message, 'Retry later; report the problem if it persists');
+
 export function devicesRoutes(ctx: AppContext) {
-  const { store, faults } = ctx;
+  const { store, faults, variants } = ctx;
 
   function loadDevice(raw: string, onDissociate: boolean): Owned<Device> {
-    if (!DEVICE_ID.test(raw)) throw parametersError(400, 'Malformed device id', 'Use the serial number of the device, e.g. VDSREF0101');
+    if (!DEVICE_ID.test(raw)) {
+      // fault malformed-device-id-500: the raw id reaches the device lookup, which throws.
+      if (faults.has('malformed-device-id-500')) throw internalError(`Invalid serial number '${raw.slice(0, 40)}'`);
+      throw parametersError(400, 'Malformed device id', 'Use the serial number of the device, e.g. VDSREF0101');
+    }
     const device = store.device(raw);
     if (!device) {
       // fault dissociate-unknown-device-409: dissociation takes "no such device" for "no association".
       if (onDissociate && faults.has('dissociate-unknown-device-409')) throw conflict('Device is not associated', false);
+      // fault unknown-device-400: an unknown device reported as a bad parameter.
+      if (faults.has('unknown-device-400')) throw parametersError(400, 'Device not found', 'Check the serial number of the device');
       // fault device-404-type-not-found: the profile's NOT_FOUND type.
       throw new ApiError(404, faults.has('device-404-type-not-found') ? 'NOT_FOUND' : 'PARAMETERS_ERROR', 'Device not found', 'Check the serial number of the device');
     }
@@ -56,7 +64,13 @@ export function devicesRoutes(ctx: AppContext) {
       return { kind: 'car', carId: id };
     }
     if (pin !== undefined) {
-      if (!PIN.test(pin)) throw parametersError(400, 'Malformed pin', 'Give the 4 to 6 digit pin of the device');
+      if (!PIN.test(pin)) {
+        // fault malformed-pin-500: the pin is parsed as a number before it is validated.
+        if (faults.has('malformed-pin-500')) throw internalError(`Cannot convert '${pin.slice(0, 40)}' to a pin`);
+        // variant malformed-pin-counts: any refused pin is a failed attempt, malformed ones included.
+        if (variants.has('malformed-pin-counts')) store.recordPinFailure(request.params.deviceId);
+        throw parametersError(400, 'Malformed pin', 'Give the 4 to 6 digit pin of the device');
+      }
       return { kind: 'pin', pin };
     }
     throw parametersError(400, 'Missing parameter', 'Give carId or pin');
@@ -64,7 +78,11 @@ export function devicesRoutes(ctx: AppContext) {
 
   function associateCar(device: Device, carId: number, token: AccessToken, reply: FastifyReply): FastifyReply {
     const car: Car | undefined = store.car(carId);
-    if (!car) throw notFound('Car', faults);
+    if (!car) {
+      // variant associate-unknown-car-400: an unknown carId is a bad parameter (the profile lists it under 400 and 404).
+      if (variants.has('associate-unknown-car-400')) throw parametersError(400, 'Car not found', 'Give carId as the id of one of your cars');
+      throw notFound('Car', faults);
+    }
     if (car.userId !== token.userId) throw accessDenied('car');
     if (device.userId !== null && device.userId !== token.userId) throw accessDenied('user');
     if (device.carId !== null) throw conflict('Device already associated', true);
@@ -81,7 +99,9 @@ export function devicesRoutes(ctx: AppContext) {
 
   function associatePin(device: Device, pin: string, token: AccessToken, reply: FastifyReply): FastifyReply {
     // fault pin-lockout-never: the failure counter is kept but never read.
-    if (store.pinFailureCount(device.id) >= MAX_PIN_FAILURES && !faults.has('pin-lockout-never')) {
+    // fault pin-lockout-right-pin-accepted: the lock is checked only once the pin turned out wrong.
+    const locked = store.pinFailureCount(device.id) >= MAX_PIN_FAILURES && !faults.has('pin-lockout-never');
+    if (locked && !(faults.has('pin-lockout-right-pin-accepted') && pin === device.pin)) {
       throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts', 'This device is locked for pin association; contact support');
     }
     if (device.userId !== null || device.carId !== null) throw conflict('Device already associated', true);
@@ -114,9 +134,13 @@ export function devicesRoutes(ctx: AppContext) {
         respond: (device, _q, token) => {
           const car = device.carId === null ? undefined : store.car(device.carId);
           if (car) {
-            if (car.userId !== token!.userId) throw accessDenied('car');
+            // fault device-owner-not-checked: the car's owner is never compared with the token's user.
+            if (car.userId !== token!.userId && !faults.has('device-owner-not-checked')) throw accessDenied('car');
           } else if (device.userId !== null) {
             if (device.userId !== token!.userId) throw accessDenied('user');
+            // variant dissociate-cars-only: the spec's route "dissociates the device from its car"; a device linked
+            // only to a user has no car to be dissociated from.
+            if (variants.has('dissociate-cars-only')) throw conflict('Device is not associated with a car', false);
           } else if (!faults.has('dissociate-unassociated-204')) {
             // fault dissociate-unassociated-204: dissociation treated as idempotent.
             throw conflict('Device is not associated', false);

@@ -4,15 +4,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runRoute } from '../auth/guard';
 import type { AppContext } from '../context';
 import { round } from '../data/geo';
-import { asQuery, parseSignalNames } from '../http/params';
+import { asQuery, historyOrder, parseSignalNames } from '../http/params';
 import { coordinates, locationView, pointView, signalView, tripStatView, tripView } from '../http/views';
+import { latestOfEachName } from './cars';
 import { sendGeoJson } from './geojson';
 import { loadTrip } from './loaders';
 
 type TripRequest = FastifyRequest<{ Params: { tripId: string } }>;
 
 export function tripsRoutes(ctx: AppContext) {
-  const { store, faults } = ctx;
+  const { store, faults, variants } = ctx;
   const load = (request: TripRequest, options?: { lowercaseMessage?: boolean }) => () => loadTrip(ctx, request.params.tripId, options);
 
   return async function plugin(app: FastifyInstance): Promise<void> {
@@ -20,7 +21,7 @@ export function tripsRoutes(ctx: AppContext) {
       runRoute(ctx, request, reply, {
         route: 'GET /trips/:tripId',
         load: load(request),
-        respond: (trip) => tripView(trip, faults),
+        respond: (trip) => tripView(trip, ctx),
       }),
     );
 
@@ -28,7 +29,7 @@ export function tripsRoutes(ctx: AppContext) {
       runRoute(ctx, request, reply, {
         route: 'GET /trips/:tripId/locations',
         load: load(request),
-        respond: (trip) => trip.locations.map((l) => locationView(l, faults)),
+        respond: (trip) => historyOrder(trip.locations, variants).map((l) => locationView(l, ctx)),
       }),
     );
 
@@ -38,12 +39,14 @@ export function tripsRoutes(ctx: AppContext) {
         load: load(request),
         respond: (trip) => {
           // fault trip-geojson-drops-last-point: an off-by-one loop bound.
-          const locations = faults.has('trip-geojson-drops-last-point') ? trip.locations.slice(0, -1) : trip.locations;
+          const kept = faults.has('trip-geojson-drops-last-point') ? trip.locations.slice(0, -1) : trip.locations;
+          // The LineString follows the order of the trip's locations (reversed under newest-first).
+          const locations = historyOrder(kept, variants);
           // fault trip-geojson-points: the car route's serializer reused.
           const body = faults.has('trip-geojson-points')
-            ? locations.map((l) => pointView(l, faults))
-            : { type: 'LineString', coordinates: locations.map((l) => coordinates(l, faults)) };
-          return sendGeoJson(reply, body, faults);
+            ? locations.map((l) => pointView(l, ctx))
+            : { type: 'LineString', coordinates: locations.map((l) => coordinates(l, ctx)) };
+          return sendGeoJson(reply, body, ctx);
         },
       }),
     );
@@ -57,7 +60,10 @@ export function tripsRoutes(ctx: AppContext) {
           // fault trip-signals-unfiltered: the car's signal list without the trip's time window.
           const source = faults.has('trip-signals-unfiltered') ? store.history(trip.carId).signals : trip.signals;
           const filter = faults.has('name-filter-ignored') ? null : names;
-          return source.filter((s) => filter === null || filter.has(s.name)).map((s) => signalView(s, faults));
+          const named = source.filter((s) => filter === null || filter.has(s.name));
+          // fault name-filter-latest-only: see the car signals route.
+          const items = filter !== null && faults.has('name-filter-latest-only') ? latestOfEachName(named) : named;
+          return historyOrder(items, variants).map((s) => signalView(s, ctx));
         },
       }),
     );
@@ -67,7 +73,7 @@ export function tripsRoutes(ctx: AppContext) {
         route: 'GET /trips/:tripId/stats',
         load: load(request),
         respond: (trip) => {
-          const stats = [tripStatView('MILEAGE', trip), tripStatView('USED_TIME', trip)];
+          const stats = [tripStatView('MILEAGE', trip, ctx), tripStatView('USED_TIME', trip, ctx)];
           // fault trip-stats-usedtime-minutes: the combined page converts the duration for display (minutes).
           if (faults.has('trip-stats-usedtime-minutes')) stats[1].value = round(trip.usedTime / 60, 2);
           return stats;
@@ -79,7 +85,7 @@ export function tripsRoutes(ctx: AppContext) {
       runRoute(ctx, request, reply, {
         route: 'GET /trips/:tripId/stats/mileage',
         load: load(request, { lowercaseMessage: true }),
-        respond: (trip) => tripStatView('MILEAGE', trip),
+        respond: (trip) => tripStatView('MILEAGE', trip, ctx),
       }),
     );
 
@@ -87,7 +93,7 @@ export function tripsRoutes(ctx: AppContext) {
       runRoute(ctx, request, reply, {
         route: 'GET /trips/:tripId/stats/usedtime',
         load: load(request, { lowercaseMessage: true }),
-        respond: (trip) => tripStatView('USED_TIME', trip),
+        respond: (trip) => tripStatView('USED_TIME', trip, ctx),
       }),
     );
   };

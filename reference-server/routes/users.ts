@@ -14,7 +14,7 @@ export function usersRoutes(ctx: AppContext) {
   const { store, faults } = ctx;
   // fault created-car-not-listed: the list reads the seed only, not the cars created since.
   const listed = (cars: Car[]) => (faults.has('created-car-not-listed') ? cars.filter((c) => store.seed.cars.some((s) => s.id === c.id)) : cars);
-  const carList = (userId: number) => listed(store.carsOfUser(userId)).map((c) => carView(c, faults));
+  const carList = (userId: number) => listed(store.carsOfUser(userId)).map((c) => carView(c, ctx));
 
   return async function plugin(app: FastifyInstance): Promise<void> {
     app.get('/users/me', (request: FastifyRequest, reply: FastifyReply) =>
@@ -22,7 +22,7 @@ export function usersRoutes(ctx: AppContext) {
         route: 'GET /users/me',
         respond: (_r, _q, token) => {
           const user = store.user(token!.userId)!;
-          return userView(user, false, faults);
+          return userView(user, false, ctx);
         },
       }),
     );
@@ -39,7 +39,7 @@ export function usersRoutes(ctx: AppContext) {
       runRoute(ctx, request, reply, {
         route: 'GET /users/:userId',
         load: () => loadUser(ctx, request.params.userId),
-        respond: (user) => userView(user, true, faults),
+        respond: (user) => userView(user, true, ctx),
       }),
     );
 
@@ -59,7 +59,7 @@ export function usersRoutes(ctx: AppContext) {
         respond: (user, input) => {
           const car = store.createCar({ ...input, userId: user.id, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() });
           // fault created-car-200: the generic success status.
-          return reply.code(faults.has('created-car-200') ? 200 : 201).send(createdCarView(car, faults));
+          return reply.code(faults.has('created-car-200') ? 200 : 201).send(createdCarView(car, ctx));
         },
       }),
     );

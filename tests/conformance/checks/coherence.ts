@@ -1,6 +1,6 @@
 // Coherence across routes, only where it holds by definition: the same resource read through two
 // routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates.
-import { differingFields, expectJson, expectStatus, sameNumber, sameValue } from '../../../harness/assertions';
+import { differingFields, expectJson, expectStatus, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
 import { CREATED_CAR_PREFIX, type CheckContext } from '../../../harness/check-context';
 import { fail, NotRun, show } from '../../../harness/verdict';
 
@@ -19,7 +19,7 @@ async function read(ctx: CheckContext, routeId: string, options: Parameters<Chec
 
 /** Cars the suite itself creates during the run may appear between two reads: leave them out. */
 function stableCars(list: unknown): Item[] {
-  return (Array.isArray(list) ? (list as Item[]) : []).filter((c) => !String(c.name ?? '').startsWith(CREATED_CAR_PREFIX));
+  return (Array.isArray(list) ? (list as Item[]) : []).filter((c) => c.make !== CREATED_CAR_PREFIX && !String(c.name ?? '').startsWith(CREATED_CAR_PREFIX));
 }
 
 export async function meCars(ctx: CheckContext): Promise<void> {
@@ -72,22 +72,36 @@ export async function tripListItems(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** Trips whose statistics are compared: a few of the data window, else the run's trip. */
+async function tripsToCompare(ctx: CheckContext): Promise<string[]> {
+  if (!ctx.run.window) return [ctx.data('tripId')];
+  const trips = (await read(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() })) as Item[];
+  const ids = Array.isArray(trips) ? trips.slice(0, 3).map((t) => String(t.id)) : [];
+  return ids.length ? ids : [ctx.data('tripId')];
+}
+
 export async function tripStats(ctx: CheckContext): Promise<void> {
-  const trip = (await read(ctx, 'GET /trips/{tripId}')) as Item;
-  const stats = (await read(ctx, 'GET /trips/{tripId}/stats')) as Item[];
-  const mileage = (await read(ctx, 'GET /trips/{tripId}/stats/mileage')) as Item;
-  const usedTime = (await read(ctx, 'GET /trips/{tripId}/stats/usedtime')) as Item;
-  const entry = (type: string) => (Array.isArray(stats) ? stats.find((s) => s.type === type)?.value : undefined);
-  const compare = [
-    ['mileage', trip.mileage, 'stats MILEAGE', entry('MILEAGE'), 'stats/mileage', mileage.value],
-    ['usedTime', trip.usedTime, 'stats USED_TIME', entry('USED_TIME'), 'stats/usedtime', usedTime.value],
-  ] as const;
-  for (const [field, value, entryName, entryValue, routeName, routeValue] of compare) {
-    if (!sameNumber(value, entryValue) || !sameNumber(value, routeValue)) {
-      fail({
-        expected: `trip ${show(trip.id)}: ${field}, its ${entryName} entry and ${routeName} agree`,
-        actual: `${field} ${show(value)}, ${entryName} ${show(entryValue)}, ${routeName} ${show(routeValue)}`,
-      });
+  for (const tripId of await tripsToCompare(ctx)) {
+    const ids = { tripId };
+    const [trip, stats, mileage, usedTime] = (await Promise.all([
+      read(ctx, 'GET /trips/{tripId}', { ids }),
+      read(ctx, 'GET /trips/{tripId}/stats', { ids }),
+      read(ctx, 'GET /trips/{tripId}/stats/mileage', { ids }),
+      read(ctx, 'GET /trips/{tripId}/stats/usedtime', { ids }),
+    ])) as [Item, Item[], Item, Item];
+    const entry = (type: string) => (Array.isArray(stats) ? stats.find((s) => s.type === type)?.value : undefined);
+    const compare = [
+      ['mileage', trip.mileage, 'stats MILEAGE', entry('MILEAGE'), 'stats/mileage', mileage.value, 'km'],
+      ['usedTime', trip.usedTime, 'stats USED_TIME', entry('USED_TIME'), 'stats/usedtime', usedTime.value, 's'],
+    ] as const;
+    for (const [field, value, entryName, entryValue, routeName, routeValue, unit] of compare) {
+      const actual = `${field} ${show(value)}, ${entryName} ${show(entryValue)}, ${routeName} ${show(routeValue)}`;
+      // One quantity in one unit (km, seconds) on every route; the precision each route writes it
+      // with is not documented: only a difference rounding to whole units cannot explain fails.
+      if (!sameUpToRounding(value, entryValue) || !sameUpToRounding(value, routeValue)) {
+        fail({ expected: `trip ${show(trip.id)}: ${field}, its ${entryName} entry and ${routeName} are the same quantity in ${unit}`, actual });
+      }
+      if (!sameNumber(value, entryValue) || !sameNumber(value, routeValue)) ctx.warn(`trip ${show(trip.id)}: ${actual} (agree only up to rounding)`);
     }
   }
 }

@@ -9,14 +9,19 @@ import type { DataKey } from '../../../harness/run-context';
 import { NotRun } from '../../../harness/verdict';
 
 export interface RequestVariant {
-  /** unknown | other | unknown-device: replaces the route's resource id. */
-  id?: 'unknown' | 'other' | 'unknown-device';
+  /** unknown | other | unknown-device | malformed-device: replaces the route's resource id. */
+  id?: 'unknown' | 'other' | 'unknown-device' | 'malformed-device';
   /** "none" sends no Authorization header; any other string is sent as the raw header. */
   auth?: string;
   /** A token key; "@scope" is the scope under test, "@routeScope" the route's first scope. */
   token?: string;
   query?: Record<string, string>;
+  /** Sent only to routes taking this query parameter. */
+  ifQuery?: string;
 }
+
+/** A device id no serial number looks like: spaces and punctuation. */
+const MALFORMED_DEVICE_ID = 'not a device id!';
 
 const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
 
@@ -31,6 +36,8 @@ export function variantOptions(ctx: CheckContext, route: Route, v: RequestVarian
   const options: CallOptions = { query: v.query ? expandDeep(v.query) : undefined };
   if (v.id === 'unknown-device') {
     options.ids = { deviceId: unknownIdLike(ctx.idFor(route, 'deviceId')) };
+  } else if (v.id === 'malformed-device') {
+    options.ids = { deviceId: MALFORMED_DEVICE_ID };
   } else if (v.id === 'unknown') {
     const param = resourceParam(route);
     options.ids = { [param]: unknownIdLike(ctx.idFor(route, param)) };
@@ -48,8 +55,10 @@ export function variantOptions(ctx: CheckContext, route: Route, v: RequestVarian
 export async function errorCase(ctx: CheckContext): Promise<void> {
   const route = ctx.theRoute;
   if (route.method !== 'GET') ctx.requireWrites();
-  const variants = ctx.param<RequestVariant[]>('variants') ?? [ctx.param<RequestVariant>('request') ?? {}];
+  const variants = (ctx.param<RequestVariant[]>('variants') ?? [ctx.param<RequestVariant>('request') ?? {}])
+    .filter((v) => !v.ifQuery || route.query.includes(v.ifQuery));
   const expected = { ...ctx.param<ErrorExpectation>('expect') };
+  if (expected.message === '@notFound') expected.message = ctx.catalogue.pathParams[resourceParam(route)]?.notFound;
   if (expected.tip === 'names-scope' && !expected.scope) {
     const v = variants[0];
     expected.scope = v.token?.includes('@routeScope') ? route.scopes[0] : ctx.scope;

@@ -37,7 +37,10 @@ export async function queryLimit(ctx: CheckContext): Promise<void> {
     const res = await ctx.call(route, { query: { ...ctx.window(), limit: String(limit) } });
     expectStatus(res, route.success.status, `limit=${limit}`);
     const items = expectArray(res, 'items');
-    if (items.length > limit) {
+    if (limit === 0 && items.length > 0) {
+      // "max items returned": that 0 means none (and not "no limit") is an inference.
+      ctx.warn(`limit=0 answered ${items.length} items: read as "no limit" rather than "no item"`);
+    } else if (items.length > limit) {
       fail({ expected: `at most ${limit} item(s) with limit=${limit}`, actual: `${items.length} items`, exchange: res.exchange });
     }
     const stranger = items.findIndex((i) => !known.has(canonical(i)));
@@ -47,45 +50,81 @@ export async function queryLimit(ctx: CheckContext): Promise<void> {
   }
 }
 
-/** Items of a sub-range must lie in it; the sub-range is chosen so that the window has items outside it. */
+/** An item's dates: one for history items, begin and end for trips. */
+function datesOf(route: Route, item: Item): number[] {
+  return route.dates.map((f) => dateOf(route, item, f));
+}
+
+/**
+ * The sub-range's end: one second after an item near the middle of the window (so the answer must
+ * hold that item), preferring an item not at a whole minute, where an end rounded to the minute
+ * would drop it.
+ */
+function subRangeEnd(route: Route, all: Item[]): number | undefined {
+  const lasts = all.map((i) => Math.max(...datesOf(route, i))).filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
+  if (lasts.length < 2 || lasts[0] === lasts[lasts.length - 1]) return undefined;
+  const middle = lasts.slice(Math.floor(lasts.length / 3), Math.ceil((2 * lasts.length) / 3) + 1);
+  const anchor = middle.find((t) => new Date(t).getUTCSeconds() % 60 >= 1 && new Date(t).getUTCSeconds() <= 58) ?? middle[0];
+  return Math.floor(anchor / 1000) * 1000 + 1000;
+}
+
+/**
+ * With begin and end, the answer holds exactly the window's items that lie in the sub-range: none
+ * outside it, none of those inside it missing. The sub-range ends just after an item, so that the
+ * window has items on both sides.
+ */
 export async function queryRange(ctx: CheckContext): Promise<void> {
   const route = ctx.theRoute;
   const all = await itemsInWindow(ctx, route);
-  const times = all.map((i) => dateOf(route, i)).filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
-  if (times.length < 2 || times[0] === times[times.length - 1]) {
+  const endMs = subRangeEnd(route, all);
+  if (endMs === undefined) {
     throw new NotRun('the data window holds fewer than two distinct dates for this route, so a range inside it cannot be chosen');
   }
   const begin = new Date(Date.parse(ctx.window().begin));
-  const end = new Date(Math.floor((times[0] + times[times.length - 1]) / 2 / 1000) * 1000);
+  const end = new Date(endMs);
   const res = await ctx.call(route, { query: { begin: rfc3339(begin), end: rfc3339(end) } });
   expectStatus(res, route.success.status);
   const items = expectArray(res, 'items') as Item[];
   const trips = route.dates.length === 2;
+  const range = `begin=${rfc3339(begin)} and end=${rfc3339(end)}`;
   items.forEach((item, i) => {
-    const first = dateOf(route, item);
-    const last = trips ? dateOf(route, item, route.dates[1]) : first;
-    if (!(first >= begin.getTime() && last <= end.getTime())) {
+    if (!datesOf(route, item).every((t) => t >= begin.getTime() && t <= end.getTime())) {
       fail({
-        expected: `every item ${trips ? 'started and ended' : 'dated'} within begin=${rfc3339(begin)} and end=${rfc3339(end)}`,
+        expected: `every item ${trips ? 'started and ended' : 'dated'} within ${range}`,
         actual: `item ${i} has ${route.dates.map((f) => `${f} ${show(item[f])}`).join(', ')}`,
         pointer: `/${i}`,
         exchange: res.exchange,
       });
     }
   });
+  // Completeness: the window's items strictly inside the sub-range (bounds' inclusiveness is not documented).
+  const answered = new Set(items.map(canonical));
+  const missing = all.filter((item) => datesOf(route, item).every((t) => t > begin.getTime() && t < end.getTime()) && !answered.has(canonical(item)));
+  if (missing.length) {
+    fail({
+      expected: `every item of the window ${trips ? 'that started and ended' : 'dated'} within ${range}`,
+      actual: `${missing.length} missing, e.g. ${route.dates.map((f) => `${f} ${show(missing[0][f])}`).join(', ')}`,
+      exchange: res.exchange,
+    });
+  }
 }
 
+/**
+ * Without begin and end, the answer is that of begin = the 1st of the month 00:00:00+00:00 and
+ * end = now: nothing outside that range, nothing of it missing (items of the last minutes, which
+ * a clock difference may put on either side, are left out of the comparison).
+ */
 export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
   const route = ctx.theRoute;
-  const now = new Date();
-  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const requestedAt = Date.now();
+  const monthStart = monthStartOf(requestedAt);
   const res = await ctx.call(route);
   expectStatus(res, route.success.status);
   const items = expectArray(res, 'items') as Item[];
   items.forEach((item, i) => {
     for (const field of route.dates) {
       const t = dateOf(route, item, field);
-      if (!(t >= monthStart && t <= now.getTime() + CLOCK_SKEW_MS)) {
+      if (!(t >= monthStart && t <= requestedAt + CLOCK_SKEW_MS)) {
         fail({
           expected: `without begin/end, only items since ${rfc3339(new Date(monthStart))} (the 1st of the month) and not after now`,
           actual: `item ${i} has ${field} ${show(item[field])}`,
@@ -95,6 +134,30 @@ export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
       }
     }
   });
+  const end = new Date(Math.ceil(Date.now() / 1000) * 1000);
+  const explicit = await ctx.call(route, { query: { begin: rfc3339(new Date(monthStart)), end: rfc3339(end) } });
+  expectStatus(explicit, route.success.status, 'the same range given explicitly');
+  const expected = (expectArray(explicit, 'items') as Item[]).filter((item) => datesOf(route, item).every((t) => t <= requestedAt - CLOCK_SKEW_MS));
+  if (items.length === 0 && expected.length === 0) {
+    throw new NotRun('the car has no item since the 1st of the month (not driven this month?): the default range cannot be observed');
+  }
+  if (monthStartOf(end.getTime()) !== monthStart || requestedAt - monthStart < CLOCK_SKEW_MS) {
+    throw new NotRun('the run is at a month boundary: the default range cannot be compared with an explicit one');
+  }
+  const answered = new Set(items.map(canonical));
+  const missing = expected.filter((item) => !answered.has(canonical(item)));
+  if (missing.length) {
+    fail({
+      expected: `without begin/end, the items of begin=${rfc3339(new Date(monthStart))} and end=now (${expected.length} of them dated before the last ${CLOCK_SKEW_MS / 60_000} minutes)`,
+      actual: `${missing.length} missing from the default answer, e.g. ${route.dates.map((f) => `${f} ${show(missing[0][f])}`).join(', ')}`,
+      exchange: res.exchange,
+    });
+  }
+}
+
+function monthStartOf(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
 }
 
 /** A range clearly inside "one month" is accepted; statistics may answer "no data" instead. */
@@ -127,9 +190,14 @@ export async function signalNameFilter(ctx: CheckContext): Promise<void> {
   if (other >= 0) {
     fail({ expected: `only signals named ${chosen.join(' or ')}`, actual: `a signal named ${show(filtered[other].name)}`, pointer: `/${other}/name`, exchange: res.exchange });
   }
+  // Every signal of those names in the unfiltered answer is in the filtered one (a subset rather
+  // than equal counts: a server may page a long answer by default, in the same order both times).
+  const answered = new Set(filtered.map(canonical));
   for (const name of chosen) {
-    if (!filtered.some((s) => s.name === name)) {
-      fail({ expected: `the ${name} signals the unfiltered answer holds`, actual: `no signal named ${name}`, exchange: res.exchange });
+    const expected = all.filter((s) => s.name === name);
+    const missing = expected.filter((s) => !answered.has(canonical(s)));
+    if (missing.length) {
+      fail({ expected: `the ${expected.length} ${name} signals of the unfiltered answer`, actual: `${missing.length} of them missing, e.g. ${show(missing[0])}`, exchange: res.exchange });
     }
   }
 }
@@ -175,6 +243,13 @@ export async function statsInitialValue(ctx: CheckContext): Promise<void> {
   if (base.status === 404) throw new NotRun('the statistic has no data in the data window');
   expectStatus(base, route.success.status);
   const value = (expectJson(base) as Item).value;
+  // The default initialValue is 0.
+  const zero = await ctx.call(route, { query: { ...ctx.window(), initialValue: '0' } });
+  expectStatus(zero, route.success.status);
+  const withZero = (expectJson(zero) as Item).value;
+  if (!sameNumber(withZero, value)) {
+    fail({ expected: `initialValue=0 answers the value without initialValue (${show(value)}): its default is 0`, actual: `value ${show(withZero)}`, pointer: '/value', exchange: zero.exchange });
+  }
   const offset = 1234;
   const res = await ctx.call(route, { query: { ...ctx.window(), initialValue: String(offset) } });
   expectStatus(res, route.success.status);

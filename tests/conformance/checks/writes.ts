@@ -3,7 +3,9 @@
 import { expectArray, expectContract, expectError, expectJson, expectNoBody, expectStatus, sameValue } from '../../../harness/assertions';
 import { validCarBody, type CheckContext } from '../../../harness/check-context';
 import { expandDeep, rawBody, unknownIdLike } from '../../../harness/templates';
-import { fail, show } from '../../../harness/verdict';
+import type { ApiResponse } from '../../../harness/api';
+import { readRunState, writeRunState } from '../../../harness/run-state';
+import { fail, NotRun, show } from '../../../harness/verdict';
 
 type Item = Record<string, unknown>;
 const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);
@@ -37,6 +39,19 @@ export async function carCreate(ctx: CheckContext): Promise<void> {
   const car = expectJson(single) as Item;
   if (car.make !== body.make || car.model !== body.model) {
     fail({ expected: `GET /cars/${show(created.id)} with make ${show(body.make)} and model ${show(body.model)}`, actual: `make ${show(car.make)}, model ${show(car.model)}`, exchange: single.exchange });
+  }
+}
+
+/** Every optional field of the creation body, answered back as sent. */
+export async function carCreateFull(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const body = ctx.param<Record<string, unknown>>('body');
+  const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body });
+  expectStatus(res, 201, 'the documented success of car creation');
+  expectContract(res, 'createdCar');
+  const created = expectJson(res) as Item;
+  for (const [field, value] of Object.entries(body)) {
+    if (!sameValue(created[field], value)) fail({ expected: `${field} ${show(value)} as sent`, actual: show(created[field]), pointer: `/${field}`, exchange: res.exchange });
   }
 }
 
@@ -128,17 +143,43 @@ export async function deviceDissociateAgain(ctx: CheckContext): Promise<void> {
   });
 }
 
+export async function deviceForbidden(ctx: CheckContext): Promise<void> {
+  ctx.token('otherUser'); // before anything changes: not run without a second user
+  await withDevice(ctx, true, async () => {
+    const res = await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ctx.data('deviceForCarId') }, token: 'otherUser' });
+    expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR' });
+    const deviceId = await carDeviceId(ctx);
+    if (deviceId !== ctx.data('deviceForCarId')) {
+      fail({ expected: `after the refused dissociation, the car's deviceId is still ${show(ctx.data('deviceForCarId'))}`, actual: show(deviceId), pointer: '/deviceId' });
+    }
+  });
+}
+
 /** A pin of the same length that is not the device's. */
 function wrongPin(pin: string): string {
   return [...pin].map((c) => (/\d/.test(c) ? String((Number(c) + 1) % 10) : c)).join('');
 }
 
+/** Why a device may refuse from the first attempt on a server that was not reset before the run. */
+function lockedBefore(ctx: CheckContext, key: 'lockableDeviceId'): NotRun {
+  return new NotRun(
+    `data.${key} refuses pin association (403) before this run spent three attempts on it: an earlier run locked it, ` +
+      `and nothing documented unlocks a device. Give a device that was never locked as data.${key}`,
+  );
+}
+
 export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const device = ctx.data('freeDeviceId');
-  await dissociate(ctx, 'freeDeviceId');
+  const pin = ctx.data('devicePin');
+  await dissociate(ctx, 'freeDeviceId'); // frees it where dissociation undoes a user association (204 or 409: both fine)
   try {
-    const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin: ctx.data('devicePin') } });
+    const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
+    // No documented request undoes a user association: on a server that keeps its state between
+    // runs, the device an earlier run associated stays associated (409 "already associated").
+    if (res.status === 409 && !ctx.run.freshState) {
+      throw new NotRun('data.freeDeviceId is already associated (an earlier run associated it with the user, and no documented request undoes a user association): give a free device as data.freeDeviceId');
+    }
     expectStatus(res, 204);
     expectNoBody(res);
   } finally {
@@ -146,27 +187,87 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
   }
 }
 
-export async function devicePinWrong(ctx: CheckContext): Promise<void> {
+// ---------------------------------------------------------------- pin attempts (lockableDeviceId only)
+//
+// Failed pin attempts count towards the three-attempt lock and nothing documented resets them, so
+// every attempt a run makes goes to data.lockableDeviceId, the device the target file offers for
+// it, and is recorded (harness/run-state.ts): a malformed pin (which may or may not count: the
+// documents do not say), a wrong pin, two more wrong pins, a third, then the right pin.
+
+type PinKind = 'malformed' | 'wrong' | 'right';
+interface PinAttempt { kind: PinKind; status: number }
+const PIN_ATTEMPTS = 'pin-attempts';
+const MALFORMED_PIN = 'not-a-pin';
+
+async function attemptPin(ctx: CheckContext, kind: PinKind): Promise<ApiResponse> {
+  const device = ctx.data('lockableDeviceId');
+  const knownPin = ctx.run.data.lockableDevicePin;
+  const pin = kind === 'malformed' ? MALFORMED_PIN : kind === 'right' ? ctx.data('lockableDevicePin') : wrongPin(knownPin ?? ctx.run.data.devicePin ?? '0000');
+  const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
+  writeRunState(ctx.run, PIN_ATTEMPTS, [...pinAttempts(ctx), { kind, status: res.status }]);
+  return res;
+}
+
+function pinAttempts(ctx: CheckContext): PinAttempt[] {
+  return readRunState<PinAttempt[]>(ctx.run, PIN_ATTEMPTS, []);
+}
+
+/** Failed attempts so far this run: wrong pins for sure, malformed ones perhaps. */
+function failuresSoFar(ctx: CheckContext): { certain: number; possible: number } {
+  const refused = pinAttempts(ctx).filter((a) => a.status === 400);
+  const certain = refused.filter((a) => a.kind === 'wrong').length;
+  return { certain, possible: certain + refused.filter((a) => a.kind === 'malformed').length };
+}
+
+/**
+ * A 403 before this run failed three attempts: on a server reset before the run, the device locked
+ * too early (a failure); on one that keeps its state, an earlier run may have locked it (not run).
+ */
+function refusedBeforeThreeFailures(ctx: CheckContext, res: ApiResponse, failuresBefore: number): boolean {
+  if (res.status !== 403 || failuresBefore >= 3) return false;
+  if (!ctx.run.freshState) throw lockedBefore(ctx, 'lockableDeviceId');
+  return true;
+}
+
+/** One attempt that must be refused as a bad pin (400), the device not being locked yet. */
+async function expectBadPin(ctx: CheckContext, kind: 'malformed' | 'wrong'): Promise<void> {
   ctx.requireWrites();
-  const device = ctx.data('freeDeviceId');
-  await dissociate(ctx, 'freeDeviceId');
-  const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin: wrongPin(ctx.data('devicePin')) } });
+  const before = failuresSoFar(ctx).possible;
+  const res = await attemptPin(ctx, kind);
+  refusedBeforeThreeFailures(ctx, res, before);
   expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
 }
 
-/** Three failed attempts, then refusal: uses a device the target file says may be locked. */
+export async function devicePinMalformed(ctx: CheckContext): Promise<void> {
+  await expectBadPin(ctx, 'malformed');
+}
+
+export async function devicePinWrong(ctx: CheckContext): Promise<void> {
+  await expectBadPin(ctx, 'wrong');
+}
+
+/** Wrong pins until three have failed, each refused with 400; then even the right pin is 403. */
 export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
-  const device = ctx.data('lockableDeviceId');
-  const pin = ctx.run.data.devicePin ?? '0000';
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin: wrongPin(pin) } });
+  ctx.data('lockableDeviceId');
+  while (failuresSoFar(ctx).certain < 3) {
+    const before = failuresSoFar(ctx);
+    const res = await attemptPin(ctx, 'wrong');
     if (res.status === 403) {
-      fail({ expected: `attempt ${attempt} with a wrong pin is 400 (only after three failures is the device locked)`, actual: 'status 403', exchange: res.exchange });
+      // Locked once three attempts failed, counting the malformed pin (the documents leave that open).
+      if (before.possible >= 3) break;
+      refusedBeforeThreeFailures(ctx, res, before.possible);
+      fail({
+        expected: `a wrong pin is 400 while fewer than three attempts have failed (${before.certain} wrong${before.possible > before.certain ? ' and 1 malformed' : ''} so far)`,
+        actual: `status 403: locked too early`,
+        exchange: res.exchange,
+      });
     }
     expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
   }
-  const locked = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin: wrongPin(pin) } });
+  const known = ctx.run.data.lockableDevicePin !== undefined;
+  if (!known) ctx.warn('data.lockableDevicePin is not given: the locked device was tried with a wrong pin, not its right one');
+  const locked = await attemptPin(ctx, known ? 'right' : 'wrong');
   expectError(locked, { status: 403, type: 'AUTHORIZATION_ERROR' });
 }
 

@@ -24,8 +24,8 @@ function errorOf(text: string, env: NodeJS.ProcessEnv = {}): string {
   throw new Error('expected a TargetError');
 }
 
-test('the shipped targets are local, local-sandbox, sandbox and cloud', () => {
-  expect(listTargetNames()).toEqual(['cloud', 'local', 'local-sandbox', 'sandbox']);
+test('the shipped targets are local, local-sandbox, local-signin, sandbox and cloud', () => {
+  expect(listTargetNames()).toEqual(['cloud', 'local', 'local-sandbox', 'local-signin', 'sandbox']);
 });
 
 test('every shipped target file loads (variables unset are dropped, not fatal)', () => {
@@ -66,7 +66,7 @@ test('malformed YAML is reported as such, with no stack', () => {
 });
 
 test('a target that does not exist lists the known names', () => {
-  expect(() => loadTarget('nosuchtarget', {})).toThrow(/Target file not found.*cloud, local, local-sandbox, sandbox/);
+  expect(() => loadTarget('nosuchtarget', {})).toThrow(/Target file not found.*cloud, local, local-sandbox, local-signin, sandbox/);
 });
 
 test('${VAR} and ${VAR:-default} are expanded; an unset secret is dropped and remembered', () => {

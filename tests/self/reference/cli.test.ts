@@ -1,9 +1,11 @@
-// The command line: --list-faults, bad flags (exit 2, one line, no stack), start-up line, env vars, SIGTERM.
+// The command line: --list-faults, --list-variants, bad flags (exit 2, one line, no stack), start-up
+// line, env vars, SIGTERM.
 
 import { expect, test } from '@playwright/test';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { FAULTS } from '../../../reference-server/faults';
+import { VARIANTS } from '../../../reference-server/variants';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -48,13 +50,28 @@ test('--list-faults prints the registry as a table and exits 0', () => {
   for (const f of FAULTS) expect(res.stdout).toMatch(new RegExp(`^${f.name}\\s+${f.family}\\s+`, 'm'));
 });
 
+test('--list-variants prints the variant registry as a table and exits 0', () => {
+  const res = run(['--list-variants']);
+  expect(res.status).toBe(0);
+  const lines = res.stdout.trim().split('\n');
+  expect(lines[0]).toMatch(/^NAME\s+DESCRIPTION\s+\[allowed by: /);
+  expect(lines).toHaveLength(VARIANTS.length + 1);
+  for (const v of VARIANTS) expect(res.stdout).toMatch(new RegExp(`^${v.name}\\s+\\S.*\\[allowed by: `, 'm'));
+});
+
 test('bad flags and values: one line naming the problem and the valid values, exit 2', () => {
   const cases: [string[], Record<string, string>, RegExp][] = [
     [['--mode', 'cluod'], {}, /Invalid --mode 'cluod' \(valid: cloud, sandbox\)/],
     [['--fault', 'nope'], {}, /Unknown --fault 'nope' \(valid: none, car-date-zulu, /],
     [['--port', 'abc'], {}, /Invalid --port 'abc'/],
     [['--port', '70000'], {}, /Invalid --port '70000'/],
-    [['--prot', '1'], {}, /Unknown option '--prot' \(valid: --port, --host, --mode, --fault, --list-faults/],
+    [['--prot', '1'], {}, /Unknown option '--prot' \(valid: --port, --host, --mode, --fault, --variant, --latency-ms, --list-faults, --list-variants/],
+    [['--variant', 'nope'], {}, /Unknown --variant 'nope' \(valid: none, quiet-month, .*; see --list-variants\)/],
+    [['--variant'], {}, /Option --variant needs a value/],
+    [[], { VDS_REFERENCE_VARIANT: 'nope' }, /Unknown VDS_REFERENCE_VARIANT 'nope' \(valid: none, quiet-month, /],
+    [['--latency-ms', 'abc'], {}, /Invalid --latency-ms 'abc' \(valid: an integer number of ms, 0 or more\)/],
+    [['--latency-ms', '-5'], {}, /Invalid --latency-ms '-5'/],
+    [[], { VDS_REFERENCE_LATENCY_MS: '1.5' }, /Invalid VDS_REFERENCE_LATENCY_MS '1.5'/],
     [['--port'], {}, /Option --port needs a value/],
     [[], { VDS_REFERENCE_MODE: 'prod' }, /Invalid VDS_REFERENCE_MODE 'prod' \(valid: cloud, sandbox\)/],
     [[], { VDS_REFERENCE_FAULT: 'nope' }, /Unknown VDS_REFERENCE_FAULT 'nope'/],
@@ -73,7 +90,7 @@ test('bad flags and values: one line naming the problem and the valid values, ex
 test('starts on a free port, prints one line, serves /v3, stops cleanly on SIGTERM and SIGINT', async () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const { child, line } = await start(['--port', '0', '--mode', 'cloud']);
-    const match = /^VDS reference \(mode cloud, fault none\) listening on http:\/\/127\.0\.0\.1:(\d+)\/v3$/.exec(line);
+    const match = /^VDS reference \(mode cloud, fault none, variant none\) listening on http:\/\/127\.0\.0\.1:(\d+)\/v3$/.exec(line);
     expect(match, line).not.toBeNull();
     const res = await fetch(`http://127.0.0.1:${match![1]}/v3/users/me`);
     expect(res.status).toBe(401);
@@ -83,13 +100,37 @@ test('starts on a free port, prints one line, serves /v3, stops cleanly on SIGTE
 
 test('env vars act like the flags; flags win', async () => {
   const { child, line } = await start(['--port=0'], { VDS_REFERENCE_MODE: 'sandbox', VDS_REFERENCE_FAULT: 'car-date-zulu' });
-  expect(line).toMatch(/^VDS reference \(mode sandbox, fault car-date-zulu\) listening on http:\/\/127\.0\.0\.1:\d+\/v3$/);
+  expect(line).toMatch(/^VDS reference \(mode sandbox, fault car-date-zulu, variant none\) listening on http:\/\/127\.0\.0\.1:\d+\/v3$/);
   const port = /:(\d+)\/v3$/.exec(line)![1];
   const car = await (await fetch(`http://127.0.0.1:${port}/v3/cars/5001`)).json();
   expect(car.creationDate).toMatch(/Z$/);
   expect(await stop(child, 'SIGTERM')).toBe(0);
 
   const second = await start(['--port', '0', '--mode', 'cloud', '--fault', 'none'], { VDS_REFERENCE_MODE: 'bogus', VDS_REFERENCE_FAULT: 'bogus' });
-  expect(second.line).toMatch(/^VDS reference \(mode cloud, fault none\) listening on /);
+  expect(second.line).toMatch(/^VDS reference \(mode cloud, fault none, variant none\) listening on /);
   expect(await stop(second.child, 'SIGTERM')).toBe(0);
+});
+
+test('--variant and VDS_REFERENCE_VARIANT start a variant (flag wins); --latency-ms and VDS_REFERENCE_LATENCY_MS delay answers', async () => {
+  const { child, line } = await start(['--port', '0', '--variant', 'extra-fields', '--fault', 'car-date-zulu'], { VDS_REFERENCE_VARIANT: 'bogus' });
+  expect(line).toMatch(/^VDS reference \(mode cloud, fault car-date-zulu, variant extra-fields\) listening on http:\/\/127\.0\.0\.1:\d+\/v3$/);
+  const port = /:(\d+)\/v3$/.exec(line)![1];
+  const error = await (await fetch(`http://127.0.0.1:${port}/v3/users/me`)).json();
+  expect(error[0].vendorExtension).toEqual({ source: 'reference' });
+  expect(await stop(child, 'SIGTERM')).toBe(0);
+
+  const fromEnv = await start(['--port=0', '--latency-ms=0'], { VDS_REFERENCE_VARIANT: 'errors-text-plain', VDS_REFERENCE_LATENCY_MS: '400' });
+  expect(fromEnv.line).toMatch(/^VDS reference \(mode cloud, fault none, variant errors-text-plain\) listening on /);
+  const envPort = /:(\d+)\/v3$/.exec(fromEnv.line)![1];
+  expect((await fetch(`http://127.0.0.1:${envPort}/v3/users/me`)).headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  expect(await stop(fromEnv.child, 'SIGTERM')).toBe(0);
+
+  const slow = await start(['--port', '0', '--variant', 'none'], { VDS_REFERENCE_VARIANT: 'extra-fields', VDS_REFERENCE_LATENCY_MS: '300' });
+  expect(slow.line).toMatch(/^VDS reference \(mode cloud, fault none, variant none, latency 300 ms\) listening on /);
+  const slowPort = /:(\d+)\/v3$/.exec(slow.line)![1];
+  const started = performance.now();
+  const res = await fetch(`http://127.0.0.1:${slowPort}/_control/issued`);
+  expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+  expect(res.status).toBe(200);
+  expect(await stop(slow.child, 'SIGTERM')).toBe(0);
 });

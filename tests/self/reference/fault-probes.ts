@@ -55,6 +55,15 @@ export const PROBES: Record<FaultName, Probe> = {
   'user-by-id-missing-email': { check: async (h) => (await h.get(`/v3/users/${ALICE}`, await h.alice())).json.email === 'alice@reference.test' },
   'signal-value-string': { check: async (h) => typeof (await h.get(`/v3/cars/${RICH}/signals?limit=1`, await h.alice())).json[0].value === 'number' },
   'status-empty-signals-null': { check: async (h) => Array.isArray((await h.get(`/v3/cars/${BARE}/status`, await h.alice())).json.signals) },
+  'status-signal-value-2': {
+    check: async (h) => {
+      const token = await h.alice();
+      const signals = (await h.get(`/v3/cars/${RICH}/signals?name=LockSts`, token)).json as any[];
+      const status = ((await h.get(`/v3/cars/${RICH}/status`, token)).json.signals as any[]).filter((s) => s.name === 'LockSts');
+      const values = [...signals, ...status].map((s) => s.value);
+      return values.includes(1) && status.length === 1 && values.every((v) => v === 0 || v === 1);
+    },
+  },
 
   // errors
   'error-body-object-not-array': { check: async (h) => Array.isArray((await h.get('/v3/users/me')).json) },
@@ -139,6 +148,9 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'route-scope-overdemanding': { check: async (h, route) => (await callRoute(h, route, await h.token({ scope: caseOf(h, route).scopes.join(' ') }))).status === 200 },
   'scope-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`, await h.token({ client: 'limited' }))).status === 403 },
+  'access-checked-before-scope': {
+    check: async (h) => isError(await h.get(`/v3/cars/${BOB_CAR}`, await h.token({ scope: 'users_read' })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+  },
 
   // cross-user
   'cross-user-trip-readable': { check: async (h) => (await h.get(`/v3/trips/${h.latestTrip(BOB_CAR)}`, await h.alice())).status === 403 },
@@ -153,12 +165,6 @@ export const PROBES: Record<FaultName, Probe> = {
   'limit-ignored': { check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?limit=1`, await h.alice())).json.length === 1 },
   'limit-negative-accepted': {
     check: async (h) => isError(await h.get(`/v3/cars/${RICH}/locations?limit=-1`, await h.alice()), 400, 'PARAMETERS_ERROR', "Limit can't be less than 0"),
-  },
-  'limit-zero-means-all': {
-    check: async (h) => {
-      const res = await h.get(`/v3/cars/${RICH}/signals?limit=0`, await h.alice());
-      return res.status === 200 && res.json.length === 0;
-    },
   },
   'range-too-long-accepted': {
     check: async (h) => isError(await h.get(`/v3/cars/${RICH}/trips?begin=${encodeURIComponent(iso(NOW - 40 * DAY))}&end=${encodeURIComponent(iso(NOW))}`, await h.alice()), 416, 'PARAMETERS_ERROR', 'Range issue in dates'),
@@ -217,6 +223,36 @@ export const PROBES: Record<FaultName, Probe> = {
       const end = NOW - 2 * DAY;
       const trips = await tripsOf(h, `?begin=${encodeURIComponent(iso(MONTH_START))}&end=${encodeURIComponent(iso(end))}`);
       return trips.length > 0 && trips.every((t) => Date.parse(t.endDate) <= end);
+    },
+  },
+
+  'range-only-begin-unchecked': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - 40 * DAY))}`, await h.alice()), 416, 'PARAMETERS_ERROR', 'Range issue in dates'),
+  },
+  'unknown-signal-name-mixed-accepted': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/signals?name=LockSts,NoSuchSignal`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Wrong signal name'),
+  },
+  'default-end-ten-minutes-ago': {
+    // The latest location of the rich car is a minute before now: inside the default range.
+    check: async (h) => {
+      const locations = (await h.get(`/v3/cars/${RICH}/locations`, await h.alice())).json as any[];
+      const latest = h.seed.histories.get(RICH)!.locations.at(-1)!;
+      return locations.length > 0 && Date.parse(locations[locations.length - 1].date) === latest.date;
+    },
+  },
+  'range-end-truncated-to-minute': {
+    // end equal to a location's date with seconds: that location is the last one answered (the range is inclusive).
+    check: async (h) => {
+      const target = h.seed.histories.get(RICH)!.locations.filter((l) => l.date > MONTH_START && l.date < NOW && l.date % 60000 !== 0).at(-1)!;
+      const res = await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(MONTH_START))}&end=${encodeURIComponent(iso(target.date))}`, await h.alice());
+      return res.status === 200 && res.json.length > 0 && Date.parse(res.json[res.json.length - 1].date) === target.date;
+    },
+  },
+  'name-filter-latest-only': {
+    check: async (h) => {
+      const signals = (await h.get(`/v3/cars/${RICH}/signals?name=Odometer`, await h.alice())).json as any[];
+      const expected = h.seed.histories.get(RICH)!.signals.filter((s) => s.name === 'Odometer' && s.date >= MONTH_START && s.date <= NOW);
+      return expected.length > 1 && signals.length === expected.length;
     },
   },
 
@@ -355,6 +391,28 @@ export const PROBES: Record<FaultName, Probe> = {
   'malformed-carid-404': {
     check: async (h) => isError(await h.post('/v3/devices/VDSREF0101/associate?carId=not-a-car', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed carId'),
   },
+  'device-owner-not-checked': {
+    check: async (h) => {
+      const res = await h.post('/v3/devices/VDSREF0002/dissociate', { token: await h.bob() });
+      return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR' && (await h.get(`/v3/cars/${SECOND}`, await h.alice())).json.deviceId === 'VDSREF0002';
+    },
+  },
+  'malformed-device-id-500': {
+    check: async (h) => isError(await h.post('/v3/devices/bad.id/associate?pin=1234', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed device id'),
+  },
+  'malformed-pin-500': {
+    check: async (h) => isError(await h.post('/v3/devices/VDSREF0101/associate?pin=12ab', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed pin'),
+  },
+  'unknown-device-400': {
+    check: async (h) => (await h.post('/v3/devices/VDSREF9999/dissociate', { token: await h.alice() })).status === 404,
+  },
+  'pin-lockout-right-pin-accepted': {
+    check: async (h) => {
+      const token = await h.alice();
+      for (let i = 0; i < 3; i++) await h.post('/v3/devices/VDSREF0105/associate?pin=0000', { token });
+      return isError(await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token }), 403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts');
+    },
+  },
 
   // car creation
   'created-car-missing-timezone': { check: async (h) => typeof (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'string' },
@@ -370,6 +428,7 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'car-create-array-body-500': { check: async (h) => (await createCar(h, [VALID_CAR])).status === 400 },
   'car-create-model-optional': { check: async (h) => (await createCar(h, { make: 'Renault' })).status === 400 },
+  'created-car-ignores-timezone': { check: async (h) => (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'Asia/Tokyo' },
 
   // token endpoint
   'auth-code-reusable': {
@@ -414,6 +473,11 @@ export const PROBES: Record<FaultName, Probe> = {
   'missing-code-403': { check: async (h) => isError(await h.exchange({ grant_type: 'authorization_code' }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
   'missing-grant-type-500': { check: async (h) => isError(await h.exchange({ code: await h.code() }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
 
+  'token-no-client-400': {
+    check: async (h) => isError(await h.exchange({ grant_type: 'authorization_code', code: await h.code() }, null), 401, 'AUTHENTICATION_ERROR', 'Client authentication is missing'),
+  },
+  'refresh-missing-token-403': { check: async (h) => isError(await h.exchange({ grant_type: 'refresh_token' }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
+
   // sign-in
   'state-not-echoed': { check: async (h) => (await h.signIn({ state: 'xyz 42/&' })).location?.searchParams.get('state') === 'xyz 42/&' },
   'signin-unknown-client-200': {
@@ -427,6 +491,18 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'token-gets-all-app-scopes': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read' }))).status === 403 },
   'scope-split-on-comma': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read cars_read' }))).status === 200 },
+  'redirect-empty-state': {
+    check: async (h) => {
+      const res = await h.signIn();
+      return res.status === 302 && res.location !== null && !res.location.searchParams.has('state');
+    },
+  },
+  'redirect-uri-trailing-slash': {
+    check: async (h) => {
+      const location = (await h.signIn()).location;
+      return location !== null && `${location.origin}${location.pathname}` === REDIRECT_URI;
+    },
+  },
   'redirect-code-param-renamed': {
     check: async (h) => {
       const location = (await h.signIn({ redirectUri: REDIRECT_URI })).location;
@@ -436,13 +512,6 @@ export const PROBES: Record<FaultName, Probe> = {
 
   // content type
   'geojson-content-type-text-plain': { check: async (h) => /^application\/(geo\+)?json/.test((await h.get(`/v3/cars/${RICH}/locations.geojson?limit=1`, await h.alice())).contentType) },
-  'error-content-type-text-plain': { check: async (h) => (await h.get('/v3/users/me')).contentType.startsWith('application/json') },
-  'token-content-type-text-html': {
-    check: async (h) => {
-      const code = await h.code();
-      return (await h.exchange({ grant_type: 'authorization_code', code })).contentType.startsWith('application/json');
-    },
-  },
   'route-json-text-plain': { check: async (h, route) => /^application\/(geo\+)?json/.test((await callRoute(h, route, await h.alice())).contentType) },
   'signin-page-text-plain': { check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).contentType.startsWith('text/html') },
 

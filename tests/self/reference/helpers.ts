@@ -72,15 +72,23 @@ export class Harness {
   private constructor(
     readonly app: FastifyInstance,
     readonly clock: { now: number },
+    variant: string | undefined,
   ) {
-    this.seed = generateSeed(clock.now);
+    // The same data as the server's (the quiet-month variant is the one that changes the seed).
+    this.seed = generateSeed(clock.now, { quietMonth: variant === 'quiet-month' });
   }
 
   /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */
-  static async start(options: { mode?: Mode; fault?: string; now?: number } = {}): Promise<Harness> {
+  static async start(options: { mode?: Mode; fault?: string; variant?: string; latencyMs?: number; now?: number } = {}): Promise<Harness> {
     const clock = { now: options.now ?? NOW };
-    const app = await buildReferenceApp({ mode: options.mode ?? 'cloud', fault: options.fault, now: () => new Date(clock.now) });
-    return new Harness(app, clock);
+    const app = await buildReferenceApp({
+      mode: options.mode ?? 'cloud',
+      fault: options.fault,
+      variant: options.variant,
+      latencyMs: options.latencyMs,
+      now: () => new Date(clock.now),
+    });
+    return new Harness(app, clock, options.variant);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,12 @@
+// The extra-fields variant: members that neither document knows, added to every JSON record the API
+// answers. A client must ignore members it does not know; the variant proves the suite does too.
+
+import type { Variants } from '../variants';
+
+const EXTENSION = { source: 'reference' } as const;
+
+/** The record, with the variant's extra member when the extra-fields variant is on. */
+export function extraMembers<T extends Record<string, unknown>>(record: T, variants: Variants): T {
+  // variant extra-fields: a vendor member on every record.
+  return variants.has('extra-fields') ? { ...record, vendorExtension: { ...EXTENSION } } : record;
+}

@@ -1,0 +1,165 @@
+// Variant registry of the reference server.
+//
+// A variant is the opposite of a fault: it makes the reference take ONE choice the spec and the
+// profile allow (or one thing they leave open) differently from its default. A variant server is
+// still fully conforming, so the conformance suite must pass against each of them: that is how the
+// suite is shown not to fail an implementation for what the documents do not require (precision).
+// Each variant is implemented where its behaviour lives, guarded by `variants.has('<name>')`
+// (grep the name to find its code path). One variant at a time.
+
+export interface VariantInfo {
+  readonly name: string;
+  /** One line: what changes. */
+  readonly description: string;
+  /** The document line or section that allows the variant's behaviour. */
+  readonly allowedBy: string;
+  /** The mode in which the variant shows (default cloud). */
+  readonly mode?: 'cloud' | 'sandbox';
+  /** The variant is of the sign-in page: it shows only where tokens are minted through that page. */
+  readonly signIn?: boolean;
+}
+
+export const VARIANTS = [
+  {
+    name: 'quiet-month',
+    description: 'No car has data since the 1st of the current month 00:00 UTC: every seeded history ends 2 h before the month start',
+    allowedBy: 'vehicle-data-service-v3.md § Resources and their fields (no amount of data is stated) and v3-profile.md § Conflicts and decisions (status with no data yet)',
+  },
+  {
+    name: 'stats-no-data-404',
+    description: 'Car stats over a range with no trips answer 404 PARAMETERS_ERROR "Statistics not found" instead of 0 (+initialValue)',
+    allowedBy: 'v3-profile.md § Conflicts and decisions (car stats over a range with no trips)',
+  },
+  {
+    name: 'dissociate-cars-only',
+    description: 'Dissociating a device associated only with a user (by pin, no car) answers 409 and keeps the association',
+    allowedBy: 'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car") and v3-profile.md § Errors, Devices (dissociate a device that is not associated: 409)',
+  },
+  {
+    name: 'empty-scope-as-absent',
+    signIn: true,
+    description: 'On the sign-in page a present but empty scope is read as absent: the token gets all of the application\'s scopes',
+    allowedBy: 'v3-profile.md § Errors, Sign-in page ("scope (space-separated list, optional; ...)": an empty list is not defined)',
+  },
+  {
+    name: 'limit-zero-means-all',
+    description: 'limit=0 means no limit: every item of the range',
+    allowedBy: 'v3-profile.md § Query parameters (limit: "max items returned; a negative value is an error"; 0 is not defined)',
+  },
+  {
+    name: 'errors-text-plain',
+    description: 'Error arrays and the legacy error body are sent with content-type text/plain; charset=utf-8 (body unchanged)',
+    allowedBy: 'vehicle-data-service-v3.md § Errors, Body (the body is stated, its content type is not)',
+  },
+  {
+    name: 'token-answer-text-plain',
+    description: "The token endpoint's JSON answer is labelled text/plain; charset=utf-8 (body unchanged)",
+    allowedBy: 'v3-profile.md § Records (token: the fields are stated, the content type is not)',
+  },
+  {
+    name: 'token-clock-skew',
+    description: 'expires_at is computed from a clock 10 minutes ahead: now + expires_in + 600 (unix seconds)',
+    allowedBy: 'v3-profile.md § Records (token: expires_at int (unix seconds); its relation to expires_in is not stated)',
+  },
+  {
+    name: 'trip-record-rounded',
+    description: 'GET /trips/{tripId} gives mileage rounded to 1 decimal (the stats routes keep full precision)',
+    allowedBy: 'v3-profile.md § Records (trip: mileage number (km); no precision is stated)',
+  },
+  {
+    name: 'geojson-geo-json',
+    description: 'Both .geojson routes answer with content-type application/geo+json',
+    allowedBy: 'v3-profile.md § Conflicts and decisions (GeoJSON content type)',
+  },
+  {
+    name: 'associate-unknown-car-400',
+    description: 'Associating a device with a well-formed carId that does not exist answers 400 PARAMETERS_ERROR instead of 404',
+    allowedBy: 'v3-profile.md § Conflicts and decisions (unknown carId when associating a device)',
+  },
+  {
+    name: 'default-page-size',
+    description: 'Without limit, car locations, locations.geojson, signals and trips answer their 25 most recent items (a default limit of 25)',
+    allowedBy: 'vehicle-data-service-v3.md § Limits (page sizes: not shown) and v3-profile.md § Query parameters (no default limit is stated)',
+  },
+  {
+    name: 'newest-first',
+    description: 'Every history list (car and trip locations, signals, car trips, the trip LineString) is in descending date order',
+    allowedBy: 'v3-profile.md § Records and § Query parameters (no order of the lists is stated)',
+  },
+  {
+    name: 'extra-fields',
+    description: 'Every JSON record (user, car, location, signal, trip, stat, status, token, error element) carries an extra "vendorExtension" member',
+    allowedBy: 'vehicle-data-service-v3.md § Resources and their fields and v3-profile.md § Records (fields are listed; other members are not excluded)',
+  },
+  {
+    name: 'error-array-two-elements',
+    description: 'Every error array has an extra first element {type (same), message "Request refused", tip}, then the documented one',
+    allowedBy: 'vehicle-data-service-v3.md § Errors, Body ("a JSON array of objects"; the number of elements is not stated)',
+  },
+  {
+    name: 'dates-fraction-zulu',
+    description: 'Dates of locations, signals, accelerometer, trips and car stats end in milliseconds and Z (2026-11-01T02:24:20.000Z)',
+    allowedBy: 'v3-profile.md § Records ("date" is RFC 3339 with an offset; fractions and Z occur in the examples of these records)',
+  },
+  {
+    name: 'tips-reworded',
+    description: 'Every tip is worded differently ("Please check that ..."); the missing-scope tip still names the missing scope(s)',
+    allowedBy: 'v3-profile.md § Conflicts and decisions (tip wording)',
+  },
+  {
+    name: 'malformed-pin-counts',
+    description: 'A malformed pin counts as a failed attempt towards the 3-attempt lock (still 400 PARAMETERS_ERROR)',
+    allowedBy: 'v3-profile.md § Errors, Devices ("pin association failed 3 times already": which failures count is not stated)',
+  },
+  {
+    name: 'range-limit-31-days-23-hours',
+    description: 'begin and end up to 31 days and 23 hours apart are accepted (the default: up to exactly 31 days); more is 416',
+    allowedBy: 'v3-profile.md § Conflicts and decisions ("at most one month apart": a suite probes 28 days or less and 32 days or more)',
+  },
+] as const satisfies readonly VariantInfo[];
+
+export type VariantName = (typeof VARIANTS)[number]['name'];
+
+/** The registry seen through VariantInfo, so optional members read as optional. */
+const REGISTRY: readonly VariantInfo[] = VARIANTS;
+const NAMES: ReadonlySet<string> = new Set(VARIANTS.map((v) => v.name));
+
+export function isVariantName(value: string): value is VariantName {
+  return NAMES.has(value);
+}
+
+export function variantNames(): VariantName[] {
+  return VARIANTS.map((v) => v.name);
+}
+
+/** The mode a run must use to see a variant. */
+export function variantMode(name: string): 'cloud' | 'sandbox' {
+  return REGISTRY.find((v) => v.name === name)?.mode ?? 'cloud';
+}
+
+/** The active variant of one app instance (or none). Typed so a misspelt variant name fails to compile. */
+export class Variants {
+  readonly active: VariantName | null;
+
+  /** Throws an Error naming the valid variants for an unknown name. */
+  constructor(name?: string | null) {
+    if (name === undefined || name === null || name === '' || name === 'none') {
+      this.active = null;
+      return;
+    }
+    if (!isVariantName(name)) throw new Error(`Unknown variant '${name}' (valid: ${variantNames().join(', ')})`);
+    this.active = name;
+  }
+
+  has(name: VariantName): boolean {
+    return this.active === name;
+  }
+}
+
+/** The registry as a plain table, for --list-variants: one line per variant. */
+export function formatVariantTable(): string {
+  const nameWidth = Math.max(4, ...VARIANTS.map((v) => v.name.length));
+  const line = (name: string, description: string, allowedBy: string) => `${name.padEnd(nameWidth)}  ${description}  [allowed by: ${allowedBy}]`;
+  const rows = [line('NAME', 'DESCRIPTION', 'DOCUMENT § SECTION'), ...REGISTRY.map((v) => line(v.name, v.mode ? `(${v.mode}) ${v.description}` : v.description, v.allowedBy))];
+  return rows.join('\n');
+}

@@ -1,0 +1,246 @@
+// One probe per variant: it observes the one choice the variant makes differently and returns true
+// when the server makes the variant's choice. variants.test.ts runs each probe against the server
+// with the variant (must be true) and against the default server (must be false).
+
+import type { Mode } from '../../../reference-server/context';
+import type { VariantName } from '../../../reference-server/variants';
+import { DAY, firstError, Harness, iso, MONTH_START, NOW, Res, SEED_IDS, STRICT_DATE } from './helpers';
+
+export interface VariantProbe {
+  mode?: Mode;
+  check: (h: Harness) => Promise<boolean>;
+}
+
+const { aliceRichCar: RICH, aliceBareCar: BARE } = SEED_IDS;
+const RECORD_DATE_ZULU = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const HOUR = 3600 * 1000;
+
+const dates = (items: any[], field = 'date') => items.map((i) => Date.parse(i[field]));
+const descending = (values: number[]) => values.length > 1 && values.every((v, i) => i === 0 || v <= values[i - 1]) && values[0] > values[values.length - 1];
+const range = (begin: number, end: number) => `begin=${encodeURIComponent(iso(begin))}&end=${encodeURIComponent(iso(end))}`;
+const isJsonArrayText = (res: Res) => {
+  try {
+    return Array.isArray(JSON.parse(res.text));
+  } catch {
+    return false;
+  }
+};
+
+export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
+  'quiet-month': {
+    // Nothing in the default range (this month), yet the car has a history and a status.
+    check: async (h) => {
+      const token = await h.alice();
+      const [locations, trips, signals, status] = await Promise.all(
+        ['locations', 'trips', 'signals', 'status'].map((route) => h.get(`/v3/cars/${RICH}/${route}`, token)),
+      );
+      const earlier = await h.get(`/v3/cars/${RICH}/trips?${range(MONTH_START - 20 * DAY, MONTH_START)}`, token);
+      return locations.json.length === 0 && trips.json.length === 0 && signals.json.length === 0 && status.json.location !== null && earlier.json.length > 0;
+    },
+  },
+  'stats-no-data-404': {
+    check: async (h) => {
+      const res = await h.get(`/v3/cars/${BARE}/stats/mileage?initialValue=12`, await h.alice());
+      return res.status === 404 && firstError(res).type === 'PARAMETERS_ERROR' && firstError(res).message === 'Statistics not found';
+    },
+  },
+  'dissociate-cars-only': {
+    // A device associated by pin (with the user, no car): dissociation refused, the association kept.
+    check: async (h) => {
+      const token = await h.alice();
+      if ((await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token })).status !== 204) return false;
+      const dissociate = await h.post('/v3/devices/VDSREF0101/dissociate', { token });
+      const again = await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token });
+      return dissociate.status === 409 && firstError(dissociate).type === 'PARAMETERS_ERROR' && again.status === 409;
+    },
+  },
+  'empty-scope-as-absent': {
+    check: async (h) => {
+      const token = await h.token({ scope: '' });
+      return (await h.get('/v3/users/me', token)).status === 200 && (await h.get(`/v3/cars/${RICH}/status`, token)).status === 200;
+    },
+  },
+  'limit-zero-means-all': {
+    check: async (h) => {
+      const token = await h.alice();
+      const all = (await h.get(`/v3/cars/${RICH}/signals`, token)).json as any[];
+      const zero = await h.get(`/v3/cars/${RICH}/signals?limit=0`, token);
+      return zero.status === 200 && all.length > 0 && zero.json.length === all.length;
+    },
+  },
+  'errors-text-plain': {
+    check: async (h) => {
+      const array = await h.get('/v3/users/me');
+      const legacy = await h.exchange({ grant_type: 'authorization_code', code: 'not-a-code' });
+      return (
+        array.contentType === 'text/plain; charset=utf-8' &&
+        isJsonArrayText(array) &&
+        legacy.contentType === 'text/plain; charset=utf-8' &&
+        legacy.text === '{"message":"Invalid authentication"}'
+      );
+    },
+  },
+  'token-answer-text-plain': {
+    check: async (h) => {
+      const res = await h.exchange({ grant_type: 'authorization_code', code: await h.code() });
+      return res.status === 200 && res.contentType === 'text/plain; charset=utf-8' && typeof JSON.parse(res.text).access_token === 'string';
+    },
+  },
+  'token-clock-skew': {
+    check: async (h) => {
+      const token = await h.tokenResponse();
+      return token.expires_in === 3600 && token.expires_at === Math.floor(NOW / 1000) + 3600 + 600;
+    },
+  },
+  'trip-record-rounded': {
+    // On a trip whose mileage has more than one decimal: the record rounds it, the stats do not.
+    check: async (h) => {
+      const token = await h.alice();
+      const trip = h.seed.histories.get(RICH)!.trips.filter((t) => Math.round(t.mileage * 10) !== t.mileage * 10).at(-1)!;
+      const record = (await h.get(`/v3/trips/${trip.id}`, token)).json;
+      const stat = (await h.get(`/v3/trips/${trip.id}/stats/mileage`, token)).json;
+      return stat.value === trip.mileage && record.mileage === Math.round(trip.mileage * 10) / 10;
+    },
+  },
+  'geojson-geo-json': {
+    check: async (h) => {
+      const token = await h.alice();
+      const car = await h.get(`/v3/cars/${RICH}/locations.geojson?limit=2`, token);
+      const trip = await h.get(`/v3/trips/${h.latestTrip(RICH)}/locations.geojson`, token);
+      return car.contentType.startsWith('application/geo+json') && trip.contentType.startsWith('application/geo+json') && Array.isArray(car.json) && trip.json.type === 'LineString';
+    },
+  },
+  'associate-unknown-car-400': {
+    check: async (h) => {
+      const res = await h.post('/v3/devices/VDSREF0101/associate?carId=424242', { token: await h.alice() });
+      return res.status === 400 && firstError(res).type === 'PARAMETERS_ERROR';
+    },
+  },
+  'default-page-size': {
+    // Without limit: the first 25 items of the list; with a limit above 25: that many (the most recent).
+    check: async (h) => {
+      const token = await h.alice();
+      const page = (await h.get(`/v3/cars/${RICH}/locations`, token)).json as any[];
+      const all = (await h.get(`/v3/cars/${RICH}/locations?limit=100000`, token)).json as any[];
+      const thirty = (await h.get(`/v3/cars/${RICH}/locations?limit=30`, token)).json as any[];
+      const points = (await h.get(`/v3/cars/${RICH}/locations.geojson`, token)).json as any[];
+      const signals = (await h.get(`/v3/cars/${RICH}/signals`, token)).json as any[];
+      const trips = (await h.get(`/v3/cars/${RICH}/trips?${range(NOW - 30 * DAY, NOW)}`, token)).json as any[];
+      return all.length > 30 && JSON.stringify(page) === JSON.stringify(all.slice(0, 25)) && thirty.length === 30 && [points, signals, trips].every((list) => list.length === 25);
+    },
+  },
+  'newest-first': {
+    check: async (h) => {
+      const token = await h.alice();
+      const trip = h.latestTrip(RICH);
+      const [locations, points, signals, trips, tripLocations, tripSignals, line] = await Promise.all(
+        [
+          `/v3/cars/${RICH}/locations?limit=20`,
+          `/v3/cars/${RICH}/locations.geojson?limit=20`,
+          `/v3/cars/${RICH}/signals?limit=20`,
+          `/v3/cars/${RICH}/trips`,
+          `/v3/trips/${trip}/locations`,
+          `/v3/trips/${trip}/signals`,
+          `/v3/trips/${trip}/locations.geojson`,
+        ].map((url) => h.get(url, token)),
+      );
+      // The GeoJSON lists follow the plain lists' order.
+      const sameOrder = (coords: number[][], plain: any[]) => coords.length === plain.length && coords.every((c, i) => c[0] === plain[i].longitude && c[1] === plain[i].latitude);
+      return (
+        descending(dates(locations.json)) &&
+        sameOrder((points.json as any[]).map((p) => p.coordinates), locations.json) &&
+        descending(dates(signals.json)) &&
+        descending(dates(trips.json, 'beginDate')) &&
+        descending(dates(tripLocations.json)) &&
+        descending(dates(tripSignals.json)) &&
+        sameOrder(line.json.coordinates, tripLocations.json)
+      );
+    },
+  },
+  'extra-fields': {
+    check: async (h) => {
+      const token = await h.alice();
+      const has = (record: any) => record !== null && typeof record === 'object' && record.vendorExtension !== undefined;
+      const me = (await h.get('/v3/users/me', token)).json;
+      const cars = (await h.get('/v3/users/me/cars', token)).json as any[];
+      const status = (await h.get(`/v3/cars/${RICH}/status`, token)).json;
+      const trip = (await h.get(`/v3/trips/${h.latestTrip(RICH)}`, token)).json;
+      const stats = (await h.get(`/v3/trips/${h.latestTrip(RICH)}/stats`, token)).json as any[];
+      const error = (await h.get('/v3/users/me')).json as any[];
+      const record = await h.tokenResponse();
+      return (
+        has(me) &&
+        cars.every(has) &&
+        has(status) &&
+        has(status.location) &&
+        has(status.accelerometer) &&
+        (status.signals as any[]).every(has) &&
+        has(trip) &&
+        has(trip.beginLocation) &&
+        stats.every(has) &&
+        error.every(has) &&
+        has(record)
+      );
+    },
+  },
+  'error-array-two-elements': {
+    check: async (h) => {
+      const res = await h.get('/v3/users/me');
+      const body = res.json as any[];
+      return (
+        res.status === 401 &&
+        body.length === 2 &&
+        body[0].type === 'AUTHENTICATION_ERROR' &&
+        body[0].message === 'Request refused' &&
+        body[1].type === 'AUTHENTICATION_ERROR' &&
+        body[1].message === 'Authorization is missing'
+      );
+    },
+  },
+  'dates-fraction-zulu': {
+    check: async (h) => {
+      const token = await h.alice();
+      const location = (await h.get(`/v3/cars/${RICH}/locations?limit=1`, token)).json[0];
+      const signal = (await h.get(`/v3/cars/${RICH}/signals?limit=1`, token)).json[0];
+      const trip = (await h.get(`/v3/trips/${h.latestTrip(RICH)}`, token)).json;
+      const stat = (await h.get(`/v3/cars/${RICH}/stats/mileage`, token)).json;
+      const accelerometer = (await h.get(`/v3/cars/${RICH}/status`, token)).json.accelerometer;
+      const car = (await h.get(`/v3/cars/${RICH}`, token)).json;
+      const me = (await h.get('/v3/users/me', token)).json;
+      return (
+        [location.date, signal.date, trip.beginDate, trip.endDate, trip.beginLocation.date, stat.beginDate, stat.endDate, accelerometer.date].every((d) => RECORD_DATE_ZULU.test(d)) &&
+        STRICT_DATE.test(car.creationDate) &&
+        STRICT_DATE.test(me.creationDate)
+      );
+    },
+  },
+  'tips-reworded': {
+    check: async (h) => {
+      const missing = firstError(await h.get('/v3/users/me'));
+      const notFound = firstError(await h.get('/v3/cars/424242', await h.alice()));
+      const scope = firstError(await h.get(`/v3/cars/${RICH}/status`, await h.token({ client: 'limited' })));
+      const reworded = (tip: unknown) => typeof tip === 'string' && tip.startsWith('Please check that ');
+      return reworded(missing.tip) && reworded(notFound.tip) && reworded(scope.tip) && String(scope.tip).includes('status_read');
+    },
+  },
+  'malformed-pin-counts': {
+    check: async (h) => {
+      const token = await h.alice();
+      for (let i = 0; i < 3; i++) {
+        const res = await h.post('/v3/devices/VDSREF0105/associate?pin=12', { token });
+        if (res.status !== 400 || firstError(res).message !== 'Malformed pin') return false;
+      }
+      const right = await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token });
+      return right.status === 403 && firstError(right).type === 'AUTHORIZATION_ERROR';
+    },
+  },
+  'range-limit-31-days-23-hours': {
+    // 31 days and 12 hours accepted; 32 days still refused.
+    check: async (h) => {
+      const token = await h.alice();
+      const inside = await h.get(`/v3/cars/${RICH}/locations?${range(NOW - 31 * DAY - 12 * HOUR, NOW)}`, token);
+      const outside = await h.get(`/v3/cars/${RICH}/locations?${range(NOW - 32 * DAY, NOW)}`, token);
+      return inside.status === 200 && outside.status === 416;
+    },
+  },
+};
