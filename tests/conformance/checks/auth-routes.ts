@@ -110,7 +110,8 @@ export async function signinRedirectExact(ctx: CheckContext): Promise<void> {
 }
 
 export async function signinScopeSubset(ctx: CheckContext): Promise<void> {
-  const { code } = await freshCode(ctx, 'users_read');
+  // Two scopes, space-separated as the profile says: a server splitting on another character fails.
+  const { code } = await freshCode(ctx, 'users_read status_read');
   const res = await codeGrant(ctx, code);
   expectStatus(res, 200, 'exchanging the code');
   const token = keepSecret(ctx, expectJson(res));

@@ -64,7 +64,7 @@ function subRangeEnd(route: Route, all: Item[]): number | undefined {
   const lasts = all.map((i) => Math.max(...datesOf(route, i))).filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
   if (lasts.length < 2 || lasts[0] === lasts[lasts.length - 1]) return undefined;
   const middle = lasts.slice(Math.floor(lasts.length / 3), Math.ceil((2 * lasts.length) / 3) + 1);
-  const anchor = middle.find((t) => new Date(t).getUTCSeconds() % 60 >= 1 && new Date(t).getUTCSeconds() <= 58) ?? middle[0];
+  const anchor = middle.find((t) => new Date(t).getUTCSeconds() >= 1 && new Date(t).getUTCSeconds() <= 58) ?? middle[0];
   return Math.floor(anchor / 1000) * 1000 + 1000;
 }
 

@@ -117,7 +117,7 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
     },
   },
   'default-page-size': {
-    // Without limit: the first 25 items of the list; with a limit above 25: that many (the most recent).
+    // Without limit: the 25 most recent items (a default limit); with a limit above 25: that many.
     check: async (h) => {
       const token = await h.alice();
       const page = (await h.get(`/v3/cars/${RICH}/locations`, token)).json as any[];
@@ -126,7 +126,7 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const points = (await h.get(`/v3/cars/${RICH}/locations.geojson`, token)).json as any[];
       const signals = (await h.get(`/v3/cars/${RICH}/signals`, token)).json as any[];
       const trips = (await h.get(`/v3/cars/${RICH}/trips?${range(NOW - 30 * DAY, NOW)}`, token)).json as any[];
-      return all.length > 30 && JSON.stringify(page) === JSON.stringify(all.slice(0, 25)) && thirty.length === 30 && [points, signals, trips].every((list) => list.length === 25);
+      return all.length > 30 && JSON.stringify(page) === JSON.stringify(all.slice(-25)) && thirty.length === 30 && [points, signals, trips].every((list) => list.length === 25);
     },
   },
   'newest-first': {

@@ -15,7 +15,7 @@ test('an unknown target name lists the known ones', async () => {
   const run = await runSuite({ target: 'nosuchtarget', timeoutMs: 60_000 });
   expect(run.code).toBe(2);
   expect(run.output).toContain('Target file not found');
-  expect(run.output).toContain('cloud, local, local-sandbox, sandbox');
+  expect(run.output).toContain('cloud, local, local-sandbox, local-signin, sandbox');
 });
 
 test('an unreachable target fails fast with one clear message, not one failure per check', async () => {
