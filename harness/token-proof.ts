@@ -16,14 +16,15 @@ const MAX_PROBES = 3;
 
 type Run = Pick<RunContext, 'tokens' | 'tokenNotes' | 'data'>;
 
-export function refusedForScope(res: ApiResponse): boolean {
+function refusedForScope(res: ApiResponse): boolean {
   return res.status === 403 && Array.isArray(res.json) && res.json.some((e) => (e as { message?: unknown })?.message === SCOPE_MESSAGE);
 }
 
-/** Checks every signed-in scope-limited token (`keys`); drops and notes the ones not proven. */
-export async function proveTokens(target: Target, catalogue: Catalogue, run: Run, keys: TokenKey[], redactor: Redactor): Promise<void> {
+/** Checks the scope-limited ones of the tokens signed in (`signedIn`); drops and notes the ones not proven. */
+export async function proveTokens(target: Target, catalogue: Catalogue, run: Run, signedIn: TokenKey[], redactor: Redactor): Promise<void> {
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
-  await Promise.all(keys.map(async (key) => {
+  const scopeLimited = signedIn.filter((k) => k === 'noScopes' || k.startsWith('withoutScope.'));
+  await Promise.all(scopeLimited.map(async (key) => {
     const token = run.tokens[key];
     if (!token) return;
     const lacking: Scope[] = key === 'noScopes' ? [...SCOPES] : [key.slice('withoutScope.'.length) as Scope];

@@ -7,6 +7,7 @@ import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } 
 import { oauthRoutes } from './auth/oauth';
 import { TokenStore } from './auth/tokens';
 import type { AppContext, Mode, Switches } from './context';
+import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
 import { Faults } from './faults';
 import { clientErrorHandler } from './http/client-error';
@@ -33,6 +34,11 @@ export interface ReferenceAppOptions {
   latencyMs?: number;
 }
 
+/** The data a variant asks for: quiet-month is the one variant that changes the seed. */
+export function seedOptions(variants: Variants): SeedOptions {
+  return { quietMonth: variants.has('quiet-month') };
+}
+
 /** The control API is test plumbing: neither faults nor variants change its answers. */
 const PLAIN: Switches = { faults: new Faults(null), variants: new Variants(null) };
 
@@ -52,7 +58,7 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     faults,
     variants,
     now: () => clock().getTime(),
-    store: new Store(clock().getTime(), { quietMonth: variants.has('quiet-month') }),
+    store: new Store(clock().getTime(), seedOptions(variants)),
     tokens: new TokenStore(),
   };
 

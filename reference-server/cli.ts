@@ -51,12 +51,17 @@ function parseLatency(value: string, source: string): number {
   return Number(value);
 }
 
+/** The options an env var can give too, in the order the env vars are read; `source` names the flag or the env var. */
+const ENV_BACKED: readonly { flag: string; env: string; apply: (options: CliOptions, value: string, source: string) => void }[] = [
+  { flag: '--mode', env: 'VDS_REFERENCE_MODE', apply: (o, value, source) => { o.mode = parseMode(value, source); } },
+  { flag: '--fault', env: 'VDS_REFERENCE_FAULT', apply: (o, value, source) => { o.fault = parseFault(value, source); } },
+  { flag: '--variant', env: 'VDS_REFERENCE_VARIANT', apply: (o, value, source) => { o.variant = parseVariant(value, source); } },
+  { flag: '--latency-ms', env: 'VDS_REFERENCE_LATENCY_MS', apply: (o, value, source) => { o.latencyMs = parseLatency(value, source); } },
+];
+
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
   const options: CliOptions = { port: 8080, host: '127.0.0.1', mode: 'cloud', fault: null, variant: null, latencyMs: 0, listFaults: false, listVariants: false };
-  let modeFlag = false;
-  let faultFlag = false;
-  let variantFlag = false;
-  let latencyFlag = false;
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
@@ -88,29 +93,16 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
         if (value === '') throw new UsageError("Invalid --host '' (valid: an address or host name, e.g. 127.0.0.1)");
         options.host = value;
         break;
-      case '--mode':
-        options.mode = parseMode(value, '--mode');
-        modeFlag = true;
-        break;
-      case '--fault':
-        options.fault = parseFault(value, '--fault');
-        faultFlag = true;
-        break;
-      case '--variant':
-        options.variant = parseVariant(value, '--variant');
-        variantFlag = true;
-        break;
-      case '--latency-ms':
-        options.latencyMs = parseLatency(value, '--latency-ms');
-        latencyFlag = true;
-        break;
+      default:
+        ENV_BACKED.find((o) => o.flag === flag)!.apply(options, value, flag);
+        given.add(flag);
     }
   }
   // The env vars apply only where no flag was given (flags win, and a bad env var is then ignored).
-  if (!modeFlag && env.VDS_REFERENCE_MODE) options.mode = parseMode(env.VDS_REFERENCE_MODE, 'VDS_REFERENCE_MODE');
-  if (!faultFlag && env.VDS_REFERENCE_FAULT) options.fault = parseFault(env.VDS_REFERENCE_FAULT, 'VDS_REFERENCE_FAULT');
-  if (!variantFlag && env.VDS_REFERENCE_VARIANT) options.variant = parseVariant(env.VDS_REFERENCE_VARIANT, 'VDS_REFERENCE_VARIANT');
-  if (!latencyFlag && env.VDS_REFERENCE_LATENCY_MS) options.latencyMs = parseLatency(env.VDS_REFERENCE_LATENCY_MS, 'VDS_REFERENCE_LATENCY_MS');
+  for (const { flag, env: name, apply } of ENV_BACKED) {
+    const value = env[name];
+    if (!given.has(flag) && value) apply(options, value, name);
+  }
   return options;
 }
 

@@ -22,11 +22,11 @@
 // Writes reports/mutation/{results.json, summary.json, table.md}.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/catalogue';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/faults';
-import { VARIANTS } from '../reference-server/variants';
+import { VARIANTS, variantMode } from '../reference-server/variants';
+import { startReference } from './reference-process';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -90,7 +90,7 @@ function precisionRuns(): Run[] {
   const variantRuns: Run[] = VARIANTS.map((v) => ({
     label: `variant-${v.name}`,
     // A variant of the sign-in page only shows when tokens are minted through it.
-    target: 'mode' in v && v.mode === 'sandbox' ? 'local-sandbox' : 'signIn' in v && v.signIn ? 'local-signin' : 'local',
+    target: variantMode(v.name) === 'sandbox' ? 'local-sandbox' : 'signIn' in v && v.signIn ? 'local-signin' : 'local',
     variant: v.name,
     mayNotRun: MAY_NOT_RUN[v.name],
     maxFailures: 0,
@@ -190,62 +190,29 @@ function unexpectedNotRun(o: Outcome): Outcome['notRun'] {
 }
 
 /**
- * A server that keeps its state between runs: the reference started once, without a reset before
- * either run (control.reset: false), the suite run twice against it.
+ * A server that keeps its state between runs: the reference started once, the suite run twice
+ * against it without a reset before either run (control.reset: false).
  */
 async function runPersistentTwice(run: Run): Promise<Outcome> {
-  const dir = path.join(OUT, 'runs', run.label);
-  fs.mkdirSync(dir, { recursive: true });
-  const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...(run.variant ? ['--variant', run.variant] : [])], {
-    cwd: ROOT, stdio: 'ignore', detached: true,
-  });
+  const reference = await startReference({ variant: run.variant, reset: false });
   try {
-    await waitForServer(`http://127.0.0.1:${port}/v3/users/me`);
-    const local = fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', 'local.yaml'), 'utf8');
-    const targetFile = path.join(dir, 'persistent.yaml');
-    fs.writeFileSync(targetFile, local
-      .replace(/^name: .*$/m, 'name: persistent')
-      .replace(/^startCommand: .*\n/m, '')
-      .replace(/\$\{VDS_REFERENCE_PORT:-\d+\}/g, String(port))
-      .replace(/^(\s+url: .*_control)$/m, '$1\n  reset: false'));
-    const first = await runSuite({ ...run, label: `${run.label}-1`, target: targetFile, variant: undefined, mayNotRun: undefined });
-    const second = await runSuite({ ...run, label: `${run.label}-2`, target: targetFile, variant: undefined, mayNotRun: MAY_NOT_RUN['persistent-second-run'] });
-    const firstClean = isClean(first);
+    const once = { ...run, target: reference.targetFile, variant: undefined };
+    const first = await runSuite({ ...once, label: `${run.label}-1`, mayNotRun: undefined });
+    const second = await runSuite({ ...once, label: `${run.label}-2`, mayNotRun: MAY_NOT_RUN['persistent-second-run'] });
     return {
       ...second,
       label: run.label,
       ok: first.ok && second.ok,
       failedChecks: [...first.failedChecks.map((c) => `run 1: ${c}`), ...second.failedChecks.map((c) => `run 2: ${c}`)],
       failedRequirements: [...new Set([...first.failedRequirements, ...second.failedRequirements])],
-      // The first run may leave nothing unrun; the second what the kept state rules out.
-      notRun: [...(firstClean ? [] : unexpectedNotRun(first).map((n) => ({ ...n, requirement: `run 1: ${n.requirement}` }))), ...second.notRun],
+      // The first run may leave nothing unrun (its entries never match the second run's allowance).
+      notRun: [...unexpectedNotRun(first).map((n) => ({ ...n, requirement: `run 1: ${n.requirement}` })), ...second.notRun],
       seconds: first.seconds + second.seconds,
       problem: first.problem ?? second.problem,
     };
   } finally {
-    try { process.kill(-server.pid!, 'SIGKILL'); } catch { server.kill('SIGKILL'); }
+    await reference.stop();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function waitForServer(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await fetch(url).then(() => true, () => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the reference server did not answer at ${url} within ${timeoutMs / 1000} s`);
 }
 
 function readOutcome(run: Run, jsonFile: string, seconds: number, stderr: string): Outcome {

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { parseFields } from '../http/body';
-import { ApiError, LegacyError, parametersError } from '../http/errors';
+import { ApiError, internalError, LegacyError, parametersError } from '../http/errors';
 import { extraMembers } from '../http/extension';
 import { asQuery, Query } from '../http/params';
 import { Application, findApplication, Scope } from './clients';
@@ -177,7 +177,7 @@ export function oauthRoutes(ctx: AppContext) {
     const grant = fields.grant_type;
     // fault missing-grant-type-500: the absent field is dereferenced (`grant_type.trim()`) before it is checked.
     if (grant === undefined && faults.has('missing-grant-type-500')) {
-      throw new ApiError(500, 'PARAMETERS_ERROR', "Cannot read properties of undefined (reading 'trim')", 'Retry later; report the problem if it persists');
+      throw internalError("Cannot read properties of undefined (reading 'trim')");
     }
     if (grant === undefined || grant === '') throw missing();
     const nowMs = ctx.now();

@@ -42,6 +42,9 @@ export const notFound = (what: 'User' | 'Car' | 'Trip', faults: Faults) =>
 
 export const parametersError = (status: number, message: string, tip: string) => new ApiError(status, 'PARAMETERS_ERROR', message, tip);
 
+/** A 500 with an error array, as the server's own failures (and the faults that imitate one) answer. */
+export const internalError = (message = 'Internal server error') => new ApiError(500, 'PARAMETERS_ERROR', message, 'Retry later; report the problem if it persists');
+
 /** Tips in the style of the tips-reworded variant start with this (auth/guard.ts words the scope tip so). */
 export const REWORDED_TIP_PREFIX = 'Please check that ';
 
@@ -89,7 +92,7 @@ export function sendLegacyError(reply: FastifyReply, error: LegacyError, switche
 /** Turns Fastify's own errors (bad URL, body too large, ...) into an API error; never a 5xx for client faults. */
 export function fromFrameworkError(error: FastifyError): ApiError {
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-  if (status === 500) return new ApiError(500, 'PARAMETERS_ERROR', 'Internal server error', 'Retry later; report the problem if it persists');
+  if (status === 500) return internalError();
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return parametersError(413, 'Request body is too large', 'Send a smaller body');

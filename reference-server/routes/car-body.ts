@@ -4,7 +4,7 @@
 
 import { hashString } from '../data/prng';
 import { isPlainObject, parseJson } from '../http/body';
-import { ApiError, parametersError } from '../http/errors';
+import { internalError, parametersError } from '../http/errors';
 import type { Faults } from '../faults';
 
 export interface CarInput {
@@ -43,7 +43,7 @@ export function parseCarBody(raw: unknown, faults: Faults): CarInput {
   if (!isPlainObject(parsed.value)) {
     // fault car-create-array-body-500: `body.make` read on a non-object blows up.
     if (faults.has('car-create-array-body-500')) {
-      throw new ApiError(500, 'PARAMETERS_ERROR', 'Internal server error', 'Retry later; report the problem if it persists');
+      throw internalError();
     }
     throw invalid('Body must be a JSON object');
   }

@@ -10,7 +10,7 @@ import { scopesOf } from '../auth/oauth';
 import { tokenRecord } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { isPlainObject, parseJson } from '../http/body';
-import { ApiError, parametersError } from '../http/errors';
+import { parametersError } from '../http/errors';
 
 interface MintRequest {
   clientId: string;
@@ -41,7 +41,7 @@ export function controlRoutes(ctx: AppContext) {
       throw parametersError(400, 'Body must be a JSON object with a token string', 'Send {"token": "<access token>"}');
     }
     const token = ctx.tokens.access(parsed.value.token);
-    if (!token) throw new ApiError(404, 'PARAMETERS_ERROR', 'Token not found', 'Send an access token issued by this server since the last reset');
+    if (!token) throw parametersError(404, 'Token not found', 'Send an access token issued by this server since the last reset');
     return token;
   }
 
@@ -57,9 +57,9 @@ export function controlRoutes(ctx: AppContext) {
     app.post('/tokens/mint', (request: FastifyRequest, reply: FastifyReply) => {
       const mint = parseMintBody(request.body);
       const application = findApplication(mint.clientId);
-      if (!application) throw new ApiError(404, 'PARAMETERS_ERROR', 'Client not found', 'Use the client id of a registered application, e.g. vds-conformance');
+      if (!application) throw parametersError(404, 'Client not found', 'Use the client id of a registered application, e.g. vds-conformance');
       const user = ctx.store.userByEmail(mint.username);
-      if (!user) throw new ApiError(404, 'PARAMETERS_ERROR', 'User not found', 'Use the email of a seeded user, e.g. alice@reference.test');
+      if (!user) throw parametersError(404, 'User not found', 'Use the email of a seeded user, e.g. alice@reference.test');
       const issued = ctx.tokens.issueTokens(application.clientId, user.id, scopesOf(application, mint.scopes), ctx.now());
       return reply.code(200).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(tokenRecord(issued));
     });

@@ -8,7 +8,7 @@ import { accessDenied, Owned, runRoute } from '../auth/guard';
 import type { AccessToken } from '../auth/tokens';
 import type { AppContext } from '../context';
 import type { Car, Device } from '../data/types';
-import { ApiError, notFound, parametersError } from '../http/errors';
+import { ApiError, internalError, notFound, parametersError } from '../http/errors';
 import { asQuery, parseIntegerId, single } from '../http/params';
 
 type DeviceRequest = FastifyRequest<{ Params: { deviceId: string } }>;
@@ -19,8 +19,6 @@ const PIN = /^\d{4,6}$/;
 export const MAX_PIN_FAILURES = 3;
 
 type Association = { kind: 'car'; carId: number } | { kind: 'pin'; pin: string };
-
-const internalError = (message: string) => new ApiError(500, 'PARAMETERS_ERROR', message, 'Retry later; report the problem if it persists');
 
 export function devicesRoutes(ctx: AppContext) {
   const { store, faults, variants } = ctx;

@@ -4,7 +4,7 @@
 import type { Owned } from '../auth/guard';
 import type { AppContext } from '../context';
 import type { Car, Trip, User } from '../data/types';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, internalError, notFound } from '../http/errors';
 import { parseIntegerId, parseTripId } from '../http/params';
 
 export function loadUser(ctx: AppContext, raw: string): Owned<User> {
@@ -20,7 +20,7 @@ export function loadCar(ctx: AppContext, raw: string): Owned<Car> {
   if (!car) {
     // fault unknown-car-500: the handler dereferences the missing car.
     if (id !== null && ctx.faults.has('unknown-car-500')) {
-      throw new ApiError(500, 'PARAMETERS_ERROR', "Cannot read properties of undefined (reading 'userId')", 'Retry later; report the problem if it persists');
+      throw internalError("Cannot read properties of undefined (reading 'userId')");
     }
     throw notFound('Car', ctx.faults);
   }

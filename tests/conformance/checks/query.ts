@@ -27,6 +27,12 @@ function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
 }
 
+/** The items of `expected` that `answer` does not hold (compared as whole records). */
+function missingFrom(answer: Item[], expected: Item[]): Item[] {
+  const answered = new Set(answer.map(canonical));
+  return expected.filter((item) => !answered.has(canonical(item)));
+}
+
 export async function queryLimit(ctx: CheckContext): Promise<void> {
   const route = ctx.theRoute;
   const all = await itemsInWindow(ctx, route);
@@ -98,8 +104,7 @@ export async function queryRange(ctx: CheckContext): Promise<void> {
     }
   });
   // Completeness: the window's items strictly inside the sub-range (bounds' inclusiveness is not documented).
-  const answered = new Set(items.map(canonical));
-  const missing = all.filter((item) => datesOf(route, item).every((t) => t > begin.getTime() && t < end.getTime()) && !answered.has(canonical(item)));
+  const missing = missingFrom(items, all.filter((item) => datesOf(route, item).every((t) => t > begin.getTime() && t < end.getTime())));
   if (missing.length) {
     fail({
       expected: `every item of the window ${trips ? 'that started and ended' : 'dated'} within ${range}`,
@@ -144,8 +149,7 @@ export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
   if (monthStartOf(end.getTime()) !== monthStart || requestedAt - monthStart < CLOCK_SKEW_MS) {
     throw new NotRun('the run is at a month boundary: the default range cannot be compared with an explicit one');
   }
-  const answered = new Set(items.map(canonical));
-  const missing = expected.filter((item) => !answered.has(canonical(item)));
+  const missing = missingFrom(items, expected);
   if (missing.length) {
     fail({
       expected: `without begin/end, the items of begin=${rfc3339(new Date(monthStart))} and end=now (${expected.length} of them dated before the last ${CLOCK_SKEW_MS / 60_000} minutes)`,
@@ -192,10 +196,9 @@ export async function signalNameFilter(ctx: CheckContext): Promise<void> {
   }
   // Every signal of those names in the unfiltered answer is in the filtered one (a subset rather
   // than equal counts: a server may page a long answer by default, in the same order both times).
-  const answered = new Set(filtered.map(canonical));
   for (const name of chosen) {
     const expected = all.filter((s) => s.name === name);
-    const missing = expected.filter((s) => !answered.has(canonical(s)));
+    const missing = missingFrom(filtered, expected);
     if (missing.length) {
       fail({ expected: `the ${expected.length} ${name} signals of the unfiltered answer`, actual: `${missing.length} of them missing, e.g. ${show(missing[0])}`, exchange: res.exchange });
     }

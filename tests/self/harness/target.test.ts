@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { listTargetNames, loadTarget, TargetError } from '../../../harness/target';
+import YAML from 'yaml';
+import { DATA_KEYS, listTargetNames, loadTarget, TARGETS_DIR, TargetError } from '../../../harness/target';
 
 function writeTarget(text: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-'));
@@ -23,6 +24,11 @@ function errorOf(text: string, env: NodeJS.ProcessEnv = {}): string {
   }
   throw new Error('expected a TargetError');
 }
+
+test('the data keys of the target schema are the typed list harness/target.ts DATA_KEYS', () => {
+  const schema = YAML.parse(fs.readFileSync(path.join(TARGETS_DIR, 'target.schema.yaml'), 'utf8'));
+  expect(Object.keys(schema.properties.data.properties).sort()).toEqual([...DATA_KEYS].sort());
+});
 
 test('the shipped targets are local, local-sandbox, local-signin, sandbox and cloud', () => {
   expect(listTargetNames()).toEqual(['cloud', 'local', 'local-sandbox', 'local-signin', 'sandbox']);

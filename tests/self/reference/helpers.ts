@@ -1,9 +1,10 @@
 // Test harness for the reference server: builds the app in-process and talks to it with app.inject.
 
 import type { FastifyInstance } from 'fastify';
-import { buildReferenceApp } from '../../../reference-server/app';
+import { buildReferenceApp, seedOptions } from '../../../reference-server/app';
 import type { Mode } from '../../../reference-server/context';
-import { generateSeed, Seed, SEED_IDS } from '../../../reference-server/data/seed';
+import { Seed, SEED_IDS, seedFor } from '../../../reference-server/data/seed';
+import { Variants } from '../../../reference-server/variants';
 
 export { SEED_IDS };
 
@@ -74,8 +75,9 @@ export class Harness {
     readonly clock: { now: number },
     variant: string | undefined,
   ) {
-    // The same data as the server's (the quiet-month variant is the one that changes the seed).
-    this.seed = generateSeed(clock.now, { quietMonth: variant === 'quiet-month' });
+    // The server's data: seedFor is pure and cached by clock value and seed options, so this is the
+    // generation the app's store was built from (no second generation per harness).
+    this.seed = seedFor(clock.now, seedOptions(new Variants(variant)));
   }
 
   /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { withoutVdsVars } from '../../../scripts/reference-process';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 
@@ -40,9 +41,6 @@ export function readJson<T>(file: string): T {
 }
 
 /** The self-tests' own VDS_* settings must not leak into the run under test. */
-export function withoutVdsVars(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VDS_')));
-}
 
 /** `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test']. */
 export function runCommand(command: string[], options: RunOptions = {}): Promise<Run> {

@@ -1,0 +1,98 @@
+// The embedded reference started as a child process that outlives a suite run (so a run can be
+// repeated against it, or its /_control API asked afterwards), with a target file pointing at it:
+// fixtures/targets/local.yaml on the chosen port, without the startCommand. Used by the mutation
+// runner (a server that keeps its state between runs) and by the self-tests that run the real suite.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+
+const ROOT = path.resolve(__dirname, '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export interface Reference {
+  port: number;
+  targetFile: string;
+  control: string;
+  stop(): Promise<void>;
+}
+
+export interface ReferenceOptions {
+  fault?: string;
+  variant?: string;
+  /** false: the target file says control.reset: false (runs keep what earlier runs left). */
+  reset?: boolean;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment without the suite's VDS_* settings: the flags alone say how the server runs. */
+export function withoutVdsVars(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VDS_')));
+}
+
+/** Starts reference-server/cli.ts in cloud mode (optionally with a fault or a variant) and writes a target file for it. */
+export async function startReference(options: ReferenceOptions = {}): Promise<Reference> {
+  const port = await freePort();
+  const flags = [...(options.fault ? ['--fault', options.fault] : []), ...(options.variant ? ['--variant', options.variant] : [])];
+  const child = spawn(TSX, ['reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...flags], {
+    cwd: ROOT, stdio: 'ignore', detached: true, env: withoutVdsVars(process.env),
+  });
+  const stop = () => stopProcess(child);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForAnswer(`${base}/v3/users/me`, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { port, targetFile: writeTargetFile(port, options), control: `${base}/_control`, stop };
+}
+
+/** The local target, pointed at this server, without a startCommand (the server is already up). */
+function writeTargetFile(port: number, options: ReferenceOptions): string {
+  const onPort = (s: string) => s.replace(/\$\{VDS_REFERENCE_PORT:-\d+\}/g, String(port));
+  const target = YAML.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', 'local.yaml'), 'utf8'));
+  delete target.startCommand;
+  target.baseUrl = onPort(target.baseUrl);
+  target.control = { ...target.control, url: onPort(target.control.url), ...(options.reset === false ? { reset: false } : {}) };
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');
+  fs.writeFileSync(file, YAML.stringify(target));
+  return file;
+}
+
+async function waitForAnswer(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`the reference server did not answer at ${url} within ${timeoutMs} ms`);
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.pid === undefined) return resolve();
+    child.once('exit', () => resolve());
+    try {
+      process.kill(-child.pid, 'SIGTERM'); // the whole group: tsx and its node
+    } catch {
+      resolve();
+    }
+  });
+}
