@@ -2,6 +2,8 @@
 // VDS_TARGET picks the target file (default: local = the embedded reference, started here).
 import { execFileSync } from 'node:child_process';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { loadCatalogue, planChecks } from './harness/catalogue';
+import { selectChecks, selectionEnvFromArgv, selectionFromEnv, SelectionError } from './harness/selection';
 import { loadTargetFromEnv, TargetError, type Target } from './harness/target';
 import { conformanceReporters, testOutputDir } from './reporters/config';
 import { runMetadata } from './reporters/metadata';
@@ -25,7 +27,32 @@ function target(): Target {
   }
 }
 
+/**
+ * A conformance test is a route group and its checks are steps (tests/conformance/define-suite.ts):
+ * Playwright's --grep and --max-failures act on tests, so they are handed to the checks as well.
+ * Set here, in the runner, they reach the workers through the environment.
+ */
+function selectChecksFromArgv(argv: string[]): void {
+  for (const [k, v] of Object.entries(selectionEnvFromArgv(argv))) process.env[k] ??= v;
+  const i = argv.findIndex((a) => a === '--max-failures' || a.startsWith('--max-failures=') || a === '-x');
+  if (i >= 0 && !process.env.VDS_MAX_FAILURES) {
+    process.env.VDS_MAX_FAILURES = argv[i] === '-x' ? '1' : argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1];
+  }
+  try {
+    if (selectChecks(planChecks(loadCatalogue()), selectionFromEnv()).length === 0) {
+      console.error(`\nThe selection (--grep ${process.env.VDS_GREP ?? ''}${process.env.VDS_GREP_INVERT ? ` --grep-invert ${process.env.VDS_GREP_INVERT}` : ''}) matches no check. ` +
+        'A check is matched by its title and tags, e.g. "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical".\n');
+      process.exit(2);
+    }
+  } catch (err) {
+    if (!(err instanceof SelectionError)) throw err;
+    console.error(`\n${err.message}\n`);
+    process.exit(2);
+  }
+}
+
 ensureReferencePort();
+selectChecksFromArgv(process.argv);
 const t = target();
 const base = new URL(t.baseUrl);
 const isLocal = ['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname);
@@ -43,8 +70,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: Number(process.env.VDS_WORKERS ?? 2),
-  // A check makes a few requests; each is bounded by the target's requestTimeoutMs.
-  timeout: Math.max(30_000, t.requestTimeoutMs * 8),
+  // A test is a route group; each of its checks has its own time limit (tests/conformance/run-check.ts).
+  timeout: 0,
   reporter: reporters,
   globalSetup: './fixtures/global-setup.ts',
   // Traces and screenshots would carry tokens: the suite records its own redacted exchanges instead.

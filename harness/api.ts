@@ -4,7 +4,22 @@
 // exchange (for the reports) with its latency (for monitoring).
 import type { Redactor } from './redact';
 
+import fs from 'node:fs';
+
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/**
+ * VDS_RECORD_REQUESTS=FILE appends every request as sent, unredacted, one JSON line each: only the
+ * benchmark sets it (scripts/bench.ts replays them against the embedded reference, then deletes it).
+ */
+const RECORD_TO = process.env.VDS_RECORD_REQUESTS;
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
 
 /**
  * After this many requests in a row to one route got no answer, the worker stops sending to that
@@ -117,6 +132,7 @@ export class ApiClient {
       exchange.error = `not sent: the last ${MAX_SILENT_REQUESTS} requests to ${breakerKey} got no answer`;
       throw new NoAnswerError(`${method} ${exchange.url}: ${exchange.error}`, 'network', exchange);
     }
+    if (RECORD_TO) fs.appendFileSync(RECORD_TO, `${JSON.stringify({ method, url, headers, body } satisfies RecordedRequest)}\n`);
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);

@@ -1,6 +1,7 @@
 // Everything a check procedure may use: the target, the run's tokens and ids, the requirement and
 // route under test, and requests that fill in ids and credentials the way the documents say.
 // Inputs that are missing raise NotRun naming the target-file key that would provide them.
+import type { Browser } from '@playwright/test';
 import type { ApiClient, ApiResponse } from './api';
 import type { Catalogue, Requirement, Route } from './catalogue';
 import type { DataKey, RunContext } from './run-context';
@@ -20,6 +21,9 @@ export interface CallOptions {
   body?: unknown;
   rawBody?: string;
 }
+
+/** Runs `use` with the worker's browser; one use at a time (fixtures/conformance.ts). */
+export type BrowserSession = <T>(use: (browser: Browser) => Promise<T>) => Promise<T>;
 
 /** Which run id fills each parameter of a route by default. */
 const DEFAULT_IDS: Record<string, DataKey> = {
@@ -41,7 +45,17 @@ export class CheckContext {
     readonly requirement: Requirement,
     readonly route?: Route,
     readonly scope?: Scope,
+    /** Runs a function with the worker's browser (fixtures/conformance.ts). */
+    private readonly browserSession?: BrowserSession,
   ) {}
+
+  /** Uses the worker's browser for the sign-in page, or NotRun saying why there is none. */
+  withBrowser<T>(use: (browser: Browser) => Promise<T>): Promise<T> {
+    if (!this.run.browser.executablePath || !this.browserSession) {
+      throw new NotRun(`needs a browser for the sign-in page: ${this.run.browser.missing ?? 'none was given to this check'}`);
+    }
+    return this.browserSession(use);
+  }
 
   /** The route under test (per-route requirements). */
   get theRoute(): Route {

@@ -27,6 +27,19 @@ export interface RunContext {
   freshState: boolean;
   /** A folder of this run for what stateful checks share across workers (harness/run-state.ts). */
   stateDir: string;
+  /** How many checks a worker runs at once: they wait on the network, so it follows the target's latency. */
+  concurrency: number;
+}
+
+/**
+ * Checks in flight per worker. On a nearby server a few keep it busy (more only queue on its cores);
+ * a distant one needs more to keep the line full: about one more check per 2 ms of round trip.
+ * VDS_CONCURRENCY overrides (e.g. 1 to debug, or low for a server that limits request rates).
+ */
+export function concurrencyFor(roundTripMs: number, env: NodeJS.ProcessEnv = process.env): number {
+  const given = Number(env.VDS_CONCURRENCY);
+  if (Number.isInteger(given) && given > 0) return given;
+  return Math.min(64, Math.max(8, Math.ceil(8 + roundTripMs / 2)));
 }
 
 const ENV_KEY = 'VDS_RUN_CONTEXT';

@@ -14,18 +14,24 @@ import { decideGate } from './gate';
 import { addRunWarnings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
 import type { Certificate, TargetInfo } from './model';
 import { optionsFromEnv, type CertificateOptions } from './options';
+import { REPORT_FILES } from './paths';
 import { redactDeep, reportRedactor, runContextIfAny } from './redaction';
 import { renderChangesMarkdown } from './render-changes';
 import { renderConsole } from './render-console';
 import { renderHtml } from './render-html';
 import { renderMarkdown } from './render-md';
-import { checkResultOf } from './results';
-import { buildCertificate, checkStates, NOT_SELECTED, type PlannedKey, type RequirementInfo } from './verdict';
+import { selectChecks, selectionFromEnv } from '../harness/selection';
+import type { CheckResult } from './model';
+import { checkResultsOf, groupOf, NEVER_STARTED } from './results';
+import { renderJunit } from './render-junit';
+import { buildCertificate, checkStates, NOT_SELECTED, resolveChecks, type Check, type PlannedKey, type RequirementInfo } from './verdict';
 
 export default class CertificateReporter implements Reporter {
   private config?: FullConfig;
   private suite?: Suite;
   private readonly errors: string[] = [];
+  /** Every check of the run, for the JUnit report. */
+  private checks: Check[] = [];
   private readonly options: CertificateOptions;
 
   constructor(options: Partial<CertificateOptions> = {}) {
@@ -81,9 +87,23 @@ export default class CertificateReporter implements Reporter {
       applicable: !run?.target.env || r.env.includes(run.target.env as 'cloud' | 'sandbox'),
     }));
     const planned: PlannedKey[] = planChecks(catalogue).map((p) => ({ requirement: p.requirement.id, key: p.key, group: p.group }));
+    const results: CheckResult[] = [];
+    for (const t of tests) {
+      const { results: found, problem } = checkResultsOf(t);
+      results.push(...found);
+      if (problem) errors.push(problem);
+    }
     const stopped = errors.length ? `the run stopped before this check ran: ${errors[0].split('\n')[0]}` : undefined;
-    const results = tests.flatMap((t) => checkResultOf(t, stopped) ?? []);
-    const missingReason = stopped ?? NOT_SELECTED;
+    // A check of a group this run (or shard) has a test for, selected but without a result: the run
+    // stopped first (--max-failures, a crash, an interruption). Any other planned check was not selected.
+    const groups = new Set(tests.map(groupOf));
+    const have = new Set(results.map((r) => r.key));
+    const selection = run?.selection ? selectionFromEnv(run.selection) : selectionFromEnv();
+    for (const p of selectChecks(planChecks(catalogue), selection)) {
+      if (!groups.has(p.group) || have.has(p.key)) continue;
+      results.push({ key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', reason: stopped ?? NEVER_STARTED, warnings: [], latencies: [] });
+    }
+    const missingReason = NOT_SELECTED;
     const certificate = buildCertificate({
       suite: run?.suite ?? suiteInfo(),
       target: run?.target ?? targetFallback(),
@@ -99,6 +119,7 @@ export default class CertificateReporter implements Reporter {
       results,
       missingReason,
     });
+    this.checks = resolveChecks(requirements, planned, results, missingReason);
     const states = checkStates(requirements, planned, results, missingReason);
     const problems: string[] = [];
     const { baseline, updateBaseline, compare } = this.options;
@@ -127,6 +148,7 @@ export default class CertificateReporter implements Reporter {
     fs.writeFileSync(path.join(dir, 'conformance.json'), `${JSON.stringify(c, null, 2)}\n`);
     fs.writeFileSync(path.join(dir, 'conformance.md'), renderMarkdown(c));
     fs.writeFileSync(path.join(dir, 'conformance.html'), renderHtml(c));
+    if (this.options.junit) fs.writeFileSync(path.join(dir, REPORT_FILES.junit), reportRedactor().redact(renderJunit(c, this.checks)));
     if (c.comparison) fs.writeFileSync(path.join(dir, 'changes.md'), renderChangesMarkdown(c.comparison));
   }
 }

@@ -1,7 +1,9 @@
 // The reporters of a conformance run (playwright.config.ts) and of merge-reports (merge.config.ts).
 //   console: a live progress line (`line`; `dot` under CI), then the certificate's verdict summary;
-//   files:   JUnit, Playwright's HTML report (never opened), Allure results, the certificate;
-//   sharded: a blob report per shard as well, for `npm run merge`.
+//   files:   Playwright's HTML report (never opened), Allure results, the certificate (which also
+//            writes junit.xml, one test case per check: reporters/render-junit.ts);
+//   sharded: a blob report per shard as well, for `npm run merge`;
+//   VDS_REPORTS=certificate: the certificate alone.
 import path from 'node:path';
 import type { ReporterDescription } from '@playwright/test';
 import { REPORT_FILES, reportsDir } from './paths';
@@ -10,6 +12,8 @@ const CERTIFICATE = path.join(__dirname, 'certificate.ts');
 
 export function conformanceReporters(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): ReporterDescription[] {
   const dir = reportsDir(env);
+  // VDS_REPORTS=certificate: the certificate alone (the mutation runner reads nothing else).
+  if (env.VDS_REPORTS === 'certificate') return [[CERTIFICATE]];
   const sharded = argv.some((a) => a === '--shard' || a.startsWith('--shard=')) || env.VDS_BLOB === '1';
   return [
     ...fileReporters(env),
@@ -26,7 +30,6 @@ export function fileReporters(env: NodeJS.ProcessEnv = process.env): ReporterDes
   const dir = reportsDir(env);
   return [
     [env.CI ? 'dot' : 'line'],
-    ['junit', { outputFile: path.join(dir, REPORT_FILES.junit) }],
     ['html', { outputFolder: path.join(dir, REPORT_FILES.html), open: 'never' }],
     [CERTIFICATE],
   ];

@@ -4,6 +4,7 @@
 // warnings once global setup has published them (see certificate.ts onBegin).
 import fs from 'node:fs';
 import path from 'node:path';
+import { SELECTION_ENV } from '../harness/selection';
 import type { Target } from '../harness/target';
 import type { TargetInfo } from './model';
 import { ROOT } from './paths';
@@ -15,6 +16,8 @@ export interface RunMetadata {
   suite: { name: string; version: string };
   target: TargetInfo;
   monitor: boolean;
+  /** The check selection (VDS_GREP, VDS_GREP_INVERT), so merge-reports knows what was left out on purpose. */
+  selection?: Record<string, string>;
 }
 
 export function suiteInfo(): { name: string; version: string } {
@@ -29,6 +32,7 @@ export function runMetadata(target: Target, env: NodeJS.ProcessEnv = process.env
       suite: suiteInfo(),
       target: { name: target.name, baseUrl: target.baseUrl, env: target.env, allowWrites: target.allowWrites, source: target.source },
       monitor: env.VDS_MONITOR === '1',
+      selection: Object.fromEntries(Object.values(SELECTION_ENV).flatMap((k) => (env[k] ? [[k, env[k]!]] : []))),
     },
   };
 }

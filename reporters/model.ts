@@ -33,6 +33,8 @@ export interface CheckResult {
   failure?: CheckFailure;
   /** Latency of every request the check made, per catalogue route. */
   latencies: LatencySample[];
+  /** How long the check took. */
+  durationMs?: number;
 }
 
 export interface LatencySample {

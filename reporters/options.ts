@@ -15,6 +15,8 @@ export interface CertificateOptions {
   latencyRatio: number;
   /** Routes whose p95 stays under this many milliseconds are never latency regressions. */
   latencyFloorMs: number;
+  /** Write junit.xml, one test case per check (not with VDS_REPORTS=certificate). */
+  junit: boolean;
 }
 
 export const DEFAULT_LATENCY_RATIO = 1.5;
@@ -31,6 +33,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Certificat
     compare: file(env.VDS_COMPARE),
     latencyRatio: parseRatio(env.VDS_LATENCY_RATIO),
     latencyFloorMs: parseFloor(env.VDS_LATENCY_FLOOR_MS),
+    junit: env.VDS_REPORTS !== 'certificate',
   };
 }
 

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { didYouMean } from '../harness/did-you-mean';
+import { SELECTION_ENV } from '../harness/selection';
 import { listTargetNames, resolveTargetFile, TargetError } from '../harness/target';
 import { BaselineError, readBaseline } from '../reporters/baseline';
 import { CompareError, readCertificate } from '../reporters/compare';
@@ -31,7 +32,13 @@ Options:
   --merge DIR              no run: merge the blob reports in DIR (from --shard runs) into one certificate
   -h, --help               this help
 
-Anything else goes to \`playwright test\`, e.g. --grep @core, --workers 4, --shard 1/3, a spec file.
+  -g, --grep PATTERN       run only the checks whose title or tags match (a regular expression): a check
+                           "CORE-ERROR-BODY GET /users/me" has the tags @CORE-ERROR-BODY @core @users @critical,
+                           so --grep @core, --grep @critical, --grep "@(CAR-CREATE|DEV-DISSOCIATE)\b"
+  -G, --grep-invert PATTERN  leave out the checks that match
+  -x, --max-failures N     stop after the first (N) failing checks
+
+Anything else goes to \`playwright test\`, e.g. --workers 4, --shard 1/3, a spec file (users.spec.ts).
 
 Exit status: 0 the gate passed (core verdict not FAIL, or no regression, or nothing got worse);
 1 it failed (or the run did not complete); 2 bad options or target file.`;
@@ -104,6 +111,16 @@ export function parseArgs(argv: string[]): Invocation {
         inv.env.VDS_UPDATE_BASELINE = file;
         break;
       }
+      // Checks are steps of one test per route group: the checks' own selection applies the patterns
+      // (harness/selection.ts); Playwright then runs the groups that have a selected check.
+      case '-g':
+      case '--grep':
+        inv.env[SELECTION_ENV.grep] = checkPattern(flag, value());
+        break;
+      case '-G':
+      case '--grep-invert':
+        inv.env[SELECTION_ENV.grepInvert] = checkPattern(flag, value());
+        break;
       case '--merge': {
         const dir = path.resolve(value());
         if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--merge: ${dir} is not a folder of blob reports`);
@@ -116,8 +133,8 @@ export function parseArgs(argv: string[]): Invocation {
   }
   if (inv.env.VDS_BASELINE && inv.env.VDS_UPDATE_BASELINE) throw new UsageError('use either --baseline or --update-baseline, not both');
   if (inv.env.VDS_LATENCY_RATIO && !inv.env.VDS_COMPARE) throw new UsageError('--latency-ratio only applies with --compare PATH');
-  if (inv.merge && (inv.playwrightArgs.length || inv.env.VDS_TARGET || inv.env.VDS_MONITOR)) {
-    throw new UsageError('--merge takes no run options (--target, --monitor, playwright test options): the blob reports carry them');
+  if (inv.merge && (inv.playwrightArgs.length || inv.env.VDS_TARGET || inv.env.VDS_MONITOR || inv.env.VDS_GREP || inv.env.VDS_GREP_INVERT)) {
+    throw new UsageError('--merge takes no run options (--target, --monitor, --grep, playwright test options): the blob reports carry them');
   }
   return inv;
 }
@@ -137,6 +154,15 @@ function passThrough(raw: string, flag: string, args: string[], inv: Invocation)
   if (kind === 'value' && args.length) inv.playwrightArgs.push(args.shift()!);
   if (kind === 'optional' && args.length && !args[0].startsWith('-')) inv.playwrightArgs.push(args.shift()!);
   if (flag === '--reporter') inv.notes.push('note: --reporter replaces every reporter of the suite (no certificate); --add-reporter adds one instead');
+}
+
+function checkPattern(flag: string, pattern: string): string {
+  try {
+    new RegExp(pattern);
+  } catch (err) {
+    throw new UsageError(`${flag}: not a regular expression: ${(err as Error).message}`);
+  }
+  return pattern;
 }
 
 function checkTarget(selector: string): string {

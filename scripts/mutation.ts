@@ -24,6 +24,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/catalogue';
+import type { Certificate } from '../reporters/model';
+import { REPORT_FILES } from '../reporters/paths';
+import { NOT_SELECTED } from '../reporters/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/faults';
 import { VARIANTS, variantMode } from '../reference-server/variants';
 import { startReference } from './reference-process';
@@ -59,15 +62,6 @@ interface Outcome extends Run {
   total: number;
   seconds: number;
   problem?: string;
-}
-
-interface JsonTest { status: string; annotations: Array<{ type: string; description?: string }>; results: Array<{ status: string }> }
-interface JsonSpec { title: string; tests: JsonTest[] }
-interface JsonSuite { specs?: JsonSpec[]; suites?: JsonSuite[] }
-
-function* specsOf(suite: JsonSuite): Generator<JsonSpec> {
-  for (const s of suite.specs ?? []) yield s;
-  for (const child of suite.suites ?? []) yield* specsOf(child);
 }
 
 /** Sandbox faults only show on a sandbox target; every other fault on the cloud-mode reference. */
@@ -109,15 +103,18 @@ function labelFor(spec: string): string {
   return spec.replace(/[\s/:]+/g, '_');
 }
 
-/** A --grep that selects the checks of the given requirement ids (titles start with the id). */
+/** A selection (VDS_GREP) of the checks of the given requirement ids, by their tags. */
 function grepFor(ids: string[]): string {
-  return `(?<![\\w-])(${ids.map((id) => id.replace(/[-]/g, '\\-')).join('|')})(?![\\w-])`;
+  return `@(${ids.map(escapeRegExp).join('|')})(?![\\w-])`;
 }
 
-/** A --grep that selects exactly these checks: Playwright matches "<file> <describes> <title> <tags>". */
+/** A selection (VDS_GREP) of exactly these checks: a check is matched as "<key> <tags>" (harness/selection.ts). */
 function grepForChecks(keys: string[]): string {
-  const escape = (k: string) => k.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  return `(?<= )(${keys.map(escape).join('|')})(?= @)`;
+  return `^(${keys.map(escapeRegExp).join('|')}) @`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** Round-robin over the families, keeping the registry's order within each. */
@@ -138,27 +135,29 @@ function runSuite(run: Run): Promise<Outcome> {
   const dir = path.join(OUT, 'runs', run.label);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const jsonFile = path.join(dir, 'results.json');
   const started = Date.now();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     VDS_TARGET: run.target,
     VDS_WORKERS: '1',
     VDS_REPORTS_DIR: dir,
-    // Only failures carry their exchanges here: attachments cost ~20 ms a check on these machines.
+    // Only the certificate, and only failures carry their exchanges: nothing else is read here.
     VDS_ATTACH: 'failures',
-    PLAYWRIGHT_JSON_OUTPUT_FILE: jsonFile,
+    VDS_REPORTS: 'certificate',
     CI: '',
   };
+  delete env.VDS_GREP;
+  delete env.VDS_MAX_FAILURES;
+  if (run.requirements) env.VDS_GREP = grepFor(run.requirements);
+  if (run.checks) env.VDS_GREP = grepForChecks(run.checks);
+  if (run.fault) env.VDS_MAX_FAILURES = String(run.maxFailures);
   delete env.VDS_REFERENCE_PORT; // each run picks its own free port
   if (run.fault) env.VDS_REFERENCE_FAULT = run.fault;
   else delete env.VDS_REFERENCE_FAULT;
   if (run.variant) env.VDS_REFERENCE_VARIANT = run.variant;
   else delete env.VDS_REFERENCE_VARIANT;
   return new Promise((resolve) => {
-    const args = ['playwright', 'test', '--reporter=json', `--output=${path.join(dir, 'test-results')}`];
-    if (run.requirements) args.push('--grep', grepFor(run.requirements));
-    if (run.checks) args.push('--grep', grepForChecks(run.checks));
+    const args = ['playwright', 'test', `--output=${path.join(dir, 'test-results')}`];
     if (run.fault) args.push(`--max-failures=${run.maxFailures}`);
     // Its own process group: a run that overstays is stopped with its reference server and browser.
     const child = spawn('npx', args, {
@@ -171,7 +170,7 @@ function runSuite(run: Run): Promise<Outcome> {
     }, RUN_TIMEOUT_MS);
     child.on('close', () => {
       clearTimeout(timer);
-      resolve(readOutcome(run, jsonFile, (Date.now() - started) / 1000, stderr));
+      resolve(readOutcome(run, path.join(dir, REPORT_FILES.certificateJson), (Date.now() - started) / 1000, stderr));
     });
   });
 }
@@ -215,32 +214,26 @@ async function runPersistentTwice(run: Run): Promise<Outcome> {
   }
 }
 
-function readOutcome(run: Run, jsonFile: string, seconds: number, stderr: string): Outcome {
+/** What a run showed, read from its certificate (reporters/model.ts): the one result format of a run. */
+function readOutcome(run: Run, certificateFile: string, seconds: number, stderr: string): Outcome {
   const outcome: Outcome = { ...run, ok: false, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds };
-  if (!fs.existsSync(jsonFile)) {
-    outcome.problem = `no results (the run crashed): ${stderr.trim().split('\n').slice(-3).join(' | ')}`;
+  if (!fs.existsSync(certificateFile)) {
+    outcome.problem = `no certificate (the run crashed): ${stderr.trim().split('\n').slice(-3).join(' | ')}`;
     return outcome;
   }
-  const report = JSON.parse(fs.readFileSync(jsonFile, 'utf8')) as { suites: JsonSuite[]; errors?: Array<{ message?: string }> };
-  const failed = new Set<string>();
-  for (const suite of report.suites) {
-    for (const spec of specsOf(suite)) {
-      for (const t of spec.tests) {
-        outcome.total += 1;
-        const requirement = t.annotations.find((a) => a.type === 'requirement')?.description ?? spec.title;
-        if (t.status === 'unexpected') {
-          failed.add(requirement);
-          outcome.failedChecks.push(spec.title);
-        } else if (t.status === 'skipped') {
-          const reason = t.annotations.find((a) => a.type === 'not-run')?.description ?? 'skipped';
-          if (!reason.startsWith('applies to ')) outcome.notRun.push({ requirement, check: spec.title, reason });
-        }
-      }
+  const certificate = JSON.parse(fs.readFileSync(certificateFile, 'utf8')) as Certificate;
+  for (const r of certificate.requirements) {
+    if (r.failures.length) outcome.failedRequirements.push(r.id);
+    outcome.failedChecks.push(...r.failures.map((f) => f.check));
+    for (const n of r.notRun) {
+      if (n.reason === NOT_SELECTED || !r.applicable) continue;
+      outcome.notRun.push(...n.checks.map((check) => ({ requirement: r.id, check, reason: n.reason })));
     }
+    outcome.total += r.checks.total - (r.notRun.find((n) => n.reason === NOT_SELECTED)?.checks.length ?? 0);
   }
-  outcome.failedRequirements = [...failed].sort();
+  outcome.failedRequirements.sort();
   // Stopping at --max-failures is asked for, not a problem of the run.
-  const errors = (report.errors ?? []).map((e) => e.message?.split('\n')[0] ?? '').filter((m) => !/stopped early after \d+ maximum allowed failures/.test(m));
+  const errors = certificate.run.errors.map((e) => e.split('\n')[0]).filter((m) => !/stopped early after \d+ maximum allowed failures/.test(m));
   if (errors.length) outcome.problem = errors.join(' | ');
   outcome.ok = outcome.total > 0 && !outcome.problem;
   return outcome;

@@ -10,7 +10,6 @@ import path from 'node:path';
 import YAML from 'yaml';
 
 const ROOT = path.resolve(__dirname, '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 export interface Reference {
   port: number;
@@ -24,6 +23,8 @@ export interface ReferenceOptions {
   variant?: string;
   /** false: the target file says control.reset: false (runs keep what earlier runs left). */
   reset?: boolean;
+  /** Every answer this many milliseconds late, like a distant server. */
+  latencyMs?: number;
 }
 
 export function freePort(): Promise<number> {
@@ -45,8 +46,12 @@ export function withoutVdsVars(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** Starts reference-server/cli.ts in cloud mode (optionally with a fault or a variant) and writes a target file for it. */
 export async function startReference(options: ReferenceOptions = {}): Promise<Reference> {
   const port = await freePort();
-  const flags = [...(options.fault ? ['--fault', options.fault] : []), ...(options.variant ? ['--variant', options.variant] : [])];
-  const child = spawn(TSX, ['reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...flags], {
+  const flags = [
+    ...(options.fault ? ['--fault', options.fault] : []),
+    ...(options.variant ? ['--variant', options.variant] : []),
+    ...(options.latencyMs ? ['--latency-ms', String(options.latencyMs)] : []),
+  ];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...flags], {
     cwd: ROOT, stdio: 'ignore', detached: true, env: withoutVdsVars(process.env),
   });
   const stop = () => stopProcess(child);
@@ -79,7 +84,7 @@ async function waitForAnswer(url: string, timeoutMs: number): Promise<void> {
       await fetch(url);
       return;
     } catch {
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
   throw new Error(`the reference server did not answer at ${url} within ${timeoutMs} ms`);
@@ -90,7 +95,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.pid === undefined) return resolve();
     child.once('exit', () => resolve());
     try {
-      process.kill(-child.pid, 'SIGTERM'); // the whole group: tsx and its node
+      process.kill(-child.pid, 'SIGTERM'); // the whole group
     } catch {
       resolve();
     }

@@ -1,6 +1,6 @@
 // Test-control API, outside /v3 and never part of the API under test (docs/ARCHITECTURE.md):
-// reset the writable state, mint tokens without the sign-in page (a suite gets its many scoped tokens
-// fast), expire or revoke an access token so the auth checks can get one, and list every secret
+// reset the writable state, mint tokens and authorization codes without the sign-in page (a suite gets
+// its many scoped tokens fast, and the token endpoint's checks need no browser), expire or revoke an access token so the auth checks can get one, and list every secret
 // issued (so a test can prove none of them reached the suite's reports). Faults and variants never
 // apply here (app.ts): the plumbing must behave the same whatever server is under test.
 
@@ -62,6 +62,20 @@ export function controlRoutes(ctx: AppContext) {
       if (!user) throw parametersError(404, 'User not found', 'Use the email of a seeded user, e.g. alice@reference.test');
       const issued = ctx.tokens.issueTokens(application.clientId, user.id, scopesOf(application, mint.scopes), ctx.now());
       return reply.code(200).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(tokenRecord(issued));
+    });
+
+    // An authorization code, as the sign-in page would redirect with, for the token endpoint's checks:
+    // body {"clientId", "username", "scopes"?, "redirectUri"?}; answers {"code": "..."}.
+    app.post('/codes/mint', (request: FastifyRequest, reply: FastifyReply) => {
+      const mint = parseMintBody(request.body);
+      const parsed = parseJson(request.body);
+      const redirectUri = parsed.ok && isPlainObject(parsed.value) && typeof parsed.value.redirectUri === 'string' ? parsed.value.redirectUri : null;
+      const application = findApplication(mint.clientId);
+      if (!application) throw parametersError(404, 'Client not found', 'Use the client id of a registered application, e.g. vds-conformance');
+      const user = ctx.store.userByEmail(mint.username);
+      if (!user) throw parametersError(404, 'User not found', 'Use the email of a seeded user, e.g. alice@reference.test');
+      const code = ctx.tokens.issueCode({ clientId: application.clientId, userId: user.id, scopes: scopesOf(application, mint.scopes), redirectUri }, ctx.now());
+      return reply.code(200).header('cache-control', 'no-store').send({ code: code.value });
     });
 
     app.post('/tokens/expire', (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,103 +1,108 @@
-// Turns the catalogue into Playwright tests for one route group: one test per requirement and route
-// (and scope), titled by the requirement id, annotated with its class, routes and citation.
-// The test body runs the requirement's check procedure and translates its outcome:
-//   passes -> passed; NotRun -> skipped with the reason (never counted as passed);
-//   ConformanceFailure -> failed with expected vs actual; every request is attached, redacted.
+// Turns the catalogue into the Playwright test of one route group. Each check (a requirement on one
+// route and scope, or once) is a step of that test, titled by its check key; the checks run
+// concurrently (they are I/O-bound: concurrency follows the target's latency, see run-context.ts),
+// then the checks that write run one after another, in catalogue order.
+//
+// Why one test per group rather than per check: Playwright discards its worker process after every
+// failed test, so against a server that fails hundreds of checks a test per check costs a worker
+// restart each (measured: about 0.6 s a failing test on two cores). With one test per group a run
+// costs about the same whatever the number of failures, and every failing check still appears as a
+// failed step (HTML, Allure), in the test's error, and in the certificate and JUnit, one entry each.
 import type { TestInfo } from '@playwright/test';
 import * as allure from 'allure-js-commons';
-import { ApiClient, NoAnswerError } from '../../harness/api';
 import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../../harness/catalogue';
-import { CheckContext } from '../../harness/check-context';
-import { redactorFor } from '../../harness/run-context';
-import { ConformanceFailure, formatFailure, NotRun, type FailureDetails } from '../../harness/verdict';
+import { selectChecks } from '../../harness/selection';
 import { allureLabels } from '../../reporters/allure-labels';
+import { CHECKS_ATTACHMENT, type CheckRecord } from '../../reporters/check-record';
 import { test } from '../../fixtures/conformance';
-import { CHECKS } from './checks';
+import { runCheck, type CheckInputs } from './run-check';
 
-/** Checks that write run one after another, in catalogue order, in one worker: they share state. */
+/** Checks that write run one after another, in catalogue order, after the others: they share state. */
 function writes(p: PlannedCheck): boolean {
   return p.requirement.per === 'once' && p.requirement.routes.some((r) => r.startsWith('POST /users') || r.startsWith('POST /devices'));
 }
 
 export function defineGroupSuite(group: Group): void {
-  const planned = planChecks(loadCatalogue()).filter((p) => p.group === group);
-  for (const p of planned.filter((x) => !writes(x))) defineCheck(p);
-  const stateful = planned.filter(writes);
-  if (stateful.length) {
-    test.describe('writes', () => {
-      test.describe.configure({ mode: 'default' });
-      for (const p of stateful) defineCheck(p);
-    });
-  }
-}
-
-function defineCheck(p: PlannedCheck): void {
-  const r = p.requirement;
-  const procedure = CHECKS[r.check];
-  if (!procedure) throw new Error(`requirements.yaml: ${r.id} uses check "${r.check}", which tests/conformance/checks/index.ts does not define`);
-  const annotation = [
-    { type: 'requirement', description: r.id },
-    { type: 'class', description: r.class },
-    { type: 'group', description: p.group },
-    { type: 'routes', description: (p.route ? [p.route.route] : r.routes).join(' | ') },
-    { type: 'cite', description: r.cite },
-    { type: 'severity', description: r.severity },
-    { type: 'title', description: r.title },
-    ...(p.scope ? [{ type: 'scope', description: p.scope }] : []),
-  ];
-  test(p.key, { tag: [`@${r.class}`, `@${p.group}`], annotation }, async ({ target, run, catalogue }, testInfo) => {
-    await allure.labels(...allureLabels(r, p.group));
-    if (!r.env.includes(target.env)) {
-      notRun(testInfo, `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`);
-    }
-    const redactor = redactorFor(run);
-    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
-    const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope);
-    let outcome: unknown;
-    try {
-      await procedure(ctx);
-    } catch (err) {
-      outcome = err;
-    }
-    // An advisory requirement states an inference neither document makes (profile, rule 3): what
-    // would be its failure is reported as a warning, never as a failure.
-    if (r.advisory && outcome instanceof ConformanceFailure) {
-      ctx.warn(`advisory, not a failure: ${formatFailure(outcome.details).split('\n').slice(0, 2).join('; ')}`);
-      outcome = undefined;
-    }
-    for (const w of ctx.warnings) testInfo.annotations.push({ type: 'warning', description: redactor.redact(w) });
-    // Every check's requests, for the reports; mutation runs keep only the failures' (VDS_ATTACH=failures):
-    // an attachment costs ~20 ms a check on these machines.
-    if (process.env.VDS_ATTACH !== 'failures' || (outcome !== undefined && !(outcome instanceof NotRun))) {
-      await testInfo.attach('exchanges', {
-        body: JSON.stringify(api.exchanges.map((e) => redactor.redactValue(e)), null, 2),
-        contentType: 'application/json',
+  const selected = selectChecks(planChecks(loadCatalogue()).filter((p) => p.group === group));
+  if (selected.length === 0) return; // nothing of this group selected: no test, so no empty result
+  // The test's tags: its group and classes. A check's own tags (requirement id, severity) select it
+  // through the checks' selection (harness/selection.ts), not Playwright's.
+  const tags = [...new Set([`@${group}`, ...selected.map((p) => `@${p.requirement.class}`)])];
+  const annotation = [{ type: 'group', description: group }];
+  test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
+    testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
+    await allure.labels(...allureLabels(selected.map((p) => p.requirement), group));
+    const inputs: CheckInputs = { target, run, catalogue, browserSession };
+    const records: CheckRecord[] = [];
+    const check = async (p: PlannedCheck) => {
+      if (failureBudget.spent()) {
+        records.push(stopped(p));
+        return;
+      }
+      let record: CheckRecord | undefined;
+      await test.step(p.key, async (step) => {
+        record = await runCheck(p, inputs);
+        // A failed step shows expected vs actual in the HTML report and Allure; it is not the test's end.
+        if (record.status === 'failed') throw Object.assign(new Error(stepMessage(p, record)), { stack: stepMessage(p, record), isCheckFailure: true });
+        if (record.status === 'not-run') step.skip(true, `not run: ${record.reason}`);
+      }).catch((err: { isCheckFailure?: boolean }) => {
+        if (!err.isCheckFailure) throw err;
+        failureBudget.spend();
       });
-    }
-    if (outcome === undefined) return;
-    if (outcome instanceof NotRun) notRun(testInfo, redactor.redact(outcome.reason));
-    const details: FailureDetails | undefined = outcome instanceof ConformanceFailure
-      ? outcome.details
-      : outcome instanceof NoAnswerError
-        ? { expected: `an HTTP answer within ${target.requestTimeoutMs} ms`, actual: outcome.message, exchange: outcome.exchange }
-        : undefined;
-    if (!details) throw scrub(outcome, redactor.redact.bind(redactor)); // a defect of the suite itself
-    await testInfo.attach('failure', { body: redactor.redact(JSON.stringify(details)), contentType: 'application/json' });
-    const error = new Error(redactor.redact(`[${r.id}] ${r.title}\n  cite: ${r.cite}\n${formatFailure(details)}`));
-    error.stack = error.message; // expected vs actual is the whole story; the suite's stack is not
-    throw error;
+      records.push(record!);
+    };
+    await inParallel(selected.filter((p) => !writes(p)), run.concurrency, check);
+    for (const p of selected.filter(writes)) await check(p);
+    await report(testInfo, records);
   });
 }
 
-function notRun(testInfo: TestInfo, reason: string): never {
-  testInfo.annotations.push({ type: 'not-run', description: reason });
-  testInfo.skip(true, `not run: ${reason}`);
-  throw new Error('unreachable');
+/** Runs `work` over the items, at most `limit` at a time. */
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  }));
 }
 
-function scrub(err: unknown, redact: (s: string) => string): Error {
-  const e = err instanceof Error ? err : new Error(String(err));
-  e.message = redact(e.message);
-  if (e.stack) e.stack = redact(e.stack);
-  return e;
+/** VDS_MAX_FAILURES (the wrapper's --max-failures and -x): no new check starts once a worker has seen that many fail. */
+const failureBudget = (() => {
+  const max = Number(process.env.VDS_MAX_FAILURES ?? 0);
+  let failed = 0;
+  return { spend: () => { failed += 1; }, spent: () => max > 0 && failed >= max };
+})();
+
+function stopped(p: PlannedCheck): CheckRecord {
+  return {
+    key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', warnings: [], exchanges: [],
+    reason: `the run stopped after ${process.env.VDS_MAX_FAILURES} failing checks (--max-failures) before this check ran`,
+  };
+}
+
+function stepMessage(p: PlannedCheck, r: CheckRecord): string {
+  const f = r.failure!;
+  return [`[${p.requirement.id}] ${p.requirement.title}`, `  cite: ${p.requirement.cite}`, `expected: ${f.expected}`, `actual:   ${f.actual}`,
+    ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : [])].join('\n');
+}
+
+/**
+ * One attachment with every check's record (the certificate reads it), then the test's verdict:
+ * failed when any check failed (its error lists each one), skipped when none ran, else passed.
+ */
+async function report(testInfo: TestInfo, records: CheckRecord[]): Promise<void> {
+  const keepAll = process.env.VDS_ATTACH !== 'failures';
+  const attached = records.map((r) => (keepAll || r.status === 'failed' ? r : { ...r, exchanges: [] }));
+  await testInfo.attach(CHECKS_ATTACHMENT, { body: JSON.stringify(attached), contentType: 'application/json' });
+  const failed = records.filter((r) => r.status === 'failed');
+  if (failed.length) {
+    const lines = failed.map((r) => `  ${r.key}\n    expected: ${r.failure!.expected}\n    actual:   ${r.failure!.actual}` +
+      (r.failure!.request ? `\n    request:  ${r.failure!.request}` : ''));
+    const error = new Error(`${failed.length} of ${records.length} checks failed:\n${lines.join('\n')}`);
+    error.stack = error.message; // expected vs actual is the whole story; the suite's stack is not
+    throw error;
+  }
+  if (records.every((r) => r.status === 'not-run')) {
+    const reasons = [...new Set(records.map((r) => r.reason))];
+    testInfo.skip(true, `not run: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; ...' : ''}`);
+  }
 }

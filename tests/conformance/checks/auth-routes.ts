@@ -2,7 +2,6 @@
 // point) and the token endpoint (plain API requests).
 import type { Browser } from '@playwright/test';
 import { expectContract, expectError, expectJson, expectStatus, mediaType } from '../../../harness/assertions';
-import { launchBrowser } from '../../../harness/browser';
 import type { ApiResponse } from '../../../harness/api';
 import type { CheckContext } from '../../../harness/check-context';
 import { basicAuth, signIn, signInUrl, tokenRequest, type TokenRecord } from '../../../harness/oauth';
@@ -18,14 +17,9 @@ function requireOauth(ctx: CheckContext) {
   return o as Required<Pick<typeof o, 'clientId' | 'clientSecret' | 'redirectUri' | 'username' | 'password'>>;
 }
 
-async function withBrowser<T>(ctx: CheckContext, use: (browser: Browser) => Promise<T>): Promise<T> {
-  if (!ctx.run.browser.executablePath) throw new NotRun(`needs a browser for the sign-in page: ${ctx.run.browser.missing}`);
-  const browser = await launchBrowser(ctx.run.browser);
-  try {
-    return await use(browser);
-  } finally {
-    await browser.close();
-  }
+/** The worker's browser: each use opens its own context in it (no session shared between checks). */
+function withBrowser<T>(ctx: CheckContext, use: (browser: Browser) => Promise<T>): Promise<T> {
+  return ctx.withBrowser(use);
 }
 
 /** Signs the primary user in through the browser and returns the code (registered as a secret). */
@@ -37,6 +31,22 @@ async function freshCode(ctx: CheckContext, scope?: string, state?: string): Pro
   }
   ctx.redactor.add(result.code);
   return { code: result.code, state: result.state, redirectedTo: result.redirectedTo! };
+}
+
+/**
+ * A fresh code for the token endpoint's checks: from the control API where the target has one and
+ * mints through it (the embedded reference: the sign-in page has checks of its own), else through
+ * the sign-in page in the browser, as a client would get it.
+ */
+async function codeForTokenEndpoint(ctx: CheckContext): Promise<{ code: string }> {
+  const control = ctx.target.control;
+  if (!control || control.mintTokens === false) return freshCode(ctx);
+  const o = requireOauth(ctx);
+  const res = await ctx.api.post(`${control.url}/codes/mint`, { body: { clientId: o.clientId, username: o.username, redirectUri: o.redirectUri } });
+  const code = (res.json as { code?: unknown } | undefined)?.code;
+  if (res.status !== 200 || typeof code !== 'string') throw new Error(`the control API did not mint a code (${res.status})`);
+  ctx.redactor.add(code);
+  return { code };
 }
 
 function codeGrant(ctx: CheckContext, code: string, authorization?: string) {
@@ -54,21 +64,26 @@ function keepSecret(ctx: CheckContext, token: unknown): TokenRecord {
 export async function signinPage(ctx: CheckContext): Promise<void> {
   const o = requireOauth(ctx);
   await withBrowser(ctx, async (browser) => {
-    const page = await (await browser.newContext()).newPage();
-    const response = await page.goto(signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: 'vds-page-check' }));
-    if (!response || response.status() !== 200) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `status ${response?.status() ?? 'none'}` });
-    const type = mediaType(response.headers()['content-type'] ?? '');
-    if (type !== 'text/html') fail({ expected: 'an HTML page (content-type text/html)', actual: `content-type ${show(type)}` });
-    const custom = ctx.target.oauth?.signInPage ?? {};
-    const fields = {
-      'a username field': custom.username ? page.locator(custom.username) : page.getByLabel(/e-?mail|user(name)?|login/i),
-      'a password field': custom.password ? page.locator(custom.password) : page.getByLabel(/password/i),
-      'a submit button': custom.submit ? page.locator(custom.submit) : page.getByRole('button', { name: /sign in|log ?in|connect|submit|continue/i }),
-    };
-    for (const [what, locator] of Object.entries(fields)) {
-      if (!(await locator.first().isVisible().catch(() => false))) {
-        fail({ expected: `the sign-in page shows ${what} (found by its label, or by oauth.signInPage in the target file)`, actual: 'not found on the page' });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const response = await page.goto(signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: 'vds-page-check' }));
+      if (!response || response.status() !== 200) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `status ${response?.status() ?? 'none'}` });
+      const type = mediaType(response.headers()['content-type'] ?? '');
+      if (type !== 'text/html') fail({ expected: 'an HTML page (content-type text/html)', actual: `content-type ${show(type)}` });
+      const custom = ctx.target.oauth?.signInPage ?? {};
+      const fields = {
+        'a username field': custom.username ? page.locator(custom.username) : page.getByLabel(/e-?mail|user(name)?|login/i),
+        'a password field': custom.password ? page.locator(custom.password) : page.getByLabel(/password/i),
+        'a submit button': custom.submit ? page.locator(custom.submit) : page.getByRole('button', { name: /sign in|log ?in|connect|submit|continue/i }),
+      };
+      for (const [what, locator] of Object.entries(fields)) {
+        if (!(await locator.first().isVisible().catch(() => false))) {
+          fail({ expected: `the sign-in page shows ${what} (found by its label, or by oauth.signInPage in the target file)`, actual: 'not found on the page' });
+        }
       }
+    } finally {
+      await context.close();
     }
   });
 }
@@ -121,7 +136,7 @@ export async function signinScopeSubset(ctx: CheckContext): Promise<void> {
 // ---------------------------------------------------------------- the token endpoint
 
 export async function tokenCodeGrant(ctx: CheckContext): Promise<void> {
-  const { code } = await freshCode(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
   const before = Math.floor(Date.now() / 1000);
   const res = await codeGrant(ctx, code);
   const after = Math.ceil(Date.now() / 1000);
@@ -149,7 +164,7 @@ const UNIX_SECONDS_SLACK = 86_400;
 const UNIX_SECONDS_MAX = 4_102_444_800;
 
 export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
-  const { code } = await freshCode(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'the first exchange of a fresh code');
   keepSecret(ctx, first.json);
@@ -159,7 +174,7 @@ export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
 }
 
 export async function tokenBadClient(ctx: CheckContext): Promise<void> {
-  const { code } = await freshCode(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
   const res = await codeGrant(ctx, code, basicAuth(ctx.target, 'vds-conformance-wrong-secret'));
   expectError(res, { status: 401, type: 'AUTHENTICATION_ERROR' });
 }
@@ -182,7 +197,7 @@ export async function tokenMissingParam(ctx: CheckContext): Promise<void> {
 }
 
 export async function tokenRefresh(ctx: CheckContext): Promise<void> {
-  const { code } = await freshCode(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'exchanging a fresh code');
   const token = keepSecret(ctx, first.json);

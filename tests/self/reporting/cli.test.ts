@@ -10,13 +10,13 @@ import { clearReports, parseArgs, UsageError } from '../../../scripts/conformanc
 import { readJson, runCommand, startReference } from './real-run';
 
 test('own flags become environment; everything else goes to playwright test intact', () => {
-  const inv = parseArgs(['--target', 'sandbox', '--monitor', '--grep', '@core', '--workers=4', '--shard', '1/3', 'users.spec.ts', '--update-baseline']);
-  expect(inv.env).toMatchObject({ VDS_TARGET: 'sandbox', VDS_MONITOR: '1' });
+  const inv = parseArgs(['--target', 'sandbox', '--monitor', '--grep', '@core', '-G', '@minor', '--workers=4', '--shard', '1/3', 'users.spec.ts', '--update-baseline']);
+  expect(inv.env).toMatchObject({ VDS_TARGET: 'sandbox', VDS_MONITOR: '1', VDS_GREP: '@core', VDS_GREP_INVERT: '@minor' });
   expect(inv.env.VDS_UPDATE_BASELINE).toMatch(/conformance-baseline\.yaml$/);
-  expect(inv.playwrightArgs).toEqual(['--grep', '@core', '--workers=4', '--shard', '1/3', 'users.spec.ts']);
+  expect(inv.playwrightArgs).toEqual(['--workers=4', '--shard', '1/3', 'users.spec.ts']);
   expect(parseArgs(['--update-baseline', 'known.yml']).env.VDS_UPDATE_BASELINE).toBe(path.resolve('known.yml'));
   expect(parseArgs(['--update-baseline', 'users.spec.ts']).playwrightArgs).toEqual(['users.spec.ts']);
-  expect(parseArgs(['--grep', '--not-a-flag-but-a-pattern']).playwrightArgs).toEqual(['--grep', '--not-a-flag-but-a-pattern']);
+  expect(parseArgs(['--grep=--a-pattern-that-looks-like-a-flag']).env.VDS_GREP).toBe('--a-pattern-that-looks-like-a-flag');
   expect(parseArgs(['-h']).help).toBe(true);
   expect(parseArgs(['--reporter', 'list']).notes.join()).toContain('--add-reporter');
 });
@@ -35,6 +35,7 @@ test('bad flags are refused with one clear message', () => {
   expect(refused(['--basline', 'x.yaml'])).toBe('unknown option --basline (did you mean --baseline?); see --help');
   expect(refused(['--frobnicate'])).toMatch(/^unknown option --frobnicate/);
   expect(refused(['--compare'])).toBe('--compare needs a value (see --help)');
+  expect(refused(['--grep', '(unclosed'])).toMatch(/^--grep: not a regular expression/);
   expect(refused(['--compare', '/nonexistent/previous.json'])).toMatch(/file not found/);
   expect(refused(['--baseline', '/nonexistent/b.yaml'])).toMatch(/baseline file not found/);
   expect(refused(['--latency-ratio', '1.2'])).toBe('--latency-ratio only applies with --compare PATH');

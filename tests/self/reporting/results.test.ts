@@ -1,88 +1,67 @@
-// Reading one Playwright test into a check result: the annotations and attachments define-suite.ts
-// records, inline (a run) or as files (merge-reports).
+// Reading a conformance test (one route group) into check results: the `checks` attachment that
+// define-suite.ts records, inline (a run) or as a file (merge-reports).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { CHECKS_ATTACHMENT, failureOf, type CheckRecord } from '../../../reporters/check-record';
 import { latencyByRoute, percentile } from '../../../reporters/latency';
-import { checkResultOf, type AttachmentLike, type ResultLike, type TestLike } from '../../../reporters/results';
-
-const annotations = [
-  { type: 'requirement', description: 'ERR-CAR-NOT-FOUND' },
-  { type: 'class', description: 'profile' },
-  { type: 'group', description: 'cars' },
-];
+import { checkResultsOf, groupOf, type AttachmentLike, type ResultLike, type TestLike } from '../../../reporters/results';
 
 function json(name: string, value: unknown): AttachmentLike {
   return { name, contentType: 'application/json', body: Buffer.from(JSON.stringify(value)) };
 }
 
-function testOf(result: Partial<ResultLike> | undefined, extra: TestLike['annotations'] = []): TestLike {
+function testOf(result: Partial<ResultLike> | undefined): TestLike {
   return {
-    title: 'ERR-CAR-NOT-FOUND GET /cars/{carId}',
-    annotations: [...annotations, ...extra],
+    title: 'cars',
+    annotations: [{ type: 'group', description: 'cars' }],
     results: result ? [{ status: 'passed', attachments: [], errors: [], ...result }] : [],
   };
 }
 
-const exchange = { method: 'GET', url: 'http://h/v3/cars/999999', route: 'GET /cars/{carId}', status: 500, durationMs: 12, bodyExcerpt: '{"oops":true}' };
+const exchange = { method: 'GET', url: 'http://h/v3/cars/999999', route: 'GET /cars/{carId}', status: 500, durationMs: 12, bodyExcerpt: '{"oops":true}', requestHeaders: {} };
+const base = { requirement: 'ERR-CAR-NOT-FOUND', group: 'cars', warnings: [] as string[] };
+const records: CheckRecord[] = [
+  { ...base, key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}', status: 'passed', warnings: ['labelled text/plain'], exchanges: [exchange, { ...exchange, durationMs: 30, error: 'timeout' }] },
+  {
+    ...base, key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}/status', status: 'failed', exchanges: [exchange],
+    failure: failureOf('ERR-CAR-NOT-FOUND GET /cars/{carId}/status', { expected: '404 with an error array', actual: 'status 500', pointer: '', exchange }),
+  },
+  { ...base, key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}/trips', status: 'not-run', reason: 'needs data.carId', exchanges: [] },
+];
 
-test('a passed test is a passed check, with its warnings and request latencies', () => {
-  const r = checkResultOf(testOf({ status: 'passed', attachments: [json('exchanges', [exchange, { ...exchange, durationMs: 30, error: 'timeout' }])] }, [
-    { type: 'warning', description: 'dates not in order' },
-  ]))!;
-  expect(r).toMatchObject({ key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}', requirement: 'ERR-CAR-NOT-FOUND', group: 'cars', status: 'passed' });
-  expect(r.warnings).toEqual(['dates not in order']);
-  expect(r.latencies).toEqual([{ route: 'GET /cars/{carId}', ms: 12 }, { route: 'GET /cars/{carId}', ms: 30, error: true }]);
-});
-
-test('a failed test carries expected vs actual, the pointer and the request from its failure attachment', () => {
-  const failure = { expected: 'status 404', actual: 'status 500', pointer: '', exchange };
-  const r = checkResultOf(testOf({ status: 'failed', attachments: [json('failure', failure)], errors: [{ message: 'Error: [ERR] ...' }] }))!;
-  expect(r.status).toBe('failed');
-  expect(r.failure).toEqual({
-    check: 'ERR-CAR-NOT-FOUND GET /cars/{carId}',
-    expected: 'status 404',
-    actual: 'status 500',
-    pointer: '(the whole body)',
-    request: 'GET http://h/v3/cars/999999 -> 500',
-    body: '{"oops":true}',
+test('each record of the checks attachment is a check result: status, warnings, latencies, expected vs actual', () => {
+  const { results, problem } = checkResultsOf(testOf({ status: 'failed', attachments: [json(CHECKS_ATTACHMENT, records)] }));
+  expect(problem).toBeUndefined();
+  expect(results.map((r) => r.status)).toEqual(['passed', 'failed', 'not-run']);
+  expect(results[0]).toMatchObject({ warnings: ['labelled text/plain'], latencies: [{ route: 'GET /cars/{carId}', ms: 12 }, { route: 'GET /cars/{carId}', ms: 30, error: true }] });
+  expect(results[1].failure).toEqual({
+    check: 'ERR-CAR-NOT-FOUND GET /cars/{carId}/status', expected: '404 with an error array', actual: 'status 500',
+    pointer: '(the whole body)', request: 'GET http://h/v3/cars/999999 -> 500', body: '{"oops":true}',
   });
+  expect(results[2].reason).toBe('needs data.carId');
+  expect(groupOf(testOf(undefined))).toBe('cars');
 });
 
-test('attachments stored as files (merge-reports) are read too', () => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-att-')), 'failure.json');
-  fs.writeFileSync(file, JSON.stringify({ expected: 'e', actual: 'a' }));
-  const r = checkResultOf(testOf({ status: 'failed', attachments: [{ name: 'failure', contentType: 'application/json', path: file }] }))!;
-  expect(r.failure).toMatchObject({ expected: 'e', actual: 'a' });
+test('an attachment stored as a file (merge-reports) is read too', () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-att-')), 'checks.json');
+  fs.writeFileSync(file, JSON.stringify(records));
+  const { results } = checkResultsOf(testOf({ status: 'failed', attachments: [{ name: CHECKS_ATTACHMENT, contentType: 'application/json', path: file }] }));
+  expect(results).toHaveLength(3);
 });
 
-test('a failure without details (a timeout, a defect of the suite) still says what happened, without colours', () => {
-  const timedOut = checkResultOf(testOf({ status: 'timedOut', errors: [{ message: '\u001b[31mTest timeout of 80000ms exceeded.\u001b[39m' }] }))!;
-  expect(timedOut.status).toBe('failed');
-  expect(timedOut.failure).toMatchObject({ expected: 'the check finishes within the test timeout', actual: 'Test timeout of 80000ms exceeded.' });
-  const defect = checkResultOf(testOf({ status: 'failed', errors: [{ message: 'TypeError: x is undefined\n    at foo' }] }))!;
-  expect(defect.failure!.actual).toContain('the check itself failed');
-  expect(defect.failure!.actual).toContain('TypeError: x is undefined');
+test('a test that ended without its record yields no result, and its error, without colours, as the problem', () => {
+  const crashed = checkResultsOf(testOf({ status: 'failed', errors: [{ message: '\u001b[31mTypeError: x is undefined\u001b[39m\n    at foo' }] }));
+  expect(crashed.results).toEqual([]);
+  expect(crashed.problem).toBe('cars: TypeError: x is undefined\n    at foo');
+  expect(checkResultsOf(testOf({ status: 'interrupted' })).problem).toBe('cars: interrupted');
+  expect(checkResultsOf(testOf(undefined))).toEqual({ results: [] });
+  expect(checkResultsOf(testOf({ status: 'skipped' }))).toEqual({ results: [] });
 });
 
-test('a skipped test is not run, with the reason from its not-run annotation, else from the skip', () => {
-  const reason = 'needs the token withoutScope.cars_read';
-  expect(checkResultOf(testOf({ status: 'skipped' }, [{ type: 'not-run', description: reason }, { type: 'skip', description: `not run: ${reason}` }]))).toMatchObject({
-    status: 'not-run', reason,
-  });
-  expect(checkResultOf(testOf({ status: 'skipped' }, [{ type: 'skip', description: 'not run: no browser' }]))!.reason).toBe('no browser');
-});
-
-test('an interrupted test and a test that never started are not run', () => {
-  expect(checkResultOf(testOf({ status: 'interrupted' }))!.status).toBe('not-run');
-  expect(checkResultOf(testOf(undefined), 'the run stopped before this check ran: boom')).toMatchObject({
-    status: 'not-run', reason: 'the run stopped before this check ran: boom',
-  });
-});
-
-test('a test that is not a conformance check (no requirement annotation) is ignored', () => {
-  expect(checkResultOf({ title: 'x', annotations: [], results: [] })).toBeUndefined();
+test('a test that is not a conformance test (no group annotation) has no group', () => {
+  expect(groupOf({ title: 'x', annotations: [], results: [] })).toBeUndefined();
 });
 
 test('latency: nearest-rank p50/p95 and max per route, errors counted', () => {

@@ -1,4 +1,4 @@
-// Sharded runs merged with merge-reports give the same certificate as one run. A small --grep
+// Sharded runs merged with merge-reports give the same certificate as one run. A small selection
 // subset runs three times against one reference (with a fault that fails a core requirement, so the
 // subset has failures as well as passes and not-run checks): whole, then as shard 1/2 and 2/2 (blob
 // reports), merged. The merge must also exit as the whole run did (merge-reports itself exits 0:
@@ -27,7 +27,7 @@ test('2 shards + merge-reports give the same conformance.json as one run (timing
   let whole;
   const shards = [];
   try {
-    const run = (args: string[]) => runCommand(['playwright', 'test', '--grep', SUBSET, ...args], { target: reference.targetFile });
+    const run = (args: string[]) => runCommand(['playwright', 'test', ...args], { target: reference.targetFile, env: { VDS_GREP: SUBSET } });
     // One after the other: each run resets the reference's state in its global setup.
     whole = await run([]);
     for (const shard of ['1/2', '2/2']) shards.push(await run([`--shard=${shard}`]));

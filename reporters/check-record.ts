@@ -1,0 +1,40 @@
+// What one check leaves for the reports: the record a conformance test writes for each of its checks
+// (tests/conformance/run-check.ts) into its `checks` attachment, and how a record becomes the
+// certificate's CheckResult. Both sides import this module: the attachment's name and shape are
+// defined once.
+import type { Exchange } from '../harness/api';
+import { excerpt, type FailureDetails } from '../harness/verdict';
+import type { CheckFailure, CheckResult } from './model';
+
+/** The attachment of a conformance test that holds one CheckRecord per check it ran. */
+export const CHECKS_ATTACHMENT = 'checks';
+
+/** A check's result as the test records it: the certificate's CheckResult, with its requests in full. */
+export interface CheckRecord extends Omit<CheckResult, 'latencies'> {
+  /** Every request of the check, redacted (kept for failures only when VDS_ATTACH=failures). */
+  exchanges: Exchange[];
+}
+
+/** Expected vs actual, with the request line and a body excerpt, as the certificate shows them. */
+export function failureOf(check: string, d: FailureDetails): CheckFailure {
+  const e = d.exchange;
+  return {
+    check,
+    expected: d.expected,
+    actual: d.actual,
+    ...(d.pointer !== undefined ? { pointer: d.pointer || '(the whole body)' } : {}),
+    ...(e ? { request: `${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}` } : {}),
+    ...(e?.bodyExcerpt ? { body: excerpt(e.bodyExcerpt) } : {}),
+  };
+}
+
+/** The certificate's view of a record: its exchanges reduced to latency samples. */
+export function resultOf(record: CheckRecord): CheckResult {
+  const { exchanges, ...rest } = record;
+  return {
+    ...rest,
+    latencies: (exchanges ?? [])
+      .filter((e) => typeof e?.durationMs === 'number')
+      .map((e) => ({ route: e.route ?? `${e.method} (not attributed to a route)`, ms: e.durationMs, ...(e.error ? { error: true } : {}) })),
+  };
+}

@@ -1,0 +1,89 @@
+// Runs one planned check (a requirement on one route and scope, or once) and turns its outcome into
+// the plain record the reports are built from:
+//   the procedure returns        -> passed
+//   it throws NotRun              -> not-run, with the reason (never counted as passed)
+//   it throws ConformanceFailure  -> failed, expected vs actual and the request that showed it
+//   a request gets no answer      -> failed, "an HTTP answer within requestTimeoutMs"
+//   it outlives its time limit    -> failed, "the check finishes within N ms"
+// Anything else thrown is a defect of the suite itself: reported as a failure that says so.
+import { ApiClient, NoAnswerError, type Exchange } from '../../harness/api';
+import type { Catalogue, PlannedCheck } from '../../harness/catalogue';
+import { CheckContext, type BrowserSession } from '../../harness/check-context';
+import { redactorFor, type RunContext } from '../../harness/run-context';
+import type { Target } from '../../harness/target';
+import { ConformanceFailure, formatFailure, NotRun, type FailureDetails } from '../../harness/verdict';
+import { failureOf, type CheckRecord } from '../../reporters/check-record';
+import { CHECKS } from './checks';
+
+export interface CheckInputs {
+  target: Target;
+  run: RunContext;
+  catalogue: Catalogue;
+  /** The worker's browser, launched when a check first asks for it. */
+  browserSession: BrowserSession;
+}
+
+/** A check that neither finishes nor fails by then is failed: a run never hangs on one check. */
+export function checkTimeLimitMs(target: Target): number {
+  return Math.max(30_000, target.requestTimeoutMs * 8);
+}
+
+export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<CheckRecord> {
+  const { target, run, catalogue } = inputs;
+  const r = p.requirement;
+  const procedure = CHECKS[r.check];
+  if (!procedure) throw new Error(`requirements.yaml: ${r.id} uses check "${r.check}", which tests/conformance/checks/index.ts does not define`);
+  const base = { key: p.key, requirement: r.id, group: p.group };
+  if (!r.env.includes(target.env)) {
+    return { ...base, status: 'not-run', reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`, warnings: [], exchanges: [] };
+  }
+  const redactor = redactorFor(run);
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, inputs.browserSession);
+  const limit = checkTimeLimitMs(target);
+  const started = performance.now();
+  let outcome: unknown;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      procedure(ctx),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new CheckTimeout(limit)), limit);
+      }),
+    ]);
+  } catch (err) {
+    outcome = err;
+  } finally {
+    clearTimeout(timer);
+  }
+  // An advisory requirement states an inference neither document makes (profile, rule 3): what
+  // would be its failure is reported as a warning, never as a failure.
+  if (r.advisory && outcome instanceof ConformanceFailure) {
+    ctx.warn(`advisory, not a failure: ${formatFailure(outcome.details).split('\n').slice(0, 2).join('; ')}`);
+    outcome = undefined;
+  }
+  const exchanges: Exchange[] = api.exchanges.map((e) => redactor.redactValue(e));
+  const warnings = ctx.warnings.map((w) => redactor.redact(w));
+  const done = { ...base, warnings, exchanges, durationMs: Math.round(performance.now() - started) };
+  if (outcome === undefined) return { ...done, status: 'passed' };
+  if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
+  const details: FailureDetails = outcome instanceof ConformanceFailure
+    ? outcome.details
+    : outcome instanceof NoAnswerError
+      ? { expected: `an HTTP answer within ${target.requestTimeoutMs} ms`, actual: outcome.message, exchange: outcome.exchange }
+      : outcome instanceof CheckTimeout
+        ? { expected: `the check finishes within ${limit} ms`, actual: `it was still running after ${limit} ms (the last request: ${lastRequest(exchanges)})` }
+        : { expected: 'the check runs to completion', actual: `the check itself failed (a defect of the suite or of its inputs): ${String((outcome as Error)?.message ?? outcome).split('\n')[0]}` };
+  return { ...done, status: 'failed', failure: failureOf(p.key, redactor.redactValue(details)) };
+}
+
+class CheckTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`the check did not finish within ${ms} ms`);
+  }
+}
+
+function lastRequest(exchanges: Exchange[]): string {
+  const e = exchanges[exchanges.length - 1];
+  return e ? `${e.method} ${e.url}` : 'none';
+}
