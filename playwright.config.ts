@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { loadCatalogue, planChecks } from './harness/catalogue';
 import { selectChecks, selectionEnvFromArgv, selectionFromEnv, SelectionError } from './harness/selection';
+import { startTargetServerEarly } from './harness/start-command';
 import { loadTargetFromEnv, TargetError, type Target } from './harness/target';
 import { conformanceReporters, testOutputDir } from './reporters/config';
 import { runMetadata } from './reporters/metadata';
@@ -54,8 +55,9 @@ function selectChecksFromArgv(argv: string[]): void {
 ensureReferencePort();
 selectChecksFromArgv(process.argv);
 const t = target();
-const base = new URL(t.baseUrl);
-const isLocal = ['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname);
+// In the runner (not in a worker, which loads this file too): the target's server boots while
+// Playwright loads the tests; global setup waits for it (harness/start-command.ts).
+if (process.env.TEST_WORKER_INDEX === undefined && !process.argv.includes('--list')) startTargetServerEarly(t, __dirname);
 
 // Reports go to VDS_REPORTS_DIR (default reports/); the certificate reporter prints the verdict and
 // decides the exit status. The metadata carries the target into blob reports (merge-reports).
@@ -69,21 +71,15 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: Number(process.env.VDS_WORKERS ?? 2),
+  // One worker by default: its checks already run concurrently (as many as the target's round trip
+  // calls for), and on two cores a second worker measured slower (its start-up competes with the
+  // server and the browser). --workers N (or VDS_WORKERS) runs route groups side by side.
+  workers: Number(process.env.VDS_WORKERS ?? 1),
   // A test is a route group; each of its checks has its own time limit (tests/conformance/run-check.ts).
   timeout: 0,
   reporter: reporters,
+  // Global setup also starts the target's startCommand, and stops it at the end (harness/start-command.ts).
   globalSetup: './fixtures/global-setup.ts',
   // Traces and screenshots would carry tokens: the suite records its own redacted exchanges instead.
   use: { trace: 'off', screenshot: 'off', video: 'off' },
-  webServer: t.startCommand
-    ? {
-        command: t.startCommand,
-        ...(isLocal ? { port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)) } : { url: t.baseUrl }),
-        reuseExistingServer: false,
-        timeout: t.startTimeoutMs,
-        stdout: 'ignore',
-        stderr: 'pipe',
-      }
-    : undefined,
 });

@@ -5,6 +5,7 @@
 import { ApiClient, NoAnswerError } from './api';
 import type { DataKey, RunContext } from './run-context';
 import type { Redactor } from './redact';
+import { rfc3339 } from './templates';
 import type { Target, TokenKey } from './target';
 
 const DAY = 86_400_000;
@@ -106,9 +107,11 @@ export async function discoverData(
 
   async function findWindowWithTrips(carId: string, authorization: string | null | undefined) {
     for (let i = 0; i < WINDOWS_SEARCHED; i++) {
-      const end = new Date(now.getTime() - i * WINDOW_DAYS * DAY);
+      // Whole seconds, written as the checks write dates (rfc3339): a check that narrows the window
+      // compares items with the very bounds it sent.
+      const end = new Date(Math.floor(now.getTime() / 1000) * 1000 - i * WINDOW_DAYS * DAY);
       const begin = new Date(end.getTime() - WINDOW_DAYS * DAY);
-      const range = { begin: begin.toISOString(), end: end.toISOString() };
+      const range = { begin: rfc3339(begin), end: rfc3339(end) };
       const trips = await getJson(`/cars/${encodeURIComponent(carId)}/trips`, authorization, range);
       if (Array.isArray(trips) && trips.length > 0) return { range, tripId: idOf(trips[0]) };
     }

@@ -15,6 +15,8 @@ const PATTERNS: Array<[RegExp, string]> = [
 
 export class Redactor {
   private secrets: string[] = [];
+  /** All secrets as one alternation, longest first (so a secret containing another is replaced whole). */
+  private pattern?: RegExp;
 
   constructor(values: Iterable<string | undefined> = []) {
     this.add(...values);
@@ -31,6 +33,7 @@ export class Redactor {
       }
     }
     this.secrets.sort((a, b) => b.length - a.length);
+    this.pattern = this.secrets.length ? new RegExp(this.secrets.map(escapeRegExp).join('|'), 'g') : undefined;
   }
 
   get values(): readonly string[] {
@@ -38,8 +41,7 @@ export class Redactor {
   }
 
   redact(text: string): string {
-    let out = text;
-    for (const s of this.secrets) out = out.split(s).join(REDACTED);
+    let out = this.pattern ? text.replace(this.pattern, REDACTED) : text;
     for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
     return out;
   }
@@ -48,4 +50,8 @@ export class Redactor {
   redactValue<T>(value: T): T {
     return JSON.parse(this.redact(JSON.stringify(value ?? null))) as T;
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -80,7 +80,8 @@ const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 /** Runs `npm run conformance -- ARGS` once, in its own reports folder; /usr/bin/time gives the peak memory. */
 function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sample> {
   const reports = fs.mkdtempSync(path.join(os.tmpdir(), `vds-bench-${s.name}-`));
-  const timeFile = path.join(reports, 'time.txt');
+  // Not inside the reports folder: the run empties it first.
+  const timeFile = `${reports}.time`;
   const npm = ['npm', 'run', '--silent', 'conformance', '--', ...s.args];
   const useTime = fs.existsSync(TIME);
   const [cmd, ...args] = useTime ? [TIME, '-f', '%M', '-o', timeFile, ...npm] : npm;
@@ -103,6 +104,7 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
         sample.requests = Object.values(c.latency).reduce((n, l) => n + l.count, 0);
       }
       fs.rmSync(reports, { recursive: true, force: true });
+      fs.rmSync(timeFile, { force: true });
       resolve(sample);
     });
   });

@@ -1,7 +1,7 @@
 // Turns the catalogue into the Playwright test of one route group. Each check (a requirement on one
 // route and scope, or once) is a step of that test, titled by its check key; the checks run
 // concurrently (they are I/O-bound: concurrency follows the target's latency, see run-context.ts),
-// then the checks that write run one after another, in catalogue order.
+// and beside them the checks that write, one after another, in catalogue order.
 //
 // Why one test per group rather than per check: Playwright discards its worker process after every
 // failed test, so against a server that fails hundreds of checks a test per check costs a worker
@@ -17,7 +17,7 @@ import { CHECKS_ATTACHMENT, type CheckRecord } from '../../reporters/check-recor
 import { test } from '../../fixtures/conformance';
 import { runCheck, type CheckInputs } from './run-check';
 
-/** Checks that write run one after another, in catalogue order, after the others: they share state. */
+/** Checks that write run one after another, in catalogue order: they share state. */
 function writes(p: PlannedCheck): boolean {
   return p.requirement.per === 'once' && p.requirement.routes.some((r) => r.startsWith('POST /users') || r.startsWith('POST /devices'));
 }
@@ -33,6 +33,9 @@ export function defineGroupSuite(group: Group): void {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
     await allure.labels(...allureLabels(selected.map((p) => p.requirement), group));
     const inputs: CheckInputs = { target, run, catalogue, browserSession };
+    // Every step is located at this test: without a location, Playwright captures and source-maps a
+    // stack for each of the hundreds of steps.
+    const location = { file: testInfo.file, line: testInfo.line, column: testInfo.column };
     const records: CheckRecord[] = [];
     const check = async (p: PlannedCheck) => {
       if (failureBudget.spent()) {
@@ -45,14 +48,21 @@ export function defineGroupSuite(group: Group): void {
         // A failed step shows expected vs actual in the HTML report and Allure; it is not the test's end.
         if (record.status === 'failed') throw Object.assign(new Error(stepMessage(p, record)), { stack: stepMessage(p, record), isCheckFailure: true });
         if (record.status === 'not-run') step.skip(true, `not run: ${record.reason}`);
-      }).catch((err: { isCheckFailure?: boolean }) => {
+      }, { location }).catch((err: { isCheckFailure?: boolean }) => {
         if (!err.isCheckFailure) throw err;
         failureBudget.spend();
       });
       records.push(record!);
     };
-    await inParallel(selected.filter((p) => !writes(p)), run.concurrency, check);
-    for (const p of selected.filter(writes)) await check(p);
+    // The checks that write form one lane, in catalogue order, beside the others (as they always
+    // ran beside other checks): reads tolerate a write in flight (coherence checks leave out the
+    // cars the suite creates), and a distant target's round trips overlap.
+    await Promise.all([
+      inParallel(selected.filter((p) => !writes(p)), run.concurrency, check),
+      (async () => {
+        for (const p of selected.filter(writes)) await check(p);
+      })(),
+    ]);
     await report(testInfo, records);
   });
 }

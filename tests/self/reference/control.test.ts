@@ -107,6 +107,30 @@ test.describe('POST /_control/tokens/mint', () => {
   });
 });
 
+test.describe('POST /_control/codes/mint', () => {
+  test('a single-use code the token endpoint exchanges for the application\'s scopes, with the redirect URI it was minted for', async () => {
+    const h = await Harness.start();
+    try {
+      const res = await h.post('/_control/codes/mint', { json: { clientId: 'vds-conformance', username: ALICE, redirectUri: 'http://localhost:9/vds/callback' } });
+      expect(res.status).toBe(200);
+      const code = res.json.code as string;
+      expect(code.length).toBeGreaterThan(10);
+      const token = await h.exchange({ grant_type: 'authorization_code', code, redirect_uri: 'http://localhost:9/vds/callback' }, 'full');
+      expect(token.status).toBe(200);
+      expect((await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/status`, token.json.access_token)).status).toBe(200);
+      expect((await h.exchange({ grant_type: 'authorization_code', code, redirect_uri: 'http://localhost:9/vds/callback' }, 'full')).status).toBe(403);
+      // A code for some scopes only; bad bodies and unknown users as for tokens.
+      const scoped = (await h.post('/_control/codes/mint', { json: { clientId: 'vds-conformance', username: ALICE, scopes: ['users_read'] } })).json.code;
+      const limited = (await h.exchange({ grant_type: 'authorization_code', code: scoped }, 'full')).json.access_token;
+      expect((await h.get('/v3/users/me/cars', limited)).status).toBe(403);
+      expect((await h.post('/_control/codes/mint', { json: { clientId: 'vds-conformance' } })).status).toBe(400);
+      expect((await h.post('/_control/codes/mint', { json: { clientId: 'vds-conformance', username: 'carol@reference.test' } })).status).toBe(404);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 test.describe('latency', () => {
   test('every request, API and control alike, is answered latencyMs late', async () => {
     const h = await Harness.start({ latencyMs: 300 });
