@@ -5,6 +5,7 @@
 import type { Redactor } from './redact';
 
 import fs from 'node:fs';
+import { curlCommand, type SecretRefs } from './curl';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -40,6 +41,8 @@ export interface Exchange {
   bodyExcerpt?: string;
   durationMs: number;
   error?: string;
+  /** The request as one shell line, secrets as variable references (harness/curl.ts). */
+  curl?: string;
 }
 
 export interface ApiResponse {
@@ -86,6 +89,8 @@ export class ApiClient {
     readonly baseUrl: string,
     private readonly timeoutMs: number,
     private readonly redactor: Redactor,
+    /** Given, every exchange carries its curl line (the checks' clients; not setup's). */
+    private readonly secretRefs?: SecretRefs,
   ) {}
 
   url(pathOrUrl: string, query?: Query): string {
@@ -125,6 +130,7 @@ export class ApiClient {
       requestHeaders: this.redactor.redactValue(headers),
       requestBody: body === undefined ? undefined : this.redactor.redact(body).slice(0, 2000),
       durationMs: 0,
+      ...(this.secretRefs ? { curl: curlCommand({ method, url, headers, body }, this.secretRefs, this.redactor) } : {}),
     };
     this.exchanges.push(exchange);
     const breakerKey = options.route ?? new URL(url).pathname;

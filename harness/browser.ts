@@ -1,5 +1,6 @@
 // Which Chromium drives the sign-in page: VDS_BROWSER, else Playwright's own build if installed,
-// else Debian's /usr/bin/chromium. When there is none, the browser checks are not run (and say why).
+// else Debian's /usr/bin/chromium. When there is none, the browser checks are not run (and say why,
+// and how to get one). VDS_BROWSER=none runs without a browser on purpose.
 import fs from 'node:fs';
 import { chromium, type Browser } from '@playwright/test';
 
@@ -9,11 +10,17 @@ export interface BrowserChoice {
   missing?: string;
 }
 
+/** How to get a browser: the reason a browser check gives when there is none. */
+export const HOW_TO_GET_A_BROWSER =
+  'get one with `npx playwright install chromium` (where downloads work), or the system package ' +
+  '(Debian/Ubuntu: `apt-get install chromium`), or set VDS_BROWSER to a Chromium executable';
+
 export function chooseBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice {
+  if (env.VDS_BROWSER === 'none') return { missing: 'VDS_BROWSER=none (unset it where a Chromium is installed)' };
   if (env.VDS_BROWSER) {
     return fs.existsSync(env.VDS_BROWSER)
       ? { executablePath: env.VDS_BROWSER }
-      : { missing: `VDS_BROWSER=${env.VDS_BROWSER} does not exist` };
+      : { missing: `VDS_BROWSER=${env.VDS_BROWSER} does not exist: point it at a Chromium executable, or unset it` };
   }
   let bundled: string | undefined;
   try {
@@ -24,7 +31,7 @@ export function chooseBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoi
   if (bundled && fs.existsSync(bundled)) return { executablePath: bundled };
   if (fs.existsSync('/usr/bin/chromium')) return { executablePath: '/usr/bin/chromium' };
   return {
-    missing: 'no Chromium found: install one (Debian: apt-get install chromium) or set VDS_BROWSER to its path',
+    missing: `no Chromium found: ${HOW_TO_GET_A_BROWSER}`,
   };
 }
 

@@ -3,6 +3,8 @@
 // Two layers: the run's actual secret values (known from the target file and from minting), and
 // patterns that catch secrets the suite never saw (e.g. a token a server echoes back).
 
+import { escapeRegExp } from './regexp';
+
 export const REDACTED = '[REDACTED]';
 
 const PATTERNS: Array<[RegExp, string]> = [
@@ -50,8 +52,4 @@ export class Redactor {
   redactValue<T>(value: T): T {
     return JSON.parse(this.redact(JSON.stringify(value ?? null))) as T;
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

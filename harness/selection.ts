@@ -5,6 +5,7 @@
 // A pattern is matched, as Playwright matches a test, against the check's title and tags:
 //   "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical"
 import type { PlannedCheck } from './catalogue';
+import { escapeRegExp } from './regexp';
 
 export interface Selection {
   grep?: RegExp;
@@ -21,6 +22,16 @@ export function checkTags(p: PlannedCheck): string[] {
 /** What a --grep pattern is matched against. */
 export function selectionText(p: PlannedCheck): string {
   return `${p.key} ${checkTags(p).join(' ')}`;
+}
+
+/** A selection of exactly these checks, by key. */
+export function keysPattern(keys: string[]): string {
+  return `^(${keys.map(escapeRegExp).join('|')}) @`;
+}
+
+/** A selection of every check of these requirements, by their id tag. */
+export function requirementsPattern(ids: string[]): string {
+  return `@(${ids.map(escapeRegExp).join('|')})(?![\\w-])`;
 }
 
 export class SelectionError extends Error {}

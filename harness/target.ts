@@ -46,6 +46,10 @@ export interface Target {
   source: string;
   /** Keys whose value was a ${VAR} that is not set: key path -> variable name. */
   unset: Record<string, string>;
+  /** Keys whose whole value is a ${VAR} (set or not): key path -> variable name (for curl lines). */
+  vars: Record<string, string>;
+  /** The implementation under test, for a certificate (optional). */
+  product?: { name?: string; version?: string; vendor?: string };
 }
 
 export class TargetError extends Error {
@@ -103,7 +107,8 @@ export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.en
     throw new TargetError(`Target file ${shown} must hold a YAML mapping (name, baseUrl, env, ...).`);
   }
   const unset: Record<string, string> = {};
-  const expanded = expandVariables(raw, env, [], unset, shown) as Record<string, unknown>;
+  const vars: Record<string, string> = {};
+  const expanded = expandVariables(raw, env, [], { unset, vars }, shown) as Record<string, unknown>;
   validateShape(expanded, shown);
   const t = expanded as Record<string, any>;
   return {
@@ -120,6 +125,8 @@ export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.en
     data: Object.fromEntries(Object.entries(t.data ?? {}).map(([k, v]) => [k, String(v)])),
     source: shown,
     unset,
+    vars,
+    ...(t.product ? { product: t.product } : {}),
   };
 }
 
@@ -131,12 +138,13 @@ const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
  * variable inside a longer string is an error, since the rest of the value would be wrong.
  */
 function expandVariables(
-  node: unknown, env: NodeJS.ProcessEnv, at: string[], unset: Record<string, string>, shown: string,
+  node: unknown, env: NodeJS.ProcessEnv, at: string[], seen: { unset: Record<string, string>; vars: Record<string, string> }, shown: string,
 ): unknown {
   if (typeof node === 'string') {
-    const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.trim());
-    if (whole && (env[whole[1]] === undefined || env[whole[1]] === '')) {
-      unset[at.join('.')] = whole[1];
+    const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}$/.exec(node.trim());
+    if (whole) seen.vars[at.join('.')] = whole[1];
+    if (whole && !node.includes(':-') && (env[whole[1]] === undefined || env[whole[1]] === '')) {
+      seen.unset[at.join('.')] = whole[1];
       return undefined;
     }
     return node.replace(VAR, (_m, name: string, fallback: string | undefined) => {
@@ -148,11 +156,11 @@ function expandVariables(
       );
     });
   }
-  if (Array.isArray(node)) return node.map((v, i) => expandVariables(v, env, [...at, String(i)], unset, shown));
+  if (Array.isArray(node)) return node.map((v, i) => expandVariables(v, env, [...at, String(i)], seen, shown));
   if (node && typeof node === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
-      const value = expandVariables(v, env, [...at, k], unset, shown);
+      const value = expandVariables(v, env, [...at, k], seen, shown);
       if (value !== undefined) out[k] = value;
     }
     return out;

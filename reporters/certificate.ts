@@ -10,6 +10,7 @@ import { loadCatalogue, planChecks } from '../harness/catalogue';
 import { loadTargetFromEnv } from '../harness/target';
 import { evaluateBaseline, readBaseline, writeBaseline, type BaselineEntry } from './baseline';
 import { compareCertificates, readCertificate } from './compare';
+import { certificationInfo } from './certification';
 import { decideGate } from './gate';
 import { addRunWarnings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
 import type { Certificate, TargetInfo } from './model';
@@ -22,7 +23,8 @@ import { renderHtml } from './render-html';
 import { renderMarkdown } from './render-md';
 import { selectChecks, selectionFromEnv } from '../harness/selection';
 import type { CheckResult } from './model';
-import { checkResultsOf, groupOf, NEVER_STARTED } from './results';
+import type { CheckRecord } from './check-record';
+import { checkRecordsOf, checkResultsOf, groupOf, NEVER_STARTED } from './results';
 import { renderJunit } from './render-junit';
 import { buildCertificate, checkStates, NOT_SELECTED, resolveChecks, type Check, type PlannedKey, type RequirementInfo } from './verdict';
 
@@ -32,6 +34,8 @@ export default class CertificateReporter implements Reporter {
   private readonly errors: string[] = [];
   /** Every check of the run, for the JUnit report. */
   private checks: Check[] = [];
+  /** A certification's evidence: every check's record with its requests and answers. */
+  private exchanges?: CheckRecord[];
   private readonly options: CertificateOptions;
 
   constructor(options: Partial<CertificateOptions> = {}) {
@@ -118,8 +122,11 @@ export default class CertificateReporter implements Reporter {
       planned,
       results,
       missingReason,
+      notRunFails: run?.certify,
     });
+    if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
     this.checks = resolveChecks(requirements, planned, results, missingReason);
+    this.exchanges = run?.certify ? tests.flatMap((t) => checkRecordsOf(t)) : undefined;
     const states = checkStates(requirements, planned, results, missingReason);
     const problems: string[] = [];
     const { baseline, updateBaseline, compare } = this.options;
@@ -138,7 +145,10 @@ export default class CertificateReporter implements Reporter {
         });
       }
     }
-    certificate.gate = decideGate({ certificate, baseline: certificate.baseline, comparison: certificate.comparison, problems });
+    certificate.gate = decideGate({
+      certificate, baseline: certificate.baseline, comparison: certificate.comparison, problems, requireComplete: this.options.requireComplete,
+      certify: this.options.certify || run?.certify,
+    });
     return certificate;
   }
 
@@ -149,6 +159,10 @@ export default class CertificateReporter implements Reporter {
     fs.writeFileSync(path.join(dir, 'conformance.md'), renderMarkdown(c));
     fs.writeFileSync(path.join(dir, 'conformance.html'), renderHtml(c));
     if (this.options.junit) fs.writeFileSync(path.join(dir, REPORT_FILES.junit), reportRedactor().redact(renderJunit(c, this.checks)));
+    if (this.exchanges) {
+      const evidence = this.exchanges.map(({ key, requirement, group, status, exchanges }) => ({ key, requirement, group, status, exchanges }));
+      fs.writeFileSync(path.join(dir, REPORT_FILES.exchanges), `${JSON.stringify(redactDeep(evidence, reportRedactor()), null, 1)}\n`);
+    }
     if (c.comparison) fs.writeFileSync(path.join(dir, 'changes.md'), renderChangesMarkdown(c.comparison));
   }
 }

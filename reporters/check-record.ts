@@ -25,6 +25,7 @@ export function failureOf(check: string, d: FailureDetails): CheckFailure {
     ...(d.pointer !== undefined ? { pointer: d.pointer || '(the whole body)' } : {}),
     ...(e ? { request: `${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}` } : {}),
     ...(e?.bodyExcerpt ? { body: excerpt(e.bodyExcerpt) } : {}),
+    ...(e?.curl ? { curl: e.curl } : {}),
   };
 }
 

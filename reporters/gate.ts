@@ -2,8 +2,12 @@
 //   - a run that did not complete (global setup failed, a worker crashed) fails;
 //   - with a previous certificate (--compare): fails when anything got worse;
 //   - with a baseline (--baseline / --update-baseline): fails on core failures the baseline does not list;
-//   - otherwise: fails when the core verdict is FAIL (profile failures and INCOMPLETE do not fail it).
-// With both --compare and a baseline, either one fails the run.
+//   - otherwise: fails when the core verdict is FAIL (profile failures and INCOMPLETE do not fail it);
+//   - --require-complete: also fails when a class is INCOMPLETE;
+//   - --certify: fails unless every class PASSes (a check not run counts as a failure there).
+// With both --compare and a baseline, either one fails the run. The exit code follows (exit-codes.ts):
+// 0 passed, 3 a run that did not complete, 1 any other failure.
+import { EXIT } from './exit-codes';
 import type { BaselineEvaluation, Certificate, Comparison, Gate } from './model';
 
 export interface GateInput {
@@ -12,11 +16,32 @@ export interface GateInput {
   comparison?: Comparison;
   /** Options that could not be applied (an unreadable baseline or previous certificate). */
   problems?: string[];
+  /** --require-complete: a class with checks not run fails the gate too. */
+  requireComplete?: boolean;
+  /** --certify: every class must PASS (a check not run is a FAIL there). */
+  certify?: boolean;
 }
 
-export function decideGate({ certificate, baseline, comparison, problems = [] }: GateInput): Gate {
+export function decideGate(input: GateInput): Gate {
+  const gate = decide(input);
+  return { ...gate, exitCode: gate.status === 'passed' ? EXIT.passed : gate.rule === INCOMPLETE_RUN ? EXIT.broken : EXIT.failed };
+}
+
+const INCOMPLETE_RUN = 'the run did not complete';
+
+function decide({ certificate, baseline, comparison, problems = [], requireComplete, certify }: GateInput): Omit<Gate, 'exitCode'> {
   if (certificate.run.errors.length) {
-    return { status: 'failed', rule: 'the run did not complete', reasons: certificate.run.errors.map((e) => e.split('\n')[0]) };
+    return { status: 'failed', rule: INCOMPLETE_RUN, reasons: certificate.run.errors.map((e) => e.split('\n')[0]) };
+  }
+  if (certify) {
+    const notPassed = Object.entries(certificate.verdict).filter(([, v]) => v !== 'PASS');
+    return notPassed.length
+      ? { status: 'failed', rule: 'certification', reasons: notPassed.map(([k, v]) => `${k} ${v}`) }
+      : { status: 'passed', rule: 'certification', reasons: ['every class PASS'] };
+  }
+  const incomplete = Object.entries(certificate.verdict).filter(([, v]) => v === 'INCOMPLETE').map(([k]) => k);
+  if (requireComplete && incomplete.length) {
+    return { status: 'failed', rule: 'completeness', reasons: [`${incomplete.join(' and ')} INCOMPLETE: some checks did not run (--require-complete)`] };
   }
   if (problems.length) return { status: 'failed', rule: 'options', reasons: problems };
   if (!baseline && !comparison) {

@@ -16,6 +16,10 @@ export interface RunMetadata {
   suite: { name: string; version: string };
   target: TargetInfo;
   monitor: boolean;
+  /** --certify (VDS_CERTIFY=1): a certification run. */
+  certify?: boolean;
+  /** The product under test, from the target file. */
+  product?: { name?: string; version?: string; vendor?: string };
   /** The check selection (VDS_GREP, VDS_GREP_INVERT), so merge-reports knows what was left out on purpose. */
   selection?: Record<string, string>;
 }
@@ -32,6 +36,8 @@ export function runMetadata(target: Target, env: NodeJS.ProcessEnv = process.env
       suite: suiteInfo(),
       target: { name: target.name, baseUrl: target.baseUrl, env: target.env, allowWrites: target.allowWrites, source: target.source },
       monitor: env.VDS_MONITOR === '1',
+      certify: env.VDS_CERTIFY === '1',
+      ...(target.product ? { product: target.product } : {}),
       selection: Object.fromEntries(Object.values(SELECTION_ENV).flatMap((k) => (env[k] ? [[k, env[k]!]] : []))),
     },
   };

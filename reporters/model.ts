@@ -18,6 +18,10 @@ export interface CheckFailure {
   request?: string;
   /** An excerpt of the answer's body. */
   body?: string;
+  /** The failing request as one shell line, secrets as $VARIABLE references. */
+  curl?: string;
+  /** The command that runs just this check again. */
+  rerun?: string;
 }
 
 /** One test of the run (one requirement applied to one route, scope, or once), as collected. */
@@ -115,12 +119,25 @@ export interface Certificate {
   latency: Record<string, LatencyStats>;
   /** How the run's exit status was decided (see reporters/gate.ts). */
   gate?: Gate;
+  /** A certification run (--certify): what was run, against what. */
+  certification?: Certification;
   baseline?: BaselineEvaluation;
   comparison?: Comparison;
 }
 
+export interface Certification {
+  /** The rule of a certification's verdicts. */
+  rule: string;
+  /** The suite that certified: its version, commit, and a hash of what decides its verdicts. */
+  suite: { name: string; version: string; commit: string; workingTreeModified: boolean | 'unknown'; contentSha256: string; hashed: string[] };
+  /** The implementation under test, as the target file names it. */
+  product?: { name?: string; version?: string; vendor?: string };
+}
+
 export interface Gate {
   status: 'passed' | 'failed';
+  /** The exit status of the run (reporters/exit-codes.ts): 0 passed, 1 failed, 3 the run did not complete. */
+  exitCode: number;
   /** The rule that decided: the core verdict, a baseline, a comparison. */
   rule: string;
   reasons: string[];

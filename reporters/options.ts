@@ -17,6 +17,10 @@ export interface CertificateOptions {
   latencyFloorMs: number;
   /** Write junit.xml, one test case per check (not with VDS_REPORTS=certificate). */
   junit: boolean;
+  /** --require-complete: checks not run fail the gate. */
+  requireComplete: boolean;
+  /** --certify: every class must PASS. */
+  certify: boolean;
 }
 
 export const DEFAULT_LATENCY_RATIO = 1.5;
@@ -34,6 +38,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Certificat
     latencyRatio: parseRatio(env.VDS_LATENCY_RATIO),
     latencyFloorMs: parseFloor(env.VDS_LATENCY_FLOOR_MS),
     junit: env.VDS_REPORTS !== 'certificate',
+    requireComplete: env.VDS_REQUIRE_COMPLETE === '1',
+    certify: env.VDS_CERTIFY === '1',
   };
 }
 

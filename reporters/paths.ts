@@ -14,6 +14,7 @@ export const REPORT_FILES = {
   certificateMd: 'conformance.md',
   certificateHtml: 'conformance.html',
   changes: 'changes.md',
+  exchanges: 'exchanges.json',
   junit: 'junit.xml',
   html: 'html',
   allureResults: 'allure-results',

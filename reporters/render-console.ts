@@ -33,6 +33,8 @@ export function renderConsole(c: Certificate, reportsDir: string): string {
       for (const f of r.failures) {
         if (shown++ >= MAX_FAILED_CHECKS) continue;
         out.push(`        ${f.check}`, `          expected: ${oneLine(f.expected)}`, `          actual:   ${oneLine(f.actual)}`);
+        if (f.curl) out.push(`          curl:     ${f.curl}`);
+        if (f.rerun) out.push(`          rerun:    ${f.rerun}`);
       }
     }
     if (shown > MAX_FAILED_CHECKS) out.push(`    … ${shown - MAX_FAILED_CHECKS} more failing checks in conformance.md`);
@@ -56,7 +58,8 @@ export function renderConsole(c: Certificate, reportsDir: string): string {
     for (const f of b.fixed) out.push(`    fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${f.requirement} entry` : f.checks.join('; ')}`);
   }
   if (c.comparison) out.push(...renderChangesText(c.comparison).map((l) => `  ${l}`));
-  if (c.gate) out.push(`  Exit status: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
+  if (c.certification) out.push(`  Certification: ${c.certification.rule}`);
+  if (c.gate) out.push(`  Exit status ${c.gate.exitCode ?? ''}: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
   out.push(`  Reports: ${rel(path.join(reportsDir, 'conformance.html'))} (also .md, .json), junit.xml, html/, allure-results/ (npm run report)`);
   out.push(countsLine(c));
   return `${out.join('\n')}\n`;

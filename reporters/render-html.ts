@@ -46,7 +46,17 @@ function header(c: Certificate): string {
 <dt>Suite</dt><dd>${esc(c.suite.name)} ${esc(c.suite.version)}, spec ${esc(c.specVersion)}</dd>
 <dt>Run</dt><dd>${esc(c.run.date)}, ${esc(seconds(c.run.durationMs))}${c.run.monitor ? ', monitoring (read-only)' : ''}</dd>
 <dt>Checks</dt><dd>${esc(countsLine(c))}</dd>
-</dl>`;
+${certificationRows(c)}</dl>`;
+}
+
+function certificationRows(c: Certificate): string {
+  const k = c.certification;
+  if (!k) return '';
+  const p = k.product;
+  return `<dt>Certification</dt><dd>${esc(k.rule)}</dd>\n` +
+    (p ? `<dt>Product</dt><dd>${esc([p.name, p.version].filter(Boolean).join(' '))}${p.vendor ? ` by ${esc(p.vendor)}` : ''}</dd>\n` : '') +
+    `<dt>Suite build</dt><dd>commit <code>${esc(k.suite.commit)}</code>${k.suite.workingTreeModified === true ? ' (working tree modified)' : ''}, ` +
+    `sha256 of ${esc(k.suite.hashed.join(' and '))} <code>${esc(k.suite.contentSha256)}</code></dd>\n`;
 }
 
 function verdictTable(c: Certificate): string {
@@ -65,7 +75,7 @@ ${rows.join('\n')}</table>
 
 function gateSection(c: Certificate): string {
   const parts: string[] = [];
-  if (c.gate) parts.push(`<p><strong>Exit status: <span class="${c.gate.status}">${c.gate.status}</span></strong> (${esc(c.gate.rule)}): ${esc(c.gate.reasons.join('; '))}</p>`);
+  if (c.gate) parts.push(`<p><strong>Exit status: ${c.gate.exitCode ?? ''} <span class="${c.gate.status}">${c.gate.status}</span></strong> (${esc(c.gate.rule)}): ${esc(c.gate.reasons.join('; '))}</p>`);
   const b = c.baseline;
   if (b) {
     const items = [
@@ -125,7 +135,8 @@ ${r.failures.map(failureRow).join('\n')}</table></div>`);
 
 /** One failing check: expected vs actual side by side; the request and body folded under them. */
 function failureRow(f: CheckFailure): string {
-  const evidence = [f.request && `request: ${f.request}`, f.body && `body: ${f.body}`].filter(Boolean).join('\n');
+  const evidence = [f.request && `request: ${f.request}`, f.body && `body: ${f.body}`, f.curl && `reproduce: ${f.curl}`, f.rerun && `rerun the check: ${f.rerun}`]
+    .filter(Boolean).join('\n');
   return `<tr><td><code>${esc(f.check)}</code></td><td><pre>${esc(f.expected)}</pre></td><td><pre>${esc(f.actual)}</pre>` +
     `${f.pointer ? `<div class="muted">at ${esc(f.pointer)}</div>` : ''}` +
     `${evidence ? `<details><summary>request</summary><pre>${esc(evidence)}</pre></details>` : ''}</td></tr>`;

@@ -24,7 +24,8 @@ export function renderJunit(certificate: Pick<Certificate, 'requirements' | 'tar
         const f = c.failure;
         tc.failure(`expected: ${f.expected}; actual: ${f.actual}`, 'NonConformance');
         tc.stacktrace([`[${c.requirement}] ${r?.title ?? ''}`, `cite:     ${r?.cite ?? ''}`, `expected: ${f.expected}`, `actual:   ${f.actual}`,
-          ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : [])].join('\n'));
+          ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : []),
+          ...(f.curl ? [`curl:     ${f.curl}`] : []), ...(f.rerun ? [`rerun:    ${f.rerun}`] : [])].join('\n'));
       } else if (c.status === 'not-run') {
         tc.skipped().standardOutput(`not run: ${c.reason ?? ''}`);
       }

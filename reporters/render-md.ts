@@ -26,7 +26,20 @@ function header(c: Certificate): string {
     `- **Suite:** ${c.suite.name} ${c.suite.version}, spec ${c.specVersion}`,
     `- **Run:** ${c.run.date}, ${seconds(c.run.durationMs)}${c.run.monitor ? ', monitoring (read-only)' : ''}`,
     `- **Checks:** ${countsLine(c)}`,
+    ...certificationLines(c),
   ].join('\n');
+}
+
+function certificationLines(c: Certificate): string[] {
+  const k = c.certification;
+  if (!k) return [];
+  const p = k.product;
+  return [
+    `- **Certification:** ${text(k.rule)}`,
+    ...(p ? [`- **Product:** ${text([p.name, p.version].filter(Boolean).join(' '))}${p.vendor ? ` by ${text(p.vendor)}` : ''}`] : []),
+    `- **Suite build:** commit \`${k.suite.commit}\`${k.suite.workingTreeModified === true ? ' (working tree modified)' : ''}, ` +
+      `sha256 of ${k.suite.hashed.join(' and ')} \`${k.suite.contentSha256}\``,
+  ];
 }
 
 function verdictTable(c: Certificate): string {
@@ -51,7 +64,7 @@ function verdictTable(c: Certificate): string {
 
 function gateSection(c: Certificate): string {
   const lines: string[] = [];
-  if (c.gate) lines.push(`**Exit status: ${c.gate.status}** (${text(c.gate.rule)}): ${text(c.gate.reasons.join('; '))}`);
+  if (c.gate) lines.push(`**Exit status: ${c.gate.exitCode ?? ''} ${c.gate.status}** (${text(c.gate.rule)}): ${text(c.gate.reasons.join('; '))}`);
   const b = c.baseline;
   if (b) {
     lines.push('', `Baseline \`${b.path}\`${b.written ? ' (written by this run)' : ''}: ${plural(b.regressions.length, 'regression')}, ${plural(b.known.length, 'known failure')}.`);
@@ -119,6 +132,8 @@ function failureItem(f: CheckFailure): string {
   if (f.pointer) lines.push(`  - at: ${code(f.pointer)}`);
   if (f.request) lines.push(`  - request: ${code(f.request)}`);
   if (f.body) lines.push(`  - body: ${code(f.body)}`);
+  if (f.curl) lines.push(`  - reproduce: ${code(f.curl)}`);
+  if (f.rerun) lines.push(`  - rerun the check: ${code(f.rerun)}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -42,11 +42,18 @@ export function groupOf(test: TestLike): string | undefined {
 export function checkResultsOf(test: TestLike): { results: CheckResult[]; problem?: string } {
   const result = test.results[test.results.length - 1];
   if (!result) return { results: [] };
-  const records = readJson(result.attachments.find((a) => a.name === CHECKS_ATTACHMENT));
-  if (Array.isArray(records)) return { results: (records as CheckRecord[]).map(resultOf) };
+  const records = checkRecordsOf(test);
+  if (records.length) return { results: records.map(resultOf) };
   if (result.status === 'passed' || result.status === 'skipped') return { results: [] };
   const message = firstLines(result.errors.map((e) => e.message ?? e.value ?? '').join('\n'));
   return { results: [], problem: `${test.title}: ${result.status === 'interrupted' ? 'interrupted' : message || result.status}` };
+}
+
+/** The records of a test's last attempt (none when it ended without them). */
+export function checkRecordsOf(test: TestLike): CheckRecord[] {
+  const result = test.results[test.results.length - 1];
+  const records = result ? readJson(result.attachments.find((a) => a.name === CHECKS_ATTACHMENT)) : undefined;
+  return Array.isArray(records) ? (records as CheckRecord[]) : [];
 }
 
 /** An attachment's JSON: inline in a run, a file once merge-reports has unpacked the blob. */

@@ -41,6 +41,8 @@ export interface CertificateInput {
   results: CheckResult[];
   /** Why a planned check has no result; NOT_SELECTED unless the run stopped early. */
   missingReason?: string;
+  /** A certification: anything not run (but what the environment rules out) is a FAIL. */
+  notRunFails?: boolean;
 }
 
 export function buildCertificate(input: CertificateInput): Certificate {
@@ -53,7 +55,7 @@ export function buildCertificate(input: CertificateInput): Certificate {
     specVersion: 'v3',
     target: input.target,
     run: { ...input.run, warnings },
-    verdict: verdicts(requirements),
+    verdict: verdicts(requirements, input.notRunFails),
     counts: {
       checks: { total: checks.length, ...countStatuses(checks.map((c) => c.status)) },
       classes: classCounts(requirements),
@@ -71,15 +73,16 @@ export function combine(statuses: CheckStatus[]): CheckStatus {
   return 'passed';
 }
 
-export function classVerdict(requirements: Array<Pick<RequirementResult, 'status' | 'advisory'> & { applicable?: boolean }>): ClassVerdict {
+/** notRunFails (a certification): a class with a requirement not run is FAIL, not INCOMPLETE. */
+export function classVerdict(requirements: Array<Pick<RequirementResult, 'status' | 'advisory'> & { applicable?: boolean }>, notRunFails = false): ClassVerdict {
   const counting = requirements.filter(counted);
   if (counting.some((r) => r.status === 'failed')) return 'FAIL';
-  if (counting.some((r) => r.status === 'not-run')) return 'INCOMPLETE';
+  if (counting.some((r) => r.status === 'not-run')) return notRunFails ? 'FAIL' : 'INCOMPLETE';
   return 'PASS';
 }
 
-export function verdicts(requirements: RequirementResult[]): Record<ConformanceClass, ClassVerdict> {
-  return Object.fromEntries(CLASSES.map((c) => [c, classVerdict(requirements.filter((r) => r.class === c))])) as Record<
+export function verdicts(requirements: RequirementResult[], notRunFails = false): Record<ConformanceClass, ClassVerdict> {
+  return Object.fromEntries(CLASSES.map((c) => [c, classVerdict(requirements.filter((r) => r.class === c), notRunFails)])) as Record<
     ConformanceClass, ClassVerdict
   >;
 }

@@ -24,6 +24,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/catalogue';
+import { keysPattern, requirementsPattern } from '../harness/selection';
 import type { Certificate } from '../reporters/model';
 import { REPORT_FILES } from '../reporters/paths';
 import { NOT_SELECTED } from '../reporters/verdict';
@@ -103,19 +104,6 @@ function labelFor(spec: string): string {
   return spec.replace(/[\s/:]+/g, '_');
 }
 
-/** A selection (VDS_GREP) of the checks of the given requirement ids, by their tags. */
-function grepFor(ids: string[]): string {
-  return `@(${ids.map(escapeRegExp).join('|')})(?![\\w-])`;
-}
-
-/** A selection (VDS_GREP) of exactly these checks: a check is matched as "<key> <tags>" (harness/selection.ts). */
-function grepForChecks(keys: string[]): string {
-  return `^(${keys.map(escapeRegExp).join('|')}) @`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
 
 /** Round-robin over the families, keeping the registry's order within each. */
 function interleaveByFamily(runs: Run[]): Run[] {
@@ -148,8 +136,8 @@ function runSuite(run: Run): Promise<Outcome> {
   };
   delete env.VDS_GREP;
   delete env.VDS_MAX_FAILURES;
-  if (run.requirements) env.VDS_GREP = grepFor(run.requirements);
-  if (run.checks) env.VDS_GREP = grepForChecks(run.checks);
+  if (run.requirements) env.VDS_GREP = requirementsPattern(run.requirements);
+  if (run.checks) env.VDS_GREP = keysPattern(run.checks);
   if (run.fault) env.VDS_MAX_FAILURES = String(run.maxFailures);
   delete env.VDS_REFERENCE_PORT; // each run picks its own free port
   if (run.fault) env.VDS_REFERENCE_FAULT = run.fault;

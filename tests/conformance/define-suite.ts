@@ -11,6 +11,7 @@
 import type { TestInfo } from '@playwright/test';
 import * as allure from 'allure-js-commons';
 import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../../harness/catalogue';
+import { secretRefs } from '../../harness/curl';
 import { selectChecks } from '../../harness/selection';
 import { allureLabels } from '../../reporters/allure-labels';
 import { CHECKS_ATTACHMENT, type CheckRecord } from '../../reporters/check-record';
@@ -32,7 +33,7 @@ export function defineGroupSuite(group: Group): void {
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
     await allure.labels(...allureLabels(selected.map((p) => p.requirement), group));
-    const inputs: CheckInputs = { target, run, catalogue, browserSession };
+    const inputs: CheckInputs = { target, run, catalogue, browserSession, secretRefs: secretRefs(target, run) };
     // Every step is located at this test: without a location, Playwright captures and source-maps a
     // stack for each of the hundreds of steps.
     const location = { file: testInfo.file, line: testInfo.line, column: testInfo.column };
@@ -92,7 +93,8 @@ function stopped(p: PlannedCheck): CheckRecord {
 function stepMessage(p: PlannedCheck, r: CheckRecord): string {
   const f = r.failure!;
   return [`[${p.requirement.id}] ${p.requirement.title}`, `  cite: ${p.requirement.cite}`, `expected: ${f.expected}`, `actual:   ${f.actual}`,
-    ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : [])].join('\n');
+    ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : []),
+    ...(f.curl ? [`curl:     ${f.curl}`] : []), ...(f.rerun ? [`rerun:    ${f.rerun}`] : [])].join('\n');
 }
 
 /**

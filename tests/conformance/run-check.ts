@@ -9,7 +9,9 @@
 import { ApiClient, NoAnswerError, type Exchange } from '../../harness/api';
 import type { Catalogue, PlannedCheck } from '../../harness/catalogue';
 import { CheckContext, type BrowserSession } from '../../harness/check-context';
+import type { SecretRefs } from '../../harness/curl';
 import { redactorFor, type RunContext } from '../../harness/run-context';
+import { keysPattern } from '../../harness/selection';
 import type { Target } from '../../harness/target';
 import { ConformanceFailure, formatFailure, NotRun, type FailureDetails } from '../../harness/verdict';
 import { failureOf, type CheckRecord } from '../../reporters/check-record';
@@ -21,6 +23,8 @@ export interface CheckInputs {
   catalogue: Catalogue;
   /** The worker's browser, launched when a check first asks for it. */
   browserSession: BrowserSession;
+  /** The run's secrets by the variable a curl line names them with. */
+  secretRefs: SecretRefs;
 }
 
 /** A check that neither finishes nor fails by then is failed: a run never hangs on one check. */
@@ -38,7 +42,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     return { ...base, status: 'not-run', reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`, warnings: [], exchanges: [] };
   }
   const redactor = redactorFor(run);
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs);
   const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, inputs.browserSession);
   const limit = checkTimeLimitMs(target);
   const started = performance.now();
@@ -74,7 +78,14 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
       : outcome instanceof CheckTimeout
         ? { expected: `the check finishes within ${limit} ms`, actual: `it was still running after ${limit} ms (the last request: ${lastRequest(exchanges)})` }
         : { expected: 'the check runs to completion', actual: `the check itself failed (a defect of the suite or of its inputs): ${String((outcome as Error)?.message ?? outcome).split('\n')[0]}` };
-  return { ...done, status: 'failed', failure: failureOf(p.key, redactor.redactValue(details)) };
+  return { ...done, status: 'failed', failure: { ...failureOf(p.key, redactor.redactValue(details)), rerun: rerunCommand(p.key) } };
+}
+
+/** The command that runs just this check again against the same target. */
+function rerunCommand(key: string): string {
+  const target = process.env.VDS_TARGET;
+  const pattern = keysPattern([key]);
+  return `npm run conformance --${target ? ` --target '${target.replace(/'/g, `'\\''`)}'` : ''} --grep '${pattern.replace(/'/g, `'\\''`)}'`;
 }
 
 class CheckTimeout extends Error {

@@ -1,0 +1,244 @@
+// The command line of `npm run conformance`: the suite's own flags become environment variables for
+// the run (read by playwright.config.ts, the target loader and the certificate reporter); anything
+// else goes to `playwright test` as it is, in order, so that flags of newer Playwright versions work.
+// A bad flag gets one line and exit 2 (cli/run.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { didYouMean } from '../harness/did-you-mean';
+import { SELECTION_ENV } from '../harness/selection';
+import { listTargetNames, resolveTargetFile, TargetError } from '../harness/target';
+import { BaselineError, readBaseline } from '../reporters/baseline';
+import { CompareError, readCertificate } from '../reporters/compare';
+import { EXIT_HELP } from '../reporters/exit-codes';
+import { OptionError, parseRatio } from '../reporters/options';
+import { DEFAULT_BASELINE } from '../reporters/paths';
+
+export const USAGE = `Usage: npm run conformance -- [options] [playwright test options]
+
+Runs the VDS v3 conformance suite and writes the certificate to reports/ (see reports/README.md).
+
+Options:
+  --target NAME|PATH       target file: ${listTargetNames().join(', ')}, or a path to a YAML file (default: local)
+  --monitor                read-only whatever the target file says; per-route latency in conformance.json
+  --compare PATH|last      a previous conformance.json (last: the previous run's, kept in reports/previous/):
+                           list what changed, in reports/changes.md; the exit status then says whether
+                           anything got worse
+  --latency-ratio R        with --compare: a route is slower when its p95 grew more than R times (default 1.5;
+                           routes under 50 ms are ignored, VDS_LATENCY_FLOOR_MS changes that)
+  --baseline PATH          known failures: fail only on core failures the file does not list
+  --update-baseline [PATH] write this run's failures to PATH (a .yaml/.yml file; default conformance-baseline.yaml)
+  --require-complete       a class with checks that did not run (INCOMPLETE) fails the gate too
+  --certify                certification: the whole suite, nothing left out; anything not run (but what the
+                           target's environment rules out) is a FAIL; writes one archive with the certificate
+                           and every check's redacted requests: reports/certification-<product>-<date>.tar.gz
+  --merge DIR              no run: merge the blob reports in DIR (from --shard runs) into one certificate
+  -h, --help               this help
+
+Selecting checks:
+  -g, --grep PATTERN       run only the checks whose key or tags match (a regular expression). A check
+                           "CORE-ERROR-BODY GET /users/me" has the tags @CORE-ERROR-BODY @core @users @critical:
+                           --grep @core, --grep @critical, --grep "@(CAR-CREATE|DEV-DISSOCIATE)\\b"
+  -G, --grep-invert PATTERN  leave out the checks that match
+  --last-failed            only the checks that failed in the previous run (reports/conformance.json)
+  -x, --max-failures N     stop after the first (N) failing checks
+
+Anything else goes to \`playwright test\`, e.g. --workers 2, --shard 1/3.
+
+${EXIT_HELP}`;
+
+export class UsageError extends Error {}
+
+export interface Invocation {
+  help: boolean;
+  /** A folder of blob reports to merge, instead of a run. */
+  merge?: string;
+  /** --certify: a whole, unnarrowed run whose archive is written at the end. */
+  certify: boolean;
+  /** --last-failed: select the checks that failed in the previous run. */
+  lastFailed: boolean;
+  /** --compare last: compare with the previous run of this reports folder. */
+  compareLast: boolean;
+  /** Environment for the run (read by the config, the target loader and the certificate reporter). */
+  env: Record<string, string>;
+  playwrightArgs: string[];
+  /** Options passed to playwright test unchecked (not known to this wrapper). */
+  unchecked: string[];
+  notes: string[];
+  /** What narrows the run (refused by --certify). */
+  narrowing: string[];
+}
+
+/** Playwright test options known to take a value (or an optional one): passed on with it. */
+const PLAYWRIGHT_VALUE_FLAGS: Record<string, 'value' | 'optional'> = {
+  '--add-reporter': 'value', '--browser': 'value', '-c': 'value', '--config': 'value', '--debug': 'optional',
+  '--global-timeout': 'value', '-j': 'value', '--workers': 'value', '--last-failed-file': 'value', '--max-failures': 'value',
+  '--only-changed': 'optional', '--output': 'value', '--project': 'value', '--repeat-each': 'value', '--reporter': 'value',
+  '--retries': 'value', '--run-agents': 'value', '--shard': 'value', '--shuffle': 'optional', '--test-list': 'value',
+  '--test-list-invert': 'value', '--timeout': 'value', '--trace': 'value', '--tsconfig': 'value', '-u': 'optional',
+  '--update-snapshots': 'optional', '--ui-host': 'value', '--ui-port': 'value', '--update-source-method': 'value',
+};
+
+/** Playwright options that leave checks out: a certification refuses them. */
+const NARROWING = new Set(['--shard', '--test-list', '--test-list-invert', '--only-changed', '--max-failures', '-x', '--last-failed-file']);
+
+const OWN_FLAGS = [
+  '--target', '--monitor', '--compare', '--latency-ratio', '--baseline', '--update-baseline', '--require-complete', '--certify',
+  '--merge', '--help', '--grep', '--grep-invert', '--last-failed', '--max-failures',
+];
+
+export function parseArgs(argv: string[]): Invocation {
+  const inv: Invocation = {
+    help: false, certify: false, lastFailed: false, compareLast: false, env: {}, playwrightArgs: [], unchecked: [], notes: [], narrowing: [],
+  };
+  const args = [...argv];
+  while (args.length) {
+    const raw = args.shift()!;
+    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const inline = eq > 0 ? raw.slice(eq + 1) : undefined;
+    const value = (): string => {
+      const v = inline ?? args.shift();
+      if (v === undefined || v === '' || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${flag} needs a value (see --help)`);
+      return v;
+    };
+    switch (flag) {
+      case '-h':
+      case '--help':
+        inv.help = true;
+        break;
+      case '--target':
+        inv.env.VDS_TARGET = checkTarget(value());
+        break;
+      case '--monitor':
+        inv.env.VDS_MONITOR = '1';
+        inv.narrowing.push('--monitor');
+        break;
+      case '--compare': {
+        const v = value();
+        if (v === 'last') inv.compareLast = true;
+        else inv.env.VDS_COMPARE = checkFile(v, (f) => readCertificate(f));
+        break;
+      }
+      case '--latency-ratio':
+        inv.env.VDS_LATENCY_RATIO = String(parseRatio(value()));
+        break;
+      case '--baseline':
+        inv.env.VDS_BASELINE = checkFile(value(), (f) => readBaseline(f));
+        inv.narrowing.push('--baseline');
+        break;
+      case '--update-baseline': {
+        // The path is optional: taken when it names a YAML file.
+        const next = inline ?? (args[0] && !args[0].startsWith('-') && /\.ya?ml$/i.test(args[0]) ? args.shift() : undefined);
+        const file = path.resolve(next ?? DEFAULT_BASELINE);
+        if (!fs.existsSync(path.dirname(file))) throw new UsageError(`--update-baseline: folder ${path.dirname(file)} does not exist`);
+        inv.env.VDS_UPDATE_BASELINE = file;
+        inv.narrowing.push('--update-baseline');
+        break;
+      }
+      case '--require-complete':
+        inv.env.VDS_REQUIRE_COMPLETE = '1';
+        break;
+      case '--certify':
+        inv.certify = true;
+        break;
+      case '--last-failed':
+        inv.lastFailed = true;
+        inv.narrowing.push('--last-failed');
+        break;
+      // Checks are steps of one test per route group: the checks' own selection applies the patterns
+      // (harness/selection.ts); Playwright then runs the groups that have a selected check.
+      case '-g':
+      case '--grep':
+        inv.env[SELECTION_ENV.grep] = checkPattern(flag, value());
+        inv.narrowing.push(flag);
+        break;
+      case '-G':
+      case '--grep-invert':
+        inv.env[SELECTION_ENV.grepInvert] = checkPattern(flag, value());
+        inv.narrowing.push(flag);
+        break;
+      case '--merge': {
+        const dir = path.resolve(value());
+        if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--merge: ${dir} is not a folder of blob reports`);
+        inv.merge = dir;
+        break;
+      }
+      default:
+        passThrough(raw, flag, args, inv);
+    }
+  }
+  if (inv.env.VDS_BASELINE && inv.env.VDS_UPDATE_BASELINE) throw new UsageError('use either --baseline or --update-baseline, not both');
+  if (inv.env.VDS_LATENCY_RATIO && !inv.env.VDS_COMPARE && !inv.compareLast) throw new UsageError('--latency-ratio only applies with --compare PATH');
+  if (inv.merge && (inv.playwrightArgs.length || inv.env.VDS_TARGET || inv.env.VDS_MONITOR || inv.env.VDS_GREP || inv.env.VDS_GREP_INVERT || inv.certify || inv.lastFailed)) {
+    throw new UsageError('--merge takes no run options (--target, --monitor, --grep, --certify, playwright test options): the blob reports carry them');
+  }
+  if (inv.certify && inv.narrowing.length) {
+    throw new UsageError(`--certify runs the whole suite: it cannot be combined with ${[...new Set(inv.narrowing)].join(', ')}`);
+  }
+  if (inv.certify) inv.env.VDS_CERTIFY = '1';
+  return inv;
+}
+
+function passThrough(raw: string, flag: string, args: string[], inv: Invocation): void {
+  if (!flag.startsWith('-')) {
+    inv.playwrightArgs.push(raw);
+    inv.narrowing.push(`a test file filter (${raw})`);
+    return;
+  }
+  if (NARROWING.has(flag)) inv.narrowing.push(flag);
+  const kind = PLAYWRIGHT_VALUE_FLAGS[flag];
+  if (!kind && !KNOWN_PLAYWRIGHT_SWITCHES.has(flag)) {
+    // Close to one of the suite's own flags: a typo, refused. Anything else may be an option of a
+    // newer Playwright: passed on, and said so.
+    const guess = didYouMean(flag, OWN_FLAGS, 3); // at most 2 edits away
+    if (guess) throw new UsageError(`unknown option ${flag} (did you mean ${guess}?); see --help`);
+    inv.unchecked.push(flag);
+    inv.notes.push(`note: ${flag} is not an option of this suite: passed to playwright test as it is`);
+  }
+  inv.playwrightArgs.push(raw);
+  if (raw.includes('=')) return;
+  // A flag that may take a value, followed by a word: the word goes on right after it.
+  const mayTakeValue = kind !== undefined || !KNOWN_PLAYWRIGHT_SWITCHES.has(flag);
+  if (mayTakeValue && args.length && !args[0].startsWith('-')) inv.playwrightArgs.push(args.shift()!);
+  if (flag === '--reporter') inv.notes.push('note: --reporter replaces every reporter of the suite (no certificate); --add-reporter adds one instead');
+}
+
+/** Playwright test switches (no value) this wrapper knows. */
+const KNOWN_PLAYWRIGHT_SWITCHES = new Set([
+  '--fail-on-flaky-tests', '--forbid-only', '--fully-parallel', '--headed', '--ignore-snapshots', '--list', '-x', '--no-deps',
+  '--pass-with-no-tests', '--quiet', '--ui',
+]);
+
+function checkPattern(flag: string, pattern: string): string {
+  try {
+    new RegExp(pattern);
+  } catch (err) {
+    throw new UsageError(`${flag}: not a regular expression: ${(err as Error).message}`);
+  }
+  return pattern;
+}
+
+function checkTarget(selector: string): string {
+  let file: string;
+  try {
+    file = resolveTargetFile(selector);
+  } catch (err) {
+    if (err instanceof TargetError) throw new UsageError(`unknown target "${selector}": use one of ${listTargetNames().join(', ')}, or the path of a YAML file`);
+    throw err;
+  }
+  if (!fs.existsSync(file)) {
+    throw new UsageError(`unknown target "${selector}": use one of ${listTargetNames().join(', ')}, or the path of a YAML file`);
+  }
+  return selector;
+}
+
+function checkFile(file: string, read: (f: string) => unknown): string {
+  const full = path.resolve(file);
+  try {
+    read(full);
+  } catch (err) {
+    if (err instanceof BaselineError || err instanceof CompareError || err instanceof OptionError) throw new UsageError(err.message);
+    throw err;
+  }
+  return full;
+}

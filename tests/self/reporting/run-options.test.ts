@@ -1,0 +1,106 @@
+// The command line a CI user relies on: distinct exit statuses, --require-complete, --compare and
+// --last-failed right after a run in the same reports folder (nothing the user passed is deleted),
+// and --certify's archive (the certificate and every check's exchanges, no secret in them).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as tar from 'tar';
+import { expect, test } from '@playwright/test';
+import { parseArgs, UsageError } from '../../../cli/args';
+import { EXIT } from '../../../reporters/exit-codes';
+import type { Certificate } from '../../../reporters/model';
+import { newReportsDir, readJson, runCommand, startReference } from './real-run';
+import { Scanner } from './scan';
+
+const cli = (args: string[], options: Parameters<typeof runCommand>[1] = {}) => runCommand(['tsx', 'scripts/conformance.ts', ...args], { timeoutMs: 300_000, ...options });
+const certificateIn = (dir: string) => readJson<Certificate>(path.join(dir, 'conformance.json'));
+
+test('exit status: 3 when the target does not answer, 1 for --require-complete on an INCOMPLETE run, 0 otherwise', async () => {
+  test.setTimeout(300_000);
+  const unreachable = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'down.yaml');
+  fs.writeFileSync(unreachable, 'name: down\nbaseUrl: http://127.0.0.1:9/v3\nenv: cloud\nrequestTimeoutMs: 2000\n');
+  const down = await cli([], { target: unreachable });
+  expect(down.code, down.output.slice(-2000)).toBe(EXIT.broken);
+  expect(down.output).toMatch(/does not answer/);
+
+  const subset = ['--grep', '@CORE-CAR-RECORD'];
+  const incomplete = await cli(subset, { target: 'local' });
+  expect(incomplete.code, incomplete.output.slice(-2000)).toBe(EXIT.passed); // INCOMPLETE passes by default
+  const required = await cli([...subset, '--require-complete'], { target: 'local' });
+  expect(required.code, required.output.slice(-2000)).toBe(EXIT.failed);
+  expect(certificateIn(required.reportsDir).gate).toMatchObject({ status: 'failed', rule: 'completeness', exitCode: EXIT.failed });
+});
+
+test('--compare reports/conformance.json and --last-failed work right after a run; the previous certificate is kept', async () => {
+  test.setTimeout(300_000);
+  const reference = await startReference({ fault: 'car-date-zulu' });
+  const dir = newReportsDir();
+  try {
+    const options = { target: reference.targetFile, reportsDir: dir };
+    const first = await cli(['--grep', '@(CORE-CAR-RECORD|ERR-CAR-NOT-FOUND)\\b'], options);
+    expect(first.code, first.output.slice(-2000)).toBe(EXIT.failed);
+    const failed = certificateIn(dir).requirements.flatMap((r) => r.failures.map((f) => f.check));
+    expect(failed.length).toBeGreaterThan(0);
+
+    const compared = await cli(['--grep', '@(CORE-CAR-RECORD|ERR-CAR-NOT-FOUND)\\b', '--compare', path.join(dir, 'conformance.json')], options);
+    expect(compared.output).not.toMatch(/file not found/);
+    expect(certificateIn(dir).comparison?.previous.path).toBeTruthy();
+    expect(fs.existsSync(path.join(dir, 'changes.md'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'previous', 'conformance.json'))).toBe(true);
+
+    const again = await cli(['--last-failed'], options);
+    const rerun = certificateIn(dir);
+    expect(again.code, again.output.slice(-2000)).toBe(EXIT.failed);
+    expect(rerun.counts.checks.failed).toBe(failed.length);
+    expect(rerun.counts.checks.passed).toBe(0);
+
+    const last = await cli(['--grep', '@CORE-CAR-RECORD', '--compare', 'last'], options);
+    expect(last.output).toMatch(/nothing got worse|newly/i);
+    expect(certificateIn(dir).comparison).toBeTruthy();
+  } finally {
+    await reference.stop();
+  }
+  const none = await cli(['--last-failed'], { target: 'local', reportsDir: newReportsDir() });
+  expect(none.code).toBe(EXIT.usage);
+  expect(none.output).toMatch(/--last-failed: no previous run/);
+});
+
+test('--certify refuses what narrows the run', () => {
+  for (const narrowing of [['--grep', 'x'], ['--shard', '1/2'], ['--baseline', 'package.json'], ['--last-failed'], ['users.spec.ts'], ['-x']]) {
+    expect(() => parseArgs(['--certify', ...narrowing]), narrowing.join(' ')).toThrow(UsageError);
+  }
+  expect(parseArgs(['--certify', '--target', 'local']).env.VDS_CERTIFY).toBe('1');
+});
+
+test('--certify writes one archive: the certificate in its three forms and every check\'s exchanges, without secrets', async () => {
+  test.setTimeout(300_000);
+  const reference = await startReference();
+  let run;
+  let minted: string[];
+  try {
+    run = await cli(['--certify'], { target: reference.targetFile });
+    minted = ((await (await fetch(`${reference.control}/issued`)).json()) as { secrets: string[] }).secrets;
+  } finally {
+    await reference.stop();
+  }
+  expect([EXIT.passed, EXIT.failed], run.output.slice(-2000)).toContain(run.code);
+  const archive = fs.readdirSync(run.reportsDir).find((f) => /^certification-local-\d{4}-\d{2}-\d{2}\.tar\.gz$/.test(f));
+  expect(archive, fs.readdirSync(run.reportsDir).join(', ')).toBeTruthy();
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-archive-'));
+  tar.extract({ file: path.join(run.reportsDir, archive!), cwd: out, sync: true });
+  expect(fs.readdirSync(out).sort()).toEqual(['conformance.html', 'conformance.json', 'conformance.md', 'exchanges.json']);
+
+  const c = readJson<Certificate>(path.join(out, 'conformance.json'));
+  expect(c.certification?.suite.version).toBeTruthy();
+  expect(c.certification?.suite.commit).toMatch(/^[0-9a-f]{40}$|unknown/);
+  expect(c.certification?.suite.contentSha256).toMatch(/^[0-9a-f]{64}$/);
+  const exchanges = readJson<Array<{ key: string; exchanges: unknown[] }>>(path.join(out, 'exchanges.json'));
+  expect(exchanges.length).toBe(c.counts.checks.total); // every check of the run, passed, failed or not run
+  expect(exchanges.filter((e) => e.exchanges.length > 0).length).toBeGreaterThan(400);
+
+  const secrets = [...minted!, 'reference-client-secret', 'alice-password', 'bob-password'].filter((s) => s.length >= 6);
+  const scanner = new Scanner(secrets, ['CORE-CAR-RECORD']);
+  scanner.scanTree(out);
+  expect(scanner.result.hits.map((h) => `${h.where}: ${h.context}`)).toEqual([]);
+  expect(scanner.result.markers['CORE-CAR-RECORD'].length).toBeGreaterThan(0);
+});
