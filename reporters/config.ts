@@ -1,5 +1,5 @@
 // The reporters of a conformance run (playwright.config.ts) and of merge-reports (merge.config.ts).
-//   console: a live progress line (`line`; `dot` under CI), then the certificate's verdict summary;
+//   console: progress counted in checks (progress.ts), then the certificate's verdict summary;
 //   files:   Playwright's HTML report (never opened), Allure results, the certificate (which also
 //            writes junit.xml, one test case per check: reporters/render-junit.ts);
 //   sharded: a blob report per shard as well, for `npm run merge`;
@@ -9,6 +9,7 @@ import type { ReporterDescription } from '@playwright/test';
 import { REPORT_FILES, reportsDir } from './paths';
 
 const CERTIFICATE = path.join(__dirname, 'certificate.ts');
+const PROGRESS = path.join(__dirname, 'progress.ts');
 
 export function conformanceReporters(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): ReporterDescription[] {
   const dir = reportsDir(env);
@@ -29,7 +30,7 @@ export function conformanceReporters(env: NodeJS.ProcessEnv = process.env, argv:
 export function fileReporters(env: NodeJS.ProcessEnv = process.env): ReporterDescription[] {
   const dir = reportsDir(env);
   return [
-    [env.CI ? 'dot' : 'line'],
+    [PROGRESS],
     ['html', { outputFolder: path.join(dir, REPORT_FILES.html), open: 'never' }],
     [CERTIFICATE],
   ];
