@@ -74,6 +74,11 @@ export interface RequestOptions {
   route?: string;
 }
 
+/** An exchange in one line: "GET http://host/v3/cars/1 -> 404", or "(no answer)" with why. */
+export function requestLine(e: Pick<Exchange, 'method' | 'url' | 'status' | 'error'>): string {
+  return `${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}`;
+}
+
 /** A request that got no HTTP answer at all: connection refused, reset, DNS failure, timeout. */
 export class NoAnswerError extends Error {
   constructor(message: string, readonly kind: 'timeout' | 'network', readonly exchange: Exchange) {

@@ -2,7 +2,8 @@
 // came, where in the body, and which request showed it (harness/verdict.ts).
 import type { ApiResponse } from './api';
 import { checkContract, describeViolations, unknownFields } from './contracts';
-import { fail, show } from './verdict';
+import { fail, show } from './outcome';
+import { isRfc3339DateTime } from './contracts/formats';
 
 export type StatusRule = number | number[] | '4xx';
 
@@ -109,14 +110,12 @@ export function expectArray(res: ApiResponse, what: string): unknown[] {
   return body;
 }
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
 /**
  * Equality for records read through two routes: dates are compared as instants (a server may write
  * the same instant with another precision on another route), numbers and strings exactly.
  */
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (typeof a === 'string' && typeof b === 'string' && DATE_TIME.test(a) && DATE_TIME.test(b)) {
+  if (typeof a === 'string' && typeof b === 'string' && isRfc3339DateTime(a) && isRfc3339DateTime(b)) {
     return Date.parse(a) === Date.parse(b);
   }
   if (Array.isArray(a) || Array.isArray(b)) {

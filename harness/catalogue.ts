@@ -121,6 +121,13 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   return catalogue;
 }
 
+/** The path parameter naming the route's resource: the last id of the path (/users/{userId}/cars -> userId). */
+export function resourceParam(route: Route): string {
+  const param = [...route.pathParams].reverse().find((p) => p !== 'deviceId') ?? route.pathParams[0];
+  if (!param) throw new Error(`${route.route} has no id in its path`);
+  return param;
+}
+
 /** Every test the catalogue calls for, in catalogue order. */
 export function planChecks(catalogue: Catalogue): PlannedCheck[] {
   const planned: PlannedCheck[] = [];

@@ -7,7 +7,7 @@ import type { Catalogue, Requirement, Route } from './catalogue';
 import type { DataKey, RunContext } from './run-context';
 import type { Redactor } from './redact';
 import type { Scope, Target, TokenKey } from './target';
-import { NotRun } from './verdict';
+import { NotRun } from './outcome';
 
 export interface CallOptions {
   /** Path or fixed-query parameter values, overriding the run's ids. */
@@ -57,8 +57,8 @@ export class CheckContext {
     return this.browserSession(use);
   }
 
-  /** The route under test (per-route requirements). */
-  get theRoute(): Route {
+  /** The route under test; only per-route requirements have one (a catalogue defect otherwise). */
+  requireRoute(): Route {
     if (!this.route) throw new Error(`${this.requirement.id} is not a per-route requirement`);
     return this.route;
   }

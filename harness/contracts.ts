@@ -10,6 +10,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { isCarDate, isRfc3339DateTime } from './contracts/formats';
+import { escapePointerToken, unescapePointerToken } from './contracts/json-pointer';
 import { toViolations, type ContractViolation } from './contracts/violations';
 
 export { describeViolations, type ContractViolation } from './contracts/violations';
@@ -124,7 +125,7 @@ function resolveRef(ref: string, base: string): Facet {
   if (node === undefined) throw new Error(`unresolvable $ref ${ref} (from ${base})`);
   const fragment = decodeURIComponent(url.hash.replace(/^#/, ''));
   for (const token of fragment.split('/').slice(1)) {
-    node = (node as Schema)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+    node = (node as Schema)[unescapePointerToken(token)];
   }
   return { schema: node as Schema, base: docId };
 }
@@ -160,7 +161,7 @@ function walkUnknown(value: unknown, schemas: Facet[], pointer: string, out: str
   const withProps = schemas.filter((f) => f.schema.properties && typeof f.schema.properties === 'object');
   if (withProps.length === 0) return; // the contract does not describe this object's members
   for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
-    const memberPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const memberPointer = `${pointer}/${escapePointerToken(key)}`;
     const declaring = withProps.filter((f) => Object.prototype.hasOwnProperty.call(f.schema.properties, key));
     if (declaring.length === 0) out.push(memberPointer);
     else walkUnknown(member, declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base)), memberPointer, out);

@@ -27,8 +27,18 @@ export function signInUrl(target: Target, params: Record<string, string | undefi
   return url.toString();
 }
 
+/** The oauth keys of a target file every sign-in needs. */
+export const SIGN_IN_KEYS = ['clientId', 'clientSecret', 'redirectUri', 'username', 'password'] as const;
+
+/** The sign-in keys the target file lacks, each as `oauth.<key>`, naming its unset ${VAR} if any. */
+export function missingSignInKeys(target: Target): string[] {
+  const o = target.oauth ?? {};
+  return SIGN_IN_KEYS.filter((k) => !o[k])
+    .map((k) => `oauth.${k}${target.unset[`oauth.${k}`] ? ` (\${${target.unset[`oauth.${k}`]}} is not set)` : ''}`);
+}
+
 /** Locators for the form: the target file's selectors, else the fields found by their labels. */
-function formLocators(page: Page, target: Target) {
+export function formLocators(page: Page, target: Target) {
   const custom = target.oauth?.signInPage ?? {};
   return {
     username: custom.username ? page.locator(custom.username) : page.getByLabel(/e-?mail|user(name)?|login/i).first(),

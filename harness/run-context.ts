@@ -1,11 +1,8 @@
 // What global setup learns once per run (tokens, discovered ids, the browser) and hands to every
 // worker through the environment, so no worker signs in or discovers again.
-import { SCOPES, type DataKey, type Target, type TokenKey } from './target';
+import type { DataKey, Target, TokenKey } from './target';
 import { Redactor } from './redact';
 
-export const ALL_TOKEN_KEYS: TokenKey[] = [
-  'full', 'otherUser', 'noScopes', 'expired', 'revoked', ...SCOPES.map((s) => `withoutScope.${s}` as TokenKey),
-];
 
 export type { DataKey } from './target';
 

@@ -2,7 +2,8 @@
 // setup before anything else, waited for until its API answers, and stopped when the run ends.
 // Playwright's webServer would do the same, but it polls with growing pauses (a server ready after
 // 0.3 s is seen after about 0.9 s); here the API is asked every 25 ms.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { killGroup, stopGroup } from './process-group';
 import type { Target } from './target';
 
 const POLL_MS = 25;
@@ -46,26 +47,20 @@ export async function startTargetServer(target: Target, cwd: string): Promise<St
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // Never left behind: should the run end before global teardown (no test, --list, a crash), the
   // server goes with the process that started it.
-  const orphanGuard = () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  };
+  const orphanGuard = () => killGroup(child, 'SIGTERM');
   process.once('exit', orphanGuard);
   void exited.then(() => process.removeListener('exit', orphanGuard));
   const deadline = Date.now() + target.startTimeoutMs;
   const probe = `${target.baseUrl}/users/me`;
   for (;;) {
-    if (await answers(probe)) return { stop: () => stop(child, exited) };
+    if (await answers(probe)) return { stop: () => stopGroup(child) };
     const code = await Promise.race([exited, pause(POLL_MS).then(() => undefined)]);
     if (code !== undefined) {
       throw new StartCommandError(`startCommand of ${target.source} exited (code ${code}) before ${target.baseUrl} answered: ` +
         `"${command}"${stderr.trim() ? `\n  its last output: ${lastLines(stderr)}` : ''}`);
     }
     if (Date.now() > deadline) {
-      await stop(child, exited);
+      await stopGroup(child);
       throw new StartCommandError(`startCommand of ${target.source} ("${command}") started, but ${target.baseUrl} did not answer within ` +
         `${target.startTimeoutMs} ms (startTimeoutMs)${stderr.trim() ? `\n  its last output: ${lastLines(stderr)}` : ''}`);
     }
@@ -80,23 +75,6 @@ async function answers(url: string): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  const killed = await Promise.race([exited.then(() => true), pause(3000).then(() => false)]);
-  if (!killed) {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
   }
 }
 

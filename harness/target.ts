@@ -21,7 +21,12 @@ export const DATA_KEYS = [
 ] as const;
 export type DataKey = (typeof DATA_KEYS)[number];
 
-export type TokenKey = 'full' | 'otherUser' | 'noScopes' | 'expired' | 'revoked' | `withoutScope.${Scope}`;
+/** The tokens a target file may give under `tokens` (besides `withoutScope.<scope>`). */
+export const BASE_TOKEN_KEYS = ['full', 'otherUser', 'noScopes', 'expired', 'revoked'] as const;
+export type BaseTokenKey = (typeof BASE_TOKEN_KEYS)[number];
+export type TokenKey = BaseTokenKey | `withoutScope.${Scope}`;
+/** Every token a run may hold: the base ones and one without each scope. */
+export const TOKEN_KEYS: readonly TokenKey[] = [...BASE_TOKEN_KEYS, ...SCOPES.map((s) => `withoutScope.${s}` as const)];
 
 export interface Target {
   name: string;
@@ -33,7 +38,7 @@ export interface Target {
   requestTimeoutMs: number;
   /** The reference's test-control API: reset before the run (default), tokens minted through it (default). */
   control?: { url: string; reset?: boolean; mintTokens?: boolean };
-  tokens: Partial<Record<'full' | 'otherUser' | 'noScopes' | 'expired' | 'revoked', string>> & {
+  tokens: Partial<Record<BaseTokenKey, string>> & {
     withoutScope?: Partial<Record<Scope, string>>;
   };
   oauth?: {

@@ -6,9 +6,9 @@
 import type { Browser } from '@playwright/test';
 import { ApiClient } from './api';
 import { launchBrowser, type BrowserChoice } from './browser';
-import { exchangeCode, signIn, type TokenRecord } from './oauth';
+import { exchangeCode, missingSignInKeys, signIn, type TokenRecord } from './oauth';
 import { Redactor } from './redact';
-import { SCOPES, type Scope, type Target, type TokenKey } from './target';
+import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';
 
 export interface ObtainedTokens {
   tokens: Partial<Record<TokenKey, string>>;
@@ -61,7 +61,7 @@ function hasAnyToken(target: Target): boolean {
 }
 
 function noteAll(result: ObtainedTokens, why: string): ObtainedTokens {
-  for (const key of ['full', 'otherUser', 'noScopes', 'expired', 'revoked', ...SCOPES.map((s) => `withoutScope.${s}`)] as TokenKey[]) {
+  for (const key of TOKEN_KEYS) {
     result.notes[key] = why;
   }
   return result;
@@ -69,7 +69,7 @@ function noteAll(result: ObtainedTokens, why: string): ObtainedTokens {
 
 function copyStatic(target: Target, result: ObtainedTokens): void {
   const t = target.tokens;
-  for (const key of ['full', 'otherUser', 'noScopes', 'expired', 'revoked'] as const) {
+  for (const key of BASE_TOKEN_KEYS) {
     if (t[key]) result.tokens[key] = t[key];
   }
   for (const [scope, token] of Object.entries(t.withoutScope ?? {})) {
@@ -139,10 +139,7 @@ async function mintThroughControl(target: Target, plans: MintPlan[], result: Obt
 }
 
 function whyCannotMint(target: Target, browserChoice: BrowserChoice): string | undefined {
-  const o = target.oauth ?? {};
-  const absent = (['clientId', 'clientSecret', 'redirectUri', 'username', 'password'] as const)
-    .filter((k) => !o[k])
-    .map((k) => `oauth.${k}` + (target.unset[`oauth.${k}`] ? ` (\${${target.unset[`oauth.${k}`]}} is not set)` : ''));
+  const absent = missingSignInKeys(target);
   if (absent.length) return `the target file lacks ${absent.join(', ')}`;
   if (!browserChoice.executablePath) return browserChoice.missing;
   return undefined;

@@ -155,15 +155,15 @@ export default class CertificateReporter implements Reporter {
   private write(c: Certificate): void {
     const dir = this.options.outputDir;
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'conformance.json'), `${JSON.stringify(c, null, 2)}\n`);
-    fs.writeFileSync(path.join(dir, 'conformance.md'), renderMarkdown(c));
-    fs.writeFileSync(path.join(dir, 'conformance.html'), renderHtml(c));
+    fs.writeFileSync(path.join(dir, REPORT_FILES.certificateJson), `${JSON.stringify(c, null, 2)}\n`);
+    fs.writeFileSync(path.join(dir, REPORT_FILES.certificateMd), renderMarkdown(c));
+    fs.writeFileSync(path.join(dir, REPORT_FILES.certificateHtml), renderHtml(c));
     if (this.options.junit) fs.writeFileSync(path.join(dir, REPORT_FILES.junit), reportRedactor().redact(renderJunit(c, this.checks)));
     if (this.exchanges) {
       const evidence = this.exchanges.map(({ key, requirement, group, status, exchanges }) => ({ key, requirement, group, status, exchanges }));
       fs.writeFileSync(path.join(dir, REPORT_FILES.exchanges), `${JSON.stringify(redactDeep(evidence, reportRedactor()), null, 1)}\n`);
     }
-    if (c.comparison) fs.writeFileSync(path.join(dir, 'changes.md'), renderChangesMarkdown(c.comparison));
+    if (c.comparison) fs.writeFileSync(path.join(dir, REPORT_FILES.changes), renderChangesMarkdown(c.comparison));
   }
 }
 

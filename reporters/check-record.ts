@@ -2,12 +2,14 @@
 // (tests/conformance/run-check.ts) into its `checks` attachment, and how a record becomes the
 // certificate's CheckResult. Both sides import this module: the attachment's name and shape are
 // defined once.
-import type { Exchange } from '../harness/api';
-import { excerpt, type FailureDetails } from '../harness/verdict';
+import { requestLine, type Exchange } from '../harness/api';
+import { excerpt, type FailureDetails } from '../harness/outcome';
 import type { CheckFailure, CheckResult } from './model';
 
 /** The attachment of a conformance test that holds one CheckRecord per check it ran. */
 export const CHECKS_ATTACHMENT = 'checks';
+/** The annotation of a conformance test that names its route group. */
+export const GROUP_ANNOTATION = 'group';
 
 /** A check's result as the test records it: the certificate's CheckResult, with its requests in full. */
 export interface CheckRecord extends Omit<CheckResult, 'latencies'> {
@@ -23,7 +25,7 @@ export function failureOf(check: string, d: FailureDetails): CheckFailure {
     expected: d.expected,
     actual: d.actual,
     ...(d.pointer !== undefined ? { pointer: d.pointer || '(the whole body)' } : {}),
-    ...(e ? { request: `${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}` } : {}),
+    ...(e ? { request: requestLine(e) } : {}),
     ...(e?.bodyExcerpt ? { body: excerpt(e.bodyExcerpt) } : {}),
     ...(e?.curl ? { curl: e.curl } : {}),
   };

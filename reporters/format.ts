@@ -1,5 +1,5 @@
 // Small wording helpers shared by the console, Markdown and HTML renderings of a certificate.
-import type { Certificate, CheckStatus, ClassVerdict } from './model';
+import type { Certificate, CheckFailure, CheckStatus, ClassVerdict } from './model';
 
 export const STATUS_MARK: Record<CheckStatus, string> = { passed: '✔', failed: '✘', 'not-run': '○' };
 export const STATUS_WORD: Record<CheckStatus, string> = { passed: 'passed', failed: 'failed', 'not-run': 'not run' };
@@ -21,6 +21,15 @@ export function seconds(ms: number): string {
 export function targetLine(c: Certificate): string {
   const t = c.target;
   return `${t.name} (${t.baseUrl}, ${t.env}${t.allowWrites ? ', writes allowed' : ', read-only'})`;
+}
+
+/** A failing check's evidence, a line each: expected, actual, where, the request, how to reproduce it. */
+export function failureLines(f: CheckFailure): string[] {
+  return [
+    `expected: ${f.expected}`, `actual:   ${f.actual}`,
+    ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : []),
+    ...(f.curl ? [`curl:     ${f.curl}`] : []), ...(f.rerun ? [`rerun:    ${f.rerun}`] : []),
+  ];
 }
 
 /** The first `max` items, then "and N more". */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CLASSES } from './verdict';
 import { countsLine, plural, shortList, STATUS_MARK, targetLine } from './format';
 import type { Certificate } from './model';
+import { REPORT_FILES } from './paths';
 import { renderChangesText } from './render-changes';
 
 const MAX_FAILED_CHECKS = 12;
@@ -12,7 +13,7 @@ export function renderConsole(c: Certificate, reportsDir: string): string {
   if (c.run.errors.length) {
     // Playwright has just printed the error; repeating it, or counts of checks that never ran, would bury it.
     return `\nVDS ${c.specVersion} conformance of ${targetLine(c)}: no verdict, the run did not complete (see the error above).\n` +
-      `  Reports: ${rel(path.join(reportsDir, 'conformance.html'))} (also .md, .json)\n`;
+      `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json)\n`;
   }
   const out: string[] = ['', `VDS ${c.specVersion} conformance of ${targetLine(c)}`];
   for (const k of CLASSES) {
@@ -60,7 +61,7 @@ export function renderConsole(c: Certificate, reportsDir: string): string {
   if (c.comparison) out.push(...renderChangesText(c.comparison).map((l) => `  ${l}`));
   if (c.certification) out.push(`  Certification: ${c.certification.rule}`);
   if (c.gate) out.push(`  Exit status ${c.gate.exitCode ?? ''}: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
-  out.push(`  Reports: ${rel(path.join(reportsDir, 'conformance.html'))} (also .md, .json), junit.xml, html/, allure-results/ (npm run report)`);
+  out.push(`  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json), ${REPORT_FILES.junit}, ${REPORT_FILES.html}/, ${REPORT_FILES.allureResults}/ (npm run report)`);
   out.push(countsLine(c));
   return `${out.join('\n')}\n`;
 }

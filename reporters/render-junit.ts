@@ -6,6 +6,7 @@
 //   failed:  <failure message="expected ...; actual ..."> with the request, body excerpt and citation
 //   not run: <skipped/>, the reason in system-out
 import junit from 'junit-report-builder';
+import { failureLines } from './format';
 import type { Check } from './verdict';
 import type { Certificate } from './model';
 
@@ -23,9 +24,7 @@ export function renderJunit(certificate: Pick<Certificate, 'requirements' | 'tar
       if (c.status === 'failed' && c.failure) {
         const f = c.failure;
         tc.failure(`expected: ${f.expected}; actual: ${f.actual}`, 'NonConformance');
-        tc.stacktrace([`[${c.requirement}] ${r?.title ?? ''}`, `cite:     ${r?.cite ?? ''}`, `expected: ${f.expected}`, `actual:   ${f.actual}`,
-          ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : []),
-          ...(f.curl ? [`curl:     ${f.curl}`] : []), ...(f.rerun ? [`rerun:    ${f.rerun}`] : [])].join('\n'));
+        tc.stacktrace([`[${c.requirement}] ${r?.title ?? ''}`, `cite:     ${r?.cite ?? ''}`, ...failureLines(f)].join('\n'));
       } else if (c.status === 'not-run') {
         tc.skipped().standardOutput(`not run: ${c.reason ?? ''}`);
       }

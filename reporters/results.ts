@@ -3,7 +3,7 @@
 // group in a `group` annotation. Works on plain shapes, so it reads results the same way in a run
 // and in merge-reports (where attachments are files).
 import fs from 'node:fs';
-import { CHECKS_ATTACHMENT, resultOf, type CheckRecord } from './check-record';
+import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, resultOf, type CheckRecord } from './check-record';
 import type { CheckResult } from './model';
 
 export interface AttachmentLike {
@@ -31,7 +31,7 @@ export const NEVER_STARTED = 'the run stopped before this check started';
 
 /** The route group a conformance test runs; undefined for any other test. */
 export function groupOf(test: TestLike): string | undefined {
-  return test.annotations.find((a) => a.type === 'group')?.description;
+  return test.annotations.find((a) => a.type === GROUP_ANNOTATION)?.description;
 }
 
 /**

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RecordedRequest } from '../harness/api';
 import type { Certificate } from '../reporters/model';
+import { REPORT_FILES } from '../reporters/paths';
 import { startReference, withoutVdsVars } from './reference-process';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -96,7 +97,7 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
         const kb = Number(fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop());
         if (Number.isFinite(kb)) sample.peakMemoryMb = round(kb / 1024, 0);
       }
-      const certificate = path.join(reports, 'conformance.json');
+      const certificate = path.join(reports, REPORT_FILES.certificateJson);
       if (fs.existsSync(certificate)) {
         const c = JSON.parse(fs.readFileSync(certificate, 'utf8')) as Certificate;
         sample.checks = c.counts.checks.passed + c.counts.checks.failed;

@@ -24,6 +24,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/catalogue';
+import { killGroup } from '../harness/process-group';
 import { keysPattern, requirementsPattern } from '../harness/selection';
 import type { Certificate } from '../reporters/model';
 import { REPORT_FILES } from '../reporters/paths';
@@ -155,7 +156,7 @@ function runSuite(run: Run): Promise<Outcome> {
     let stderr = '';
     child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
     const timer = setTimeout(() => {
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+      killGroup(child);
     }, RUN_TIMEOUT_MS);
     child.on('close', () => {
       clearTimeout(timer);
@@ -246,57 +247,87 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-async function main(): Promise<void> {
-  fs.mkdirSync(OUT, { recursive: true });
-  const only = arg('--only')?.split(',');
-  const jobs = Number(arg('--jobs') ?? 2);
-  const full = process.argv.includes('--full');
-  const topUp = process.argv.includes('--top-up');
-  // --by-check: the top-up's unit is the check (a requirement on one route and scope), not the requirement.
-  const byCheck = topUp && process.argv.includes('--by-check');
-  const maxFailures = Number(arg('--max-failures') ?? (byCheck ? 100 : topUp ? 10 : 40));
-  // A per-route fault runs on every route in full and top-up runs (and with --every-route); the
-  // release gate puts it on its first route only, each instance costing a whole suite run.
-  // --only takes a fault name (all its routes) or one spec.
-  const everyRoute = full || topUp || process.argv.includes('--every-route');
-  // --precision: only the conforming servers (the clean reference and its variants), no fault.
-  const precisionOnly = process.argv.includes('--precision');
-  const specs = faultSpecs({ firstRouteOnly: !everyRoute })
-    .filter((spec) => !precisionOnly && (!only || only.includes(spec) || only.includes(parseFaultSpec(spec).name)));
-  const known: KillMatrix = readKills() ?? {};
-  // What each fault made fail, check-level runs included: where a targeted run starts.
+interface Options {
+  only?: string[];
+  jobs: number;
+  full: boolean;
+  topUp: boolean;
+  /** The top-up's unit is the check (a requirement on one route and scope), not the requirement. */
+  byCheck: boolean;
+  maxFailures: number;
+  /** Per-route faults on every route (full and top-up runs); otherwise on their first route only. */
+  everyRoute: boolean;
+  /** Only the conforming servers: no fault. */
+  precisionOnly: boolean;
+  writeKills: boolean;
+}
+
+function readOptions(): Options {
+  const has = (flag: string) => process.argv.includes(flag);
+  const topUp = has('--top-up');
+  const byCheck = topUp && has('--by-check');
+  const full = has('--full');
+  return {
+    only: arg('--only')?.split(','),
+    jobs: Number(arg('--jobs') ?? 2),
+    full,
+    topUp,
+    byCheck,
+    maxFailures: Number(arg('--max-failures') ?? (byCheck ? 100 : topUp ? 10 : 40)),
+    everyRoute: full || topUp || has('--every-route'),
+    precisionOnly: has('--precision'),
+    writeKills: has('--write-kills'),
+  };
+}
+
+interface Plan {
+  cleanRuns: Run[];
+  faultRuns: Run[];
+  /** Top-up: the requirements (or checks) no fault has caught yet; shrinks as the run goes. */
+  uncaught: Set<string>;
+  initiallyUncaught: string[];
+}
+
+/** Which servers to run the suite against, in which order, and what each run selects. */
+function plan(o: Options): Plan {
+  const specs = faultSpecs({ firstRouteOnly: !o.everyRoute })
+    .filter((spec) => !o.precisionOnly && (!o.only || o.only.includes(spec) || o.only.includes(parseFaultSpec(spec).name)));
   const catalogue = loadCatalogue();
+  // What each fault made fail, check-level runs included: where a targeted run starts.
   const targets: KillMatrix = requirementKills(catalogue) ?? {};
-  const knownChecks: KillMatrix = readCheckKills() ?? {};
   // Precision runs only in the release gate: a full or top-up run measures power.
-  const cleanRuns: Run[] = full || topUp || only ? precisionRuns().slice(0, 2) : precisionRuns();
+  const cleanRuns: Run[] = o.full || o.topUp || o.only ? precisionRuns().slice(0, 2) : precisionRuns();
   const runs: Run[] = specs.map((spec) => ({
     label: labelFor(spec),
     target: targetFor(spec),
     fault: spec,
-    requirements: !full && !topUp && targets[spec]?.length ? targets[spec].slice(0, 3) : undefined,
-    maxFailures: full || topUp ? maxFailures : 1,
+    requirements: !o.full && !o.topUp && targets[spec]?.length ? targets[spec].slice(0, 3) : undefined,
+    maxFailures: o.full || o.topUp ? o.maxFailures : 1,
   }));
   // A top-up spreads each family's plain faults over the run (two faults of one family at once would
-  // fail the same checks twice, a worker restart each, before either could record them), then runs
-  // the per-route faults in registry order, narrowest first.
+  // fail the same checks twice before either could record them), then runs the per-route faults in
+  // registry order, narrowest first.
   const perRoute = (r: Run) => parseFaultSpec(r.fault!).route !== undefined;
-  const faultRuns = topUp ? [...interleaveByFamily(runs.filter((r) => !perRoute(r))), ...runs.filter(perRoute)] : runs;
-  const started = Date.now();
-  console.log(`Suite power: ${cleanRuns.length} runs against conforming servers and ${faultRuns.length} faults, ${jobs} at a time` +
-    (full ? ', every check against every fault'
-      : topUp ? `, each fault against the ${byCheck ? 'checks' : 'requirements'} no fault has caught yet`
-        : ', each fault first against the requirements that caught it last time'));
+  const faultRuns = o.topUp ? [...interleaveByFamily(runs.filter((r) => !perRoute(r))), ...runs.filter(perRoute)] : runs;
+  const uncaught = new Set(o.byCheck ? checksNeverCaught(catalogue, readCheckKills() ?? {}) : neverCaught(catalogue, targets));
+  return { cleanRuns, faultRuns, uncaught, initiallyUncaught: [...uncaught] };
+}
 
+/** Runs every planned run, `jobs` at a time, printing each outcome as it comes. */
+async function execute(p: Plan, o: Options): Promise<Outcome[]> {
+  console.log(`Suite power: ${p.cleanRuns.length} runs against conforming servers and ${p.faultRuns.length} faults, ${o.jobs} at a time` +
+    (o.full ? ', every check against every fault'
+      : o.topUp ? `, each fault against the ${o.byCheck ? 'checks' : 'requirements'} no fault has caught yet`
+        : ', each fault first against the requirements that caught it last time'));
   let finished = 0;
-  const progress = (o: Outcome) => {
+  const progress = (out: Outcome) => {
     finished += 1;
-    const verdict = !o.fault ? (isClean(o) ? 'passes' : 'FALSE ALARM') : o.failedChecks.length ? 'killed' : o.requirements ? 'missed' : topUp ? 'no new' : 'SURVIVED';
-    const scope = o.requirements ? ` (checks of ${o.requirements.length > 4 ? `${o.requirements.length} requirements` : o.requirements.join(', ')})`
-      : o.checks ? ` (${o.checks.length} checks)` : '';
-    const caught = !topUp || !o.failedChecks.length ? ''
-      : byCheck ? ` caught ${o.failedChecks.length} checks of ${o.failedRequirements.join(', ')}` : ` caught ${o.failedRequirements.join(', ')}`;
-    console.log(`  [${finished}] ${o.label.padEnd(40)} ${verdict.padEnd(9)} ${o.seconds.toFixed(1)}s${scope}${caught} ${o.problem ?? ''}`);
+    const verdict = !out.fault ? (isClean(out) ? 'passes' : 'FALSE ALARM') : out.failedChecks.length ? 'killed' : out.requirements ? 'missed' : o.topUp ? 'no new' : 'SURVIVED';
+    const scope = out.requirements ? ` (checks of ${out.requirements.length > 4 ? `${out.requirements.length} requirements` : out.requirements.join(', ')})`
+      : out.checks ? ` (${out.checks.length} checks)` : '';
+    const caught = !o.topUp || !out.failedChecks.length ? ''
+      : o.byCheck ? ` caught ${out.failedChecks.length} checks of ${out.failedRequirements.join(', ')}` : ` caught ${out.failedRequirements.join(', ')}`;
+    console.log(`  [${finished}] ${out.label.padEnd(40)} ${verdict.padEnd(9)} ${out.seconds.toFixed(1)}s${scope}${caught} ${out.problem ?? ''}`);
   };
 
   // A targeted run that misses its fault runs again with every check: only that says "survived".
@@ -306,46 +337,45 @@ async function main(): Promise<void> {
     progress(first);
     return runSuite({ ...run, requirements: undefined });
   };
-  // Top-up: the requirements (or checks) still uncaught when the run starts; again while a capped run found some.
-  const uncaught = new Set(byCheck ? checksNeverCaught(catalogue, knownChecks) : neverCaught(catalogue, targets));
-  const initiallyUncaught = [...uncaught];
+  // Top-up: the requirements (or checks) still uncaught; again while a capped run found some.
   const runTopUp = async (run: Run): Promise<Outcome> => {
     const merged: Outcome = { ...run, ok: true, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds: 0 };
     for (;;) {
-      const remaining = [...uncaught];
+      const remaining = [...p.uncaught];
       if (!remaining.length) break;
-      const o = await runSuite(byCheck ? { ...run, checks: remaining } : { ...run, requirements: remaining });
-      for (const id of byCheck ? o.failedChecks : o.failedRequirements) uncaught.delete(id);
-      Object.assign(merged, { ok: merged.ok && o.ok, total: merged.total + o.total, seconds: merged.seconds + o.seconds, problem: o.problem ?? merged.problem });
-      merged.failedRequirements.push(...o.failedRequirements);
-      merged.failedChecks.push(...o.failedChecks);
-      if (byCheck) merged.checks = remaining;
+      const out = await runSuite(o.byCheck ? { ...run, checks: remaining } : { ...run, requirements: remaining });
+      for (const id of o.byCheck ? out.failedChecks : out.failedRequirements) p.uncaught.delete(id);
+      Object.assign(merged, { ok: merged.ok && out.ok, total: merged.total + out.total, seconds: merged.seconds + out.seconds, problem: out.problem ?? merged.problem });
+      merged.failedRequirements.push(...out.failedRequirements);
+      merged.failedChecks.push(...out.failedChecks);
+      if (o.byCheck) merged.checks = remaining;
       else merged.requirements = remaining;
-      if (o.failedChecks.length < run.maxFailures) break;
+      if (out.failedChecks.length < run.maxFailures) break;
     }
     return merged;
   };
-  const writeKillsAsked = process.argv.includes('--write-kills');
   // A top-up records each fault's finds as it finishes: a run stopped halfway loses nothing, and
   // running it again resumes with the checks still uncaught.
-  const recordTopUp = (o: Outcome) => {
-    if (!writeKillsAsked || !o.fault || !o.failedChecks.length) return;
-    if (byCheck) writeKills(updatedKills(readCheckKills() ?? {}, [o], 'append', 'checks'), 'checks');
-    else writeKills(updatedKills(readKills() ?? {}, [o], 'append'));
+  const recordTopUp = (out: Outcome) => {
+    if (!o.writeKills || !out.fault || !out.failedChecks.length) return;
+    if (o.byCheck) writeKills(updatedKills(readCheckKills() ?? {}, [out], 'append', 'checks'), 'checks');
+    else writeKills(updatedKills(readKills() ?? {}, [out], 'append'));
   };
-  const work = (r: Run) => (r.target === 'persistent' ? runPersistentTwice(r) : !r.fault ? runSuite(r) : topUp ? runTopUp(r) : runTargeted(r));
-  const outcomes = await pool([...cleanRuns, ...faultRuns], jobs, work, (o) => {
-    progress(o);
-    if (topUp) recordTopUp(o);
+  const work = (r: Run) => (r.target === 'persistent' ? runPersistentTwice(r) : !r.fault ? runSuite(r) : o.topUp ? runTopUp(r) : runTargeted(r));
+  return pool([...p.cleanRuns, ...p.faultRuns], o.jobs, work, (out) => {
+    progress(out);
+    if (o.topUp) recordTopUp(out);
   });
-  const clean = outcomes.filter((o) => !o.fault);
-  const mutants = faultRuns.map((r) => outcomes.find((o) => o.label === r.label)!);
+}
 
+/** The table, the false alarms and survivors, the counts npm test reads, and the kill matrix if asked. */
+function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): { passed: number; failed: number } {
+  const clean = outcomes.filter((out) => !out.fault);
+  const mutants = p.faultRuns.map((r) => outcomes.find((out) => out.label === r.label)!);
   const lines: string[] = ['| fault | family | verdict | requirements that caught it |', '|---|---|---|---|'];
   for (const m of mutants) {
-    const family = faultFamily(m.fault!);
-    const verdict = m.failedChecks.length ? 'killed' : topUp ? '-' : 'SURVIVED';
-    lines.push(`| ${m.fault} | ${family} | ${verdict} | ${m.failedRequirements.join(', ') || (m.problem ?? '-')} |`);
+    const verdict = m.failedChecks.length ? 'killed' : o.topUp ? '-' : 'SURVIVED';
+    lines.push(`| ${m.fault} | ${faultFamily(m.fault!)} | ${verdict} | ${m.failedRequirements.join(', ') || (m.problem ?? '-')} |`);
   }
   const table = lines.join('\n');
   console.log(`\n${table}\n`);
@@ -362,13 +392,12 @@ async function main(): Promise<void> {
       for (const n of unexpectedNotRun(c).slice(0, 20)) console.log(`  not run: ${n.check}: ${n.reason}`);
     }
   }
-  const seconds = (Date.now() - started) / 1000;
-  if (topUp) {
+  if (o.topUp) {
     // Here each requirement (or check) is the unit: caught by some fault, or still never caught.
-    const stillUncaught = [...uncaught];
-    passed += initiallyUncaught.length - stillUncaught.length;
+    const stillUncaught = [...p.uncaught];
+    passed += p.initiallyUncaught.length - stillUncaught.length;
     failed += stillUncaught.length;
-    console.log(`${byCheck ? 'Checks' : 'Requirements'} caught: ${initiallyUncaught.length - stillUncaught.length}/${initiallyUncaught.length} of those no fault had caught` +
+    console.log(`${o.byCheck ? 'Checks' : 'Requirements'} caught: ${p.initiallyUncaught.length - stillUncaught.length}/${p.initiallyUncaught.length} of those no fault had caught` +
       `${stillUncaught.length ? `; still never caught:\n  ${stillUncaught.join('\n  ')}\n` : ''}. ${seconds.toFixed(0)} s in all.`);
   } else {
     const survivors = mutants.filter((m) => m.failedChecks.length === 0);
@@ -377,16 +406,25 @@ async function main(): Promise<void> {
     console.log(`Faults killed: ${mutants.length - survivors.length}/${mutants.length}` +
       `${survivors.length ? `; survived: ${survivors.map((s) => s.fault).join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`);
   }
-
   fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ seconds, clean, mutants }, null, 2));
-  fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ passed, failed, skipped: 0 }));
-  if (writeKillsAsked) {
-    if (topUp) console.log('recorded in contracts/fault-kills.yaml as each fault finished; run `npm run requirements` to render it');
-    else if (full) {
-      writeKills(updatedKills(known, mutants, only ? 'first' : 'fresh'));
+  if (o.writeKills) {
+    if (o.topUp) console.log('recorded in contracts/fault-kills.yaml as each fault finished; run `npm run requirements` to render it');
+    else if (o.full) {
+      writeKills(updatedKills(readKills() ?? {}, mutants, o.only ? 'first' : 'fresh'));
       console.log('wrote contracts/fault-kills.yaml; run `npm run requirements` to render it');
     } else console.log('--write-kills needs --full or --top-up: a targeted run stops at the first failing check');
   }
+  return { passed, failed };
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(OUT, { recursive: true });
+  const options = readOptions();
+  const started = Date.now();
+  const p = plan(options);
+  const outcomes = await execute(p, options);
+  const { passed, failed } = summarize(p, options, outcomes, (Date.now() - started) / 1000);
+  fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ passed, failed, skipped: 0 }));
   process.exitCode = failed > 0 ? 1 : 0;
 }
 

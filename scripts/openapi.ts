@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { GROUPS, loadCatalogue, type Catalogue, type Requirement, type Route } from '../harness/catalogue';
+import { GROUPS, loadCatalogue, resourceParam, type Catalogue, type Requirement, type Route } from '../harness/catalogue';
 import { contractRegistry, SCHEMA_BASE } from '../harness/contracts';
-import { resourceParam, type RequestVariant } from '../tests/conformance/checks/error-case';
+import type { RequestVariant } from '../tests/conformance/checks/error-case';
 
 const ROOT = path.resolve(__dirname, '..');
 export const OPENAPI_FILE = path.join(ROOT, 'docs', 'openapi.yaml');

@@ -2,12 +2,13 @@
 // repeated against it, or its /_control API asked afterwards), with a target file pointing at it:
 // fixtures/targets/local.yaml on the chosen port, without the startCommand. Used by the mutation
 // runner (a server that keeps its state between runs) and by the self-tests that run the real suite.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
+import { stopGroup } from '../harness/process-group';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -54,7 +55,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...flags], {
     cwd: ROOT, stdio: 'ignore', detached: true, env: withoutVdsVars(process.env),
   });
-  const stop = () => stopProcess(child);
+  const stop = () => stopGroup(child);
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitForAnswer(`${base}/v3/users/me`, 60_000);
@@ -88,16 +89,4 @@ async function waitForAnswer(url: string, timeoutMs: number): Promise<void> {
     }
   }
   throw new Error(`the reference server did not answer at ${url} within ${timeoutMs} ms`);
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.pid === undefined) return resolve();
-    child.once('exit', () => resolve());
-    try {
-      process.kill(-child.pid, 'SIGTERM'); // the whole group
-    } catch {
-      resolve();
-    }
-  });
 }

@@ -3,6 +3,7 @@
 // that is noise for a reader, so it is collapsed here.
 import type { ErrorObject } from 'ajv';
 import { FORMAT_EXPECTATIONS } from './formats';
+import { escapePointerToken } from './json-pointer';
 
 export interface ContractViolation {
   /** JSON pointer into the checked body ("" is the body itself). */
@@ -23,10 +24,6 @@ interface Raw {
 }
 
 const COMBINATORS = new Set(['if', 'anyOf', 'oneOf']);
-
-function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /** `b` is `a` or inside it. */
 function atOrBelow(b: string, a: string): boolean {

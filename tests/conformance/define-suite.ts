@@ -14,7 +14,8 @@ import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../../
 import { secretRefs } from '../../harness/curl';
 import { selectChecks } from '../../harness/selection';
 import { allureLabels } from '../../reporters/allure-labels';
-import { CHECKS_ATTACHMENT, type CheckRecord } from '../../reporters/check-record';
+import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../../reporters/check-record';
+import { failureLines } from '../../reporters/format';
 import { test } from '../../fixtures/conformance';
 import { runCheck, type CheckInputs } from './run-check';
 
@@ -29,7 +30,7 @@ export function defineGroupSuite(group: Group): void {
   // The test's tags: its group and classes. A check's own tags (requirement id, severity) select it
   // through the checks' selection (harness/selection.ts), not Playwright's.
   const tags = [...new Set([`@${group}`, ...selected.map((p) => `@${p.requirement.class}`)])];
-  const annotation = [{ type: 'group', description: group }];
+  const annotation = [{ type: GROUP_ANNOTATION, description: group }];
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
     await allure.labels(...allureLabels(selected.map((p) => p.requirement), group));
@@ -91,10 +92,7 @@ function stopped(p: PlannedCheck): CheckRecord {
 }
 
 function stepMessage(p: PlannedCheck, r: CheckRecord): string {
-  const f = r.failure!;
-  return [`[${p.requirement.id}] ${p.requirement.title}`, `  cite: ${p.requirement.cite}`, `expected: ${f.expected}`, `actual:   ${f.actual}`,
-    ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : []),
-    ...(f.curl ? [`curl:     ${f.curl}`] : []), ...(f.rerun ? [`rerun:    ${f.rerun}`] : [])].join('\n');
+  return [`[${p.requirement.id}] ${p.requirement.title}`, `  cite: ${p.requirement.cite}`, ...failureLines(r.failure!)].join('\n');
 }
 
 /**
@@ -107,8 +105,7 @@ async function report(testInfo: TestInfo, records: CheckRecord[]): Promise<void>
   await testInfo.attach(CHECKS_ATTACHMENT, { body: JSON.stringify(attached), contentType: 'application/json' });
   const failed = records.filter((r) => r.status === 'failed');
   if (failed.length) {
-    const lines = failed.map((r) => `  ${r.key}\n    expected: ${r.failure!.expected}\n    actual:   ${r.failure!.actual}` +
-      (r.failure!.request ? `\n    request:  ${r.failure!.request}` : ''));
+    const lines = failed.map((r) => [`  ${r.key}`, ...failureLines(r.failure!).slice(0, 4).map((l) => `    ${l}`)].join('\n'));
     const error = new Error(`${failed.length} of ${records.length} checks failed:\n${lines.join('\n')}`);
     error.stack = error.message; // expected vs actual is the whole story; the suite's stack is not
     throw error;

@@ -13,7 +13,7 @@ import type { SecretRefs } from '../../harness/curl';
 import { redactorFor, type RunContext } from '../../harness/run-context';
 import { keysPattern } from '../../harness/selection';
 import type { Target } from '../../harness/target';
-import { ConformanceFailure, formatFailure, NotRun, type FailureDetails } from '../../harness/verdict';
+import { ConformanceFailure, formatFailure, NotRun, type FailureDetails } from '../../harness/outcome';
 import { failureOf, type CheckRecord } from '../../reporters/check-record';
 import { CHECKS } from './checks';
 

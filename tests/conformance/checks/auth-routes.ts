@@ -4,17 +4,15 @@ import type { Browser } from '@playwright/test';
 import { expectContract, expectError, expectJson, expectStatus, mediaType } from '../../../harness/assertions';
 import type { ApiResponse } from '../../../harness/api';
 import type { CheckContext } from '../../../harness/check-context';
-import { basicAuth, signIn, signInUrl, tokenRequest, type TokenRecord } from '../../../harness/oauth';
-import { fail, NotRun, show } from '../../../harness/verdict';
+import { basicAuth, formLocators, missingSignInKeys, signIn, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../../../harness/oauth';
+import { fail, NotRun, show } from '../../../harness/outcome';
 
 /** The oauth keys every sign-in needs; NotRun names those the target file lacks. */
 function requireOauth(ctx: CheckContext) {
-  const o = ctx.target.oauth ?? {};
-  const absent = (['clientId', 'clientSecret', 'redirectUri', 'username', 'password'] as const).filter((k) => !o[k]);
-  if (absent.length) {
-    throw new NotRun(`needs ${absent.map((k) => `oauth.${k}${ctx.target.unset[`oauth.${k}`] ? ` (\${${ctx.target.unset[`oauth.${k}`]}} is not set)` : ''}`).join(', ')} in ${ctx.target.source}`);
-  }
-  return o as Required<Pick<typeof o, 'clientId' | 'clientSecret' | 'redirectUri' | 'username' | 'password'>>;
+  const absent = missingSignInKeys(ctx.target);
+  if (absent.length) throw new NotRun(`needs ${absent.join(', ')} in ${ctx.target.source}`);
+  const o = ctx.target.oauth!;
+  return o as Required<Pick<typeof o, (typeof SIGN_IN_KEYS)[number]>>;
 }
 
 /** The worker's browser: each use opens its own context in it (no session shared between checks). */
@@ -71,12 +69,8 @@ export async function signinPage(ctx: CheckContext): Promise<void> {
       if (!response || response.status() !== 200) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `status ${response?.status() ?? 'none'}` });
       const type = mediaType(response.headers()['content-type'] ?? '');
       if (type !== 'text/html') fail({ expected: 'an HTML page (content-type text/html)', actual: `content-type ${show(type)}` });
-      const custom = ctx.target.oauth?.signInPage ?? {};
-      const fields = {
-        'a username field': custom.username ? page.locator(custom.username) : page.getByLabel(/e-?mail|user(name)?|login/i),
-        'a password field': custom.password ? page.locator(custom.password) : page.getByLabel(/password/i),
-        'a submit button': custom.submit ? page.locator(custom.submit) : page.getByRole('button', { name: /sign in|log ?in|connect|submit|continue/i }),
-      };
+      const form = formLocators(page, ctx.target);
+      const fields = { 'a username field': form.username, 'a password field': form.password, 'a submit button': form.submit };
       for (const [what, locator] of Object.entries(fields)) {
         if (!(await locator.first().isVisible().catch(() => false))) {
           fail({ expected: `the sign-in page shows ${what} (found by its label, or by oauth.signInPage in the target file)`, actual: 'not found on the page' });

@@ -2,7 +2,7 @@
 // routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates.
 import { differingFields, expectJson, expectStatus, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
 import { CREATED_CAR_PREFIX, type CheckContext } from '../../../harness/check-context';
-import { fail, NotRun, show } from '../../../harness/verdict';
+import { fail, NotRun, show } from '../../../harness/outcome';
 
 type Item = Record<string, unknown>;
 const CAR_FIELDS = ['id', 'name', 'make', 'model', 'year', 'numberPlate', 'deviceId', 'cardbId', 'creationDate', 'lastUpdateDate'];

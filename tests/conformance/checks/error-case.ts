@@ -2,11 +2,11 @@
 // (an unknown or another user's id, a credential, a query value) and expect the documented answer.
 import { expectError, type ErrorExpectation } from '../../../harness/assertions';
 import type { CallOptions, CheckContext } from '../../../harness/check-context';
-import type { Route } from '../../../harness/catalogue';
+import { resourceParam, type Route } from '../../../harness/catalogue';
 import { expandDeep, unknownIdLike } from '../../../harness/templates';
 import type { TokenKey } from '../../../harness/target';
 import type { DataKey } from '../../../harness/run-context';
-import { NotRun } from '../../../harness/verdict';
+import { NotRun } from '../../../harness/outcome';
 
 export interface RequestVariant {
   /** unknown | other | unknown-device | malformed-device: replaces the route's resource id. */
@@ -24,13 +24,6 @@ export interface RequestVariant {
 const MALFORMED_DEVICE_ID = 'not a device id!';
 
 const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
-
-/** The path parameter naming the route's resource: the last id of the path (/users/{userId}/cars -> userId). */
-export function resourceParam(route: Route): string {
-  const param = [...route.pathParams].reverse().find((p) => p !== 'deviceId') ?? route.pathParams[0];
-  if (!param) throw new Error(`${route.route} has no id in its path`);
-  return param;
-}
 
 export function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): CallOptions {
   const options: CallOptions = { query: v.query ? expandDeep(v.query) : undefined };
@@ -53,7 +46,7 @@ export function variantOptions(ctx: CheckContext, route: Route, v: RequestVarian
 }
 
 export async function errorCase(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   if (route.method !== 'GET') ctx.requireWrites();
   const variants = (ctx.param<RequestVariant[]>('variants') ?? [ctx.param<RequestVariant>('request') ?? {}])
     .filter((v) => !v.ifQuery || route.query.includes(v.ifQuery));

@@ -2,11 +2,11 @@
 // with the spec's error body, never fail with a 5xx, never hang. Failures name the seed to replay.
 import type { ApiResponse } from '../../../harness/api';
 import { NoAnswerError } from '../../../harness/api';
+import { resourceParam } from '../../../harness/catalogue';
 import type { CheckContext } from '../../../harness/check-context';
 import { checkContract, describeViolations } from '../../../harness/contracts';
 import { fuzzSeed, hostileIds, hostileQueries } from '../../../harness/fuzz';
-import { fail } from '../../../harness/verdict';
-import { resourceParam } from './error-case';
+import { fail } from '../../../harness/outcome';
 
 const shorten = (v: string) => (v.length > 40 ? `${JSON.stringify(v.slice(0, 20))}…(${v.length} chars)` : JSON.stringify(v));
 
@@ -46,7 +46,7 @@ function report(problems: string[], total: number, seed: number, expected: strin
 }
 
 export async function fuzzIds(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const seed = fuzzSeed();
   const param = resourceParam(route);
   ctx.resolve(route); // NotRun early when the run has no ids for the route's other parameters
@@ -59,7 +59,7 @@ export async function fuzzIds(ctx: CheckContext): Promise<void> {
 }
 
 export async function fuzzQuery(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const seed = fuzzSeed();
   const queries = hostileQueries(seed, route.route, route.query, ctx.param<number>('count'));
   const problems: string[] = [];

@@ -4,7 +4,7 @@ import { expectArray, expectError, expectJson, expectStatus, sameNumber, sameVal
 import type { CheckContext } from '../../../harness/check-context';
 import type { Route } from '../../../harness/catalogue';
 import { rfc3339 } from '../../../harness/templates';
-import { fail, NotRun, show } from '../../../harness/verdict';
+import { fail, NotRun, show } from '../../../harness/outcome';
 
 const DAY = 86_400_000;
 /** Tolerance between the target's clock and ours when checking "not after now". */
@@ -34,7 +34,7 @@ function missingFrom(answer: Item[], expected: Item[]): Item[] {
 }
 
 export async function queryLimit(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const all = await itemsInWindow(ctx, route);
   if (all.length === 0) throw new NotRun('the data window holds no item for this route, so limit cannot be observed');
   const known = new Set(all.map(canonical));
@@ -80,7 +80,7 @@ function subRangeEnd(route: Route, all: Item[]): number | undefined {
  * window has items on both sides.
  */
 export async function queryRange(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const all = await itemsInWindow(ctx, route);
   const endMs = subRangeEnd(route, all);
   if (endMs === undefined) {
@@ -120,7 +120,7 @@ export async function queryRange(ctx: CheckContext): Promise<void> {
  * a clock difference may put on either side, are left out of the comparison).
  */
 export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const requestedAt = Date.now();
   const monthStart = monthStartOf(requestedAt);
   const res = await ctx.call(route);
@@ -166,7 +166,7 @@ function monthStartOf(ms: number): number {
 
 /** A range clearly inside "one month" is accepted; statistics may answer "no data" instead. */
 export async function queryRangeAccepted(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const days = ctx.param<number>('days');
   // Ends now, not in the discovered data window: a server that refuses such a range also leaves
   // discovery without a window, and this check must still run and say so.
@@ -181,7 +181,7 @@ export async function queryRangeAccepted(ctx: CheckContext): Promise<void> {
 }
 
 export async function signalNameFilter(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const range = route.query.includes('begin') ? ctx.window() : {};
   const all = expectArray(await ctx.call(route, { query: range }), 'signals') as Item[];
   const names = [...new Set(all.map((s) => s.name).filter((n): n is string => typeof n === 'string'))];
@@ -207,7 +207,7 @@ export async function signalNameFilter(ctx: CheckContext): Promise<void> {
 
 /** A trip straddling begin: listed with inclusive=true, not with inclusive=false nor by default. */
 export async function tripsInclusive(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const trips = await itemsInWindow(ctx, route, { inclusive: 'true' });
   const now = Date.now();
   const trip = trips.find((t) => {
@@ -241,7 +241,7 @@ export async function tripsInclusive(ctx: CheckContext): Promise<void> {
 }
 
 export async function statsInitialValue(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const base = await ctx.call(route, { query: ctx.window() });
   if (base.status === 404) throw new NotRun('the statistic has no data in the data window');
   expectStatus(base, route.success.status);
@@ -264,7 +264,7 @@ export async function statsInitialValue(ctx: CheckContext): Promise<void> {
 
 /** Over a range with no trip, a statistic is 0 (+ initialValue) or 404 "Statistics not found". */
 export async function statsNoData(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const trips = ctx.catalogue.route('GET /cars/{carId}/trips');
   // Long before any connected car: the range is confirmed empty through the trips route below.
   const query = { begin: '2001-01-01T00:00:00+00:00', end: '2001-01-28T00:00:00+00:00' };

@@ -4,13 +4,12 @@ import {
   expectContentType, expectContract, expectError, expectJson, expectStatus, statusMatches,
 } from '../../../harness/assertions';
 import type { ApiResponse } from '../../../harness/api';
-import type { Route } from '../../../harness/catalogue';
+import { resourceParam, type Route } from '../../../harness/catalogue';
 import type { CallOptions, CheckContext } from '../../../harness/check-context';
 import { checkContract, describeViolations } from '../../../harness/contracts';
 import { expandTemplate } from '../../../harness/templates';
 import type { TokenKey } from '../../../harness/target';
-import { fail, NotRun, show } from '../../../harness/verdict';
-import { resourceParam } from './error-case';
+import { fail, NotRun, show } from '../../../harness/outcome';
 
 /** Warns about members neither document knows (an implementation may add fields; leaks are worth seeing). */
 function warnUnknown(ctx: CheckContext, pointers: string[]): void {
@@ -33,19 +32,19 @@ async function callValid(ctx: CheckContext, route: Route, options: CallOptions =
 }
 
 export async function responseStatus(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   expectStatus(await callValid(ctx, route), route.success.status, 'the documented success status');
 }
 
 export async function responseContentType(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const res = await callValid(ctx, route);
   expectStatus(res, route.success.status, 'the documented success status, to read its content type');
   expectContentType(res, route.success.contentTypes ?? ['application/json']);
 }
 
 export async function responseContract(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const contract = ctx.param<string>('contract') ?? route.success.contract;
   if (!contract) throw new Error(`${route.route} has no contract in routes.yaml`);
   const res = await callValid(ctx, route);
@@ -55,7 +54,7 @@ export async function responseContract(ctx: CheckContext): Promise<void> {
 
 /** Advisory (neither document states an order): warns when history items are not in date order. */
 export async function dateOrder(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const query = route.query.includes('begin') ? ctx.window() : {};
   const res = await ctx.call(route, { query });
   expectStatus(res, route.success.status);
@@ -68,7 +67,7 @@ export async function dateOrder(ctx: CheckContext): Promise<void> {
 
 /** Makes the route answer an error the simplest documented way, and checks the error body's shape. */
 export async function errorBody(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   let res;
   if (ctx.target.env === 'cloud') {
     if (route.method !== 'GET') ctx.requireWrites();
@@ -86,7 +85,7 @@ export async function errorBody(ctx: CheckContext): Promise<void> {
 
 /** Ids that are not ids: a 4xx with the error array for each, never a 5xx, never a hang. */
 export async function malformedId(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const param = resourceParam(route);
   const problems: string[] = [];
   for (const raw of ctx.param<string[]>('values')) {
@@ -108,7 +107,7 @@ export async function malformedId(ctx: CheckContext): Promise<void> {
 
 /** In a sandbox the read routes by id answer without any Authorization header. */
 export async function sandboxOpen(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const res = await callValid(ctx, route, { authorization: null });
   expectStatus(res, route.success.status, 'the sandbox serves read routes by id without Authorization');
   expectJson(res);
@@ -116,7 +115,7 @@ export async function sandboxOpen(ctx: CheckContext): Promise<void> {
 
 /** Tokens lacking only scopes the route does not need are accepted: the scope map is the documented one. */
 export async function scopeNotNeeded(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const unneeded = ctx.catalogue.scopes.filter((s) => !route.scopes.includes(s));
   const missing = unneeded.filter((s) => !ctx.run.tokens[`withoutScope.${s}` as TokenKey]);
   if (missing.length) {
@@ -140,7 +139,7 @@ export async function scopeNotNeeded(ctx: CheckContext): Promise<void> {
 
 /** The error the error-body check provokes must also be labelled as JSON. */
 export async function errorContentType(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   if (ctx.target.env === 'sandbox' && !route.sandboxOpen) {
     throw new NotRun('on a sandbox this route needs a token to answer at all; errors are checked on the open routes');
   }
@@ -154,7 +153,7 @@ export async function errorContentType(ctx: CheckContext): Promise<void> {
 
 /** Each car of the user, not only the one with data: edge cases (no device, no data yet) included. */
 export async function contractEachCar(ctx: CheckContext): Promise<void> {
-  const route = ctx.theRoute;
+  const route = ctx.requireRoute();
   const listRoute = ctx.catalogue.route('GET /users/{userId}/cars');
   const list = await ctx.call(listRoute);
   expectStatus(list, 200, 'listing the user\'s cars');

@@ -5,7 +5,7 @@ import { validCarBody, type CheckContext } from '../../../harness/check-context'
 import { expandDeep, rawBody, unknownIdLike } from '../../../harness/templates';
 import type { ApiResponse } from '../../../harness/api';
 import { readRunState, writeRunState } from '../../../harness/run-state';
-import { fail, NotRun, show } from '../../../harness/verdict';
+import { fail, NotRun, show } from '../../../harness/outcome';
 
 type Item = Record<string, unknown>;
 const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);

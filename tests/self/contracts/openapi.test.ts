@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadCatalogue, type Route } from '../../../harness/catalogue';
+import { loadCatalogue, resourceParam, type Route } from '../../../harness/catalogue';
 import { isCarDate, isRfc3339DateTime } from '../../../harness/contracts';
 import { buildOpenApi, OPENAPI_FILE, renderOpenApi } from '../../../scripts/openapi';
-import { resourceParam, type RequestVariant } from '../../conformance/checks/error-case';
+import type { RequestVariant } from '../../conformance/checks/error-case';
 import { CLIENTS, Harness, REDIRECT_URI, SEED_IDS } from '../reference/helpers';
 
 type Json = Record<string, any>;

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
-import { DATA_KEYS, listTargetNames, loadTarget, TARGETS_DIR, TargetError } from '../../../harness/target';
+import { loadCatalogue } from '../../../harness/catalogue';
+import { BASE_TOKEN_KEYS, DATA_KEYS, listTargetNames, loadTarget, SCOPES, TARGETS_DIR, TargetError } from '../../../harness/target';
+import { SCOPES as REFERENCE_SCOPES } from '../../../reference-server/auth/clients';
 
 function writeTarget(text: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-'));
@@ -28,6 +30,18 @@ function errorOf(text: string, env: NodeJS.ProcessEnv = {}): string {
 test('the data keys of the target schema are the typed list harness/target.ts DATA_KEYS', () => {
   const schema = YAML.parse(fs.readFileSync(path.join(TARGETS_DIR, 'target.schema.yaml'), 'utf8'));
   expect(Object.keys(schema.properties.data.properties).sort()).toEqual([...DATA_KEYS].sort());
+});
+
+test('the token keys and scopes of the target schema, the catalogue and the reference are the typed lists of harness/target.ts', () => {
+  const schema = YAML.parse(fs.readFileSync(path.join(TARGETS_DIR, 'target.schema.yaml'), 'utf8'));
+  const tokens = schema.properties.tokens.properties;
+  expect(Object.keys(tokens).filter((k) => k !== 'withoutScope').sort()).toEqual([...BASE_TOKEN_KEYS].sort());
+  expect(Object.keys(tokens.withoutScope.properties)).toEqual([...SCOPES]);
+  expect(loadCatalogue().scopes).toEqual([...SCOPES]);
+  // The reference is written independently of the suite: its own list must agree, not be shared.
+  expect([...REFERENCE_SCOPES].sort()).toEqual([...SCOPES].sort());
+  const architecture = fs.readFileSync(path.join(TARGETS_DIR, '..', '..', 'docs', 'ARCHITECTURE.md'), 'utf8');
+  for (const s of SCOPES) expect(architecture, `docs/ARCHITECTURE.md names scope ${s}`).toContain(`\`${s}\``);
 });
 
 test('the shipped targets are local, local-sandbox, local-signin, sandbox and cloud', () => {

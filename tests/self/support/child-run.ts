@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { killGroup } from '../../../harness/process-group';
 import { withoutVdsVars } from '../../../scripts/reference-process';
 
 export const ROOT = path.resolve(__dirname, '../../..');
@@ -63,7 +64,7 @@ export function runCommand(command: string[], options: RunOptions = {}): Promise
     const timer = setTimeout(() => {
       timedOut = true;
       output += `\n[self-test] ${command.join(' ')} did not finish within ${options.timeoutMs ?? 300_000} ms: stopped\n`;
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { child.kill('SIGKILL'); }
+      killGroup(child);
     }, options.timeoutMs ?? 300_000);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -1,6 +1,7 @@
-// How a check says anything other than "passed": a failure with expected vs actual (readable by a
-// vendor, and carried to the certificate), or "not run" with the reason and what would make it run.
-import type { Exchange } from './api';
+// One check's outcome when it is not "passed": a failure with expected vs actual (readable by a vendor,
+// and carried to the certificate), or "not run" with the reason and what would make it run.
+// (The verdict of a conformance class is another thing: reporters/verdict.ts.)
+import { requestLine, type Exchange } from './api';
 
 /** A check whose inputs are missing (no token, no data, writes not allowed, no browser). */
 export class NotRun extends Error {
@@ -37,7 +38,7 @@ export function formatFailure(d: FailureDetails): string {
   if (d.pointer !== undefined) lines.push(`at:       ${d.pointer || '(the whole body)'}`);
   if (d.exchange) {
     const e = d.exchange;
-    lines.push(`request:  ${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}`);
+    lines.push(`request:  ${requestLine(e)}`);
     if (e.bodyExcerpt) lines.push(`body:     ${excerpt(e.bodyExcerpt)}`);
   }
   return lines.join('\n');
