@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { didYouMean } from '../harness/did-you-mean';
 import { SELECTION_ENV } from '../harness/selection';
-import { listTargetNames, resolveTargetFile, TargetError } from '../harness/target';
+import { listTargetNames, resolveTargetFile, TARGETS_DIR, TargetError } from '../harness/target';
 import { BaselineError, readBaseline } from '../reporters/baseline';
 import { CompareError, readCertificate } from '../reporters/compare';
 import { EXIT_HELP } from '../reporters/exit-codes';
@@ -229,7 +229,8 @@ function checkTarget(selector: string): string {
   if (!fs.existsSync(file)) {
     throw new UsageError(`unknown target "${selector}": use one of ${listTargetNames().join(', ')}, or the path of a YAML file`);
   }
-  return selector;
+  // A path is the user's, relative to where they are: the run itself starts in the suite's folder.
+  return file === path.join(TARGETS_DIR, `${selector}.yaml`) ? selector : file;
 }
 
 function checkFile(file: string, read: (f: string) => unknown): string {

@@ -3,6 +3,7 @@
 // (reporters/exit-codes.ts): 0 passed, 1 does not conform, 3 the run broke. Exit 2 (bad options)
 // is decided before anything runs.
 import { spawn } from 'node:child_process';
+import dotenv from 'dotenv';
 import fs from 'node:fs';
 import path from 'node:path';
 import { keysPattern, SELECTION_ENV } from '../harness/selection';
@@ -14,6 +15,8 @@ import { writeCertificationArchive } from './certification';
 import { lastCertificate, prepareReportsFolder, PREVIOUS } from './reports-folder';
 
 export async function run(inv: Invocation): Promise<number> {
+  // The user's .env (where they run the command); the target file's ${VAR} references read it.
+  dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
   const env: NodeJS.ProcessEnv = { ...process.env, ...inv.env };
   const dir = reportsDir(env);
   for (const n of inv.notes) console.error(n);
@@ -69,10 +72,18 @@ async function merge(blobs: string, env: NodeJS.ProcessEnv, dir: string): Promis
   return certificate.gate.exitCode ?? (certificate.gate.status === 'passed' ? EXIT.passed : EXIT.failed);
 }
 
+/**
+ * Installed as a package, the suite sits under node_modules, where Playwright does not compile
+ * TypeScript: tsx's require hook then does it, in the runner and (inherited) in its workers.
+ */
+function nodeArgs(): string[] {
+  return ROOT.split(path.sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs', { paths: [ROOT] })] : [];
+}
+
 function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const cli = require.resolve('@playwright/test/cli', { paths: [ROOT] });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: 'inherit' });
     // Ctrl-C reaches the child too (same process group); wait for it to write its reports.
     process.on('SIGINT', () => undefined);
     child.on('close', (code, signal) => resolve(code ?? (signal ? 130 : 1)));

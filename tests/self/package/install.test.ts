@@ -1,0 +1,52 @@
+// The suite as an installed command: packed with `npm pack`, installed into an empty folder, and run
+// from there as a vendor would, against the package's own embedded reference (--target local) and
+// against a target file of that folder; `vds-conformance init` writes a target file and a .env.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Certificate } from '../../../reporters/model';
+import { startReference, withoutVdsVars } from '../../../scripts/reference-process';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+function npx(cwd: string, args: string[]) {
+  return spawnSync('npx', ['--no-install', 'vds-conformance', ...args], {
+    cwd, encoding: 'utf8', timeout: 180_000, env: { ...withoutVdsVars(process.env), CI: '1' },
+  });
+}
+
+test('npm pack, install into an empty folder, then init and run from there', async () => {
+  test.setTimeout(600_000);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-package-'));
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+  const folder = path.join(work, 'user');
+  fs.mkdirSync(folder);
+  execFileSync('npm', ['init', '-y'], { cwd: folder, stdio: 'ignore' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', path.join(work, tarball)], { cwd: folder, stdio: 'ignore', timeout: 300_000 });
+
+  const init = npx(folder, ['init']);
+  expect(init.status, init.stderr).toBe(0);
+  expect(fs.readFileSync(path.join(folder, 'my-target.yaml'), 'utf8')).toContain('baseUrl:');
+  expect(fs.readFileSync(path.join(folder, '.env'), 'utf8')).toContain('VDS_TOKEN_FULL=');
+
+  const local = npx(folder, ['--target', 'local', '--grep', '@CORE-CAR-RECORD']);
+  expect(local.status, `${local.stdout}${local.stderr}`.slice(-3000)).toBe(0);
+  const certificate = JSON.parse(fs.readFileSync(path.join(folder, 'reports', 'conformance.json'), 'utf8')) as Certificate;
+  expect(certificate.requirements.find((r) => r.id === 'CORE-CAR-RECORD')!.status).toBe('passed');
+
+  // A target file of the user's folder, relative to it.
+  const reference = await startReference();
+  try {
+    fs.copyFileSync(reference.targetFile, path.join(folder, 'mine.yaml'));
+    fs.rmSync(path.join(folder, 'reports'), { recursive: true, force: true });
+    const mine = npx(folder, ['--target', './mine.yaml', '--grep', '@ERR-CAR-NOT-FOUND']);
+    expect(mine.status, `${mine.stdout}${mine.stderr}`.slice(-3000)).toBe(0);
+    const c = JSON.parse(fs.readFileSync(path.join(folder, 'reports', 'conformance.json'), 'utf8')) as Certificate;
+    expect(c.target.baseUrl).toBe(`http://127.0.0.1:${reference.port}/v3`);
+    expect(c.requirements.find((r) => r.id === 'ERR-CAR-NOT-FOUND')!.status).toBe('passed');
+  } finally {
+    await reference.stop();
+  }
+});
