@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { loadCatalogue, planChecks } from './harness/catalogue';
 import { selectChecks, selectionEnvFromArgv, selectionFromEnv, SelectionError } from './harness/selection';
+import { configureHttp } from './harness/http-policy';
 import { startTargetServerEarly } from './harness/start-command';
 import { loadTargetFromEnv, TargetError, type Target } from './harness/target';
 import { conformanceReporters, testOutputDir } from './reporters/config';
@@ -55,6 +56,9 @@ function selectChecksFromArgv(argv: string[]): void {
 ensureReferencePort();
 selectChecksFromArgv(process.argv);
 const t = target();
+// The target file's operator controls (headers, rate limit, proxy, CA), in this process: the runner
+// (global setup) and each worker load this file.
+configureHttp(t);
 // In the runner (not in a worker, which loads this file too): the target's server boots while
 // Playwright loads the tests; global setup waits for it (harness/start-command.ts).
 if (process.env.TEST_WORKER_INDEX === undefined && !process.argv.includes('--list')) startTargetServerEarly(t, __dirname);

@@ -6,6 +6,7 @@ import type { Redactor } from './redact';
 
 import fs from 'node:fs';
 import { curlCommand, type SecretRefs } from './curl';
+import { countThrottled, httpPolicy, retryAfterMs, throttle } from './http-policy';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -43,6 +44,8 @@ export interface Exchange {
   error?: string;
   /** The request as one shell line, secrets as variable references (harness/curl.ts). */
   curl?: string;
+  /** 429 answers waited out before this answer (harness/http-policy.ts). */
+  throttled?: number;
 }
 
 export interface ApiResponse {
@@ -77,6 +80,14 @@ export interface RequestOptions {
 /** An exchange in one line: "GET http://host/v3/cars/1 -> 404", or "(no answer)" with why. */
 export function requestLine(e: Pick<Exchange, 'method' | 'url' | 'status' | 'error'>): string {
   return `${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}`;
+}
+
+/** The target kept answering 429 Too Many Requests: the check cannot run now (never a failure). */
+export class RateLimitedError extends Error {
+  constructor(message: string, readonly exchange: Exchange) {
+    super(message);
+    this.name = 'RateLimitedError';
+  }
 }
 
 /** A request that got no HTTP answer at all: connection refused, reset, DNS failure, timeout. */
@@ -115,7 +126,7 @@ export class ApiClient {
 
   async request(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<ApiResponse> {
     const url = this.url(pathOrUrl, options.query);
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...httpPolicy().headers, ...options.headers };
     if (options.authorization) headers.authorization = options.authorization;
     let body: string | undefined;
     if (options.form) {
@@ -144,11 +155,29 @@ export class ApiClient {
       throw new NoAnswerError(`${method} ${exchange.url}: ${exchange.error}`, 'network', exchange);
     }
     if (RECORD_TO) fs.appendFileSync(RECORD_TO, `${JSON.stringify({ method, url, headers, body } satisfies RecordedRequest)}\n`);
-    const started = performance.now();
+    await throttle();
+    let started = performance.now();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    let timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
-      const res = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
+      let res = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
+      // Too many requests: wait as the answer asks, then again, a few times (never a failure by itself).
+      for (let retries = 0; res.status === 429; retries++) {
+        await res.arrayBuffer().catch(() => undefined);
+        if (retries >= httpPolicy().maxRetries) {
+          exchange.status = 429;
+          exchange.durationMs = Math.round(performance.now() - started);
+          throw new RateLimitedError(`${method} ${exchange.url}: still 429 Too Many Requests after ${retries} retries`, exchange);
+        }
+        clearTimeout(timer);
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs(res.headers.get('retry-after'))));
+        countThrottled();
+        exchange.throttled = retries + 1;
+        await throttle();
+        started = performance.now();
+        timer = setTimeout(() => controller.abort(), this.timeoutMs);
+        res = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
+      }
       const { text, truncated } = await readCapped(res);
       const durationMs = Math.round(performance.now() - started);
       const responseHeaders = Object.fromEntries(res.headers.entries());
@@ -173,6 +202,7 @@ export class ApiClient {
       });
       return { status: res.status, headers: responseHeaders, contentType, text, json, jsonError, truncated, durationMs, exchange };
     } catch (err) {
+      if (err instanceof RateLimitedError) throw err;
       exchange.durationMs = Math.round(performance.now() - started);
       const timedOut = controller.signal.aborted;
       const reason = timedOut

@@ -8,6 +8,8 @@ import type { Redactor } from './redact';
 import type { Target } from './target';
 
 export interface SecretRefs {
+  /** The value of an extra header (target file `headers`) -> variable name. */
+  headers: Map<string, string>;
   /** Bearer token value -> variable name. */
   bearer: Map<string, string>;
   /** A whole "Basic ..." header value -> the user and the password's variable name. */
@@ -30,7 +32,12 @@ export function secretRefs(target: Target, run: Pick<RunContext, 'tokens'>): Sec
     const header = `Basic ${Buffer.from(`${o.clientId}:${o.clientSecret}`).toString('base64')}`;
     basic.set(header, { user: o.clientId, passwordVar: target.vars['oauth.clientSecret'] ?? 'VDS_CLIENT_SECRET' });
   }
-  return { bearer, basic };
+  const headers = new Map<string, string>();
+  for (const [name, value] of Object.entries(target.headers ?? {})) {
+    const variable = target.vars[`headers.${name}`];
+    if (variable) headers.set(value, variable);
+  }
+  return { bearer, basic, headers };
 }
 
 /** Single-quoted for a POSIX shell. */
@@ -61,7 +68,8 @@ export function curlCommand(
       else parts.push('-H', sq(redactor.redact(`${name}: ${value}`)));
       continue;
     }
-    parts.push('-H', sq(redactor.redact(`${name}: ${value}`)));
+    const headerVar = refs.headers.get(value);
+    parts.push('-H', headerVar ? dqWith(`${name}: `, headerVar) : sq(redactor.redact(`${name}: ${value}`)));
   }
   if (request.body !== undefined) parts.push('--data-binary', sq(redactor.redact(request.body)));
   return parts.join(' ');

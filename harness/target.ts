@@ -55,6 +55,12 @@ export interface Target {
   vars: Record<string, string>;
   /** The implementation under test, for a certificate (optional). */
   product?: { name?: string; version?: string; vendor?: string };
+  /** Operator controls (harness/http-policy.ts): extra headers (secrets), a rate limit, a CA file. */
+  headers?: Record<string, string>;
+  rateLimit?: { requestsPerSecond: number; maxRetries?: number };
+  caFile?: string;
+  /** Per token key, a shell command that prints that token (a secrets manager, a company SSO). */
+  tokenCommands: Partial<Record<TokenKey, string>>;
 }
 
 export class TargetError extends Error {
@@ -132,7 +138,22 @@ export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.en
     unset,
     vars,
     ...(t.product ? { product: t.product } : {}),
+    ...(t.headers ? { headers: t.headers } : {}),
+    ...(t.rateLimit ? { rateLimit: t.rateLimit } : {}),
+    ...(t.caFile ? { caFile: path.resolve(path.dirname(file), t.caFile) } : {}),
+    tokenCommands: flattenTokenCommands(t.tokenCommands),
   };
+}
+
+/** tokenCommands as the file writes them ({full, withoutScope: {cars_read}}) -> per token key. */
+function flattenTokenCommands(raw: Record<string, unknown> | undefined): Partial<Record<TokenKey, string>> {
+  const out: Partial<Record<TokenKey, string>> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    if (k === 'withoutScope' && v && typeof v === 'object') {
+      for (const [scope, command] of Object.entries(v)) out[`withoutScope.${scope}` as TokenKey] = String(command);
+    } else if (typeof v === 'string') out[k as TokenKey] = v;
+  }
+  return out;
 }
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;

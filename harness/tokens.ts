@@ -3,6 +3,7 @@
 // through the real sign-in flow (browser + token endpoint), and then proven (token-proof.ts).
 // Expired and revoked tokens come from the target file, or, with a control API, from minting one
 // and expiring/revoking it.
+import { execSync } from 'node:child_process';
 import type { Browser } from '@playwright/test';
 import { ApiClient } from './api';
 import { launchBrowser, type BrowserChoice } from './browser';
@@ -36,6 +37,7 @@ export async function obtainTokens(target: Target, browserChoice: BrowserChoice,
     return noteAll(result, 'the target is a sandbox with no tokens (the sandbox needs none on its read routes)');
   }
   copyStatic(target, result);
+  runTokenCommands(target, result, redactor);
 
   const plans = mintPlans(target, result);
   const mintProblem = whyCannotMint(target, browserChoice);
@@ -77,6 +79,23 @@ function copyStatic(target: Target, result: ObtainedTokens): void {
   }
 }
 
+/** tokenCommands: each prints a token the file does not give (a secrets manager, a company SSO). */
+function runTokenCommands(target: Target, result: ObtainedTokens, redactor: Redactor): void {
+  for (const [key, command] of Object.entries(target.tokenCommands) as Array<[TokenKey, string]>) {
+    if (result.tokens[key]) continue;
+    try {
+      const token = execSync(command, { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+      if (!token || /\s/.test(token)) throw new Error(token ? 'it printed more than one word' : 'it printed nothing');
+      redactor.add(token);
+      result.tokens[key] = token;
+    } catch (err) {
+      const e = err as { status?: number; stderr?: string; message: string };
+      const why = e.status !== undefined ? `it exited with status ${e.status}${e.stderr ? `: ${e.stderr.trim().split('\n').pop()}` : ''}` : e.message.split('\n')[0];
+      result.notes[key] = `tokenCommands.${key} of ${target.source} gave no token: ${redactor.redact(why)}`;
+    }
+  }
+}
+
 /** Tokens still missing that the sign-in flow can make: full, otherUser, the scope-limited ones. */
 function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
   const all = SCOPES.join(' ');
@@ -84,7 +103,7 @@ function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
   if (!result.tokens.full) plans.push({ key: 'full', user: 'primary', scope: all });
   if (!result.tokens.otherUser) {
     if (target.oauth?.otherUsername && target.oauth.otherPassword) plans.push({ key: 'otherUser', user: 'other', scope: all });
-    else result.notes.otherUser = missingKeys(target, ['tokens.otherUser'], ['oauth.otherUsername', 'oauth.otherPassword']);
+    else result.notes.otherUser ??= missingKeys(target, ['tokens.otherUser'], ['oauth.otherUsername', 'oauth.otherPassword']);
   }
   // An empty scope list asks for a token with no scope at all; a server may read it as absent (all
   // the application's scopes): then only a scope no application has is asked for.
@@ -99,7 +118,7 @@ function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
     if (result.tokens[key]) continue;
     if (target.control) plans.push({ key, user: 'primary', scope: all });
     else {
-      result.notes[key] = `tokens.${key} is not in ${target.source}` +
+      result.notes[key] ??= `tokens.${key} is not in ${target.source}` +
         (target.unset[`tokens.${key}`] ? ` (\${${target.unset[`tokens.${key}`]}} is not set)` : '') +
         ', and the target has no control API to make one';
     }

@@ -125,6 +125,8 @@ export default class CertificateReporter implements Reporter {
       notRunFails: run?.certify,
     });
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
+    const throttled = tests.flatMap((t) => checkRecordsOf(t)).reduce((n, r) => n + r.exchanges.reduce((m, e) => m + (e.throttled ?? 0), 0), 0);
+    if (throttled) certificate.run.throttledRequests = throttled;
     this.checks = resolveChecks(requirements, planned, results, missingReason);
     this.exchanges = run?.certify ? tests.flatMap((t) => checkRecordsOf(t)) : undefined;
     const states = checkStates(requirements, planned, results, missingReason);

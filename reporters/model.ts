@@ -107,6 +107,8 @@ export interface Certificate {
     errors: string[];
     /** Problems found while preparing the run (discovery, tokens). */
     warnings: string[];
+    /** Answers 429 Too Many Requests the checks waited out and retried (rateLimit); never failures. */
+    throttledRequests?: number;
   };
   verdict: Record<ConformanceClass, ClassVerdict>;
   counts: {

@@ -24,6 +24,7 @@ export function renderConsole(c: Certificate, reportsDir: string): string {
     out.push(`  ${k.padEnd(8)} ${c.verdict[k].padEnd(11)} ${plural(n.requirements, 'requirement')}: ${parts.join(', ')}${advisory}`);
   }
   for (const w of c.run.warnings) out.push(`  run warning: ${w}`);
+  if (c.run.throttledRequests) out.push(`  throttled: ${plural(c.run.throttledRequests, 'answer')} 429 Too Many Requests waited out and retried (not failures)`);
 
   const failed = c.requirements.filter((r) => r.failures.length);
   if (failed.length) {

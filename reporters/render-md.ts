@@ -26,6 +26,7 @@ function header(c: Certificate): string {
     `- **Suite:** ${c.suite.name} ${c.suite.version}, spec ${c.specVersion}`,
     `- **Run:** ${c.run.date}, ${seconds(c.run.durationMs)}${c.run.monitor ? ', monitoring (read-only)' : ''}`,
     `- **Checks:** ${countsLine(c)}`,
+    ...(c.run.throttledRequests ? [`- **Throttled:** ${c.run.throttledRequests} answers 429 Too Many Requests waited out and retried (not failures)`] : []),
     ...certificationLines(c),
   ].join('\n');
 }

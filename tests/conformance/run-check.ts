@@ -6,7 +6,7 @@
 //   a request gets no answer      -> failed, "an HTTP answer within requestTimeoutMs"
 //   it outlives its time limit    -> failed, "the check finishes within N ms"
 // Anything else thrown is a defect of the suite itself: reported as a failure that says so.
-import { ApiClient, NoAnswerError, type Exchange } from '../../harness/api';
+import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../../harness/api';
 import type { Catalogue, PlannedCheck } from '../../harness/catalogue';
 import { CheckContext, type BrowserSession } from '../../harness/check-context';
 import type { SecretRefs } from '../../harness/curl';
@@ -71,6 +71,10 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   const done = { ...base, warnings, exchanges, durationMs: Math.round(performance.now() - started) };
   if (outcome === undefined) return { ...done, status: 'passed' };
   if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
+  // Rate limiting is the operator's setting, not the server's conformance (README, "rateLimit").
+  if (outcome instanceof RateLimitedError) {
+    return { ...done, status: 'not-run', reason: `the target kept answering 429 Too Many Requests (${redactor.redact(outcome.message)}): lower rateLimit.requestsPerSecond in the target file` };
+  }
   const details: FailureDetails = outcome instanceof ConformanceFailure
     ? outcome.details
     : outcome instanceof NoAnswerError

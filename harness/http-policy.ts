@@ -1,0 +1,72 @@
+// How this process talks to the target, as the target file's operator controls say (configured once
+// per process, in the runner and in each worker, from playwright.config.ts):
+//   headers     extra request headers on every request (an API gateway key): secrets, redacted
+//   rateLimit   at most N requests per second from this process; a 429 answer waits for its
+//               Retry-After and is retried (maxRetries, default 3), and is counted; a 429 is never a
+//               conformance failure by itself (run-check.ts reports the check not run)
+//   proxy, CA   HTTPS_PROXY / HTTP_PROXY / NO_PROXY as usual, and caFile: a PEM file of extra
+//               certificate authorities, trusted besides the system's
+import fs from 'node:fs';
+import tls from 'node:tls';
+import { Agent, EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
+import type { Target } from './target';
+
+export interface HttpPolicy {
+  headers: Record<string, string>;
+  /** Milliseconds between two request starts; 0: no limit. */
+  intervalMs: number;
+  maxRetries: number;
+}
+
+const NONE: HttpPolicy = { headers: {}, intervalMs: 0, maxRetries: 3 };
+let policy: HttpPolicy = NONE;
+let nextStart = 0;
+let throttled = 0;
+
+/** Longest Retry-After honoured: a longer one is cut to this. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+export function configureHttp(target: Pick<Target, 'headers' | 'rateLimit' | 'caFile'>, env: NodeJS.ProcessEnv = process.env): void {
+  const rps = target.rateLimit?.requestsPerSecond;
+  policy = {
+    headers: target.headers ?? {},
+    intervalMs: rps ? 1000 / rps : 0,
+    maxRetries: target.rateLimit?.maxRetries ?? 3,
+  };
+  const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => env[k]);
+  if (!proxied && !target.caFile) return;
+  const ca = target.caFile ? [...tls.rootCertificates, fs.readFileSync(target.caFile, 'utf8')] : undefined;
+  const connect = ca ? { ca } : undefined;
+  // Node's fetch takes its dispatcher from undici's global slot: proxies and CAs apply to every request.
+  setGlobalDispatcher(proxied ? new EnvHttpProxyAgent({ connect }) : new Agent({ connect }));
+}
+
+export function httpPolicy(): HttpPolicy {
+  return policy;
+}
+
+/** Waits for this process's next request slot under the rate limit. */
+export async function throttle(): Promise<void> {
+  if (!policy.intervalMs) return;
+  const now = Date.now();
+  const start = Math.max(now, nextStart);
+  nextStart = start + policy.intervalMs;
+  if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+}
+
+/** Milliseconds a 429 asks to wait: Retry-After in seconds or as an HTTP date; 1 s without it. */
+export function retryAfterMs(header: string | null, now = Date.now()): number {
+  if (header === null || header.trim() === '') return 1000;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Number.isFinite(ms) ? ms : 1000));
+}
+
+export function countThrottled(): void {
+  throttled += 1;
+}
+
+/** 429 answers this process waited out so far. */
+export function throttledCount(): number {
+  return throttled;
+}

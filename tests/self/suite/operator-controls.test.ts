@@ -1,0 +1,99 @@
+// The operator controls of a target file, each shown working against the embedded reference: extra
+// headers (redacted) through a proxy taken from HTTP_PROXY, a rate limit with 429 + Retry-After
+// waited out and counted (never a failure), and tokens printed by a tokenCommand.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { expect, test } from '@playwright/test';
+import type { Certificate } from '../../../reporters/model';
+import { newReportsDir, readJson, runCommand, startReference } from '../reporting/real-run';
+import { startProxy } from '../support/http-proxy';
+
+const SUBSET = '@(CORE-CAR-RECORD|ERR-CAR-NOT-FOUND|RESP-STATUS|ERR-CAR-FORBIDDEN)\\b';
+
+/** The reference's target file with more keys, written next to it. */
+function targetWith(file: string, extra: Record<string, unknown>): string {
+  const target = { ...YAML.parse(fs.readFileSync(file, 'utf8')), ...extra };
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');
+  fs.writeFileSync(out, YAML.stringify(target));
+  return out;
+}
+
+function allText(dir: string): string {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'latin1'))
+    .join('\n');
+}
+
+const noProxyExceptions = { NO_PROXY: '', no_proxy: '' };
+
+test('headers go with every request through the proxy of HTTP_PROXY, and are redacted like tokens', async () => {
+  test.setTimeout(300_000);
+  const reference = await startReference();
+  const proxy = await startProxy();
+  try {
+    const target = targetWith(reference.targetFile, { headers: { 'X-Gateway-Key': '${VDS_TEST_GATEWAY_KEY}' } });
+    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], {
+      target, env: { HTTP_PROXY: proxy.url, ...noProxyExceptions, VDS_TEST_GATEWAY_KEY: 'gateway-key-5f3a9c' },
+    });
+    expect(run.code, run.output.slice(-2000)).toBe(0);
+    expect(readJson<Certificate>(path.join(run.reportsDir, 'conformance.json')).counts.checks.failed).toBe(0);
+    expect(proxy.seen.length, 'the requests went through the proxy').toBeGreaterThan(20);
+    expect(proxy.seen.every((h) => h['x-gateway-key'] === 'gateway-key-5f3a9c')).toBe(true);
+    expect(allText(run.reportsDir)).not.toContain('gateway-key-5f3a9c');
+    expect(run.output).not.toContain('gateway-key-5f3a9c');
+  } finally {
+    await proxy.close();
+    await reference.stop();
+  }
+});
+
+test('a rate limit: 429 answers are waited out (Retry-After) and counted, never failures', async () => {
+  test.setTimeout(300_000);
+  const reference = await startReference();
+  const gateway = await startProxy({ limitPerSecond: 15 });
+  try {
+    const target = targetWith(reference.targetFile, { rateLimit: { requestsPerSecond: 25, maxRetries: 5 } });
+    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], { target, env: { HTTP_PROXY: gateway.url, ...noProxyExceptions } });
+    const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
+    expect(run.code, run.output.slice(-2000)).toBe(0);
+    expect(gateway.refused, 'the gateway refused some requests').toBeGreaterThan(0);
+    expect(c.counts.checks.failed).toBe(0);
+    expect(c.run.throttledRequests).toBeGreaterThan(0);
+    expect(run.output).toMatch(/throttled: \d+ answers? 429 Too Many Requests waited out/);
+  } finally {
+    await gateway.close();
+    await reference.stop();
+  }
+});
+
+test('tokenCommands: a token printed by a command is used (and secret); a failing command is a not-run reason', async () => {
+  test.setTimeout(300_000);
+  const reference = await startReference();
+  const printed = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-token-')), 'token.txt');
+  try {
+    const mint = `fetch('${reference.control}/tokens/mint',{method:'POST',headers:{'content-type':'application/json'},` +
+      `body:JSON.stringify({clientId:'vds-conformance',username:'alice@reference.test'})}).then(r=>r.json())` +
+      `.then(j=>{require('fs').writeFileSync(${JSON.stringify(printed)},j.access_token);console.log(j.access_token)})`;
+    const target = targetWith(reference.targetFile, {
+      control: { url: reference.control, mintTokens: false },
+      oauth: undefined,
+      tokenCommands: { full: `node -e "${mint.replace(/"/g, '\\"')}"`, otherUser: 'exit 3' },
+    });
+    const reportsDir = newReportsDir();
+    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], { target, reportsDir });
+    const c = readJson<Certificate>(path.join(reportsDir, 'conformance.json'));
+    expect(run.code, run.output.slice(-2000)).toBe(0);
+    expect(c.requirements.find((r) => r.id === 'CORE-CAR-RECORD')!.status).toBe('passed');
+    const crossUser = c.requirements.find((r) => r.id === 'ERR-CAR-FORBIDDEN')!;
+    expect(crossUser.status).toBe('not-run');
+    expect(crossUser.notRun.map((n) => n.reason).join()).toMatch(/tokenCommands\.otherUser of .* gave no token: it exited with status 3/);
+    const token = fs.readFileSync(printed, 'utf8').trim();
+    expect(token.length).toBeGreaterThan(10);
+    expect(allText(reportsDir)).not.toContain(token);
+  } finally {
+    await reference.stop();
+  }
+});

@@ -1,0 +1,45 @@
+// A small HTTP forward proxy for the operator-control tests: it forwards absolute-URI requests to
+// their server, records each request's headers, and can play an API gateway that limits the rate:
+// beyond `limitPerSecond` requests in the current second it answers 429 with a Retry-After.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Proxy {
+  url: string;
+  /** Headers of every request it forwarded. */
+  seen: Array<Record<string, string | string[] | undefined>>;
+  /** 429 answers it gave. */
+  refused: number;
+  close(): Promise<void>;
+}
+
+export async function startProxy(options: { limitPerSecond?: number } = {}): Promise<Proxy> {
+  const state: Proxy = { url: '', seen: [], refused: 0, close: async () => undefined };
+  let second = 0;
+  let inSecond = 0;
+  const server = http.createServer((req, res) => {
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== second) [second, inSecond] = [now, 0];
+    inSecond += 1;
+    if (options.limitPerSecond && inSecond > options.limitPerSecond) {
+      state.refused += 1;
+      res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('[{"type":"RATE_LIMIT","message":"Too many requests","tip":"Slow down"}]');
+      return;
+    }
+    state.seen.push({ ...req.headers });
+    const target = new URL(req.url ?? '/');
+    const upstream = http.request(target, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () => new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+  return state;
+}
