@@ -1,6 +1,7 @@
-// A small HTTP forward proxy for the operator-control tests: it forwards absolute-URI requests to
-// their server, records each request's headers, and can play an API gateway that limits the rate:
-// beyond `limitPerSecond` requests in the current second it answers 429 with a Retry-After.
+// A small HTTP forward proxy for the operator-control tests: it forwards requests to their server
+// (absolute-URI requests, and those tunnelled with CONNECT, which it reads as HTTP itself), records
+// each request's headers, and can play an API gateway that limits the rate: beyond `limitPerSecond`
+// requests in the current second it answers 429 with a Retry-After.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -27,13 +28,21 @@ export async function startProxy(options: { limitPerSecond?: number } = {}): Pro
       return;
     }
     state.seen.push({ ...req.headers });
-    const target = new URL(req.url ?? '/');
+    const tunnel = (req.socket as { tunnelTo?: string }).tunnelTo;
+    const target = tunnel ? new URL(req.url ?? '/', `http://${tunnel}`) : new URL(req.url ?? '/');
     const upstream = http.request(target, { method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
+  });
+  // CONNECT host:port: the tunnel's bytes are HTTP to that server; this same server reads them.
+  server.on('connect', (req, socket, head) => {
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    (socket as { tunnelTo?: string }).tunnelTo = req.url;
+    if (head.length) socket.unshift(head);
+    server.emit('connection', socket);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
