@@ -9,7 +9,6 @@ import { TokenStore } from './auth/tokens';
 import type { AppContext, Mode, Switches } from './context';
 import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
-import { Faults } from './faults';
 import { clientErrorHandler } from './http/client-error';
 import { ApiError, fromFrameworkError, LegacyError, parametersError, sendApiError, sendLegacyError } from './http/errors';
 import { carsRoutes } from './routes/cars';
@@ -17,7 +16,7 @@ import { controlRoutes } from './routes/control';
 import { devicesRoutes } from './routes/devices';
 import { tripsRoutes } from './routes/trips';
 import { usersRoutes } from './routes/users';
-import { Variants } from './variants';
+import { Faults, Variants } from './switches';
 
 export type { Mode } from './context';
 

@@ -4,8 +4,11 @@
 
 import { buildReferenceApp } from './app';
 import type { Mode } from './context';
-import { faultNames, Faults, formatFaultTable, isFaultName, parseFaultSpec } from './faults';
-import { formatVariantTable, isVariantName, variantNames } from './variants';
+import { parseFaultSpec } from './fault-specs';
+import { faultNames, isFaultName } from './faults';
+import { formatFaultTable, formatVariantTable } from './registry-tables';
+import { Faults, isNone } from './switches';
+import { isVariantName, variantNames } from './variants';
 
 interface CliOptions {
   port: number;
@@ -30,7 +33,7 @@ function parseMode(value: string, source: string): Mode {
 }
 
 function parseFault(value: string, source: string): string | null {
-  if (value === '' || value === 'none') return null;
+  if (isNone(value)) return null;
   if (!isFaultName(parseFaultSpec(value).name)) throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${faultNames().join(', ')}; see --list-faults)`);
   try {
     new Faults(value); // a per-route fault needs its route, a plain one takes none
@@ -41,7 +44,7 @@ function parseFault(value: string, source: string): string | null {
 }
 
 function parseVariant(value: string, source: string): string | null {
-  if (value === '' || value === 'none') return null;
+  if (isNone(value)) return null;
   if (!isVariantName(value)) throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${variantNames().join(', ')}; see --list-variants)`);
   return value;
 }

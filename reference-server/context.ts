@@ -2,8 +2,7 @@
 
 import type { TokenStore } from './auth/tokens';
 import type { Store } from './data/store';
-import type { Faults } from './faults';
-import type { Variants } from './variants';
+import type { Faults, Variants } from './switches';
 
 export type Mode = 'cloud' | 'sandbox';
 

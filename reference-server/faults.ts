@@ -11,8 +11,9 @@
 // started as `<name>@<route key>` (e.g. `route-answers-500@GET /cars/:carId/status`, guarded by
 // `faults.on('<name>', route)`), and the mutation run tries it on each of its routes in turn. These
 // prove each route's instance of a generated check fails, not only the check's code on some route.
-
-import { isReadById, ROUTE_SCOPES, type RouteKey } from './auth/scopes';
+//
+// This module is the list only: fault specs (`name@route`) are fault-specs.ts, the active fault of
+// an app instance is switches.ts, the --list-faults table is registry-tables.ts.
 
 export const FAULT_FAMILIES = [
   'records',
@@ -215,97 +216,11 @@ export function isFaultName(value: string): value is FaultName {
   return NAMES.has(value);
 }
 
-function infoOf(name: FaultName): FaultInfo {
-  return REGISTRY.find((f) => f.name === name)!;
-}
-
-/** A fault spec split into its name and, for a per-route fault, its route (not validated). */
-export function parseFaultSpec(spec: string): { name: string; route?: string } {
-  const at = spec.indexOf('@');
-  return at < 0 ? { name: spec } : { name: spec.slice(0, at), route: spec.slice(at + 1) };
-}
-
-/** The mode a run must use to see a fault (a per-route fault's spec `name@route` works too). */
-export function faultMode(spec: string): 'cloud' | 'sandbox' {
-  const { name } = parseFaultSpec(spec);
-  return (isFaultName(name) && infoOf(name).mode) || 'cloud';
-}
-
 export function faultNames(): FaultName[] {
   return FAULTS.map((f) => f.name);
 }
 
-/** The routes a per-route fault can be put on, in the profile's order; [] for the others. */
-export function faultRoutes(name: FaultName): RouteKey[] {
-  const { routes } = infoOf(name);
-  const keys = Object.keys(ROUTE_SCOPES) as RouteKey[];
-  if (routes === 'all') return keys;
-  if (routes === 'get') return keys.filter((k) => k.startsWith('GET '));
-  return routes === 'by-id' ? keys.filter(isReadById) : [];
-}
-
-/**
- * Every fault a run can start: each plain fault, and each per-route fault on each of its routes
- * (with `firstRouteOnly`, on its first route: one instance per kind of defect).
- */
-export function faultSpecs(options: { firstRouteOnly?: boolean } = {}): string[] {
-  return FAULTS.flatMap((f) => {
-    if (!infoOf(f.name).routes) return [f.name];
-    const routes = faultRoutes(f.name);
-    return (options.firstRouteOnly ? routes.slice(0, 1) : routes).map((r) => `${f.name}@${r}`);
-  });
-}
-
-/** The family of a fault spec (plain name or `name@route`). */
-export function faultFamily(spec: string): FaultFamily {
-  const { name } = parseFaultSpec(spec);
-  if (!isFaultName(name)) throw new Error(`Unknown fault '${spec}'`);
-  return infoOf(name).family;
-}
-
-/** The active fault of one app instance (or none). Typed so a misspelt fault name fails to compile. */
-export class Faults {
-  readonly active: FaultName | null;
-  /** The one route a per-route fault is on; null for a plain fault. */
-  readonly route: RouteKey | null = null;
-
-  /** Throws an Error that says what is wrong for an unknown name or a misplaced route. */
-  constructor(spec?: string | null) {
-    if (spec === undefined || spec === null || spec === '' || spec === 'none') {
-      this.active = null;
-      return;
-    }
-    const { name, route } = parseFaultSpec(spec);
-    if (!isFaultName(name)) {
-      throw new Error(`Unknown fault '${spec}' (valid: ${faultNames().join(', ')})`);
-    }
-    const routes = faultRoutes(name);
-    if (routes.length > 0) {
-      if (route === undefined || !(routes as string[]).includes(route)) {
-        throw new Error(`Fault '${name}' is put on one route: start it as '${name}@<route>' with a route of ${routes.join(', ')}`);
-      }
-      this.route = route as RouteKey;
-    } else if (route !== undefined) {
-      throw new Error(`Fault '${name}' is not per route: start it as '${name}'`);
-    }
-    this.active = name;
-  }
-
-  has(name: FaultName): boolean {
-    return this.active === name;
-  }
-
-  /** A per-route fault, active on this route. */
-  on(name: FaultName, route: string): boolean {
-    return this.active === name && this.route === route;
-  }
-}
-
-/** The registry as a plain table, for --list-faults. */
-export function formatFaultTable(): string {
-  const nameWidth = Math.max(4, ...FAULTS.map((f) => f.name.length));
-  const familyWidth = Math.max(6, ...FAULTS.map((f) => f.family.length));
-  const line = (a: string, b: string, c: string) => `${a.padEnd(nameWidth)}  ${b.padEnd(familyWidth)}  ${c}`;
-  const rows = [line('NAME', 'FAMILY', 'DESCRIPTION'), ...REGISTRY.map((f) => line(f.name, f.family, f.routes ? `${f.description}; start as ${f.name}@<route>, e.g. ${f.name}@${faultRoutes(f.name as FaultName)[0]}` : f.description))];
-  return rows.join('\n');
+/** A fault's registry entry, seen through FaultInfo (optional members read as optional). */
+export function faultInfo(name: FaultName): FaultInfo {
+  return REGISTRY.find((f) => f.name === name)!;
 }

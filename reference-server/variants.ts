@@ -6,6 +6,9 @@
 // suite is shown not to fail an implementation for what the documents do not require (precision).
 // Each variant is implemented where its behaviour lives, guarded by `variants.has('<name>')`
 // (grep the name to find its code path). One variant at a time.
+//
+// This module is the list only: the active variant of an app instance is switches.ts, the
+// --list-variants table is registry-tables.ts.
 
 export interface VariantInfo {
   readonly name: string;
@@ -135,31 +138,4 @@ export function variantNames(): VariantName[] {
 /** The mode a run must use to see a variant. */
 export function variantMode(name: string): 'cloud' | 'sandbox' {
   return REGISTRY.find((v) => v.name === name)?.mode ?? 'cloud';
-}
-
-/** The active variant of one app instance (or none). Typed so a misspelt variant name fails to compile. */
-export class Variants {
-  readonly active: VariantName | null;
-
-  /** Throws an Error naming the valid variants for an unknown name. */
-  constructor(name?: string | null) {
-    if (name === undefined || name === null || name === '' || name === 'none') {
-      this.active = null;
-      return;
-    }
-    if (!isVariantName(name)) throw new Error(`Unknown variant '${name}' (valid: ${variantNames().join(', ')})`);
-    this.active = name;
-  }
-
-  has(name: VariantName): boolean {
-    return this.active === name;
-  }
-}
-
-/** The registry as a plain table, for --list-variants: one line per variant. */
-export function formatVariantTable(): string {
-  const nameWidth = Math.max(4, ...VARIANTS.map((v) => v.name.length));
-  const line = (name: string, description: string, allowedBy: string) => `${name.padEnd(nameWidth)}  ${description}  [allowed by: ${allowedBy}]`;
-  const rows = [line('NAME', 'DESCRIPTION', 'DOCUMENT § SECTION'), ...REGISTRY.map((v) => line(v.name, v.mode ? `(${v.mode}) ${v.description}` : v.description, v.allowedBy))];
-  return rows.join('\n');
 }

@@ -29,7 +29,7 @@ import { keysPattern, requirementsPattern } from '../harness/selection';
 import type { Certificate } from '../reporters/model';
 import { REPORT_FILES } from '../reporters/paths';
 import { NOT_SELECTED } from '../reporters/verdict';
-import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/faults';
+import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
 import { VARIANTS, variantMode } from '../reference-server/variants';
 import { startReference } from './reference-process';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GROUPS, loadCatalogue, planChecks, type Requirement, type Route } from '../harness/catalogue';
-import { parseFaultSpec } from '../reference-server/faults';
+import { parseFaultSpec } from '../reference-server/fault-specs';
 import { checksNeverCaught, neverCaught, readCheckKills, requirementKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -5,8 +5,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError, REWORDED_TIP_PREFIX } from '../http/errors';
+import type { RouteKey } from '../route-keys';
 import type { Scope } from './clients';
-import { RouteKey, requiredScopes, sandboxOpen } from './scopes';
+import { requiredScopes, sandboxOpen } from './scopes';
 import type { AccessToken } from './tokens';
 
 export type ResourceKind = 'user' | 'car' | 'trip';

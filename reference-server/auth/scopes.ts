@@ -1,34 +1,9 @@
-// The scope map of the profile ("Scopes per route") and which routes the sandbox serves without a token.
+// The scopes a route demands and whether the sandbox serves it without a token, as the active fault
+// changes them (the profile's map itself, "Scopes per route", is route-keys.ts).
 
-import type { Faults } from '../faults';
+import { isReadById, ROUTE_SCOPES, type RouteKey } from '../route-keys';
+import type { Faults } from '../switches';
 import { type Scope, SCOPES } from './clients';
-
-export const ROUTE_SCOPES = {
-  'GET /users/me': ['users_read'],
-  'GET /users/me/cars': ['cars_read'],
-  'GET /users/:userId': ['users_read'],
-  'GET /users/:userId/cars': ['cars_read'],
-  'POST /users/:userId/cars': ['cars_write'],
-  'GET /cars/:carId': ['cars_read'],
-  'GET /cars/:carId/status': ['status_read'],
-  'GET /cars/:carId/locations': ['locations_read'],
-  'GET /cars/:carId/locations.geojson': ['locations_read'],
-  'GET /cars/:carId/signals': ['signals_read'],
-  'GET /cars/:carId/trips': ['trips_read'],
-  'GET /cars/:carId/stats/mileage': ['signals_read'],
-  'GET /cars/:carId/stats/usedtime': ['signals_read'],
-  'GET /trips/:tripId': ['trips_read'],
-  'GET /trips/:tripId/locations': ['trips_read', 'locations_read'],
-  'GET /trips/:tripId/locations.geojson': ['trips_read', 'locations_read'],
-  'GET /trips/:tripId/signals': ['trips_read', 'signals_read'],
-  'GET /trips/:tripId/stats': ['trips_read'],
-  'GET /trips/:tripId/stats/mileage': ['trips_read'],
-  'GET /trips/:tripId/stats/usedtime': ['trips_read'],
-  'POST /devices/:deviceId/associate': ['devices_management'],
-  'POST /devices/:deviceId/dissociate': ['devices_management'],
-} as const satisfies Record<string, readonly Scope[]>;
-
-export type RouteKey = keyof typeof ROUTE_SCOPES;
 
 export function requiredScopes(route: RouteKey, faults: Faults): readonly Scope[] {
   // fault route-scope-unchecked: this route was registered without the scope hook.
@@ -44,11 +19,6 @@ export function requiredScopes(route: RouteKey, faults: Faults): readonly Scope[
   // fault devices-scope-not-checked: the restricted scope is forgotten.
   if (route.startsWith('POST /devices/') && faults.has('devices-scope-not-checked')) return [];
   return ROUTE_SCOPES[route];
-}
-
-/** The read routes addressed by id: the ones a sandbox serves without a token. */
-export function isReadById(route: string): boolean {
-  return route.startsWith('GET /users/:userId') || route.startsWith('GET /cars/') || route.startsWith('GET /trips/');
 }
 
 /** Sandbox: the read routes addressed by id answer without a token (profile, "Hosts and environments"). */

@@ -6,17 +6,8 @@ import { Car, CarHistory, Device, Trip, User } from './types';
 
 const EMPTY_HISTORY: CarHistory = Object.freeze({ trips: [], locations: [], signals: [], accelerometers: [] });
 
-export interface NewCar {
-  userId: number;
-  name: string;
-  make: string;
-  model: string | null;
-  year: number;
-  numberPlate: string | null;
-  cardbId: number;
-  timezone: string;
-  createdAt: number;
-}
+/** A car to create: the fields of the Car record that creation sets, and the creation time. */
+export type NewCar = Pick<Car, 'userId' | 'name' | 'make' | 'model' | 'year' | 'numberPlate' | 'cardbId' | 'timezone'> & { createdAt: number };
 
 export class Store {
   readonly seed: Seed;

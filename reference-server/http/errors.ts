@@ -3,8 +3,7 @@
 
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { Switches } from '../context';
-import type { Faults } from '../faults';
-import type { Variants } from '../variants';
+import type { Faults, Variants } from '../switches';
 import { extraMembers } from './extension';
 
 export type ErrorType = 'AUTHENTICATION_ERROR' | 'AUTHORIZATION_ERROR' | 'PARAMETERS_ERROR';

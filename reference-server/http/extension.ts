@@ -1,7 +1,7 @@
 // The extra-fields variant: members that neither document knows, added to every JSON record the API
 // answers. A client must ignore members it does not know; the variant proves the suite does too.
 
-import type { Variants } from '../variants';
+import type { Variants } from '../switches';
 
 const EXTENSION = { source: 'reference' } as const;
 

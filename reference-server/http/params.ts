@@ -4,8 +4,7 @@
 import { monthStartUtc, parseRfc3339, zoneOffsetMinutes } from '../clock';
 import type { Switches } from '../context';
 import { isSignalName } from '../data/types';
-import type { Faults } from '../faults';
-import type { Variants } from '../variants';
+import type { Faults, Variants } from '../switches';
 import { ApiError, parametersError } from './errors';
 
 export type Query = Record<string, string | string[] | undefined>;

@@ -5,7 +5,7 @@ import { formatRfc3339, formatRfc3339Zulu, formatStrict, formatStrictZulu } from
 import type { Switches } from '../context';
 import { round } from '../data/geo';
 import type { Accelerometer, Car, CarHistory, Location, Signal, Trip, User } from '../data/types';
-import type { Variants } from '../variants';
+import type { Variants } from '../switches';
 import { extraMembers } from './extension';
 
 /** The RFC 3339 date of locations, signals, accelerometers, trips and car stats. */

@@ -3,18 +3,13 @@
 // numberPlate string 0..64; timezone an existing IANA zone name, default Europe/Paris.
 
 import { hashString } from '../data/prng';
+import type { Car } from '../data/types';
 import { isPlainObject, parseJson } from '../http/body';
 import { internalError, parametersError } from '../http/errors';
-import type { Faults } from '../faults';
+import type { Faults } from '../switches';
 
-export interface CarInput {
-  name: string;
-  make: string;
-  model: string | null;
-  year: number;
-  numberPlate: string | null;
-  timezone: string;
-}
+/** The fields of the Car record that the body gives. */
+export type CarInput = Pick<Car, 'name' | 'make' | 'model' | 'year' | 'numberPlate' | 'timezone'>;
 
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 

@@ -2,7 +2,6 @@
 // trips and the two statistics. Every list is in ascending date order (but under newest-first).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { runRoute } from '../auth/guard';
 import { formatRfc3339 } from '../clock';
 import type { AppContext } from '../context';
 import { round } from '../data/geo';
@@ -23,6 +22,7 @@ import {
 import { carStatView, carView, locationView, pointView, signalView, StatType, statusView, tripSummaryView } from '../http/views';
 import { sendGeoJson } from './geojson';
 import { loadCar } from './loaders';
+import { register, type Steps } from './register';
 
 type CarRequest = FastifyRequest<{ Params: { carId: string } }>;
 
@@ -49,137 +49,115 @@ export function carsRoutes(ctx: AppContext) {
   const now = () => ctx.now();
   const load = (request: CarRequest) => () => loadCar(ctx, request.params.carId);
 
+  /** The query of the two location routes: the range, then the limit. */
+  const rangeAndLimit = (request: CarRequest) => () => {
+    const q = asQuery(request.query);
+    return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx) };
+  };
   const locationsIn = (car: Car, range: Range) => store.history(car.id).locations.filter((l) => inRange(l.date, range));
 
-  function stat(type: StatType) {
-    return (request: CarRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: type === 'MILEAGE' ? 'GET /cars/:carId/stats/mileage' : 'GET /cars/:carId/stats/usedtime',
-        load: load(request),
-        query: () => {
-          const q = asQuery(request.query);
-          return { range: parseRange(q, now(), ctx), initialValue: parseInitialValue(q) };
-        },
-        respond: (car, { range, initialValue }) => {
-          const all = store.history(car.id).trips;
-          // fault car-stats-all-time: the range is parsed but never applied.
-          const trips = faults.has('car-stats-all-time') ? [...all] : tripsWithin(all, range);
-          // variant stats-no-data-404: a range without trips has no statistic (decision table: 0 or 404).
-          if (trips.length === 0 && variants.has('stats-no-data-404')) throw parametersError(404, 'Statistics not found', 'Give a range in which the car made trips');
-          const sum = trips.reduce((acc, t) => acc + (type === 'MILEAGE' ? t.mileage : t.usedTime), 0);
-          // fault initial-value-ignored: the offset is parsed and dropped.
-          const offset = faults.has('initial-value-ignored') ? 0 : initialValue;
-          // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
-          const value = type === 'MILEAGE' ? round(sum + offset, 3) : sum + offset;
-          return carStatView(type, value, range.begin, range.end, ctx);
-        },
-      });
-  }
+  /** The two car stats routes: one sum over the trips of the range, of the mileage or the used time. */
+  const stat = (type: StatType) => (request: CarRequest): Steps<Car, { range: Range; initialValue: number }> => ({
+    load: load(request),
+    query: () => {
+      const q = asQuery(request.query);
+      return { range: parseRange(q, now(), ctx), initialValue: parseInitialValue(q) };
+    },
+    respond: (car, { range, initialValue }) => {
+      const all = store.history(car.id).trips;
+      // fault car-stats-all-time: the range is parsed but never applied.
+      const trips = faults.has('car-stats-all-time') ? [...all] : tripsWithin(all, range);
+      // variant stats-no-data-404: a range without trips has no statistic (decision table: 0 or 404).
+      if (trips.length === 0 && variants.has('stats-no-data-404')) throw parametersError(404, 'Statistics not found', 'Give a range in which the car made trips');
+      const sum = trips.reduce((acc, t) => acc + (type === 'MILEAGE' ? t.mileage : t.usedTime), 0);
+      // fault initial-value-ignored: the offset is parsed and dropped.
+      const offset = faults.has('initial-value-ignored') ? 0 : initialValue;
+      // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
+      const value = type === 'MILEAGE' ? round(sum + offset, 3) : sum + offset;
+      return carStatView(type, value, range.begin, range.end, ctx);
+    },
+  });
 
   return async function plugin(app: FastifyInstance): Promise<void> {
-    app.get('/cars/:carId', (request: CarRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: 'GET /cars/:carId',
-        load: load(request),
-        respond: (car) => carView(car, ctx),
-      }),
-    );
+    register(app, ctx, 'GET /cars/:carId', (request: CarRequest) => ({
+      load: load(request),
+      respond: (car) => carView(car, ctx),
+    }));
 
-    app.get('/cars/:carId/status', (request: CarRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: 'GET /cars/:carId/status',
-        load: load(request),
-        respond: (car) => statusView(store.history(car.id), now(), ctx),
-      }),
-    );
+    register(app, ctx, 'GET /cars/:carId/status', (request: CarRequest) => ({
+      load: load(request),
+      respond: (car) => statusView(store.history(car.id), now(), ctx),
+    }));
 
-    app.get('/cars/:carId/locations', (request: CarRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: 'GET /cars/:carId/locations',
-        load: load(request),
-        query: () => {
-          const q = asQuery(request.query);
-          return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx) };
-        },
-        respond: (car, { range: asked, limit }) => {
-          // fault locations-end-ignored: the filter reads begin only.
-          const range = faults.has('locations-end-ignored') ? { begin: asked.begin, end: now() } : asked;
-          // fault limit-ignored: the parsed limit is never applied.
-          const items = faults.has('limit-ignored') ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
-          return historyOrder(items, variants).map((l) => locationView(l, ctx));
-        },
-      }),
-    );
+    register(app, ctx, 'GET /cars/:carId/locations', (request: CarRequest) => ({
+      load: load(request),
+      query: rangeAndLimit(request),
+      respond: (car, { range: asked, limit }) => {
+        // fault locations-end-ignored: the filter reads begin only.
+        const range = faults.has('locations-end-ignored') ? { begin: asked.begin, end: now() } : asked;
+        // fault limit-ignored: the parsed limit is never applied.
+        const items = faults.has('limit-ignored') ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
+        return historyOrder(items, variants).map((l) => locationView(l, ctx));
+      },
+    }));
 
-    app.get('/cars/:carId/locations.geojson', (request: CarRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: 'GET /cars/:carId/locations.geojson',
-        load: load(request),
-        query: () => {
-          const q = asQuery(request.query);
-          return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx) };
-        },
-        respond: (car, { range, limit }) => {
-          // faults limit-ignored / geojson-limit-ignored: the GeoJSON variant drops the limit.
-          const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
-          const items = ignore ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
-          const points = historyOrder(items, variants).map((l) => pointView(l, ctx));
-          // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
-          const body = faults.has('car-geojson-feature-collection')
-            ? { type: 'FeatureCollection', features: points.map((geometry) => ({ type: 'Feature', geometry, properties: {} })) }
-            : points;
-          return sendGeoJson(reply, body, ctx);
-        },
-      }),
-    );
+    register(app, ctx, 'GET /cars/:carId/locations.geojson', (request: CarRequest, reply: FastifyReply) => ({
+      load: load(request),
+      query: rangeAndLimit(request),
+      respond: (car, { range, limit }) => {
+        // faults limit-ignored / geojson-limit-ignored: the GeoJSON variant drops the limit.
+        const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
+        const items = ignore ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
+        const points = historyOrder(items, variants).map((l) => pointView(l, ctx));
+        // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
+        const body = faults.has('car-geojson-feature-collection')
+          ? { type: 'FeatureCollection', features: points.map((geometry) => ({ type: 'Feature', geometry, properties: {} })) }
+          : points;
+        return sendGeoJson(reply, body, ctx);
+      },
+    }));
 
-    app.get('/cars/:carId/signals', (request: CarRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: 'GET /cars/:carId/signals',
-        load: load(request),
-        query: () => {
-          const q = asQuery(request.query);
-          return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx), names: parseSignalNames(q, faults) };
-        },
-        respond: (car, { range, limit, names }) => {
-          // fault name-filter-ignored: the name list is parsed but not applied.
-          const filter = faults.has('name-filter-ignored') ? null : names;
-          let items = store.history(car.id).signals.filter((s) => inRange(s.date, range) && (filter === null || filter.has(s.name)));
-          // fault name-filter-latest-only: the name filter reuses the status query (latest value per name).
-          if (filter !== null && faults.has('name-filter-latest-only')) items = latestOfEachName(items);
-          const page = faults.has('limit-ignored') ? items : applyLimit(items, limit, variants);
-          return historyOrder(page, variants).map((s) => signalView(s, ctx));
-        },
-      }),
-    );
+    register(app, ctx, 'GET /cars/:carId/signals', (request: CarRequest) => ({
+      load: load(request),
+      query: () => {
+        const q = asQuery(request.query);
+        return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx), names: parseSignalNames(q, faults) };
+      },
+      respond: (car, { range, limit, names }) => {
+        // fault name-filter-ignored: the name list is parsed but not applied.
+        const filter = faults.has('name-filter-ignored') ? null : names;
+        let items = store.history(car.id).signals.filter((s) => inRange(s.date, range) && (filter === null || filter.has(s.name)));
+        // fault name-filter-latest-only: the name filter reuses the status query (latest value per name).
+        if (filter !== null && faults.has('name-filter-latest-only')) items = latestOfEachName(items);
+        const page = faults.has('limit-ignored') ? items : applyLimit(items, limit, variants);
+        return historyOrder(page, variants).map((s) => signalView(s, ctx));
+      },
+    }));
 
-    app.get('/cars/:carId/trips', (request: CarRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: 'GET /cars/:carId/trips',
-        load: load(request),
-        query: () => {
-          const q = asQuery(request.query);
-          return { range: parseRange(q, now(), ctx), inclusive: parseInclusive(q) };
-        },
-        respond: (car, { range: asked, inclusive }) => {
-          // fault trips-end-ignored: the filter reads begin only.
-          const range = faults.has('trips-end-ignored') ? { begin: asked.begin, end: now() } : asked;
-          // fault inclusive-inverted: the boolean read the wrong way round.
-          const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
-          const trips = store.history(car.id).trips;
-          // car trips take no limit; applyLimit gives the default page size of the default-page-size variant.
-          const page = applyLimit(touching ? tripsTouching(trips, range) : tripsWithin(trips, range), null, variants);
-          return historyOrder(page, variants).map((t) => {
-            const view = tripSummaryView(t, ctx);
-            // fault trip-list-dates-shifted: the list's beginDate converted as if it were Paris winter time (+01:00).
-            if (faults.has('trip-list-dates-shifted')) view.beginDate = formatRfc3339(t.beginDate - 3600 * 1000);
-            return view;
-          });
-        },
-      }),
-    );
+    register(app, ctx, 'GET /cars/:carId/trips', (request: CarRequest) => ({
+      load: load(request),
+      query: () => {
+        const q = asQuery(request.query);
+        return { range: parseRange(q, now(), ctx), inclusive: parseInclusive(q) };
+      },
+      respond: (car, { range: asked, inclusive }) => {
+        // fault trips-end-ignored: the filter reads begin only.
+        const range = faults.has('trips-end-ignored') ? { begin: asked.begin, end: now() } : asked;
+        // fault inclusive-inverted: the boolean read the wrong way round.
+        const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
+        const trips = store.history(car.id).trips;
+        // car trips take no limit; applyLimit gives the default page size of the default-page-size variant.
+        const page = applyLimit(touching ? tripsTouching(trips, range) : tripsWithin(trips, range), null, variants);
+        return historyOrder(page, variants).map((t) => {
+          const view = tripSummaryView(t, ctx);
+          // fault trip-list-dates-shifted: the list's beginDate converted as if it were Paris winter time (+01:00).
+          if (faults.has('trip-list-dates-shifted')) view.beginDate = formatRfc3339(t.beginDate - 3600 * 1000);
+          return view;
+        });
+      },
+    }));
 
-    app.get('/cars/:carId/stats/mileage', stat('MILEAGE'));
-    app.get('/cars/:carId/stats/usedtime', stat('USED_TIME'));
+    register(app, ctx, 'GET /cars/:carId/stats/mileage', stat('MILEAGE'));
+    register(app, ctx, 'GET /cars/:carId/stats/usedtime', stat('USED_TIME'));
   };
 }

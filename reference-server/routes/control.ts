@@ -45,6 +45,15 @@ export function controlRoutes(ctx: AppContext) {
     return token;
   }
 
+  /** The registered application and the seeded user a mint request names, or 404. */
+  function applicationAndUser(mint: MintRequest) {
+    const application = findApplication(mint.clientId);
+    if (!application) throw parametersError(404, 'Client not found', 'Use the client id of a registered application, e.g. vds-conformance');
+    const user = ctx.store.userByEmail(mint.username);
+    if (!user) throw parametersError(404, 'User not found', 'Use the email of a seeded user, e.g. alice@reference.test');
+    return { application, user };
+  }
+
   return async function plugin(app: FastifyInstance): Promise<void> {
     app.post('/reset', (_request: FastifyRequest, reply: FastifyReply) => {
       ctx.store.reset();
@@ -56,10 +65,7 @@ export function controlRoutes(ctx: AppContext) {
     // scopes are the requested ones the application has (all of them when none are requested).
     app.post('/tokens/mint', (request: FastifyRequest, reply: FastifyReply) => {
       const mint = parseMintBody(request.body);
-      const application = findApplication(mint.clientId);
-      if (!application) throw parametersError(404, 'Client not found', 'Use the client id of a registered application, e.g. vds-conformance');
-      const user = ctx.store.userByEmail(mint.username);
-      if (!user) throw parametersError(404, 'User not found', 'Use the email of a seeded user, e.g. alice@reference.test');
+      const { application, user } = applicationAndUser(mint);
       const issued = ctx.tokens.issueTokens(application.clientId, user.id, scopesOf(application, mint.scopes), ctx.now());
       return reply.code(200).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(tokenRecord(issued));
     });
@@ -70,10 +76,7 @@ export function controlRoutes(ctx: AppContext) {
       const mint = parseMintBody(request.body);
       const parsed = parseJson(request.body);
       const redirectUri = parsed.ok && isPlainObject(parsed.value) && typeof parsed.value.redirectUri === 'string' ? parsed.value.redirectUri : null;
-      const application = findApplication(mint.clientId);
-      if (!application) throw parametersError(404, 'Client not found', 'Use the client id of a registered application, e.g. vds-conformance');
-      const user = ctx.store.userByEmail(mint.username);
-      if (!user) throw parametersError(404, 'User not found', 'Use the email of a seeded user, e.g. alice@reference.test');
+      const { application, user } = applicationAndUser(mint);
       const code = ctx.tokens.issueCode({ clientId: application.clientId, userId: user.id, scopes: scopesOf(application, mint.scopes), redirectUri }, ctx.now());
       return reply.code(200).header('cache-control', 'no-store').send({ code: code.value });
     });

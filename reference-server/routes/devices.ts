@@ -4,12 +4,13 @@
 // 404 and 409 use the type PARAMETERS_ERROR (decision table).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accessDenied, Owned, runRoute } from '../auth/guard';
+import { accessDenied, Owned } from '../auth/guard';
 import type { AccessToken } from '../auth/tokens';
 import type { AppContext } from '../context';
 import type { Car, Device } from '../data/types';
 import { ApiError, internalError, notFound, parametersError } from '../http/errors';
 import { asQuery, parseIntegerId, single } from '../http/params';
+import { register } from './register';
 
 type DeviceRequest = FastifyRequest<{ Params: { deviceId: string } }>;
 
@@ -115,44 +116,38 @@ export function devicesRoutes(ctx: AppContext) {
   }
 
   return async function plugin(app: FastifyInstance): Promise<void> {
-    app.post('/devices/:deviceId/associate', (request: DeviceRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: 'POST /devices/:deviceId/associate',
-        load: () => loadDevice(request.params.deviceId, false),
-        query: () => parseAssociation(request),
-        respond: (device, association, token) =>
-          association.kind === 'car' ? associateCar(device, association.carId, token!, reply) : associatePin(device, association.pin, token!, reply),
-      }),
-    );
+    register(app, ctx, 'POST /devices/:deviceId/associate', (request: DeviceRequest, reply: FastifyReply) => ({
+      load: () => loadDevice(request.params.deviceId, false),
+      query: () => parseAssociation(request),
+      respond: (device, association, token) =>
+        association.kind === 'car' ? associateCar(device, association.carId, token!, reply) : associatePin(device, association.pin, token!, reply),
+    }));
 
-    app.post('/devices/:deviceId/dissociate', (request: DeviceRequest, reply: FastifyReply) =>
-      runRoute(ctx, request, reply, {
-        route: 'POST /devices/:deviceId/dissociate',
-        load: () => loadDevice(request.params.deviceId, true),
-        respond: (device, _q, token) => {
-          const car = device.carId === null ? undefined : store.car(device.carId);
-          if (car) {
-            // fault device-owner-not-checked: the car's owner is never compared with the token's user.
-            if (car.userId !== token!.userId && !faults.has('device-owner-not-checked')) throw accessDenied('car');
-          } else if (device.userId !== null) {
-            if (device.userId !== token!.userId) throw accessDenied('user');
-            // variant dissociate-cars-only: the spec's route "dissociates the device from its car"; a device linked
-            // only to a user has no car to be dissociated from.
-            if (variants.has('dissociate-cars-only')) throw conflict('Device is not associated with a car', false);
-          } else if (!faults.has('dissociate-unassociated-204')) {
-            // fault dissociate-unassociated-204: dissociation treated as idempotent.
-            throw conflict('Device is not associated', false);
-          }
-          if (car) {
-            // fault dissociate-leaves-deviceId: only the device side of the link is cleared.
-            if (!faults.has('dissociate-leaves-deviceId')) car.deviceId = null;
-            car.lastUpdateDate = ctx.now();
-          }
-          device.carId = null;
-          device.userId = null;
-          return reply.code(204).send();
-        },
-      }),
-    );
+    register(app, ctx, 'POST /devices/:deviceId/dissociate', (request: DeviceRequest, reply: FastifyReply) => ({
+      load: () => loadDevice(request.params.deviceId, true),
+      respond: (device, _q, token) => {
+        const car = device.carId === null ? undefined : store.car(device.carId);
+        if (car) {
+          // fault device-owner-not-checked: the car's owner is never compared with the token's user.
+          if (car.userId !== token!.userId && !faults.has('device-owner-not-checked')) throw accessDenied('car');
+        } else if (device.userId !== null) {
+          if (device.userId !== token!.userId) throw accessDenied('user');
+          // variant dissociate-cars-only: the spec's route "dissociates the device from its car"; a device linked
+          // only to a user has no car to be dissociated from.
+          if (variants.has('dissociate-cars-only')) throw conflict('Device is not associated with a car', false);
+        } else if (!faults.has('dissociate-unassociated-204')) {
+          // fault dissociate-unassociated-204: dissociation treated as idempotent.
+          throw conflict('Device is not associated', false);
+        }
+        if (car) {
+          // fault dissociate-leaves-deviceId: only the device side of the link is cleared.
+          if (!faults.has('dissociate-leaves-deviceId')) car.deviceId = null;
+          car.lastUpdateDate = ctx.now();
+        }
+        device.carId = null;
+        device.userId = null;
+        return reply.code(204).send();
+      },
+    }));
   };
 }

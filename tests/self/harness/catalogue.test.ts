@@ -8,7 +8,7 @@ import { contractNames } from '../../../harness/contracts';
 import { CHECKS } from '../../conformance/checks';
 import { renderRequirements } from '../../../scripts/requirements-doc';
 import { readCheckKills, readKills } from '../../../scripts/kill-matrix';
-import { faultSpecs } from '../../../reference-server/faults';
+import { faultSpecs } from '../../../reference-server/fault-specs';
 
 const catalogue = loadCatalogue();
 

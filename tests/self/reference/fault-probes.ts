@@ -2,9 +2,9 @@
 // when that behaviour is correct. faults.test.ts runs each probe against the correct server (must
 // be true) and against the server with the fault (must be false).
 
-import type { RouteKey } from '../../../reference-server/auth/scopes';
 import type { Mode } from '../../../reference-server/context';
 import type { FaultName } from '../../../reference-server/faults';
+import type { RouteKey } from '../../../reference-server/route-keys';
 import { DAY, firstError, Harness, iso, MONTH_START, NOW, REDIRECT_URI, Res, SEED_IDS } from './helpers';
 import { ALL_SCOPES, type RouteCase, routeCases } from './route-table';
 

@@ -3,8 +3,10 @@
 
 import { expect, test } from '@playwright/test';
 import { buildReferenceApp } from '../../../reference-server/app';
-import type { RouteKey } from '../../../reference-server/auth/scopes';
-import { FAULT_FAMILIES, faultFamily, faultMode, FAULTS, Faults, faultSpecs, type FaultName, parseFaultSpec } from '../../../reference-server/faults';
+import { faultFamily, faultMode, faultSpecs, parseFaultSpec } from '../../../reference-server/fault-specs';
+import { FAULT_FAMILIES, FAULTS, type FaultName } from '../../../reference-server/faults';
+import type { RouteKey } from '../../../reference-server/route-keys';
+import { Faults } from '../../../reference-server/switches';
 import { PROBES } from './fault-probes';
 import { Harness } from './helpers';
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildReferenceApp, seedOptions } from '../../../reference-server/app';
 import type { Mode } from '../../../reference-server/context';
 import { Seed, SEED_IDS, seedFor } from '../../../reference-server/data/seed';
-import { Variants } from '../../../reference-server/variants';
+import { Variants } from '../../../reference-server/switches';
 
 export { SEED_IDS };
 

@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { buildReferenceApp } from '../../../reference-server/app';
-import { formatVariantTable, isVariantName, variantMode, variantNames, Variants, VARIANTS } from '../../../reference-server/variants';
+import { formatVariantTable } from '../../../reference-server/registry-tables';
+import { Variants } from '../../../reference-server/switches';
+import { isVariantName, variantMode, variantNames, VARIANTS } from '../../../reference-server/variants';
 import { Harness, MONTH_START, NOW, SEED_IDS } from './helpers';
 import { VARIANT_PROBES } from './variant-probes';
 
