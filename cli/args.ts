@@ -116,20 +116,20 @@ export function parseArgs(argv: string[]): Invocation {
       case '--compare': {
         const v = value();
         if (v === 'last') inv.compareLast = true;
-        else inv.env.VDS_COMPARE = checkFile(v, (f) => readCertificate(f));
+        else inv.env.VDS_COMPARE = checkFile(userPath(v), (f) => readCertificate(f));
         break;
       }
       case '--latency-ratio':
         inv.env.VDS_LATENCY_RATIO = String(parseRatio(value()));
         break;
       case '--baseline':
-        inv.env.VDS_BASELINE = checkFile(value(), (f) => readBaseline(f));
+        inv.env.VDS_BASELINE = checkFile(userPath(value()), (f) => readBaseline(f));
         inv.narrowing.push('--baseline');
         break;
       case '--update-baseline': {
         // The path is optional: taken when it names a YAML file.
         const next = inline ?? (args[0] && !args[0].startsWith('-') && /\.ya?ml$/i.test(args[0]) ? args.shift() : undefined);
-        const file = path.resolve(next ?? DEFAULT_BASELINE);
+        const file = next ? userPath(next) : DEFAULT_BASELINE;
         if (!fs.existsSync(path.dirname(file))) throw new UsageError(`--update-baseline: folder ${path.dirname(file)} does not exist`);
         inv.env.VDS_UPDATE_BASELINE = file;
         inv.narrowing.push('--update-baseline');
@@ -158,7 +158,7 @@ export function parseArgs(argv: string[]): Invocation {
         inv.narrowing.push(flag);
         break;
       case '--merge': {
-        const dir = path.resolve(value());
+        const dir = userPath(value());
         if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--merge: ${dir} is not a folder of blob reports`);
         inv.merge = dir;
         break;
@@ -172,6 +172,7 @@ export function parseArgs(argv: string[]): Invocation {
   if (inv.merge && (inv.playwrightArgs.length || inv.env.VDS_TARGET || inv.env.VDS_MONITOR || inv.env.VDS_GREP || inv.env.VDS_GREP_INVERT || inv.certify || inv.lastFailed)) {
     throw new UsageError('--merge takes no run options (--target, --monitor, --grep, --certify, playwright test options): the blob reports carry them');
   }
+  if (inv.merge && inv.compareLast) throw new UsageError('--merge takes --compare PATH, not --compare last: give the previous certificate\'s path');
   if (inv.certify && inv.narrowing.length) {
     throw new UsageError(`--certify runs the whole suite: it cannot be combined with ${[...new Set(inv.narrowing)].join(', ')}`);
   }
@@ -218,10 +219,18 @@ function checkPattern(flag: string, pattern: string): string {
   return pattern;
 }
 
+/**
+ * A path the user typed, from where they typed it: `npm run` starts scripts in the package's folder
+ * and says where the user was in INIT_CWD.
+ */
+export function userPath(p: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+}
+
 function checkTarget(selector: string): string {
   let file: string;
   try {
-    file = resolveTargetFile(selector);
+    file = resolveTargetFile(/[\\/]/.test(selector) || /\.ya?ml$/i.test(selector) ? userPath(selector) : selector);
   } catch (err) {
     if (err instanceof TargetError) throw new UsageError(`unknown target "${selector}": use one of ${listTargetNames().join(', ')}, or the path of a YAML file`);
     throw err;

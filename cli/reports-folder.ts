@@ -29,14 +29,8 @@ export function lastCertificate(dir: string): string | undefined {
  * inside `dir` is copied elsewhere first, and the returned map gives each its new path.
  */
 export function prepareReportsFolder(dir: string, inputs: string[]): Map<string, string> {
-  const moved = new Map<string, string>();
+  const moved = protectInputs(dir, inputs);
   if (!fs.existsSync(dir)) return moved;
-  const inside = (f: string) => !path.relative(dir, path.resolve(f)).startsWith('..');
-  for (const input of inputs.filter(inside)) {
-    const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-input-')), path.basename(input));
-    fs.copyFileSync(input, copy);
-    moved.set(input, copy);
-  }
   if (lastCertificate(dir)) {
     const previous = path.join(dir, PREVIOUS);
     fs.rmSync(previous, { recursive: true, force: true });
@@ -46,6 +40,18 @@ export function prepareReportsFolder(dir: string, inputs: string[]): Map<string,
     }
   }
   clearReports(dir);
+  return moved;
+}
+
+/** Copies each of `inputs` that lives inside `dir` to a folder of its own: the map gives its new path. */
+export function protectInputs(dir: string, inputs: string[]): Map<string, string> {
+  const moved = new Map<string, string>();
+  const inside = (f: string) => !path.relative(dir, path.resolve(f)).startsWith('..');
+  for (const input of inputs.filter((f) => fs.existsSync(f) && inside(f))) {
+    const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-input-')), path.basename(input));
+    fs.copyFileSync(input, copy);
+    moved.set(input, copy);
+  }
   return moved;
 }
 

@@ -12,7 +12,7 @@ import type { Certificate } from '../reporters/model';
 import { reportsDir, REPORT_FILES, ROOT } from '../reporters/paths';
 import { UsageError, type Invocation } from './args';
 import { writeCertificationArchive } from './certification';
-import { lastCertificate, prepareReportsFolder, PREVIOUS } from './reports-folder';
+import { lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation): Promise<number> {
   // The user's .env (where they run the command); the target file's ${VAR} references read it.
@@ -64,6 +64,11 @@ function exitStatus(dir: string, playwrightCode: number, inv: Invocation): numbe
 }
 
 async function merge(blobs: string, env: NodeJS.ProcessEnv, dir: string): Promise<number> {
+  // A previous certificate or baseline passed in may be the very file the merge replaces: kept aside.
+  for (const [from, to] of protectInputs(dir, [env.VDS_COMPARE, env.VDS_BASELINE].filter((f): f is string => !!f))) {
+    if (env.VDS_COMPARE === from) env.VDS_COMPARE = to;
+    if (env.VDS_BASELINE === from) env.VDS_BASELINE = to;
+  }
   // The blob folder may be inside reports/: only the files a merge writes are replaced.
   for (const f of [REPORT_FILES.certificateJson, REPORT_FILES.changes]) fs.rmSync(path.join(dir, f), { force: true });
   const code = await playwright(['merge-reports', '-c', path.join(ROOT, 'reporters', 'merge.config.ts'), blobs], env);
