@@ -250,5 +250,10 @@ function describeNetworkError(err: unknown): string {
     ETIMEDOUT: 'the connection timed out',
     EHOSTUNREACH: 'the host is unreachable',
   };
-  return known[code] ?? `no HTTP answer (${code || cause?.message || (err as Error).message})`;
+  if (known[code]) return known[code];
+  // TLS: the server's certificate is not one this machine trusts (a private authority, self-signed).
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) {
+    return `the server's TLS certificate is not trusted (${code}): if a private authority issued it, give its PEM file as caFile in the target file`;
+  }
+  return `no HTTP answer (${code || cause?.message || (err as Error).message})`;
 }
