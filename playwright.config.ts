@@ -9,6 +9,7 @@ import { startTargetServerEarly } from './harness/start-command';
 import { loadTargetFromEnv, TargetError, type Target } from './harness/target';
 import { conformanceReporters, testOutputDir } from './reporters/config';
 import { runMetadata } from './reporters/metadata';
+import { optionProblems } from './reporters/options';
 
 /** A free local port for the embedded reference, chosen once: workers inherit it through the env. */
 function ensureReferencePort(): void {
@@ -53,9 +54,18 @@ function selectChecksFromArgv(argv: string[]): void {
   }
 }
 
+/** Report options given as variables, checked before anything runs (the command line checks its flags). */
+function refuseBadOptions(): void {
+  const problems = optionProblems();
+  if (!problems.length) return;
+  console.error(`\n${problems.join('\n')}\n`);
+  process.exit(2);
+}
+
 ensureReferencePort();
 selectChecksFromArgv(process.argv);
 const t = target();
+if (process.env.TEST_WORKER_INDEX === undefined) refuseBadOptions();
 // The target file's operator controls (headers, rate limit, proxy, CA), in this process: the runner
 // (global setup) and each worker load this file.
 configureHttp(t);

@@ -6,7 +6,7 @@
 //   - --require-complete: also fails when a class is INCOMPLETE;
 //   - --certify: fails unless every class PASSes (a check not run counts as a failure there).
 // With both --compare and a baseline, either one fails the run. The exit code follows (exit-codes.ts):
-// 0 passed, 3 a run that did not complete, 1 any other failure.
+// 0 passed, 3 a run that did not complete, 2 options it could not apply, 1 any other failure.
 import { EXIT } from './exit-codes';
 import type { BaselineEvaluation, Certificate, Comparison, Gate } from './model';
 
@@ -24,10 +24,16 @@ export interface GateInput {
 
 export function decideGate(input: GateInput): Gate {
   const gate = decide(input);
-  return { ...gate, exitCode: gate.status === 'passed' ? EXIT.passed : gate.rule === INCOMPLETE_RUN ? EXIT.broken : EXIT.failed };
+  const exitCode = gate.status === 'passed' ? EXIT.passed
+    : gate.rule === INCOMPLETE_RUN ? EXIT.broken
+      : gate.rule === BAD_OPTIONS ? EXIT.usage
+        : EXIT.failed;
+  return { ...gate, exitCode };
 }
 
 const INCOMPLETE_RUN = 'the run did not complete';
+/** Options the certificate could not apply (a merge's unreadable baseline); a run refuses them before it starts. */
+const BAD_OPTIONS = 'options';
 
 function decide({ certificate, baseline, comparison, problems = [], requireComplete, certify }: GateInput): Omit<Gate, 'exitCode'> {
   if (certificate.run.errors.length) {
@@ -43,7 +49,7 @@ function decide({ certificate, baseline, comparison, problems = [], requireCompl
   if (requireComplete && incomplete.length) {
     return { status: 'failed', rule: 'completeness', reasons: [`${incomplete.join(' and ')} INCOMPLETE: some checks did not run (--require-complete)`] };
   }
-  if (problems.length) return { status: 'failed', rule: 'options', reasons: problems };
+  if (problems.length) return { status: 'failed', rule: BAD_OPTIONS, reasons: problems };
   if (!baseline && !comparison) {
     return certificate.verdict.core === 'FAIL'
       ? { status: 'failed', rule: 'core verdict', reasons: ['the core verdict is FAIL'] }

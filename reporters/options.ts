@@ -1,6 +1,9 @@
 // The certificate reporter's options. They come from the environment (set by scripts/conformance.ts
 // from its flags) so that the same reporter behaves the same in a run and in `merge-reports`.
+import fs from 'node:fs';
 import path from 'node:path';
+import { readBaseline } from './baseline';
+import { readCertificate } from './compare';
 import { reportsDir } from './paths';
 
 export interface CertificateOptions {
@@ -29,12 +32,9 @@ export const DEFAULT_LATENCY_FLOOR_MS = 50;
 export class OptionError extends Error {}
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): CertificateOptions {
-  const file = (v: string | undefined) => (v ? path.resolve(v) : undefined);
   return {
     outputDir: reportsDir(env),
-    baseline: file(env.VDS_BASELINE),
-    updateBaseline: file(env.VDS_UPDATE_BASELINE),
-    compare: file(env.VDS_COMPARE),
+    ...optionsFromEnvUnchecked(env),
     latencyRatio: parseRatio(env.VDS_LATENCY_RATIO),
     latencyFloorMs: parseFloor(env.VDS_LATENCY_FLOOR_MS),
     junit: env.VDS_REPORTS !== 'certificate',
@@ -55,4 +55,35 @@ function parseFloor(raw: string | undefined): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new OptionError(`VDS_LATENCY_FLOOR_MS must be a number of milliseconds, got "${raw}"`);
   return n;
+}
+
+/**
+ * What is wrong with the options before anything runs (the files they name cannot be read, a number
+ * is not one), as messages naming the variable and the flag. The command line checks its flags as it
+ * reads them; this covers the same options set as variables (`npx playwright test`, CI env).
+ */
+export function optionProblems(env: NodeJS.ProcessEnv = process.env): string[] {
+  const problems: string[] = [];
+  const attempt = (name: string, check: () => unknown) => {
+    try {
+      check();
+    } catch (err) {
+      problems.push(`${name}: ${(err as Error).message.replace(/^--[\w-]+: /, '')}`);
+    }
+  };
+  attempt('VDS_LATENCY_RATIO', () => parseRatio(env.VDS_LATENCY_RATIO));
+  attempt('VDS_LATENCY_FLOOR_MS', () => parseFloor(env.VDS_LATENCY_FLOOR_MS));
+  const { baseline, updateBaseline, compare } = optionsFromEnvUnchecked(env);
+  if (compare) attempt('VDS_COMPARE (--compare)', () => readCertificate(compare));
+  if (baseline) attempt('VDS_BASELINE (--baseline)', () => readBaseline(baseline));
+  if (updateBaseline && !fs.existsSync(path.dirname(updateBaseline))) {
+    problems.push(`VDS_UPDATE_BASELINE (--update-baseline): folder ${path.dirname(updateBaseline)} does not exist`);
+  }
+  if (baseline && updateBaseline) problems.push('VDS_BASELINE and VDS_UPDATE_BASELINE: use one or the other, not both');
+  return problems;
+}
+
+function optionsFromEnvUnchecked(env: NodeJS.ProcessEnv): Pick<CertificateOptions, 'baseline' | 'updateBaseline' | 'compare'> {
+  const file = (v: string | undefined) => (v ? path.resolve(v) : undefined);
+  return { baseline: file(env.VDS_BASELINE), updateBaseline: file(env.VDS_UPDATE_BASELINE), compare: file(env.VDS_COMPARE) };
 }

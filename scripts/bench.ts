@@ -20,7 +20,7 @@ import path from 'node:path';
 import type { RecordedRequest } from '../harness/api';
 import type { Certificate } from '../reporters/model';
 import { REPORT_FILES } from '../reporters/paths';
-import { startReference, withoutVdsVars } from './reference-process';
+import { startReference, freshRunEnv } from './reference-process';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'reports', 'bench.json');
@@ -86,7 +86,7 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
   const npm = ['npm', 'run', '--silent', 'conformance', '--', ...s.args];
   const useTime = fs.existsSync(TIME);
   const [cmd, ...args] = useTime ? [TIME, '-f', '%M', '-o', timeFile, ...npm] : npm;
-  const env = { ...withoutVdsVars(process.env), CI: '', VDS_REPORTS_DIR: reports, ...s.env, ...extraEnv };
+  const env = { ...freshRunEnv(process.env), CI: '', VDS_REPORTS_DIR: reports, ...s.env, ...extraEnv };
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: ROOT, env, stdio: 'ignore' });

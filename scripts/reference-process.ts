@@ -39,10 +39,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The environment without the suite's VDS_* settings: the flags alone say how the server runs. */
-export function withoutVdsVars(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VDS_')));
+/**
+ * The environment of a run of its own: without the suite's VDS_* settings (the flags alone say how
+ * it runs), and without the variables of a Playwright worker this process may be (a self-test): the
+ * config reads TEST_WORKER_INDEX to tell the runner from its workers.
+ */
+export function freshRunEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VDS_') && !PLAYWRIGHT_WORKER_VARS.has(k)));
 }
+
+const PLAYWRIGHT_WORKER_VARS = new Set(['TEST_WORKER_INDEX', 'TEST_PARALLEL_INDEX']);
 
 /** Starts reference-server/cli.ts in cloud mode (optionally with a fault or a variant) and writes a target file for it. */
 export async function startReference(options: ReferenceOptions = {}): Promise<Reference> {
@@ -53,7 +59,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     ...(options.latencyMs ? ['--latency-ms', String(options.latencyMs)] : []),
   ];
   const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...flags], {
-    cwd: ROOT, stdio: 'ignore', detached: true, env: withoutVdsVars(process.env),
+    cwd: ROOT, stdio: 'ignore', detached: true, env: freshRunEnv(process.env),
   });
   const stop = () => stopGroup(child);
   const base = `http://127.0.0.1:${port}`;

@@ -7,13 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Certificate } from '../../../reporters/model';
-import { startReference, withoutVdsVars } from '../../../scripts/reference-process';
+import { startReference, freshRunEnv } from '../../../scripts/reference-process';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
 function npx(cwd: string, args: string[]) {
   return spawnSync('npx', ['--no-install', 'vds-conformance', ...args], {
-    cwd, encoding: 'utf8', timeout: 180_000, env: { ...withoutVdsVars(process.env), CI: '1' },
+    cwd, encoding: 'utf8', timeout: 180_000, env: { ...freshRunEnv(process.env), CI: '1' },
   });
 }
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { compareCertificates, CompareError, readCertificate } from '../../../reporters/compare';
+import { EXIT } from '../../../reporters/exit-codes';
 import { decideGate } from '../../../reporters/gate';
 import { renderChangesMarkdown } from '../../../reporters/render-changes';
 import { certificate, check, requirement } from './synthetic';
@@ -59,6 +60,12 @@ test('latency regression: p95 beyond the ratio, ignoring routes under the floor,
   const gate = decideGate({ certificate: now, comparison: c });
   expect(gate.status).toBe('failed');
   expect(gate.reasons.join()).toContain('GET /slow');
+});
+
+test('options the certificate could not apply (a merge given an unreadable baseline) fail the gate with exit 2', () => {
+  const now = certificate(reqs, [check('A', 'GET /x', 'passed')]);
+  const gate = decideGate({ certificate: now, problems: ['baseline file not found: /x.yaml'] });
+  expect(gate).toMatchObject({ status: 'failed', rule: 'options', exitCode: EXIT.usage });
 });
 
 test('changes.md names every change, the ratio and the floor', () => {

@@ -65,6 +65,18 @@ test('--compare reports/conformance.json and --last-failed work right after a ru
   expect(none.output).toMatch(/--last-failed: no previous run/);
 });
 
+test('report options set as variables are checked before anything runs: exit 2, naming the variable', async () => {
+  test.setTimeout(120_000);
+  const dir = newReportsDir();
+  const missing = path.join(dir, 'no-such-certificate.json');
+  const run = await cli(['--grep', '@CORE-CAR-RECORD'], { target: 'local', reportsDir: dir, env: { VDS_COMPARE: missing, VDS_LATENCY_RATIO: 'fast' } });
+  expect(run.code, run.output.slice(-2000)).toBe(EXIT.usage);
+  expect(run.output).toContain(`VDS_COMPARE (--compare): file not found: ${missing}`);
+  expect(run.output).toMatch(/VDS_LATENCY_RATIO: .*got "fast"/);
+  expect(run.output).not.toMatch(/checks\b.*passed/); // nothing ran
+  expect(fs.existsSync(path.join(dir, 'conformance.json'))).toBe(false);
+});
+
 test('--certify refuses what narrows the run', () => {
   for (const narrowing of [['--grep', 'x'], ['--shard', '1/2'], ['--baseline', 'package.json'], ['--last-failed'], ['users.spec.ts'], ['-x']]) {
     expect(() => parseArgs(['--certify', ...narrowing]), narrowing.join(' ')).toThrow(UsageError);

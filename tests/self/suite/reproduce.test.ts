@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Certificate } from '../../../reporters/model';
-import { withoutVdsVars } from '../../../scripts/reference-process';
+import { freshRunEnv } from '../../../scripts/reference-process';
 import { newReportsDir, readJson, ROOT, runCommand, startReference } from '../reporting/real-run';
 
 const CHECK = 'RESP-STATUS GET /cars/{carId}/status';
@@ -33,7 +33,7 @@ test('a failing check\'s curl line and rerun command reproduce the failure', asy
     expect(failure.rerun).toMatch(/^npm run conformance -- --target '.+' --grep '/);
     const reportsDir = newReportsDir();
     const again = spawnSync('bash', ['-c', failure.rerun!], {
-      cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...withoutVdsVars(process.env), VDS_REPORTS_DIR: reportsDir },
+      cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...freshRunEnv(process.env), VDS_REPORTS_DIR: reportsDir },
     });
     expect(again.status, `${again.stdout}${again.stderr}`.slice(-2000)).toBe(0);
     const rerun = readJson<Certificate>(path.join(reportsDir, 'conformance.json'));

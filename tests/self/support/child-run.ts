@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { killGroup } from '../../../harness/process-group';
-import { withoutVdsVars } from '../../../scripts/reference-process';
+import { freshRunEnv } from '../../../scripts/reference-process';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 
@@ -47,7 +47,7 @@ export function readJson<T>(file: string): T {
 export function runCommand(command: string[], options: RunOptions = {}): Promise<Run> {
   const reportsDir = options.reportsDir ?? newReportsDir();
   const env: NodeJS.ProcessEnv = {
-    ...withoutVdsVars(process.env),
+    ...freshRunEnv(process.env),
     VDS_REPORTS_DIR: reportsDir,
     ...(options.target ? { VDS_TARGET: options.target } : {}),
     ...options.env,
