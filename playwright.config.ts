@@ -65,7 +65,13 @@ function refuseBadOptions(): void {
 ensureReferencePort();
 selectChecksFromArgv(process.argv);
 const t = target();
-if (process.env.TEST_WORKER_INDEX === undefined) refuseBadOptions();
+if (process.env.TEST_WORKER_INDEX === undefined) {
+  refuseBadOptions();
+  // A CI job's timeout or cancel sends SIGTERM, which would end the runner before its reports: it
+  // stops the run as Ctrl-C does instead (Playwright's SIGINT handling), so the certificate is
+  // written, with what ran and why the rest did not. A second SIGTERM ends it at once.
+  process.once('SIGTERM', () => process.emit('SIGINT'));
+}
 // The target file's operator controls (headers, rate limit, proxy, CA), in this process: the runner
 // (global setup) and each worker load this file.
 configureHttp(t);

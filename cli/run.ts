@@ -89,8 +89,9 @@ function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const cli = require.resolve('@playwright/test/cli', { paths: [ROOT] });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: 'inherit' });
-    // Ctrl-C reaches the child too (same process group); wait for it to write its reports.
-    process.on('SIGINT', () => undefined);
+    // Ctrl-C (SIGINT) and a CI job's SIGTERM reach the child too (same process group): wait for it
+    // to write its reports, then exit with the gate's status (3: the run did not complete).
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
     child.on('close', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
   });
 }

@@ -13,7 +13,7 @@ import { compareCertificates, readCertificate } from './compare';
 import { certificationInfo } from './certification';
 import { decideGate } from './gate';
 import { addRunWarnings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
-import type { Certificate, TargetInfo } from './model';
+import { RUN_STOPPED, type Certificate, type TargetInfo } from './model';
 import { optionsFromEnv, type CertificateOptions } from './options';
 import { REPORT_FILES } from './paths';
 import { redactDeep, reportRedactor, runContextIfAny } from './redaction';
@@ -81,8 +81,8 @@ export default class CertificateReporter implements Reporter {
     const metadata = (this.config?.metadata ?? {}) as Record<string, unknown>;
     const run = readRunMetadata(metadata);
     const errors = [...this.errors];
-    if (result.status === 'interrupted') errors.push('the run was interrupted before every check ran');
-    if (result.status === 'timedout') errors.push('the run reached its global timeout before every check ran');
+    if (result.status === 'interrupted') errors.push(RUN_STOPPED.interrupted);
+    if (result.status === 'timedout') errors.push(RUN_STOPPED.timedOut);
     const tests = this.suite?.allTests() ?? [];
     const catalogue = loadCatalogue();
     const requirements: RequirementInfo[] = catalogue.requirements.map((r) => ({

@@ -4,6 +4,12 @@ import type { ConformanceClass, Group } from '../harness/catalogue';
 
 export const CERTIFICATE_FORMAT = 'vds-conformance-certificate/1';
 
+/** run.errors of a run that was stopped rather than broken (nothing else reports them). */
+export const RUN_STOPPED = {
+  interrupted: 'the run was interrupted before every check ran',
+  timedOut: 'the run reached its global timeout before every check ran',
+} as const;
+
 export type CheckStatus = 'passed' | 'failed' | 'not-run';
 export type ClassVerdict = 'PASS' | 'INCOMPLETE' | 'FAIL';
 

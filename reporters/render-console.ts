@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { CLASSES } from './verdict';
 import { countsLine, plural, shortList, STATUS_MARK, targetLine } from './format';
-import type { Certificate } from './model';
+import { RUN_STOPPED, type Certificate } from './model';
 import { REPORT_FILES } from './paths';
 import { renderChangesText } from './render-changes';
 
@@ -11,8 +11,11 @@ const MAX_FAILED_CHECKS = 12;
 
 export function renderConsole(c: Certificate, reportsDir: string): string {
   if (c.run.errors.length) {
-    // Playwright has just printed the error; repeating it, or counts of checks that never ran, would bury it.
-    return `\nVDS ${c.specVersion} conformance of ${targetLine(c)}: no verdict, the run did not complete (see the error above).\n` +
+    // A broken run: Playwright has just printed the error; repeating it, or counts of checks that
+    // never ran, would bury it. A stopped run (Ctrl-C, a timeout) has no other message: say what it kept.
+    const stopped = c.run.errors.length === 1 && (Object.values(RUN_STOPPED) as string[]).includes(c.run.errors[0]);
+    const why = stopped ? `${c.run.errors[0]} (${countsLine(c)}; the reports keep what ran)` : 'see the error above';
+    return `\nVDS ${c.specVersion} conformance of ${targetLine(c)}: no verdict, the run did not complete: ${why}.\n` +
       `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json)\n`;
   }
   const out: string[] = ['', `VDS ${c.specVersion} conformance of ${targetLine(c)}`];

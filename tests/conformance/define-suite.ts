@@ -12,6 +12,7 @@ import type { TestInfo } from '@playwright/test';
 import * as allure from 'allure-js-commons';
 import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../../harness/catalogue';
 import { secretRefs } from '../../harness/curl';
+import { interruption, onInterruption } from '../../harness/interruption';
 import { selectChecks } from '../../harness/selection';
 import { allureLabels } from '../../reporters/allure-labels';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../../reporters/check-record';
@@ -39,12 +40,26 @@ export function defineGroupSuite(group: Group): void {
     // stack for each of the hundreds of steps.
     const location = { file: testInfo.file, line: testInfo.line, column: testInfo.column };
     const records: CheckRecord[] = [];
+    const inFlight = new Set<PlannedCheck>();
+    // Interrupted (Ctrl-C, a CI job's SIGTERM), Playwright ends this test before its last line: the
+    // records so far are attached at once, with the checks in flight as not run, so that the
+    // certificate keeps what the run saw.
+    let attached = false;
+    const attachOnce = (list: CheckRecord[]) => {
+      if (attached) return Promise.resolve();
+      attached = true;
+      return attachRecords(testInfo, list);
+    };
+    const stopWatching = onInterruption((signal) => {
+      void attachOnce([...records, ...[...inFlight].map((p) => interrupted(p, signal))]).catch(() => undefined);
+    });
     const check = async (p: PlannedCheck) => {
-      if (failureBudget.spent()) {
+      if (failureBudget.spent() || interruption()) {
         records.push(stopped(p));
         return;
       }
       let record: CheckRecord | undefined;
+      inFlight.add(p);
       await test.step(p.key, async (step) => {
         record = await runCheck(p, inputs);
         // A failed step shows expected vs actual in the HTML report and Allure; it is not the test's end.
@@ -54,6 +69,7 @@ export function defineGroupSuite(group: Group): void {
         if (!err.isCheckFailure) throw err;
         failureBudget.spend();
       });
+      inFlight.delete(p);
       records.push(record!);
     };
     // The checks that write form one lane, in catalogue order, beside the others (as they always
@@ -65,7 +81,9 @@ export function defineGroupSuite(group: Group): void {
         for (const p of selected.filter(writes)) await check(p);
       })(),
     ]);
-    await report(testInfo, records);
+    stopWatching();
+    await attachOnce(records);
+    verdict(testInfo, records);
   });
 }
 
@@ -85,9 +103,19 @@ const failureBudget = (() => {
 })();
 
 function stopped(p: PlannedCheck): CheckRecord {
+  const signal = interruption();
   return {
     key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', warnings: [], exchanges: [],
-    reason: `the run stopped after ${process.env.VDS_MAX_FAILURES} failing checks (--max-failures) before this check ran`,
+    reason: signal
+      ? `the run was interrupted (${signal}) before this check ran`
+      : `the run stopped after ${process.env.VDS_MAX_FAILURES} failing checks (--max-failures) before this check ran`,
+  };
+}
+
+function interrupted(p: PlannedCheck, signal: NodeJS.Signals): CheckRecord {
+  return {
+    key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', warnings: [], exchanges: [],
+    reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server`,
   };
 }
 
@@ -95,14 +123,15 @@ function stepMessage(p: PlannedCheck, r: CheckRecord): string {
   return [`[${p.requirement.id}] ${p.requirement.title}`, `  cite: ${p.requirement.cite}`, ...failureLines(r.failure!)].join('\n');
 }
 
-/**
- * One attachment with every check's record (the certificate reads it), then the test's verdict:
- * failed when any check failed (its error lists each one), skipped when none ran, else passed.
- */
-async function report(testInfo: TestInfo, records: CheckRecord[]): Promise<void> {
+/** One attachment with every check's record: the certificate reads it. */
+async function attachRecords(testInfo: TestInfo, records: CheckRecord[]): Promise<void> {
   const keepAll = process.env.VDS_ATTACH !== 'failures';
   const attached = records.map((r) => (keepAll || r.status === 'failed' ? r : { ...r, exchanges: [] }));
   await testInfo.attach(CHECKS_ATTACHMENT, { body: JSON.stringify(attached), contentType: 'application/json' });
+}
+
+/** The test's verdict: failed when any check failed (its error lists each one), skipped when none ran, else passed. */
+function verdict(testInfo: TestInfo, records: CheckRecord[]): void {
   const failed = records.filter((r) => r.status === 'failed');
   if (failed.length) {
     const lines = failed.map((r) => [`  ${r.key}`, ...failureLines(r.failure!).slice(0, 4).map((l) => `    ${l}`)].join('\n'));

@@ -5,11 +5,13 @@
 //   it throws ConformanceFailure  -> failed, expected vs actual and the request that showed it
 //   a request gets no answer      -> failed, "an HTTP answer within requestTimeoutMs"
 //   it outlives its time limit    -> failed, "the check finishes within N ms"
+//   the run is interrupted under it -> not-run (unless it passed): the browser or server may be gone
 // Anything else thrown is a defect of the suite itself: reported as a failure that says so.
 import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../../harness/api';
 import type { Catalogue, PlannedCheck } from '../../harness/catalogue';
 import { CheckContext, type BrowserSession } from '../../harness/check-context';
 import type { SecretRefs } from '../../harness/curl';
+import { interruption, watchForInterruption } from '../../harness/interruption';
 import { redactorFor, type RunContext } from '../../harness/run-context';
 import { keysPattern } from '../../harness/selection';
 import type { Target } from '../../harness/target';
@@ -41,6 +43,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   if (!r.env.includes(target.env)) {
     return { ...base, status: 'not-run', reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`, warnings: [], exchanges: [] };
   }
+  watchForInterruption();
   const redactor = redactorFor(run);
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs);
   const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, inputs.browserSession);
@@ -70,6 +73,8 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   const warnings = ctx.warnings.map((w) => redactor.redact(w));
   const done = { ...base, warnings, exchanges, durationMs: Math.round(performance.now() - started) };
   if (outcome === undefined) return { ...done, status: 'passed' };
+  const signal = interruption();
+  if (signal) return { ...done, status: 'not-run', reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server` };
   if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
   // Rate limiting is the operator's setting, not the server's conformance (README, "rateLimit").
   if (outcome instanceof RateLimitedError) {

@@ -2,7 +2,8 @@
 // actual, what would make a check run), inert server content, self-contained HTML, no secrets.
 import { expect, test } from '@playwright/test';
 import { Redactor } from '../../../harness/redact';
-import type { Certificate } from '../../../reporters/model';
+import { countsLine } from '../../../reporters/format';
+import { RUN_STOPPED, type Certificate } from '../../../reporters/model';
 import { redactDeep } from '../../../reporters/redaction';
 import { renderConsole } from '../../../reporters/render-console';
 import { renderHtml } from '../../../reporters/render-html';
@@ -94,4 +95,10 @@ test('a run that did not complete prints no verdict counts, only a pointer to th
   expect(out).toContain('no verdict, the run did not complete');
   expect(out).not.toMatch(/\d+ failed/);
   expect(out).not.toContain('does not answer');
+});
+
+test('a run stopped by Ctrl-C or a timeout says so, with what it kept (nothing else reports it)', () => {
+  const c = sample();
+  const out = renderConsole({ ...c, run: { ...c.run, errors: [RUN_STOPPED.interrupted] } }, '/tmp');
+  expect(out).toContain(`no verdict, the run did not complete: ${RUN_STOPPED.interrupted} (${countsLine(c)}; the reports keep what ran)`);
 });

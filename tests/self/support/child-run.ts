@@ -25,6 +25,8 @@ export interface RunOptions {
   reportsDir?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Sends this signal to the run's process group (as Ctrl-C does) `afterMs` after its output first matches `when`. */
+  interrupt?: { when: RegExp; afterMs: number; signal: NodeJS.Signals };
 }
 
 export function newReportsDir(): string {
@@ -41,8 +43,6 @@ export function readJson<T>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 }
 
-/** The self-tests' own VDS_* settings must not leak into the run under test. */
-
 /** `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test']. */
 export function runCommand(command: string[], options: RunOptions = {}): Promise<Run> {
   const reportsDir = options.reportsDir ?? newReportsDir();
@@ -58,8 +58,17 @@ export function runCommand(command: string[], options: RunOptions = {}): Promise
     // Its own process group, so a run that overstays is stopped with everything it started.
     const child = spawn(path.join(ROOT, 'node_modules', '.bin', bin), args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    let interrupting = false;
+    const read = (d: Buffer) => {
+      output += d;
+      const i = options.interrupt;
+      if (i && !interrupting && i.when.test(output)) {
+        interrupting = true;
+        setTimeout(() => killGroup(child, i.signal), i.afterMs);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;

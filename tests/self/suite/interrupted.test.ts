@@ -1,0 +1,31 @@
+// A run interrupted as Ctrl-C or a CI job's timeout does it (a signal to the whole process group,
+// the reference server and Chromium included): it ends promptly, exits 3 (no verdict), and its
+// certificate blames nothing on the server: the checks in flight when the signal came, which then
+// saw a closed browser or no answer, are not run, like the checks that had not started.
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { EXIT } from '../../../reporters/exit-codes';
+import type { Certificate } from '../../../reporters/model';
+import { readJson, runCommand } from '../support/child-run';
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  test(`a run interrupted by ${signal} mid-way reports no failure, says why checks did not run, and exits 3`, async () => {
+    test.setTimeout(120_000);
+    const run = await runCommand(['tsx', 'scripts/conformance.ts'], {
+      target: 'local',
+      // Every answer late, so that checks are in flight when the signal comes.
+      env: { VDS_REFERENCE_LATENCY_MS: '150' },
+      interrupt: { when: /\d+\/\d+ checks/, afterMs: 300, signal }, // once a quarter of the checks are in
+      timeoutMs: 90_000,
+    });
+    expect(run.timedOut, run.output.slice(-2000)).toBe(false);
+    expect(run.code, run.output.slice(-2000)).toBe(EXIT.broken);
+    expect(run.output).toMatch(/no verdict, the run did not complete: the run was interrupted before every check ran \(\d+ passed, 0 failed, \d+ not run; the reports keep what ran\)/);
+    const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
+    expect(c.gate).toMatchObject({ status: 'failed', rule: 'the run did not complete' });
+    expect(c.counts.checks.failed, JSON.stringify(c.requirements.filter((r) => r.failures.length).map((r) => r.failures[0]))).toBe(0);
+    expect(c.counts.checks.passed).toBeGreaterThan(0); // it was interrupted mid-way, not before it began
+    const reasons = c.requirements.flatMap((r) => r.notRun.map((n) => n.reason));
+    expect(reasons.some((r) => /interrupted/.test(r)), reasons.slice(0, 5).join('\n')).toBe(true);
+  });
+}
