@@ -1,4 +1,4 @@
-// Command line of the reference server: `npm run reference -- --port 8080 --mode cloud [--fault NAME] [--variant NAME]`.
+// Command line of the reference server: `npm run reference -- --port 8080 --mode cloud [--fault NAME] [--variant NAME[,NAME...]]`.
 // Env vars VDS_REFERENCE_MODE / VDS_REFERENCE_FAULT / VDS_REFERENCE_VARIANT / VDS_REFERENCE_LATENCY_MS act
 // like the flags; flags win.
 
@@ -25,7 +25,7 @@ class UsageError extends Error {}
 
 const FLAGS = ['--port', '--host', '--mode', '--fault', '--variant', '--latency-ms', '--list-faults', '--list-variants', '--help'];
 const USAGE =
-  'usage: npm run reference -- [--port N] [--host ADDRESS] [--mode cloud|sandbox] [--fault NAME] [--variant NAME] [--latency-ms N] [--list-faults] [--list-variants]';
+  'usage: npm run reference -- [--port N] [--host ADDRESS] [--mode cloud|sandbox] [--fault NAME] [--variant NAME[,NAME...]] [--latency-ms N] [--list-faults] [--list-variants]';
 
 function parseMode(value: string, source: string): Mode {
   if (value === 'cloud' || value === 'sandbox') return value;
@@ -43,9 +43,11 @@ function parseFault(value: string, source: string): string | null {
   return value;
 }
 
+/** One variant, or several separated by commas (each a documented choice: any set conforms). */
 function parseVariant(value: string, source: string): string | null {
   if (isNone(value)) return null;
-  if (!isVariantName(value)) throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${variantNames().join(', ')}; see --list-variants)`);
+  const unknown = value.split(',').map((n) => n.trim()).filter((n) => !isVariantName(n));
+  if (unknown.length) throw new UsageError(`Unknown ${source} '${unknown.join(',')}' (valid: none, ${variantNames().join(', ')}, or several separated by commas; see --list-variants)`);
   return value;
 }
 

@@ -49,21 +49,24 @@ export class Faults {
   }
 }
 
-/** The active variant of one app instance (or none). */
+/**
+ * The active variants of one app instance (none, one, or several: `a,b,c`). Each variant is one
+ * documented choice, so any set of them is still a conforming server: a vendor's implementation
+ * differs from the reference in many ways at once.
+ */
 export class Variants {
-  readonly active: VariantName | null;
+  readonly active: ReadonlySet<VariantName>;
 
   /** Throws an Error naming the valid variants for an unknown name. */
-  constructor(name?: string | null) {
-    if (isNone(name)) {
-      this.active = null;
-      return;
+  constructor(spec?: string | null) {
+    const names = isNone(spec) ? [] : spec.split(',').map((n) => n.trim());
+    for (const name of names) {
+      if (!isVariantName(name)) throw new Error(`Unknown variant '${name}' (valid: ${variantNames().join(', ')}; several: a,b,c)`);
     }
-    if (!isVariantName(name)) throw new Error(`Unknown variant '${name}' (valid: ${variantNames().join(', ')})`);
-    this.active = name;
+    this.active = new Set(names as VariantName[]);
   }
 
   has(name: VariantName): boolean {
-    return this.active === name;
+    return this.active.has(name);
   }
 }

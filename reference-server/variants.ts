@@ -5,7 +5,7 @@
 // still fully conforming, so the conformance suite must pass against each of them: that is how the
 // suite is shown not to fail an implementation for what the documents do not require (precision).
 // Each variant is implemented where its behaviour lives, guarded by `variants.has('<name>')`
-// (grep the name to find its code path). One variant at a time.
+// (grep the name to find its code path). Variants combine: `--variant a,b` takes both choices.
 //
 // This module is the list only: the active variant of an app instance is switches.ts, the
 // --list-variants table is registry-tables.ts.

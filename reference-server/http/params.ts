@@ -104,7 +104,7 @@ export function inRange(date: number, range: Range): boolean {
   return date >= range.begin && date <= range.end;
 }
 
-/** `limit`: null means no limit. */
+/** `limit`: null means none given, Infinity "every item" (the limit-zero-means-all variant). */
 export function parseLimit(query: Query, { faults, variants }: Switches): number | null {
   const raw = single(query, 'limit');
   if (raw === undefined) return null;
@@ -115,8 +115,9 @@ export function parseLimit(query: Query, { faults, variants }: Switches): number
   }
   if (!/^-?\d+$/.test(raw)) throw parametersError(400, 'Limit must be an integer', 'Give limit as a whole number, e.g. limit=10');
   const value = Number(raw.replace(/^-/, ''));
-  // variant limit-zero-means-all: 0 read as "no limit", as many paging APIs do.
-  if (value === 0 && variants.has('limit-zero-means-all')) return null;
+  // variant limit-zero-means-all: 0 read as "no limit", as many paging APIs do (every item, even
+  // under the default-page-size variant, whose page size applies only when no limit is given).
+  if (value === 0 && variants.has('limit-zero-means-all')) return Number.POSITIVE_INFINITY;
   return value;
 }
 

@@ -49,10 +49,26 @@ test.describe('variant registry', () => {
 
   test('an unknown variant is refused when building the app; none and empty mean the default', async () => {
     await expect(buildReferenceApp({ mode: 'cloud', variant: 'no-such-variant' })).rejects.toThrow(/Unknown variant 'no-such-variant' \(valid: quiet-month, /);
-    expect(new Variants('none').active).toBeNull();
-    expect(new Variants('').active).toBeNull();
-    expect(new Variants(undefined).active).toBeNull();
+    for (const none of ['none', '', undefined]) expect(new Variants(none).active.size).toBe(0);
     expect(new Variants('newest-first').has('newest-first')).toBe(true);
+    expect(() => new Variants('newest-first,no-such-variant')).toThrow(/Unknown variant 'no-such-variant'/);
+  });
+
+  test('variants combine (a,b): each makes its choice, limit=0 read as "no limit" still answers every item under a default page size', async () => {
+    const combined = new Variants('newest-first, extra-fields');
+    expect(combined.has('newest-first') && combined.has('extra-fields') && !combined.has('quiet-month')).toBe(true);
+    const h = await Harness.start({ variant: 'default-page-size,limit-zero-means-all' });
+    try {
+      const token = await h.alice();
+      const page = (await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/signals`, token)).json as unknown[];
+      const all = (await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/signals?limit=100000`, token)).json as unknown[];
+      const zero = (await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/signals?limit=0`, token)).json as unknown[];
+      expect(page).toHaveLength(25);
+      expect(all.length).toBeGreaterThan(25);
+      expect(zero).toEqual(all);
+    } finally {
+      await h.close();
+    }
   });
 
   test('a fault and a variant can run together', async () => {
