@@ -90,6 +90,11 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Records and § Query parameters (no order of the lists is stated)',
   },
   {
+    name: 'geojson-path-order',
+    description: 'The plain history lists (locations, signals, trips) are newest first while both .geojson routes keep the order driven (oldest first)',
+    allowedBy: 'v3-profile.md § Records (GeoJSON of car and trip locations: no order of the positions is stated, nor of the lists)',
+  },
+  {
     name: 'extra-fields',
     description: 'Every JSON record (user, car, location, signal, trip, stat, status, token, error element) carries an extra "vendorExtension" member',
     allowedBy: 'vehicle-data-service-v3.md § Resources and their fields and v3-profile.md § Records (fields are listed; other members are not excluded)',

@@ -134,10 +134,15 @@ export function applyLimit<T>(items: readonly T[], asked: number | null, variant
   return items.slice(items.length - limit);
 }
 
-/** A history list (ascending in the store) in the order the routes answer it. */
+/** A history list (ascending in the store) in the order the plain list routes answer it. */
 export function historyOrder<T>(items: readonly T[], variants: Variants): T[] {
-  // variant newest-first: every history list in descending date order.
-  return variants.has('newest-first') ? [...items].reverse() : [...items];
+  // variants newest-first and geojson-path-order: every plain history list in descending date order.
+  return variants.has('newest-first') || variants.has('geojson-path-order') ? [...items].reverse() : [...items];
+}
+
+/** The positions of a .geojson route: in the plain lists' order, but in the order driven under geojson-path-order. */
+export function geojsonOrder<T>(items: readonly T[], variants: Variants): T[] {
+  return variants.has('geojson-path-order') ? [...items] : historyOrder(items, variants);
 }
 
 /** `name`: comma-separated signal names; null means all. */

@@ -10,6 +10,7 @@ import { parametersError } from '../http/errors';
 import {
   applyLimit,
   asQuery,
+  geojsonOrder,
   historyOrder,
   inRange,
   parseInclusive,
@@ -108,7 +109,7 @@ export function carsRoutes(ctx: AppContext) {
         // faults limit-ignored / geojson-limit-ignored: the GeoJSON variant drops the limit.
         const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
         const items = ignore ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
-        const points = historyOrder(items, variants).map((l) => pointView(l, ctx));
+        const points = geojsonOrder(items, variants).map((l) => pointView(l, ctx));
         // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
         const body = faults.has('car-geojson-feature-collection')
           ? { type: 'FeatureCollection', features: points.map((geometry) => ({ type: 'Feature', geometry, properties: {} })) }

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { round } from '../data/geo';
-import { asQuery, historyOrder, parseSignalNames } from '../http/params';
+import { asQuery, geojsonOrder, historyOrder, parseSignalNames } from '../http/params';
 import { coordinates, locationView, pointView, signalView, tripStatView, tripView } from '../http/views';
 import { latestOfEachName } from './cars';
 import { sendGeoJson } from './geojson';
@@ -32,8 +32,9 @@ export function tripsRoutes(ctx: AppContext) {
       respond: (trip) => {
         // fault trip-geojson-drops-last-point: an off-by-one loop bound.
         const kept = faults.has('trip-geojson-drops-last-point') ? trip.locations.slice(0, -1) : trip.locations;
-        // The LineString follows the order of the trip's locations (reversed under newest-first).
-        const locations = historyOrder(kept, variants);
+        // The LineString follows the order of the trip's locations (reversed under newest-first), or
+        // the order driven (geojson-path-order).
+        const locations = geojsonOrder(kept, variants);
         // fault trip-geojson-points: the car route's serializer reused.
         const body = faults.has('trip-geojson-points')
           ? locations.map((l) => pointView(l, ctx))

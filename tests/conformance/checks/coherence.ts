@@ -106,19 +106,58 @@ export async function tripStats(ctx: CheckContext): Promise<void> {
   }
 }
 
-function compareCoordinates(locations: Item[], coordinates: unknown[], what: string): void {
+/**
+ * GeoJSON carries exactly the locations' positions: one [longitude, latitude] per location. Neither
+ * document states an order (of a list, or of the positions against the list: a LineString may run in
+ * the order driven while the list is newest first), so the positions are matched as a multiset, and
+ * another order only warns.
+ */
+function compareCoordinates(ctx: CheckContext, locations: Item[], coordinates: unknown[], what: string): void {
   if (locations.length !== coordinates.length) {
     fail({ expected: `${what}: one position per location (${locations.length})`, actual: `${coordinates.length} positions` });
   }
-  locations.forEach((l, i) => {
-    const position = coordinates[i] as unknown[];
-    if (!Array.isArray(position) || !sameNumber(position[0], l.longitude) || !sameNumber(position[1], l.latitude)) {
-      fail({
-        expected: `${what}: position ${i} is [longitude, latitude] of location ${i} = [${show(l.longitude)}, ${show(l.latitude)}]`,
-        actual: show(position),
-        pointer: `/${i}`,
-      });
-    }
+  const position = (i: number) => (Array.isArray(coordinates[i]) ? (coordinates[i] as unknown[]) : []);
+  const isAt = (p: unknown[], l: Item) => sameNumber(p[0], l.longitude) && sameNumber(p[1], l.latitude);
+  if (locations.every((l, i) => isAt(position(i), l))) return;
+  const unmatched = unmatchedPositions(locations, coordinates.map((_, i) => position(i)), isAt);
+  if (unmatched.length) {
+    const i = unmatched[0];
+    const swapped = locations.findIndex((l) => isAt([position(i)[1], position(i)[0]], l));
+    fail({
+      expected: `${what}: every position is the [longitude, latitude] of one of the ${locations.length} locations`,
+      actual: `position ${i} = ${show(coordinates[i])} is none of them${swapped >= 0 ? ` (it is [latitude, longitude] of location ${swapped})` : ''}` +
+        `${unmatched.length > 1 ? `; ${unmatched.length} positions match no location` : ''}`,
+      pointer: `/${i}`,
+    });
+  }
+  ctx.warn(`${what}: the positions are the locations' in another order (neither document states an order)`);
+}
+
+/** The indexes of positions matching no location, each location matched once (exact keys first, then isAt). */
+function unmatchedPositions(locations: Item[], positions: unknown[][], isAt: (p: unknown[], l: Item) => boolean): number[] {
+  const key = (lon: unknown, lat: unknown) => JSON.stringify([lon, lat]);
+  const byKey = new Map<string, number>();
+  for (const l of locations) byKey.set(key(l.longitude, l.latitude), (byKey.get(key(l.longitude, l.latitude)) ?? 0) + 1);
+  const inexact: number[] = [];
+  positions.forEach((p, i) => {
+    const k = key(p[0], p[1]);
+    const left = byKey.get(k) ?? 0;
+    if (left > 0) byKey.set(k, left - 1);
+    else inexact.push(i);
+  });
+  // Locations not matched exactly, matched up to rounding noise (a route writing fewer decimals).
+  const remaining = locations.filter((l) => {
+    const k = key(l.longitude, l.latitude);
+    const left = byKey.get(k) ?? 0;
+    if (left === 0) return false;
+    byKey.set(k, left - 1);
+    return true;
+  });
+  return inexact.filter((i) => {
+    const at = remaining.findIndex((l) => isAt(positions[i], l));
+    if (at < 0) return true;
+    remaining.splice(at, 1);
+    return false;
   });
 }
 
@@ -128,7 +167,7 @@ export async function geojsonCar(ctx: CheckContext): Promise<void> {
   if (!Array.isArray(locations) || locations.length === 0) throw new NotRun('no location in the data window');
   const geojson = await read(ctx, 'GET /cars/{carId}/locations.geojson', { query });
   if (!Array.isArray(geojson)) fail({ expected: 'an array of GeoJSON Points', actual: show(geojson) });
-  compareCoordinates(locations, geojson.map((p) => (p as Item)?.coordinates), 'car locations.geojson');
+  compareCoordinates(ctx, locations, geojson.map((p) => (p as Item)?.coordinates), 'car locations.geojson');
 }
 
 export async function geojsonTrip(ctx: CheckContext): Promise<void> {
@@ -136,7 +175,7 @@ export async function geojsonTrip(ctx: CheckContext): Promise<void> {
   const line = (await read(ctx, 'GET /trips/{tripId}/locations.geojson')) as Item;
   if (!Array.isArray(locations)) fail({ expected: 'an array of locations', actual: show(locations) });
   if (!Array.isArray(line?.coordinates)) fail({ expected: 'a GeoJSON LineString with coordinates', actual: show(line) });
-  compareCoordinates(locations, line.coordinates as unknown[], 'trip locations.geojson');
+  compareCoordinates(ctx, locations, line.coordinates as unknown[], 'trip locations.geojson');
 }
 
 /** "The locations / signals of the car during the trip": dated within the trip. */

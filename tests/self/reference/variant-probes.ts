@@ -157,6 +157,25 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'geojson-path-order': {
+    // The plain lists newest first; both GeoJSON routes oldest first: the same positions, reversed.
+    check: async (h) => {
+      const token = await h.alice();
+      const trip = h.latestTrip(RICH);
+      const [locations, points, tripLocations, line] = await Promise.all(
+        [`/v3/cars/${RICH}/locations?limit=20`, `/v3/cars/${RICH}/locations.geojson?limit=20`, `/v3/trips/${trip}/locations`, `/v3/trips/${trip}/locations.geojson`]
+          .map((url) => h.get(url, token)),
+      );
+      const reversedOf = (coords: number[][], plain: any[]) =>
+        coords.length === plain.length && coords.every((c, i) => c[0] === plain[plain.length - 1 - i].longitude && c[1] === plain[plain.length - 1 - i].latitude);
+      return (
+        descending(dates(locations.json)) &&
+        descending(dates(tripLocations.json)) &&
+        reversedOf((points.json as any[]).map((p) => p.coordinates), locations.json) &&
+        reversedOf(line.json.coordinates, tripLocations.json)
+      );
+    },
+  },
   'extra-fields': {
     check: async (h) => {
       const token = await h.alice();
