@@ -145,27 +145,44 @@ function facets(schema: unknown, base: string, out: Facet[] = []): Facet[] {
   return out;
 }
 
-function walkUnknown(value: unknown, schemas: Facet[], pointer: string, out: string[]): void {
+/**
+ * Walks a body with its schemas: returns the body keeping only the members the schemas describe, and
+ * adds to `unknown` the pointer of every member they do not.
+ */
+function walk(value: unknown, schemas: Facet[], pointer: string, unknown: string[]): unknown {
   if (Array.isArray(value)) {
-    value.forEach((item, i) => {
+    return value.map((item, i) => {
       const sub = schemas.flatMap((f) => {
         const prefix = f.schema.prefixItems as unknown[] | undefined;
         const s = prefix && i < prefix.length ? prefix[i] : f.schema.items;
         return facets(s, f.base);
       });
-      walkUnknown(item, sub, `${pointer}/${i}`, out);
+      return walk(item, sub, `${pointer}/${i}`, unknown);
     });
-    return;
   }
-  if (value === null || typeof value !== 'object') return;
+  if (value === null || typeof value !== 'object') return value;
   const withProps = schemas.filter((f) => f.schema.properties && typeof f.schema.properties === 'object');
-  if (withProps.length === 0) return; // the contract does not describe this object's members
+  if (withProps.length === 0) return value; // the contract does not describe this object's members
+  const documented: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
     const memberPointer = `${pointer}/${escapePointerToken(key)}`;
     const declaring = withProps.filter((f) => Object.prototype.hasOwnProperty.call(f.schema.properties, key));
-    if (declaring.length === 0) out.push(memberPointer);
-    else walkUnknown(member, declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base)), memberPointer, out);
+    if (declaring.length === 0) unknown.push(memberPointer);
+    else documented[key] = walk(member, declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base)), memberPointer, unknown);
   }
+  return documented;
+}
+
+/** Walks `body` with a contract ("car[]" walks the array with the car schema as its items). */
+function walkContract(contract: string, body: unknown): { documented: unknown; unknown: string[] } {
+  const { name, isArray } = splitName(contract);
+  const schema = contractRegistry().schemas.get(name)!;
+  const root = facets(schema, schema.$id as string);
+  const unknown: string[] = [];
+  const documented = isArray
+    ? (Array.isArray(body) ? body.map((item, i) => walk(item, root, `/${i}`, unknown)) : body)
+    : walk(body, root, '', unknown);
+  return { documented, unknown };
 }
 
 /**
@@ -173,15 +190,14 @@ function walkUnknown(value: unknown, schemas: Facet[], pointer: string, out: str
  * $ref, allOf/anyOf/oneOf and array items). For warnings only: unknown members are never failures.
  */
 export function unknownFields(contract: string, body: unknown): string[] {
-  const { name } = splitName(contract);
-  const schema = contractRegistry().schemas.get(name)!;
-  const root = facets(schema, schema.$id as string);
-  const out: string[] = [];
-  // "car[]" walks the array with the car schema as its items.
-  if (contract.endsWith('[]')) {
-    if (Array.isArray(body)) body.forEach((item, i) => walkUnknown(item, root, `/${i}`, out));
-  } else {
-    walkUnknown(body, root, '', out);
-  }
-  return out;
+  return walkContract(contract, body).unknown;
+}
+
+/**
+ * `body` with only the members the contract describes, at every depth: what two answers are compared
+ * on. A member the documents do not show (a vendor's request id, a timestamp of the answer) may
+ * differ from answer to answer without the records differing.
+ */
+export function documentedOnly(contract: string, body: unknown): unknown {
+  return walkContract(contract, body).documented;
 }

@@ -96,7 +96,7 @@ export const VARIANTS = [
   },
   {
     name: 'extra-fields',
-    description: 'Every JSON record (user, car, location, signal, trip, stat, status, token, error element) carries an extra "vendorExtension" member',
+    description: 'Every JSON record (user, car, location, signal, trip, stat, status, token, error element) carries an extra "vendorExtension" member, its value different in every answer (a serial number)',
     allowedBy: 'vehicle-data-service-v3.md § Resources and their fields and v3-profile.md § Records (fields are listed; other members are not excluded)',
   },
   {

@@ -3,10 +3,11 @@
 
 import type { Variants } from '../switches';
 
-const EXTENSION = { source: 'reference' } as const;
+/** A serial number per record served: the member's value differs from answer to answer, like a request id. */
+let served = 0;
 
 /** The record, with the variant's extra member when the extra-fields variant is on. */
 export function extraMembers<T extends Record<string, unknown>>(record: T, variants: Variants): T {
-  // variant extra-fields: a vendor member on every record.
-  return variants.has('extra-fields') ? { ...record, vendorExtension: { ...EXTENSION } } : record;
+  // variant extra-fields: a vendor member on every record, never the same twice.
+  return variants.has('extra-fields') ? { ...record, vendorExtension: { source: 'reference', serial: ++served } } : record;
 }

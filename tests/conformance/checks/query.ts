@@ -3,6 +3,7 @@
 import { expectArray, expectError, expectJson, expectStatus, sameNumber, sameValue } from '../../../harness/assertions';
 import type { CheckContext } from '../../../harness/check-context';
 import type { Route } from '../../../harness/catalogue';
+import { documentedOnly } from '../../../harness/contracts';
 import { rfc3339 } from '../../../harness/templates';
 import { fail, NotRun, show } from '../../../harness/outcome';
 
@@ -23,21 +24,27 @@ async function itemsInWindow(ctx: CheckContext, route: Route, extra: Record<stri
   return expectArray(res, 'items') as Item[];
 }
 
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+/**
+ * An item's identity in two answers of one route: its documented members (the route's contract), in
+ * a fixed key order. Members the documents do not show may differ from answer to answer.
+ */
+function recordKey(route: Route, item: unknown): string {
+  const contract = route.success.contract?.replace(/\[\]$/, '');
+  const documented = contract ? documentedOnly(contract, item) : item;
+  return JSON.stringify(documented, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
 }
 
-/** The items of `expected` that `answer` does not hold (compared as whole records). */
-function missingFrom(answer: Item[], expected: Item[]): Item[] {
-  const answered = new Set(answer.map(canonical));
-  return expected.filter((item) => !answered.has(canonical(item)));
+/** The items of `expected` that `answer` does not hold (compared on their documented members). */
+function missingFrom(route: Route, answer: Item[], expected: Item[]): Item[] {
+  const answered = new Set(answer.map((item) => recordKey(route, item)));
+  return expected.filter((item) => !answered.has(recordKey(route, item)));
 }
 
 export async function queryLimit(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const all = await itemsInWindow(ctx, route);
   if (all.length === 0) throw new NotRun('the data window holds no item for this route, so limit cannot be observed');
-  const known = new Set(all.map(canonical));
+  const known = new Set(all.map((item) => recordKey(route, item)));
   const n = Math.min(3, Math.max(1, all.length - 1));
   for (const limit of [...new Set([0, 1, n])]) {
     const res = await ctx.call(route, { query: { ...ctx.window(), limit: String(limit) } });
@@ -53,7 +60,7 @@ export async function queryLimit(ctx: CheckContext): Promise<void> {
     if (items.length > limit) {
       fail({ expected: `at most ${limit} item(s) with limit=${limit}`, actual: `${items.length} items`, exchange: res.exchange });
     }
-    const stranger = items.findIndex((i) => !known.has(canonical(i)));
+    const stranger = items.findIndex((i) => !known.has(recordKey(route, i)));
     if (stranger >= 0) {
       fail({ expected: `with limit=${limit}, items of the unlimited answer only`, actual: `item ${show(items[stranger])} is not in it`, pointer: `/${stranger}`, exchange: res.exchange });
     }
@@ -108,7 +115,7 @@ export async function queryRange(ctx: CheckContext): Promise<void> {
     }
   });
   // Completeness: the window's items strictly inside the sub-range (bounds' inclusiveness is not documented).
-  const missing = missingFrom(items, all.filter((item) => datesOf(route, item).every((t) => t > begin.getTime() && t < end.getTime())));
+  const missing = missingFrom(route, items, all.filter((item) => datesOf(route, item).every((t) => t > begin.getTime() && t < end.getTime())));
   if (missing.length) {
     fail({
       expected: `every item of the window ${trips ? 'that started and ended' : 'dated'} within ${range}`,
@@ -153,7 +160,7 @@ export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
   if (monthStartOf(end.getTime()) !== monthStart || requestedAt - monthStart < CLOCK_SKEW_MS) {
     throw new NotRun('the run is at a month boundary: the default range cannot be compared with an explicit one');
   }
-  const missing = missingFrom(items, expected);
+  const missing = missingFrom(route, items, expected);
   if (missing.length) {
     fail({
       expected: `without begin/end, the items of begin=${rfc3339(new Date(monthStart))} and end=now (${expected.length} of them dated before the last ${CLOCK_SKEW_MS / 60_000} minutes)`,
@@ -202,7 +209,7 @@ export async function signalNameFilter(ctx: CheckContext): Promise<void> {
   // than equal counts: a server may page a long answer by default, in the same order both times).
   for (const name of chosen) {
     const expected = all.filter((s) => s.name === name);
-    const missing = missingFrom(filtered, expected);
+    const missing = missingFrom(route, filtered, expected);
     if (missing.length) {
       fail({ expected: `the ${expected.length} ${name} signals of the unfiltered answer`, actual: `${missing.length} of them missing, e.g. ${show(missing[0])}`, exchange: res.exchange });
     }

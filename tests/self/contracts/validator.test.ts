@@ -1,7 +1,7 @@
 // The validator's own behaviour: arrays, readable violations, collapsing, unknown members, singleton.
 import { test, expect } from '@playwright/test';
 import {
-  compileAll, checkContract, contractRegistry, describeViolations, unknownFields, validatorFor, type ContractViolation,
+  compileAll, checkContract, contractRegistry, describeViolations, documentedOnly, unknownFields, validatorFor, type ContractViolation,
 } from '../../../harness/contracts';
 import * as ex from './examples';
 
@@ -129,6 +129,23 @@ test.describe('unknownFields', () => {
 
   test('unknown members are never failures', () => {
     expect(checkContract('car', { ...ex.car, internalDbId: 9 })).toEqual([]);
+  });
+});
+
+test.describe('documentedOnly', () => {
+  test('keeps the documented members at every depth and drops the others', () => {
+    const summary = { ...ex.tripSummary, requestId: 'r-1', beginLocation: { ...ex.location, servedAt: ex.DATES.zulu } };
+    expect(documentedOnly('tripSummary', summary)).toEqual(ex.tripSummary);
+    // A full trip read through the summary's contract: its summary fields only.
+    expect(documentedOnly('tripSummary', ex.trip)).toEqual(ex.tripSummary);
+    expect(documentedOnly('location[]', [{ ...ex.location, serial: 1 }, { ...ex.location, serial: 2 }])).toEqual([ex.location, ex.location]);
+    expect(documentedOnly('status', { ...ex.emptyStatus, extra: 1 })).toEqual(ex.emptyStatus);
+  });
+
+  test('clean records are unchanged; bodies of the wrong shape are returned as they are', () => {
+    for (const { contract, body } of ex.ACCEPTED) expect(documentedOnly(contract, body), contract).toEqual(body);
+    expect(documentedOnly('car[]', { not: 'an array' })).toEqual({ not: 'an array' });
+    expect(documentedOnly('car', 'text')).toBe('text');
   });
 });
 
