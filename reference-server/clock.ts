@@ -34,6 +34,20 @@ export function formatRfc3339Zulu(ms: number): string {
   return `${datePart(d)}T${timePart(d)}.${pad(d.getUTCMilliseconds(), 3)}Z`;
 }
 
+/** `+hh:mm` / `-hh:mm` for an offset in minutes east of UTC. */
+function offsetText(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  return `${sign}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
+}
+
+/** The instant as the wall-clock time of a zone, with that zone's offset: strict shape, or with milliseconds. */
+export function formatInZone(ms: number, timeZone: string, shape: 'strict' | 'rfc3339'): string {
+  const offset = zoneOffsetMinutes(ms, timeZone);
+  const local = new Date(ms + offset * 60_000);
+  const fraction = shape === 'rfc3339' ? `.${pad(local.getUTCMilliseconds(), 3)}` : '';
+  return `${datePart(local)}T${timePart(local)}${fraction}${offsetText(offset)}`;
+}
+
 /** 00:00:00 UTC on the 1st of the month containing `ms`. */
 export function monthStartUtc(ms: number): number {
   const d = new Date(ms);

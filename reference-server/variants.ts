@@ -110,6 +110,11 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Records ("date" is RFC 3339 with an offset; fractions and Z occur in the examples of these records)',
   },
   {
+    name: 'dates-paris-offset',
+    description: 'Every date (users, cars, locations, signals, trips, stats) is written as Paris wall-clock time with its offset (+01:00 or +02:00)',
+    allowedBy: 'vehicle-data-service-v3.md § Car record (creationDate: "with UTC offset", shape YYYY-MM-DDThh:mm:ss+hh:mm) and v3-profile.md § Records ("date" is RFC 3339 with an offset)',
+  },
+  {
     name: 'tips-reworded',
     description: 'Every tip is worded differently ("Please check that ..."); the missing-scope tip still names the missing scope(s)',
     allowedBy: 'v3-profile.md § Conflicts and decisions (tip wording)',

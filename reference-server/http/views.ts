@@ -1,7 +1,7 @@
 // Serialization of records into the JSON shapes of the spec and profile, built by hand (never from
 // a schema). Car and user dates use the strict `YYYY-MM-DDThh:mm:ss+00:00` shape; the others RFC 3339.
 
-import { formatRfc3339, formatRfc3339Zulu, formatStrict, formatStrictZulu } from '../clock';
+import { formatInZone, formatRfc3339, formatRfc3339Zulu, formatStrict, formatStrictZulu } from '../clock';
 import type { Switches } from '../context';
 import { round } from '../data/geo';
 import type { Accelerometer, Car, CarHistory, Location, Signal, Trip, User } from '../data/types';
@@ -9,9 +9,19 @@ import type { Variants } from '../switches';
 import { extraMembers } from './extension';
 
 /** The RFC 3339 date of locations, signals, accelerometers, trips and car stats. */
+/** The zone whose offset every date is written in under the dates-paris-offset variant. */
+const PARIS = 'Europe/Paris';
+
 function recordDate(ms: number, variants: Variants): string {
   // variant dates-fraction-zulu: toISOString's shape (milliseconds and Z) instead of +00:00.
-  return variants.has('dates-fraction-zulu') ? formatRfc3339Zulu(ms) : formatRfc3339(ms);
+  if (variants.has('dates-fraction-zulu')) return formatRfc3339Zulu(ms);
+  // variant dates-paris-offset: the same instant as Paris wall-clock time, +01:00 or +02:00.
+  return variants.has('dates-paris-offset') ? formatInZone(ms, PARIS, 'rfc3339') : formatRfc3339(ms);
+}
+
+/** A user's or car's date, in the spec's strict shape (with Paris's offset under dates-paris-offset). */
+function strictDate(ms: number, variants: Variants): string {
+  return variants.has('dates-paris-offset') ? formatInZone(ms, PARIS, 'strict') : formatStrict(ms);
 }
 
 export function userView(user: User, withEmail: boolean, { faults, variants }: Switches): Record<string, unknown> {
@@ -22,12 +32,12 @@ export function userView(user: User, withEmail: boolean, { faults, variants }: S
     firstName: user.firstName,
     nickName: user.nickName,
     gender: user.gender,
-    birthDate: user.birthDate === null ? null : formatStrict(user.birthDate),
-    licenceDeliveryDate: user.licenceDeliveryDate === null ? null : formatStrict(user.licenceDeliveryDate),
+    birthDate: user.birthDate === null ? null : strictDate(user.birthDate, variants),
+    licenceDeliveryDate: user.licenceDeliveryDate === null ? null : strictDate(user.licenceDeliveryDate, variants),
     role: user.role,
     isLocationEnabled: user.isLocationEnabled,
-    creationDate: formatStrict(user.creationDate),
-    lastUpdateDate: formatStrict(user.lastUpdateDate),
+    creationDate: strictDate(user.creationDate, variants),
+    lastUpdateDate: strictDate(user.lastUpdateDate, variants),
   });
   // fault user-by-id-missing-email: the by-id route reuses the /users/me serializer.
   if (withEmail && !faults.has('user-by-id-missing-email')) view.email = user.email;
@@ -38,7 +48,7 @@ export function userView(user: User, withEmail: boolean, { faults, variants }: S
 
 export function carView(car: Car, { faults, variants }: Switches): Record<string, unknown> {
   // fault car-date-zulu: dates written with toISOString-style "Z".
-  const date = faults.has('car-date-zulu') ? formatStrictZulu : formatStrict;
+  const date = faults.has('car-date-zulu') ? formatStrictZulu : (ms: number) => strictDate(ms, variants);
   return extraMembers(
     {
       // fault car-id-string: ids passed through as strings.

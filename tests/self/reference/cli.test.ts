@@ -116,7 +116,7 @@ test('--variant and VDS_REFERENCE_VARIANT start a variant (flag wins); --latency
   expect(line).toMatch(/^VDS reference \(mode cloud, fault car-date-zulu, variant extra-fields\) listening on http:\/\/127\.0\.0\.1:\d+\/v3$/);
   const port = /:(\d+)\/v3$/.exec(line)![1];
   const error = await (await fetch(`http://127.0.0.1:${port}/v3/users/me`)).json();
-  expect(error[0].vendorExtension).toEqual({ source: 'reference' });
+  expect(error[0].vendorExtension).toMatchObject({ source: 'reference' });
   expect(await stop(child, 'SIGTERM')).toBe(0);
 
   const fromEnv = await start(['--port=0', '--latency-ms=0'], { VDS_REFERENCE_VARIANT: 'errors-text-plain', VDS_REFERENCE_LATENCY_MS: '400' });

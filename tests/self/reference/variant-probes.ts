@@ -233,6 +233,19 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'dates-paris-offset': {
+    // The dates of a user, a car, a location, a trip and a car stat carry Paris's offset.
+    check: async (h) => {
+      const token = await h.alice();
+      const me = (await h.get('/v3/users/me', token)).json;
+      const car = (await h.get(`/v3/cars/${RICH}`, token)).json;
+      const location = ((await h.get(`/v3/cars/${RICH}/locations?limit=1`, token)).json as any[])[0];
+      const trip = (await h.get(`/v3/trips/${h.latestTrip(RICH)}`, token)).json;
+      const stat = (await h.get(`/v3/cars/${RICH}/stats/mileage`, token)).json;
+      const paris = (text: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?\+0[12]:00$/.test(text);
+      return [me.creationDate, car.creationDate, location.date, trip.beginDate, stat.endDate].every(paris);
+    },
+  },
   'tips-reworded': {
     check: async (h) => {
       const missing = firstError(await h.get('/v3/users/me'));

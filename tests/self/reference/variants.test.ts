@@ -76,7 +76,7 @@ test.describe('variant registry', () => {
     try {
       const car = (await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}`, await h.alice())).json;
       expect(car.creationDate).toMatch(/Z$/);
-      expect(car.vendorExtension).toEqual({ source: 'reference' });
+      expect(car.vendorExtension).toMatchObject({ source: 'reference' });
     } finally {
       await h.close();
     }
