@@ -1,6 +1,6 @@
 // Finds the ids the checks need when the target file does not give them: the user through
 // /users/me, a car with trips through /users/me/cars and /cars/{id}/trips, a trip of that car, the
-// second user's car and trip, and a window of at most 28 days that holds data (for range checks).
+// second user's car with a trip and that trip, and a window of at most 28 days that holds data (for range checks).
 // Never fails the run: what cannot be found is noted, and the checks needing it are not run.
 import { ApiClient, NoAnswerError } from './api';
 import type { DataKey, RunContext } from './run-context';
@@ -88,13 +88,20 @@ export async function discoverData(
   // The second user, their car and trip (cross-user checks).
   if (tokens.otherUser) {
     if (!data.otherUserId) data.otherUserId = idOf(await getJson('/users/me', bearer('otherUser')));
-    if (!data.otherCarId) {
-      const list = await getJson('/users/me/cars', bearer('otherUser'));
-      if (Array.isArray(list)) data.otherCarId = idOf(list[0]);
+    // Their car with a trip (the list's order is not documented: the first car may have none).
+    const list = data.otherCarId ? [] : await getJson('/users/me/cars', bearer('otherUser'));
+    const candidates = data.otherCarId ? [data.otherCarId] : Array.isArray(list) ? list.slice(0, 8).map(idOf).filter((id): id is string => !!id) : [];
+    if (!data.otherTripId) {
+      for (const id of candidates) {
+        const tripId = (await findWindowWithTrips(id, bearer('otherUser')))?.tripId;
+        if (tripId) {
+          data.otherCarId ??= id;
+          data.otherTripId = tripId;
+          break;
+        }
+      }
     }
-    if (data.otherCarId && !data.otherTripId) {
-      data.otherTripId = (await findWindowWithTrips(data.otherCarId, bearer('otherUser')))?.tripId;
-    }
+    data.otherCarId ??= candidates[0];
   }
   const noOther = 'no second user token (tokens.otherUser, or oauth.otherUsername + oauth.otherPassword)';
   missing('otherUserId', tokens.otherUser ? 'GET /users/me gave no id for the second user' : noOther);

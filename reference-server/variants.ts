@@ -90,6 +90,11 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Records and § Query parameters (no order of the lists is stated)',
   },
   {
+    name: 'cars-newest-first',
+    description: "A user's cars are listed most recently created first (the seeded cars with data come last)",
+    allowedBy: 'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": no order is stated)',
+  },
+  {
     name: 'geojson-path-order',
     description: 'The plain history lists (locations, signals, trips) are newest first while both .geojson routes keep the order driven (oldest first)',
     allowedBy: 'v3-profile.md § Records (GeoJSON of car and trip locations: no order of the positions is stated, nor of the lists)',

@@ -11,10 +11,12 @@ import type { Car } from '../data/types';
 type UserRequest = FastifyRequest<{ Params: { userId: string } }>;
 
 export function usersRoutes(ctx: AppContext) {
-  const { store, faults } = ctx;
+  const { store, faults, variants } = ctx;
   // fault created-car-not-listed: the list reads the seed only, not the cars created since.
   const listed = (cars: Car[]) => (faults.has('created-car-not-listed') ? cars.filter((c) => store.seed.cars.some((s) => s.id === c.id)) : cars);
-  const carList = (userId: number) => listed(store.carsOfUser(userId)).map((c) => carView(c, ctx));
+  // variant cars-newest-first: a user's cars, the most recently created first.
+  const ordered = (cars: Car[]) => (variants.has('cars-newest-first') ? [...cars].reverse() : cars);
+  const carList = (userId: number) => ordered(listed(store.carsOfUser(userId))).map((c) => carView(c, ctx));
   const load = (request: UserRequest) => () => loadUser(ctx, request.params.userId);
 
   return async function plugin(app: FastifyInstance): Promise<void> {

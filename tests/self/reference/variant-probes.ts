@@ -157,6 +157,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'cars-newest-first': {
+    check: async (h) => {
+      const ids = (list: any[]) => list.map((c) => c.id);
+      const mine = ids((await h.get('/v3/users/me/cars', await h.alice())).json);
+      const bobs = ids((await h.get(`/v3/users/${SEED_IDS.bob}/cars`, await h.bob())).json);
+      return mine.length > 1 && mine.every((id, i) => i === 0 || id < mine[i - 1]) && bobs[0] === SEED_IDS.bobBareCar;
+    },
+  },
   'geojson-path-order': {
     // The plain lists newest first; both GeoJSON routes oldest first: the same positions, reversed.
     check: async (h) => {
