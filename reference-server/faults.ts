@@ -187,6 +187,7 @@ export const FAULTS = [
   { name: 'redirect-code-param-renamed', family: 'sign-in', description: 'The redirect carries the code as auth_code instead of code' },
   { name: 'redirect-empty-state', family: 'sign-in', description: 'The redirect after sign-in adds an empty state (&state=) when no state was sent' },
   { name: 'redirect-uri-trailing-slash', family: 'sign-in', description: 'The redirect goes to the redirect_uri with "/" appended to its path' },
+  { name: 'signin-page-no-form', family: 'sign-in', description: 'The sign-in page (200, HTML) shows a notice instead of the sign-in form' },
 
   // content type
   { name: 'geojson-content-type-text-plain', family: 'content-type', description: 'GeoJSON routes answer with content-type text/plain' },

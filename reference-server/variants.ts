@@ -45,6 +45,12 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Errors, Sign-in page ("scope (space-separated list, optional; ...)": an empty list is not defined)',
   },
   {
+    name: 'signin-form-scripted',
+    signIn: true,
+    description: 'The sign-in form is inserted by a script 400 ms after the page loaded, as a single-page application renders it',
+    allowedBy: 'v3-profile.md § Errors, Sign-in page (how the page is built is not stated: only its parameters and the redirect)',
+  },
+  {
     name: 'limit-zero-means-all',
     description: 'limit=0 means no limit: every item of the range',
     allowedBy: 'v3-profile.md § Query parameters (limit: "max items returned; a negative value is an error"; 0 is not defined)',

@@ -99,10 +99,12 @@ export function oauthRoutes(ctx: AppContext) {
     // fault signin-unknown-client-200: the page is shown before the client is looked up.
     const resolved = resolveClient(req, reply, faults.has('signin-unknown-client-200'));
     if (!resolved.ok) return resolved.reply;
+    // fault signin-page-no-form: a maintenance notice left in place of the form.
+    if (faults.has('signin-page-no-form')) return sendHtml(reply, 200, renderErrorPage('Sign in', 'Signing in is not available at the moment.'));
     return sendHtml(
       reply,
       200,
-      renderSignInPage({ applicationName: resolved.app?.name ?? req.clientId ?? 'An application', clientId: req.clientId ?? '', redirectUri: req.redirectUri, scope: req.scope, state: req.state }),
+      renderSignInPage({ applicationName: resolved.app?.name ?? req.clientId ?? 'An application', clientId: req.clientId ?? '', redirectUri: req.redirectUri, scope: req.scope, state: req.state, scripted: variants.has('signin-form-scripted') }),
     );
   }
 
@@ -117,7 +119,7 @@ export function oauthRoutes(ctx: AppContext) {
       return sendHtml(
         reply,
         401,
-        renderSignInPage({ applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state, username: fields.username, error: 'Wrong email or password' }),
+        renderSignInPage({ applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state, username: fields.username, error: 'Wrong email or password', scripted: variants.has('signin-form-scripted') }),
       );
     }
     const code = tokens.issueCode({ clientId: app.clientId, userId: user.id, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null }, ctx.now());

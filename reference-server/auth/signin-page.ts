@@ -14,7 +14,12 @@ export interface SignInPage {
   state?: string;
   username?: string;
   error?: string;
+  /** Variant signin-form-scripted: the form is inserted by a script some time after the page loaded. */
+  scripted?: boolean;
 }
+
+/** How long after the load event the scripted form appears. */
+const SCRIPTED_FORM_DELAY_MS = 400;
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
 form{display:grid;gap:.6rem}label{font-weight:600}input{padding:.5rem;font-size:1rem}
@@ -42,18 +47,26 @@ const hidden = (name: string, value: string | undefined) =>
 export function renderSignInPage(p: SignInPage): string {
   const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
   const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
-  return page(
-    'Sign in - Vehicle Data Service',
-    `<main>
-<h1>Sign in</h1>
-<p><strong>${escapeHtml(p.applicationName)}</strong> asks to access your Vehicle Data Service account.</p>${error}
-<form method="post" action="/v3/auth/auth">
+  const form = `<form method="post" action="/v3/auth/auth">
   <label for="username">Email</label>
   <input id="username" name="username" type="email" autocomplete="username" required${username}>
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}
   <button type="submit">Sign in</button>
-</form>
+</form>`;
+  // variant signin-form-scripted: as a single-page application renders it, after the load event.
+  const body = p.scripted
+    ? `<template id="signin-form">${form}</template>
+<script>addEventListener('load', () => setTimeout(() => {
+  document.querySelector('main').append(document.getElementById('signin-form').content.cloneNode(true));
+}, ${SCRIPTED_FORM_DELAY_MS}));</script>`
+    : form;
+  return page(
+    'Sign in - Vehicle Data Service',
+    `<main>
+<h1>Sign in</h1>
+<p><strong>${escapeHtml(p.applicationName)}</strong> asks to access your Vehicle Data Service account.</p>${error}
+${body}
 </main>`,
   );
 }

@@ -59,6 +59,9 @@ function keepSecret(ctx: CheckContext, token: unknown): TokenRecord {
 
 // ---------------------------------------------------------------- the sign-in page
 
+/** How long the sign-in page's fields are awaited after the page loaded. */
+const FORM_WAIT_MS = 5_000;
+
 export async function signinPage(ctx: CheckContext): Promise<void> {
   const o = requireOauth(ctx);
   await withBrowser(ctx, async (browser) => {
@@ -71,10 +74,15 @@ export async function signinPage(ctx: CheckContext): Promise<void> {
       if (type !== 'text/html') fail({ expected: 'an HTML page (content-type text/html)', actual: `content-type ${show(type)}` });
       const form = formLocators(page, ctx.target);
       const fields = { 'a username field': form.username, 'a password field': form.password, 'a submit button': form.submit };
-      for (const [what, locator] of Object.entries(fields)) {
-        if (!(await locator.first().isVisible().catch(() => false))) {
-          fail({ expected: `the sign-in page shows ${what} (found by its label, or by oauth.signInPage in the target file)`, actual: 'not found on the page' });
-        }
+      // A page may render its form with a script after it loaded (a single-page application): each
+      // field is awaited, all at once, for up to FORM_WAIT_MS.
+      const shown = await Promise.all(Object.values(fields).map((l) => l.first().waitFor({ state: 'visible', timeout: FORM_WAIT_MS }).then(() => true, () => false)));
+      const missing = Object.keys(fields).filter((_, i) => !shown[i]);
+      if (missing.length) {
+        fail({
+          expected: `the sign-in page shows ${missing.join(', ')} (found by its label, or by oauth.signInPage in the target file)`,
+          actual: `not found on the page within ${FORM_WAIT_MS / 1000} s`,
+        });
       }
     } finally {
       await context.close();

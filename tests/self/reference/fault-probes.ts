@@ -513,6 +513,7 @@ export const PROBES: Record<FaultName, Probe> = {
   // content type
   'geojson-content-type-text-plain': { check: async (h) => /^application\/(geo\+)?json/.test((await h.get(`/v3/cars/${RICH}/locations.geojson?limit=1`, await h.alice())).contentType) },
   'route-json-text-plain': { check: async (h, route) => /^application\/(geo\+)?json/.test((await callRoute(h, route, await h.alice())).contentType) },
+  'signin-page-no-form': { check: async (h) => /<form[\s\S]*name="password"/.test((await h.get('/v3/auth/auth?client_id=vds-conformance')).text) },
   'signin-page-text-plain': { check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).contentType.startsWith('text/html') },
 
   // sandbox

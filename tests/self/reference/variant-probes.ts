@@ -60,6 +60,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return (await h.get('/v3/users/me', token)).status === 200 && (await h.get(`/v3/cars/${RICH}/status`, token)).status === 200;
     },
   },
+  'signin-form-scripted': {
+    // The page's HTML holds the form only inside a template, with the script that inserts it.
+    check: async (h) => {
+      const res = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      const outside = res.text.replace(/<template[\s\S]*<\/template>/, '');
+      return res.status === 200 && /<template id="signin-form">[\s\S]*name="password"/.test(res.text) && !outside.includes('<form') && outside.includes('<script>');
+    },
+  },
   'limit-zero-means-all': {
     check: async (h) => {
       const token = await h.alice();
