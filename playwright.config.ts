@@ -11,7 +11,11 @@ import { conformanceReporters, testOutputDir } from './reporters/config';
 import { runMetadata } from './reporters/metadata';
 import { optionProblems } from './reporters/options';
 
-/** A free local port for the embedded reference, chosen once: workers inherit it through the env. */
+/**
+ * A free local port for the embedded reference, chosen once: workers inherit it through the env.
+ * `npm run conformance` chooses it before the runner starts (harness/free-port.ts); a plain
+ * `npx playwright test` asks a short-lived process, as a config is loaded synchronously.
+ */
 function ensureReferencePort(): void {
   if (process.env.VDS_REFERENCE_PORT) return;
   process.env.VDS_REFERENCE_PORT = execFileSync(process.execPath, [
@@ -62,10 +66,12 @@ function refuseBadOptions(): void {
   process.exit(2);
 }
 
+/** This file is loaded by Playwright's runner and again by each worker. */
+const inRunner = process.env.TEST_WORKER_INDEX === undefined;
+
 ensureReferencePort();
-selectChecksFromArgv(process.argv);
 const t = target();
-if (process.env.TEST_WORKER_INDEX === undefined) {
+if (inRunner) {
   refuseBadOptions();
   // A CI job's timeout or cancel sends SIGTERM, which would end the runner before its reports: it
   // stops the run as Ctrl-C does instead (Playwright's SIGINT handling), so the certificate is
@@ -75,9 +81,12 @@ if (process.env.TEST_WORKER_INDEX === undefined) {
 // The target file's operator controls (headers, rate limit, proxy, CA), in this process: the runner
 // (global setup) and each worker load this file.
 configureHttp(t);
-// In the runner (not in a worker, which loads this file too): the target's server boots while
-// Playwright loads the tests; global setup waits for it (harness/start-command.ts).
-if (process.env.TEST_WORKER_INDEX === undefined && !process.argv.includes('--list')) startTargetServerEarly(t, __dirname);
+// In the runner, first of all: the target's server boots while the selection is checked and
+// Playwright loads the tests; global setup waits for it (harness/start-command.ts). A run refused
+// below stops it as it exits.
+if (inRunner && !process.argv.includes('--list')) startTargetServerEarly(t, __dirname);
+// The selection reaches the workers through the environment, checked once, in the runner.
+if (inRunner) selectChecksFromArgv(process.argv);
 
 // Reports go to VDS_REPORTS_DIR (default reports/); the certificate reporter prints the verdict and
 // decides the exit status. The metadata carries the target into blob reports (merge-reports).

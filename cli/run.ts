@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import dotenv from 'dotenv';
 import fs from 'node:fs';
 import path from 'node:path';
+import { freePort } from '../harness/free-port';
 import { keysPattern, SELECTION_ENV } from '../harness/selection';
 import { EXIT } from '../reporters/exit-codes';
 import type { Certificate } from '../reporters/model';
@@ -41,6 +42,8 @@ export async function run(inv: Invocation): Promise<number> {
     if (env.VDS_COMPARE === from) env.VDS_COMPARE = to;
     if (env.VDS_BASELINE === from) env.VDS_BASELINE = to;
   }
+  // The embedded reference's port (the local targets), found here: the runner would start a process for it.
+  env.VDS_REFERENCE_PORT ??= String(await freePort());
   const code = await playwright(['test', ...inv.playwrightArgs], env);
   const status = exitStatus(dir, code, inv);
   if (inv.certify) {

@@ -130,17 +130,26 @@ function resolveRef(ref: string, base: string): Facet {
   return { schema: node as Schema, base: docId };
 }
 
+/** facets() by schema node and base: records are walked by the thousand (QUERY-RANGE), their schemas are few. */
+const facetCache = new WeakMap<object, Map<string, Facet[]>>();
+
 /** The schema plus everything it applies in place ($ref, allOf, anyOf, oneOf), flattened. */
-function facets(schema: unknown, base: string, out: Facet[] = []): Facet[] {
-  if (schema === null || typeof schema !== 'object') return out; // true/false schemas say nothing about members
-  const s = schema as Schema;
-  out.push({ schema: s, base });
-  if (typeof s.$ref === 'string') {
-    const target = resolveRef(s.$ref, base);
-    facets(target.schema, target.base, out);
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    for (const sub of (s[key] as unknown[] | undefined) ?? []) facets(sub, base, out);
+function facets(schema: unknown, base: string): Facet[] {
+  if (schema === null || typeof schema !== 'object') return []; // true/false schemas say nothing about members
+  const byBase = facetCache.get(schema) ?? new Map<string, Facet[]>();
+  facetCache.set(schema, byBase);
+  let out = byBase.get(base);
+  if (!out) {
+    const s = schema as Schema;
+    out = [{ schema: s, base }];
+    if (typeof s.$ref === 'string') {
+      const target = resolveRef(s.$ref, base);
+      out.push(...facets(target.schema, target.base));
+    }
+    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+      for (const sub of (s[key] as unknown[] | undefined) ?? []) out.push(...facets(sub, base));
+    }
+    byBase.set(base, out);
   }
   return out;
 }

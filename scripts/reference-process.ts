@@ -4,10 +4,10 @@
 // runner (a server that keeps its state between runs) and by the self-tests that run the real suite.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
+import { freePort } from '../harness/free-port';
 import { stopGroup } from '../harness/process-group';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -26,17 +26,6 @@ export interface ReferenceOptions {
   reset?: boolean;
   /** Every answer this many milliseconds late, like a distant server. */
   latencyMs?: number;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
