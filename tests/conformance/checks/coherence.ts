@@ -181,11 +181,14 @@ export async function geojsonTrip(ctx: CheckContext): Promise<void> {
   compareCoordinates(ctx, locations, line.coordinates as unknown[], 'trip locations.geojson');
 }
 
-/** "The locations / signals of the car during the trip": dated within the trip. */
+/**
+ * "The locations / signals of the car during the trip": dated within the trip, to the second (a route
+ * may write its dates with another precision: the trip's in whole seconds, its items' with fractions).
+ */
 export async function tripWindow(ctx: CheckContext): Promise<void> {
   const trip = (await read(ctx, 'GET /trips/{tripId}')) as Item;
-  const begin = Date.parse(String(trip.beginDate));
-  const end = Date.parse(String(trip.endDate));
+  const begin = Math.floor(Date.parse(String(trip.beginDate)) / 1000) * 1000;
+  const end = Math.floor(Date.parse(String(trip.endDate)) / 1000) * 1000 + 999;
   for (const routeId of ['GET /trips/{tripId}/locations', 'GET /trips/{tripId}/signals']) {
     const items = (await read(ctx, routeId)) as Item[];
     if (!Array.isArray(items)) fail({ expected: `${routeId}: an array`, actual: show(items) });
