@@ -8,7 +8,10 @@ import fs from 'node:fs';
 import { curlCommand, type SecretRefs } from './curl';
 import { countThrottled, httpPolicy, retryAfterMs, throttle } from './http-policy';
 
+/** The most of one answer read: a record, an error (a huge or endless body cannot exhaust memory). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** The most of a list answer read: its size follows the data, and neither document states a page size. */
+export const MAX_LIST_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
  * VDS_RECORD_REQUESTS=FILE appends every request as sent, unredacted, one JSON line each: only the
@@ -56,7 +59,7 @@ export interface ApiResponse {
   /** Parsed JSON body; undefined when the body is empty or not JSON (see jsonError). */
   json: unknown;
   jsonError?: string;
-  /** True when the body was larger than MAX_BODY_BYTES and reading stopped there. */
+  /** True when the body was larger than the request's maxBytes and reading stopped there. */
   truncated: boolean;
   durationMs: number;
   exchange: Exchange;
@@ -75,6 +78,8 @@ export interface RequestOptions {
   rawBody?: string;
   form?: Record<string, string>;
   route?: string;
+  /** The most of the body read (default MAX_BODY_BYTES). */
+  maxBytes?: number;
 }
 
 /** An exchange in one line: "GET http://host/v3/cars/1 -> 404", or "(no answer)" with why. */
@@ -178,14 +183,15 @@ export class ApiClient {
         timer = setTimeout(() => controller.abort(), this.timeoutMs);
         res = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
       }
-      const { text, truncated } = await readCapped(res);
+      const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+      const { text, truncated } = await readCapped(res, maxBytes);
       const durationMs = Math.round(performance.now() - started);
       const responseHeaders = Object.fromEntries(res.headers.entries());
       const contentType = res.headers.get('content-type') ?? '';
       let json: unknown;
       let jsonError: string | undefined;
       if (text.length === 0) jsonError = 'the body is empty';
-      else if (truncated) jsonError = `the body is larger than ${MAX_BODY_BYTES} bytes`;
+      else if (truncated) jsonError = `the body is larger than ${maxBytes} bytes`;
       else {
         try {
           json = JSON.parse(text);
@@ -217,8 +223,8 @@ export class ApiClient {
   }
 }
 
-/** Reads at most MAX_BODY_BYTES, so a huge or endless body cannot exhaust memory. */
-async function readCapped(res: Response): Promise<{ text: string; truncated: boolean }> {
+/** Reads at most maxBytes, so a huge or endless body cannot exhaust memory. */
+async function readCapped(res: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
   if (!res.body) return { text: '', truncated: false };
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -229,7 +235,7 @@ async function readCapped(res: Response): Promise<{ text: string; truncated: boo
     if (done) break;
     chunks.push(value);
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       truncated = true;
       await reader.cancel().catch(() => undefined);
       break;
