@@ -160,6 +160,11 @@ export class CheckContext {
 /** Cars the suite creates carry this name, so coherence checks can leave them out while they appear. */
 export const CREATED_CAR_PREFIX = 'VDS conformance';
 
+/** A car the suite created, in this run or an earlier one (a server may keep them: none can be deleted). */
+export function isSuiteCreatedCar(car: Record<string, unknown>): boolean {
+  return car.make === CREATED_CAR_PREFIX || String(car.name ?? '').startsWith(CREATED_CAR_PREFIX);
+}
+
 export function validCarBody(): Record<string, unknown> {
   return { make: CREATED_CAR_PREFIX, model: 'Reference run', name: `${CREATED_CAR_PREFIX} ${new Date().toISOString().slice(0, 10)}` };
 }

@@ -3,6 +3,7 @@
 // second user's car with a trip and that trip, and a window of at most 28 days that holds data (for range checks).
 // Never fails the run: what cannot be found is noted, and the checks needing it are not run.
 import { ApiClient, NoAnswerError } from './api';
+import { isSuiteCreatedCar } from './check-context';
 import type { DataKey, RunContext } from './run-context';
 import type { Redactor } from './redact';
 import { rfc3339 } from './templates';
@@ -53,8 +54,11 @@ export async function discoverData(
     const list = await getJson(`/users/${encodeURIComponent(data.userId)}/cars`, byIdAuth);
     if (Array.isArray(list)) cars = list;
   }
+  // The user's own cars first: on a server that keeps its state, the cars earlier runs created (no
+  // data) may fill the start of the list.
+  const ownCars = [...cars.filter((c) => !isSuiteCreatedCar(c)), ...cars.filter(isSuiteCreatedCar)];
   if (!data.carId) {
-    for (const car of cars.slice(0, 8)) {
+    for (const car of ownCars.slice(0, 8)) {
       const id = idOf(car);
       if (!id) continue;
       const window = await findWindowWithTrips(id, byIdAuth);
@@ -65,7 +69,7 @@ export async function discoverData(
         break;
       }
     }
-    data.carId ??= idOf(cars[0]);
+    data.carId ??= idOf(ownCars[0]);
     missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
   }
   if (data.carId && canReadById && !found.window) {

@@ -1,7 +1,7 @@
 // Coherence across routes, only where it holds by definition: the same resource read through two
 // routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates.
 import { differingFields, expectJson, expectStatus, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
-import { CREATED_CAR_PREFIX, type CheckContext } from '../../../harness/check-context';
+import { isSuiteCreatedCar, type CheckContext } from '../../../harness/check-context';
 import { documentedOnly } from '../../../harness/contracts';
 import { fail, NotRun, show } from '../../../harness/outcome';
 
@@ -20,7 +20,7 @@ async function read(ctx: CheckContext, routeId: string, options: Parameters<Chec
 
 /** Cars the suite itself creates during the run may appear between two reads: leave them out. */
 function stableCars(list: unknown): Item[] {
-  return (Array.isArray(list) ? (list as Item[]) : []).filter((c) => c.make !== CREATED_CAR_PREFIX && !String(c.name ?? '').startsWith(CREATED_CAR_PREFIX));
+  return (Array.isArray(list) ? (list as Item[]) : []).filter((c) => !isSuiteCreatedCar(c));
 }
 
 export async function meCars(ctx: CheckContext): Promise<void> {
