@@ -31,12 +31,21 @@ export async function discoverData(
     try {
       const res = await api.get(path, { authorization, query });
       if (res.status === 200 && res.json !== undefined) return res.json;
-      found.warnings.push(`discovery: GET ${path} answered ${res.status}${res.jsonError ? ` (${res.jsonError})` : ''}`);
+      found.warnings.push(`discovery: GET ${path} answered ${res.status}${res.jsonError ? ` (${res.jsonError})` : ''}${refusedToken(res, authorization)}`);
     } catch (err) {
       if (!(err instanceof NoAnswerError)) throw err;
       found.warnings.push(`discovery: ${err.message}`);
     }
     return undefined;
+  };
+  // A token the target refuses outright is most often the user's (expired, or another server's): say so.
+  const refusedToken = (res: { status: number; json: unknown }, authorization: string | null | undefined) => {
+    const key = (Object.keys(tokens) as TokenKey[]).find((k) => authorization === bearer(k));
+    const message = Array.isArray(res.json) ? (res.json as Array<{ message?: unknown }>).map((e) => e?.message).find((m) => typeof m === 'string') : undefined;
+    const refused = res.status === 401 || (res.status === 403 && /expired|revoked/i.test(String(message ?? '')));
+    if (!key || !refused) return '';
+    return `${message ? ` "${redactor.redact(String(message).slice(0, 200))}"` : ''}: the target refuses the ${key} token; if it has expired or is not this server's, ` +
+      `give a fresh one (tokens.${key} in ${target.source}, or the variable it names): checks using it get the same answer`;
   };
   const idOf = (value: unknown) => (value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined);
   const missing = (key: DataKey, why: string) => {
