@@ -48,6 +48,7 @@ export async function discoverData(
       `give a fresh one (tokens.${key} in ${target.source}, or the variable it names): checks using it get the same answer`;
   };
   const idOf = (value: unknown) => (value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined);
+  const idsOf = (list: unknown) => (Array.isArray(list) ? list.map(idOf).filter((id): id is string => !!id) : []);
   const missing = (key: DataKey, why: string) => {
     if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} and could not be discovered: ${why}`;
   };
@@ -65,29 +66,16 @@ export async function discoverData(
   }
   // The user's own cars first: on a server that keeps its state, the cars earlier runs created (no
   // data) may fill the start of the list.
-  const ownCars = [...cars.filter((c) => !isSuiteCreatedCar(c)), ...cars.filter(isSuiteCreatedCar)];
-  if (!data.carId) {
-    for (const car of ownCars.slice(0, 8)) {
-      const id = idOf(car);
-      if (!id) continue;
-      const window = await findWindowWithTrips(id, byIdAuth);
-      if (window) {
-        data.carId = id;
-        found.window = window.range;
-        data.tripId ??= window.tripId;
-        break;
-      }
-    }
-    data.carId ??= idOf(ownCars[0]);
-    missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
+  const ownCars = idsOf([...cars.filter((c) => !isSuiteCreatedCar(c)), ...cars.filter(isSuiteCreatedCar)]);
+  const primaryCandidates = data.carId ? [data.carId] : ownCars;
+  const primary = canReadById ? await firstCarWithTrips(primaryCandidates, byIdAuth) : undefined;
+  if (primary) {
+    data.carId ??= primary.carId;
+    found.window = primary.range;
+    data.tripId ??= primary.tripId;
   }
-  if (data.carId && canReadById && !found.window) {
-    const window = await findWindowWithTrips(data.carId, byIdAuth);
-    if (window) {
-      found.window = window.range;
-      data.tripId ??= window.tripId;
-    }
-  }
+  data.carId ??= primaryCandidates[0];
+  missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
   missing('tripId', data.carId ? `car ${data.carId} has no trip in the last ${WINDOW_DAYS * WINDOWS_SEARCHED} days` : 'no car');
   if (!found.window) found.warnings.push('discovery: no 28-day window with trips was found; range checks will not run');
 
@@ -102,17 +90,11 @@ export async function discoverData(
   if (tokens.otherUser) {
     if (!data.otherUserId) data.otherUserId = idOf(await getJson('/users/me', bearer('otherUser')));
     // Their car with a trip (the list's order is not documented: the first car may have none).
-    const list = data.otherCarId ? [] : await getJson('/users/me/cars', bearer('otherUser'));
-    const candidates = data.otherCarId ? [data.otherCarId] : Array.isArray(list) ? list.slice(0, 8).map(idOf).filter((id): id is string => !!id) : [];
-    if (!data.otherTripId) {
-      for (const id of candidates) {
-        const tripId = (await findWindowWithTrips(id, bearer('otherUser')))?.tripId;
-        if (tripId) {
-          data.otherCarId ??= id;
-          data.otherTripId = tripId;
-          break;
-        }
-      }
+    const candidates = data.otherCarId ? [data.otherCarId] : idsOf(await getJson('/users/me/cars', bearer('otherUser')));
+    const other = data.otherTripId ? undefined : await firstCarWithTrips(candidates, bearer('otherUser'));
+    if (other) {
+      data.otherCarId ??= other.carId;
+      data.otherTripId = other.tripId;
     }
     data.otherCarId ??= candidates[0];
   }
@@ -124,6 +106,15 @@ export async function discoverData(
     if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} (devices cannot be discovered: there is no device listing route)`;
   }
   return found;
+
+  /** The first of these cars (at most 8) with a trip in one of the recent windows, and that window. */
+  async function firstCarWithTrips(carIds: string[], authorization: string | null | undefined) {
+    for (const carId of carIds.slice(0, 8)) {
+      const window = await findWindowWithTrips(carId, authorization);
+      if (window) return { carId, ...window };
+    }
+    return undefined;
+  }
 
   async function findWindowWithTrips(carId: string, authorization: string | null | undefined) {
     for (let i = 0; i < WINDOWS_SEARCHED; i++) {

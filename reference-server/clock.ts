@@ -10,42 +10,43 @@ function timePart(d: Date): string {
   return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
 }
 
+type Shape = 'strict' | 'rfc3339';
+
+/**
+ * The instant as wall-clock time at `offset` minutes east of UTC, written with that offset (`Z` for
+ * the Zulu forms): the strict shape has no fraction, rfc3339 has milliseconds.
+ */
+function format(ms: number, shape: Shape, offset: number | 'Z'): string {
+  const local = new Date(ms + (offset === 'Z' ? 0 : offset) * 60_000);
+  const fraction = shape === 'rfc3339' ? `.${pad(local.getUTCMilliseconds(), 3)}` : '';
+  const minutes = offset === 'Z' ? 0 : Math.abs(offset);
+  const zone = offset === 'Z' ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+  return `${datePart(local)}T${timePart(local)}${fraction}${zone}`;
+}
+
 /** The spec's strict car/user date shape: `YYYY-MM-DDThh:mm:ss+00:00` (no fraction, no Z). */
 export function formatStrict(ms: number): string {
-  const d = new Date(ms);
-  return `${datePart(d)}T${timePart(d)}+00:00`;
+  return format(ms, 'strict', 0);
 }
 
 /** Same instant in the strict shape but ending in Z (used only by the car-date-zulu fault). */
 export function formatStrictZulu(ms: number): string {
-  const d = new Date(ms);
-  return `${datePart(d)}T${timePart(d)}Z`;
+  return format(ms, 'strict', 'Z');
 }
 
 /** RFC 3339 with milliseconds and an explicit offset, for locations, signals, trips and stats. */
 export function formatRfc3339(ms: number): string {
-  const d = new Date(ms);
-  return `${datePart(d)}T${timePart(d)}.${pad(d.getUTCMilliseconds(), 3)}+00:00`;
+  return format(ms, 'rfc3339', 0);
 }
 
 /** RFC 3339 with milliseconds and `Z` (toISOString), for the dates-fraction-zulu variant. */
 export function formatRfc3339Zulu(ms: number): string {
-  const d = new Date(ms);
-  return `${datePart(d)}T${timePart(d)}.${pad(d.getUTCMilliseconds(), 3)}Z`;
+  return format(ms, 'rfc3339', 'Z');
 }
 
-/** `+hh:mm` / `-hh:mm` for an offset in minutes east of UTC. */
-function offsetText(minutes: number): string {
-  const sign = minutes < 0 ? '-' : '+';
-  return `${sign}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
-}
-
-/** The instant as the wall-clock time of a zone, with that zone's offset: strict shape, or with milliseconds. */
-export function formatInZone(ms: number, timeZone: string, shape: 'strict' | 'rfc3339'): string {
-  const offset = zoneOffsetMinutes(ms, timeZone);
-  const local = new Date(ms + offset * 60_000);
-  const fraction = shape === 'rfc3339' ? `.${pad(local.getUTCMilliseconds(), 3)}` : '';
-  return `${datePart(local)}T${timePart(local)}${fraction}${offsetText(offset)}`;
+/** The instant as the wall-clock time of a zone, with that zone's offset (the dates-paris-offset variant). */
+export function formatInZone(ms: number, timeZone: string, shape: Shape): string {
+  return format(ms, shape, zoneOffsetMinutes(ms, timeZone));
 }
 
 /** 00:00:00 UTC on the 1st of the month containing `ms`. */

@@ -8,10 +8,10 @@ import type { Accelerometer, Car, CarHistory, Location, Signal, Trip, User } fro
 import type { Variants } from '../switches';
 import { extraMembers } from './extension';
 
-/** The RFC 3339 date of locations, signals, accelerometers, trips and car stats. */
 /** The zone whose offset every date is written in under the dates-paris-offset variant. */
 const PARIS = 'Europe/Paris';
 
+/** The RFC 3339 date of locations, signals, accelerometers, trips and car stats. */
 function recordDate(ms: number, variants: Variants): string {
   // variant dates-fraction-zulu: toISOString's shape (milliseconds and Z) instead of +00:00.
   if (variants.has('dates-fraction-zulu')) return formatRfc3339Zulu(ms);

@@ -4,7 +4,7 @@
 // Plain node:http on purpose: resets, endless bodies and lies about content types are below what a
 // framework lets a handler do.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../support/loopback-server';
 
 export interface Misbehaviour { route: RegExp; what: string; handle: (req: http.IncomingMessage, res: http.ServerResponse) => void }
 
@@ -34,12 +34,8 @@ export async function startHostileServer(): Promise<{ url: string; close: () => 
     const path = (req.url ?? '/').split('?')[0];
     (MISBEHAVIOURS.find((m) => m.route.test(path))?.handle ?? fallback)(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v3`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { url: `${origin}/v3`, close };
 }
 
 if (require.main === module) {

@@ -3,13 +3,13 @@
 // one larger than the suite reads (a car with years of 1 Hz signals) is not judged: its checks are not
 // run, with the reason, never failed.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { MAX_BODY_BYTES, MAX_LIST_BODY_BYTES } from '../../../harness/api';
 import { keysPattern } from '../../../harness/selection';
 import type { Certificate } from '../../../reporters/model';
+import { listenOnLoopback } from '../support/loopback-server';
 import { runSuite, writeTargetFile } from './run-suite';
 
 test.setTimeout(120_000);
@@ -35,20 +35,14 @@ function streamList(res: http.ServerResponse, item: string, bytes: number): void
   push();
 }
 
-async function startServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer((req, res) => {
+function startServer() {
+  return listenOnLoopback(http.createServer((req, res) => {
     const route = (req.url ?? '/').split('?')[0];
     if (route === '/v3/trips/big-trip/locations') return streamList(res, LOCATION, 3 * MAX_BODY_BYTES / 2);
     if (route === '/v3/trips/big-trip/signals') return streamList(res, SIGNAL, MAX_LIST_BODY_BYTES + 8 * 1024 * 1024);
     res.writeHead(404, { 'content-type': 'text/html' });
     res.end('<html><body>Not Found</body></html>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v3`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  }));
 }
 
 test('a list of several megabytes is judged; one larger than the suite reads is not run, never failed', async () => {
@@ -56,7 +50,7 @@ test('a list of several megabytes is judged; one larger than the suite reads is 
   try {
     const target = writeTargetFile([
       'name: large-lists',
-      `baseUrl: ${server.url}`,
+      `baseUrl: ${server.origin}/v3`,
       'env: cloud',
       'tokens:',
       '  full: large-lists-test-token-0001',

@@ -3,7 +3,7 @@
 // each request's headers, and can play an API gateway that limits the rate: beyond `limitPerSecond`
 // requests in the current second it answers 429 with a Retry-After.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback-server';
 
 export interface Proxy {
   url: string;
@@ -44,11 +44,8 @@ export async function startProxy(options: { limitPerSecond?: number } = {}): Pro
     if (head.length) socket.unshift(head);
     server.emit('connection', socket);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  const { origin, close } = await listenOnLoopback(server);
+  state.url = origin;
+  state.close = close;
   return state;
 }
