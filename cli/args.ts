@@ -10,7 +10,7 @@ import { listTargetNames, resolveTargetFile, TARGETS_DIR, TargetError } from '..
 import { BaselineError, readBaseline } from '../reporters/baseline';
 import { CompareError, readCertificate } from '../reporters/compare';
 import { EXIT_HELP } from '../reporters/exit-codes';
-import { OptionError, parseRatio } from '../reporters/options';
+import { OptionError, parseGate, parseRatio } from '../reporters/options';
 import { DEFAULT_BASELINE } from '../reporters/paths';
 
 export const USAGE = `Usage: npm run conformance -- [options] [playwright test options]
@@ -25,7 +25,9 @@ Options:
                            anything got worse
   --latency-ratio R        with --compare: a route is slower when its p95 grew more than R times (default 1.5;
                            routes under 50 ms are ignored, VDS_LATENCY_FLOOR_MS changes that)
-  --baseline PATH          known failures: fail only on core failures the file does not list
+  --gate all|core          which classes decide the exit status: all (default: any failing requirement of the
+                           spec or the profile fails the run) or core (only the spec's requirements)
+  --baseline PATH          known failures: fail only on failures (of the gated classes) the file does not list
   --update-baseline [PATH] write this run's failures to PATH (a .yaml/.yml file; default conformance-baseline.yaml)
   --require-complete       a class with checks that did not run (INCOMPLETE) fails the gate too
   --certify                certification: the whole suite, nothing left out; anything not run (but what the
@@ -82,7 +84,7 @@ const PLAYWRIGHT_VALUE_FLAGS: Record<string, 'value' | 'optional'> = {
 const NARROWING = new Set(['--shard', '--test-list', '--test-list-invert', '--only-changed', '--max-failures', '-x', '--last-failed-file']);
 
 const OWN_FLAGS = [
-  '--target', '--monitor', '--compare', '--latency-ratio', '--baseline', '--update-baseline', '--require-complete', '--certify',
+  '--target', '--monitor', '--compare', '--latency-ratio', '--gate', '--baseline', '--update-baseline', '--require-complete', '--certify',
   '--merge', '--help', '--grep', '--grep-invert', '--last-failed', '--max-failures',
 ];
 
@@ -135,6 +137,14 @@ export function parseArgs(argv: string[]): Invocation {
         inv.narrowing.push('--update-baseline');
         break;
       }
+      case '--gate':
+        try {
+          inv.env.VDS_GATE = parseGate(value());
+        } catch (err) {
+          if (err instanceof OptionError) throw new UsageError(err.message);
+          throw err;
+        }
+        break;
       case '--require-complete':
         inv.env.VDS_REQUIRE_COMPLETE = '1';
         break;
@@ -173,6 +183,7 @@ export function parseArgs(argv: string[]): Invocation {
     throw new UsageError('--merge takes no run options (--target, --monitor, --grep, --certify, playwright test options): the blob reports carry them');
   }
   if (inv.merge && inv.compareLast) throw new UsageError('--merge takes --compare PATH, not --compare last: give the previous certificate\'s path');
+  if (inv.certify && inv.env.VDS_GATE === 'core') throw new UsageError('--certify judges every class: it cannot be combined with --gate core');
   if (inv.certify && inv.narrowing.length) {
     throw new UsageError(`--certify runs the whole suite: it cannot be combined with ${[...new Set(inv.narrowing)].join(', ')}`);
   }

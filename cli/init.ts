@@ -29,6 +29,10 @@ oauth:
   password: \${VDS_PASSWORD}
   otherUsername: \${VDS_OTHER_USERNAME}
   otherPassword: \${VDS_OTHER_PASSWORD}
+  # A second application WITHOUT devices_management (the spec: that scope is not available to all
+  # applications); the suite signs in through it asking for every scope and checks it is not granted.
+  restrictedClientId: \${VDS_RESTRICTED_CLIENT_ID}
+  restrictedClientSecret: \${VDS_RESTRICTED_CLIENT_SECRET}
 # Known ids; those not given are discovered through /users/me, /users/me/cars and /cars/{id}/trips.
 # Devices cannot be discovered: give them for the device checks.
 data: {}
@@ -45,6 +49,8 @@ VDS_USERNAME=
 VDS_PASSWORD=
 VDS_OTHER_USERNAME=
 VDS_OTHER_PASSWORD=
+VDS_RESTRICTED_CLIENT_ID=
+VDS_RESTRICTED_CLIENT_SECRET=
 `;
 
 export function main(args: string[], dir = process.cwd()): number {

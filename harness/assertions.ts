@@ -5,15 +5,17 @@ import { checkContract, describeViolations, unknownFields } from './contracts';
 import { fail, show } from './outcome';
 import { isRfc3339DateTime } from './contracts/formats';
 
-export type StatusRule = number | number[] | '4xx';
+export type StatusRule = number | number[] | '4xx' | '2xx';
 
 export function statusMatches(status: number, rule: StatusRule): boolean {
   if (rule === '4xx') return status >= 400 && status < 500;
+  if (rule === '2xx') return status >= 200 && status < 300;
   return Array.isArray(rule) ? rule.includes(status) : status === rule;
 }
 
 function describeRule(rule: StatusRule): string {
   if (rule === '4xx') return 'a 4xx status';
+  if (rule === '2xx') return 'a success (2xx) status';
   return Array.isArray(rule) ? `status ${rule.join(' or ')}` : `status ${rule}`;
 }
 
@@ -58,10 +60,14 @@ export function expectContract(res: ApiResponse, contract: string): string[] {
 
 export interface ErrorExpectation {
   status: StatusRule;
-  type?: string;
+  /** The error's type, or the types any one of which will do. */
+  type?: string | string[];
   message?: string;
-  /** non-empty (default) or names-scope: the tip must name `scope`. */
-  tip?: 'non-empty' | 'names-scope';
+  /**
+   * non-empty (default: the profile's decision on tips), names-scope (the tip must name `scope`), or
+   * any (the spec only says tip is a string: core requirements).
+   */
+  tip?: 'non-empty' | 'names-scope' | 'any';
   scope?: string;
 }
 
@@ -80,10 +86,14 @@ export function expectError(res: ApiResponse, e: ErrorExpectation): void {
   }
   const errors = body as ErrorElement[];
   // type, message and tip must belong to ONE element: an array may hold several errors.
+  const types = e.type === undefined ? undefined : Array.isArray(e.type) ? e.type : [e.type];
+  const tipRule = e.tip ?? 'non-empty';
   const misses = (x: ErrorElement) => [
-    e.type && x.type !== e.type ? { field: 'type', expected: `type ${e.type}`, actual: `type ${show(x.type)}` } : undefined,
+    types && !types.includes(x.type) ? { field: 'type', expected: `type ${types.join(' or ')}`, actual: `type ${show(x.type)}` } : undefined,
     e.message && x.message !== e.message ? { field: 'message', expected: `message ${show(e.message)} (compared exactly)`, actual: `message ${show(x.message)}` } : undefined,
-    e.tip === 'names-scope' && e.scope && !x.tip.includes(e.scope) ? { field: 'tip', expected: `a tip naming the missing scope ${e.scope}`, actual: `tip ${show(x.tip)}` } : undefined,
+    tipRule === 'names-scope' && e.scope && !x.tip.includes(e.scope) ? { field: 'tip', expected: `a tip naming the missing scope ${e.scope}`, actual: `tip ${show(x.tip)}` } : undefined,
+    // v3-profile.md § Conflicts and decisions (tip wording): a non-empty string. The spec only says it is a string.
+    tipRule !== 'any' && x.tip.trim() === '' ? { field: 'tip', expected: 'a non-empty tip (how to fix the error)', actual: `tip ${show(x.tip)}` } : undefined,
   ].filter((m) => m !== undefined);
   const ranked = errors.map((x, i) => ({ i, misses: misses(x) })).sort((a, b) => a.misses.length - b.misses.length);
   const closest = ranked[0];

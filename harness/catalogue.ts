@@ -1,6 +1,7 @@
-// Loads the requirement catalogue (contracts/routes.yaml + contracts/requirements.yaml), validates it,
-// and resolves which routes each requirement covers. The conformance tests, the certificate and the
-// requirements document are all generated from what this module returns.
+// Loads the requirement catalogue (contracts/routes.yaml + contracts/requirements.yaml, traced to
+// contracts/statements.yaml), validates it, and resolves which routes each requirement covers. The
+// conformance tests, the certificate and the requirements document are all generated from what this
+// module returns.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -30,7 +31,24 @@ export interface Route {
   noData?: { status: number; message: string };
   /** Needs no bearer token (the two auth routes). */
   public: boolean;
+  /** The spec's Purpose column for the route, quoted. */
+  purpose: string;
   cite: string;
+}
+
+/** The document a statement is quoted from: the spec (core) or the profile. */
+export type StatementSource = 'spec' | 'profile';
+
+/** One statement of the spec or the profile (contracts/statements.yaml). */
+export interface Statement {
+  id: string;
+  source: StatementSource;
+  section: string;
+  text: string;
+  /** route: one row per route; covered route by route. */
+  each?: 'route';
+  /** Why no check can fail a server that breaks it; such a statement covers nothing. */
+  untestable?: string;
 }
 
 export interface Requirement {
@@ -48,6 +66,8 @@ export interface Requirement {
   routes: string[];
   /** Group whose test file holds the requirement's tests (for per: once). */
   group?: Group;
+  /** The statements of the documents it tests (contracts/statements.yaml). */
+  statements: string[];
   /** Everything else of the entry: the check's own parameters (request, expect, values, bodies, ...). */
   params: Record<string, unknown>;
 }
@@ -58,6 +78,7 @@ export interface Catalogue {
   scopes: Scope[];
   routes: Route[];
   requirements: Requirement[];
+  statements: Statement[];
   pathParams: Record<string, PathParamInfo>;
   queryParameters: Record<string, { meaning: string; cite: string }>;
   route(id: string): Route;
@@ -77,7 +98,10 @@ export interface PlannedCheck {
 export class CatalogueError extends Error {}
 
 const CONTRACTS_DIR = path.resolve(__dirname, '..', 'contracts');
-const REQUIREMENT_KEYS = new Set(['id', 'class', 'title', 'cite', 'check', 'severity', 'advisory', 'per', 'env', 'where', 'group']);
+const REQUIREMENT_KEYS = new Set(['id', 'class', 'title', 'cite', 'statements', 'check', 'severity', 'advisory', 'per', 'env', 'where', 'group']);
+const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'each', 'untestable']);
+/** Which document a statement id names: S- the spec, P- the profile. */
+const STATEMENT_PREFIX: Record<StatementSource, string> = { spec: 'S-', profile: 'P-' };
 const WHERE_KEYS = new Set(['routes', 'exclude', 'method', 'group', 'pathParam', 'query', 'protected', 'sandboxOpen', 'contract', 'dated']);
 
 let cached: Catalogue | undefined;
@@ -86,6 +110,8 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   if (cached && dir === CONTRACTS_DIR) return cached;
   const routesDoc = readYaml(path.join(dir, 'routes.yaml'));
   const reqDoc = readYaml(path.join(dir, 'requirements.yaml'));
+  const statements = parseStatements(readYaml(path.join(dir, 'statements.yaml')));
+  const statementsById = new Map(statements.map((st) => [st.id, st]));
   const scopes = routesDoc.scopes as Scope[];
   const pathParams = routesDoc.pathParams as Record<string, PathParamInfo>;
   const routes = (routesDoc.routes as Array<Record<string, any>>).map((r) => parseRoute(r, scopes, pathParams));
@@ -96,6 +122,7 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   const requirements = (reqDoc.requirements as Array<Record<string, any>>).map((entry) => {
     const req = parseRequirement(entry, routes, byRoute);
     if (seen.has(req.id)) throw new CatalogueError(`requirements.yaml: duplicate id ${req.id}`);
+    checkStatements(req, statementsById);
     seen.add(req.id);
     return req;
   });
@@ -104,6 +131,7 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
     scopes,
     routes,
     requirements,
+    statements,
     pathParams,
     queryParameters: routesDoc.queryParameters,
     route(id) {
@@ -171,6 +199,7 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
     if (!scopes.includes(s)) throw new CatalogueError(`routes.yaml: ${r.route} needs unknown scope ${s}`);
   }
   if (!r.success?.status) throw new CatalogueError(`routes.yaml: ${r.route} has no success status`);
+  if (typeof r.purpose !== 'string' || !r.purpose) throw new CatalogueError(`routes.yaml: ${r.route} has no purpose (the spec's Purpose column)`);
   return {
     route: r.route,
     method: method as Route['method'],
@@ -185,6 +214,7 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
     sandboxOpen: r.sandboxOpen === true,
     noData: r.noData,
     public: r.public === true,
+    purpose: r.purpose,
     cite: r.cite,
   };
 }
@@ -218,8 +248,61 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     env: envs,
     routes: covered,
     group: e.group,
+    statements: Array.isArray(e.statements) ? e.statements.map(String) : [],
     params,
   };
+}
+
+function parseStatements(doc: Record<string, any>): Statement[] {
+  const out: Statement[] = [];
+  for (const source of ['spec', 'profile'] as const) {
+    const list = doc[source];
+    if (!Array.isArray(list) || list.length === 0) throw new CatalogueError(`statements.yaml: "${source}" lists no statement`);
+    for (const e of list as Array<Record<string, any>>) {
+      const where = `statements.yaml: ${e.id ?? '(entry without id)'}`;
+      for (const key of Object.keys(e)) if (!STATEMENT_KEYS.has(key)) throw new CatalogueError(`${where}: unknown key "${key}"`);
+      for (const key of ['id', 'section', 'text']) if (typeof e[key] !== 'string' || !e[key]) throw new CatalogueError(`${where}: missing "${key}"`);
+      if (!String(e.id).startsWith(STATEMENT_PREFIX[source]) || !/^[SP](-[A-Z0-9]+)+$/.test(e.id)) {
+        throw new CatalogueError(`${where}: a ${source} statement's id looks like ${STATEMENT_PREFIX[source]}THING`);
+      }
+      if (e.each !== undefined && e.each !== 'route') throw new CatalogueError(`${where}: "each" can only be route`);
+      if (out.some((s) => s.id === e.id)) throw new CatalogueError(`${where}: duplicate id`);
+      out.push({ id: e.id, source, section: e.section, text: e.text, ...(e.each ? { each: e.each } : {}), ...(e.untestable ? { untestable: String(e.untestable) } : {}) });
+    }
+  }
+  return out;
+}
+
+/**
+ * A requirement names the statements it tests: known ones that a check can break (not `untestable`);
+ * a core requirement at least one of the spec's, a profile requirement at least one of the profile's
+ * and none of the spec's (a spec statement is the core class's: v3-profile.md, rules of precedence).
+ */
+function checkStatements(req: Requirement, byId: Map<string, Statement>): void {
+  const where = `requirements.yaml: ${req.id}`;
+  if (req.statements.length === 0) throw new CatalogueError(`${where}: missing "statements" (the statements of contracts/statements.yaml it tests)`);
+  for (const id of req.statements) {
+    const st = byId.get(id);
+    if (!st) throw new CatalogueError(`${where}: unknown statement ${id}`);
+    if (st.untestable) throw new CatalogueError(`${where}: ${id} is marked untestable in statements.yaml (${st.untestable})`);
+  }
+  const sources = req.statements.map((id) => byId.get(id)!.source);
+  if (req.class === 'core' && !sources.includes('spec')) throw new CatalogueError(`${where}: a core requirement tests at least one statement of the spec (S-)`);
+  if (req.class === 'profile' && (!sources.includes('profile') || sources.includes('spec'))) {
+    throw new CatalogueError(`${where}: a profile requirement tests statements of the profile (P-), never of the spec (those are core)`);
+  }
+}
+
+/**
+ * The requirements that test a statement, and for a statement made route by route, the routes no
+ * such requirement covers. A spec statement counts only core requirements.
+ */
+export function coverageOf(catalogue: Catalogue, st: Statement): { requirements: Requirement[]; uncoveredRoutes: string[] } {
+  const requirements = catalogue.requirements.filter((r) => r.statements.includes(st.id) && (st.source === 'profile' || r.class === 'core'));
+  const uncoveredRoutes = st.each === 'route'
+    ? catalogue.routes.map((r) => r.route).filter((route) => !requirements.some((r) => r.routes.includes(route)))
+    : [];
+  return { requirements, uncoveredRoutes };
 }
 
 function selects(w: Record<string, any>, r: Route): boolean {

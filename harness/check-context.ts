@@ -7,7 +7,8 @@ import type { Catalogue, Requirement, Route } from './catalogue';
 import type { DataKey, RunContext } from './run-context';
 import type { Redactor } from './redact';
 import type { Scope, Target, TokenKey } from './target';
-import { NotRun } from './outcome';
+import { expectStatus } from './assertions';
+import { NotApplicable, NotRun } from './outcome';
 
 export interface CallOptions {
   /** Path or fixed-query parameter values, overriding the run's ids. */
@@ -73,8 +74,25 @@ export class CheckContext {
 
   token(key: TokenKey): string {
     const token = this.run.tokens[key];
+    if (!token && this.tokenlessSandbox()) throw new NotApplicable(TOKENLESS_SANDBOX);
     if (!token) throw new NotRun(this.run.tokenNotes[key] ?? `tokens.${key} is not available`);
     return token;
+  }
+
+  /**
+   * A sandbox target that gives no token: it serves only its read routes by id, and what needs a
+   * token (the connected user's routes, writes, the credentials checks) is not applicable to it.
+   */
+  tokenlessSandbox(): boolean {
+    return this.target.env === 'sandbox' && Object.values(this.run.tokens).every((t) => !t);
+  }
+
+  /**
+   * The answer is a success: the route's documented status (the profile's), or for a core requirement
+   * any 2xx (the spec shows no status code).
+   */
+  expectSuccess(res: ApiResponse, route: Route, why = ''): void {
+    expectStatus(res, this.requirement.class === 'core' ? '2xx' : route.success.status, why);
   }
 
   data(key: DataKey): string {
@@ -89,6 +107,7 @@ export class CheckContext {
   }
 
   requireWrites(): void {
+    if (this.tokenlessSandbox()) throw new NotApplicable(TOKENLESS_SANDBOX);
     if (!this.target.allowWrites) {
       throw new NotRun(`writes are not allowed on this target (set allowWrites: true in ${this.target.source} to run it)`);
     }
@@ -156,6 +175,9 @@ export class CheckContext {
     return res;
   }
 }
+
+const TOKENLESS_SANDBOX = 'the target is a sandbox without tokens: a sandbox serves only its read routes by id without one, and this check needs a token ' +
+  '(v3-profile.md § Hosts and environments); give tokens in the target file to run it';
 
 /** Cars the suite creates carry this name, so coherence checks can leave them out while they appear. */
 export const CREATED_CAR_PREFIX = 'VDS conformance';

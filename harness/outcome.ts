@@ -11,6 +11,27 @@ export class NotRun extends Error {
   }
 }
 
+/**
+ * A check the target's environment rules out (a sandbox without tokens asked for a route that needs
+ * one): not run, but not missing either; it never counts, not even in a certification.
+ */
+export class NotApplicable extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'NotApplicable';
+  }
+}
+
+/**
+ * A core check reads an answer through a fact only the profile gives (a field name, a structure).
+ * An answer that does not follow it cannot be judged against the spec: the check is not run, and the
+ * profile requirement of that fact (named) fails instead. A core failure thus always means the spec
+ * is broken.
+ */
+export function unreadable(what: string, judgedBy: string): NotRun {
+  return new NotRun(`${what}, so this core check cannot read the answer; ${judgedBy} judges it against the profile`);
+}
+
 export interface FailureDetails {
   /** What the documents require, in a vendor's words. */
   expected: string;

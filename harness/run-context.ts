@@ -55,8 +55,8 @@ export function readRunContext(): RunContext {
 export function targetSecrets(target: Target): string[] {
   const t = target.tokens;
   return [
-    t.full, t.otherUser, t.noScopes, t.expired, t.revoked, ...Object.values(t.withoutScope ?? {}),
-    target.oauth?.clientSecret, target.oauth?.password, target.oauth?.otherPassword, ...Object.values(target.headers ?? {}),
+    t.full, t.otherUser, t.noScopes, t.expired, t.revoked, t.restrictedApp, ...Object.values(t.withoutScope ?? {}),
+    target.oauth?.clientSecret, target.oauth?.password, target.oauth?.otherPassword, target.oauth?.restrictedClientSecret, ...Object.values(target.headers ?? {}),
   ].filter((v): v is string => typeof v === 'string');
 }
 

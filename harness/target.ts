@@ -22,7 +22,7 @@ export const DATA_KEYS = [
 export type DataKey = (typeof DATA_KEYS)[number];
 
 /** The tokens a target file may give under `tokens` (besides `withoutScope.<scope>`). */
-export const BASE_TOKEN_KEYS = ['full', 'otherUser', 'noScopes', 'expired', 'revoked'] as const;
+export const BASE_TOKEN_KEYS = ['full', 'otherUser', 'noScopes', 'expired', 'revoked', 'restrictedApp'] as const;
 export type BaseTokenKey = (typeof BASE_TOKEN_KEYS)[number];
 export type TokenKey = BaseTokenKey | `withoutScope.${Scope}`;
 /** Every token a run may hold: the base ones and one without each scope. */
@@ -44,6 +44,8 @@ export interface Target {
   oauth?: {
     clientId?: string; clientSecret?: string; redirectUri?: string;
     username?: string; password?: string; otherUsername?: string; otherPassword?: string;
+    /** A second application, one without devices_management (the spec: not available to all applications). */
+    restrictedClientId?: string; restrictedClientSecret?: string; restrictedRedirectUri?: string;
     signInPage?: { username?: string; password?: string; submit?: string };
   };
   data: Partial<Record<DataKey, string>>;

@@ -148,7 +148,7 @@ export default class CertificateReporter implements Reporter {
       }
     }
     certificate.gate = decideGate({
-      certificate, baseline: certificate.baseline, comparison: certificate.comparison, problems, requireComplete: this.options.requireComplete,
+      certificate, gate: this.options.gate, baseline: certificate.baseline, comparison: certificate.comparison, problems, requireComplete: this.options.requireComplete,
       certify: this.options.certify || run?.certify,
     });
     return certificate;

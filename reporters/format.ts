@@ -1,8 +1,8 @@
 // Small wording helpers shared by the console, Markdown and HTML renderings of a certificate.
 import type { Certificate, CheckFailure, CheckStatus, ClassVerdict } from './model';
 
-export const STATUS_MARK: Record<CheckStatus, string> = { passed: '✔', failed: '✘', 'not-run': '○' };
-export const STATUS_WORD: Record<CheckStatus, string> = { passed: 'passed', failed: 'failed', 'not-run': 'not run' };
+export const STATUS_MARK: Record<CheckStatus, string> = { passed: '✔', failed: '✘', 'not-run': '○', 'not-applicable': '–' };
+export const STATUS_WORD: Record<CheckStatus, string> = { passed: 'passed', failed: 'failed', 'not-run': 'not run', 'not-applicable': 'not applicable' };
 
 export const VERDICT_MEANING: Record<ClassVerdict, string> = {
   PASS: 'every requirement ran and passed',

@@ -10,7 +10,8 @@ export const RUN_STOPPED = {
   timedOut: 'the run reached its global timeout before every check ran',
 } as const;
 
-export type CheckStatus = 'passed' | 'failed' | 'not-run';
+/** not-applicable: the target's environment rules the check out (a tokenless sandbox); it never counts. */
+export type CheckStatus = 'passed' | 'failed' | 'not-run' | 'not-applicable';
 export type ClassVerdict = 'PASS' | 'INCOMPLETE' | 'FAIL';
 
 /** What a failing check showed: the documents' expectation against the server's answer. */
@@ -37,7 +38,7 @@ export interface CheckResult {
   requirement: string;
   group: string;
   status: CheckStatus;
-  /** Why it did not run (status not-run). */
+  /** Why it did not run (status not-run or not-applicable). */
   reason?: string;
   warnings: string[];
   failure?: CheckFailure;
@@ -66,6 +67,8 @@ export interface StatusCounts {
   passed: number;
   failed: number;
   notRun: number;
+  /** Checks the target's environment rules out (never counted). */
+  notApplicable?: number;
 }
 
 export interface RequirementResult {
@@ -79,7 +82,8 @@ export interface RequirementResult {
   advisory: boolean;
   /**
    * False when the requirement concerns another environment than the target's (a sandbox-only
-   * requirement on a cloud target): listed with its reason, never counted in a verdict.
+   * requirement on a cloud target), or every one of its checks is not applicable to the target (a
+   * tokenless sandbox): listed with its reason, never counted in a verdict.
    */
   applicable: boolean;
   status: CheckStatus;
@@ -88,6 +92,8 @@ export interface RequirementResult {
   groups: Partial<Record<Group, CheckStatus>>;
   /** Identical reasons are listed once, with the checks they apply to. */
   notRun: Array<{ reason: string; checks: string[] }>;
+  /** Checks the target's environment rules out, by reason (absent when none). */
+  notApplicable?: Array<{ reason: string; checks: string[] }>;
   warnings: Array<{ message: string; checks: string[] }>;
   failures: CheckFailure[];
 }
@@ -142,11 +148,16 @@ export interface Certification {
   product?: { name?: string; version?: string; vendor?: string };
 }
 
+/** The classes a gate judges: both (the default) or the spec's only (--gate core). */
+export type GateClasses = 'all' | 'core';
+
 export interface Gate {
   status: 'passed' | 'failed';
   /** The exit status of the run (reporters/exit-codes.ts): 0 passed, 1 failed, 3 the run did not complete. */
   exitCode: number;
-  /** The rule that decided: the core verdict, a baseline, a comparison. */
+  /** The classes it judged: all (core and profile) or core (--gate core). */
+  classes?: GateClasses;
+  /** The rule that decided: the verdicts of the gated classes, a certification, a baseline, a comparison. */
   rule: string;
   reasons: string[];
 }

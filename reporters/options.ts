@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readBaseline } from './baseline';
 import { readCertificate } from './compare';
+import type { GateClasses } from './model';
 import { reportsDir } from './paths';
 
 export interface CertificateOptions {
@@ -24,6 +25,8 @@ export interface CertificateOptions {
   requireComplete: boolean;
   /** --certify: every class must PASS. */
   certify: boolean;
+  /** --gate: the classes whose failures fail the run (default all). */
+  gate: GateClasses;
 }
 
 export const DEFAULT_LATENCY_RATIO = 1.5;
@@ -40,7 +43,15 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Certificat
     junit: env.VDS_REPORTS !== 'certificate',
     requireComplete: env.VDS_REQUIRE_COMPLETE === '1',
     certify: env.VDS_CERTIFY === '1',
+    gate: parseGate(env.VDS_GATE),
   };
+}
+
+/** --gate all|core (VDS_GATE): which classes decide the exit status. */
+export function parseGate(raw: string | undefined): GateClasses {
+  if (raw === undefined || raw === '' || raw === 'all') return 'all';
+  if (raw === 'core') return 'core';
+  throw new OptionError(`--gate must be all (core and profile, the default) or core (the spec only), got "${raw}"`);
 }
 
 export function parseRatio(raw: string | undefined): number {
@@ -73,6 +84,7 @@ export function optionProblems(env: NodeJS.ProcessEnv = process.env): string[] {
   };
   attempt('VDS_LATENCY_RATIO', () => parseRatio(env.VDS_LATENCY_RATIO));
   attempt('VDS_LATENCY_FLOOR_MS', () => parseFloor(env.VDS_LATENCY_FLOOR_MS));
+  attempt('VDS_GATE (--gate)', () => parseGate(env.VDS_GATE));
   const { baseline, updateBaseline, compare } = optionsFromEnvUnchecked(env);
   if (compare) attempt('VDS_COMPARE (--compare)', () => readCertificate(compare));
   if (baseline) attempt('VDS_BASELINE (--baseline)', () => readBaseline(baseline));

@@ -2,7 +2,7 @@
 import type { Comparison, StatusChange } from './model';
 import { MIN_LATENCY_SAMPLES } from './compare';
 
-const WORD = { passed: 'passed', failed: 'failed', 'not-run': 'not run', absent: 'absent' } as const;
+const WORD = { passed: 'passed', failed: 'failed', 'not-run': 'not run', 'not-applicable': 'not applicable', absent: 'absent' } as const;
 
 function change(c: StatusChange): string {
   return `${c.id} (${c.class}): ${WORD[c.was]} -> ${WORD[c.now]} — ${c.title}`;

@@ -27,6 +27,8 @@ export function renderJunit(certificate: Pick<Certificate, 'requirements' | 'tar
         tc.stacktrace([`[${c.requirement}] ${r?.title ?? ''}`, `cite:     ${r?.cite ?? ''}`, ...failureLines(f)].join('\n'));
       } else if (c.status === 'not-run') {
         tc.skipped().standardOutput(`not run: ${c.reason ?? ''}`);
+      } else if (c.status === 'not-applicable') {
+        tc.skipped().standardOutput(`not applicable: ${c.reason ?? ''}`);
       }
       if (c.warnings.length) tc.standardError(c.warnings.map((w) => `warning: ${w}`).join('\n'));
     }

@@ -66,10 +66,15 @@ export function buildCertificate(input: CertificateInput): Certificate {
   };
 }
 
-/** The status of a set of checks, by the requirement rule. An empty set did not run. */
+/**
+ * The status of a set of checks, by the requirement rule. Checks not applicable to the target do not
+ * count; an empty set did not run; a set of only such checks is not applicable.
+ */
 export function combine(statuses: CheckStatus[]): CheckStatus {
-  if (statuses.includes('failed')) return 'failed';
-  if (statuses.length === 0 || statuses.includes('not-run')) return 'not-run';
+  const applicable = statuses.filter((s) => s !== 'not-applicable');
+  if (statuses.length > 0 && applicable.length === 0) return 'not-applicable';
+  if (applicable.includes('failed')) return 'failed';
+  if (applicable.length === 0 || applicable.includes('not-run')) return 'not-run';
   return 'passed';
 }
 
@@ -145,6 +150,9 @@ function requirementResult(info: RequirementInfo, checks: Check[], missingReason
   const notRun = grouped(checks.filter((c) => c.status === 'not-run').map((c): [string, string] => [c.reason ?? 'not run', c.key]))
     .map(({ key, checks: keys }) => ({ reason: key, checks: keys }));
   if (checks.length === 0) notRun.push({ reason: `no check of it ran: ${missingReason}`, checks: [] });
+  const notApplicable = grouped(checks.filter((c) => c.status === 'not-applicable').map((c): [string, string] => [c.reason ?? 'not applicable', c.key]))
+    .map(({ key, checks: keys }) => ({ reason: key, checks: keys }));
+  const status = combine(checks.map((c) => c.status));
   return {
     id: info.id,
     class: info.class,
@@ -153,11 +161,12 @@ function requirementResult(info: RequirementInfo, checks: Check[], missingReason
     routes: info.routes,
     severity: info.severity,
     advisory: info.advisory,
-    applicable: info.applicable,
-    status: combine(checks.map((c) => c.status)),
+    applicable: info.applicable !== false && status !== 'not-applicable',
+    status,
     checks: { total: checks.length, ...countStatuses(checks.map((c) => c.status)) },
     groups,
     notRun,
+    ...(notApplicable.length ? { notApplicable } : {}),
     warnings: grouped(checks.flatMap((c) => c.warnings.map((w): [string, string] => [w, c.key]))).map(({ key, checks: keys }) => ({
       message: key, checks: keys,
     })),
@@ -177,10 +186,12 @@ function grouped(pairs: Array<[string, string]>): Array<{ key: string; checks: s
 }
 
 export function countStatuses(statuses: CheckStatus[]): StatusCounts {
+  const notApplicable = statuses.filter((s) => s === 'not-applicable').length;
   return {
     passed: statuses.filter((s) => s === 'passed').length,
     failed: statuses.filter((s) => s === 'failed').length,
     notRun: statuses.filter((s) => s === 'not-run').length,
+    ...(notApplicable ? { notApplicable } : {}),
   };
 }
 

@@ -138,7 +138,8 @@ interface ErrorAnswer {
 
 interface ErrorExpect {
   status: number | number[] | string;
-  type: string;
+  /** One type, or the types any of which will do (the example shows the first). */
+  type: string | string[];
   message?: string;
   tip?: string;
   scope?: string;
@@ -173,14 +174,17 @@ function errorCaseAnswers(req: Requirement, route: Route, c: Catalogue): ErrorAn
   return scopes.flatMap((scope) => {
     const named = e.tip === 'names-scope' ? (e.scope ?? (variants[0].token?.includes('@routeScope') ? route.scopes[0] : scope)) : undefined;
     const request = variants.map((v) => describeVariant(v, route, c, scope)).join(' | ');
+    const types = Array.isArray(e.type) ? e.type : [e.type];
+    // The spec says only that the tip is a string; a non-empty one is the profile's decision.
+    const anyTip = req.class === 'core' ? 'any text' : 'any non-empty text';
     return statusKeys(e.status).map((status) => ({
       status,
       key: scope ? `${req.id}.${scope}` : req.id,
-      type: e.type,
+      type: types[0],
       message,
-      tip: named ? `${UNDOCUMENTED}: any non-empty text naming the scope ${named}` : `${UNDOCUMENTED}: any non-empty text`,
+      tip: named ? `${UNDOCUMENTED}: ${anyTip} naming the scope ${named}` : `${UNDOCUMENTED}: ${anyTip}`,
       summary: `${req.id}${req.env.length === 1 ? ` (${req.env[0]} only)` : ''}`,
-      description: `${req.title}. Request: ${request}. ${req.cite}.`,
+      description: `${req.title}. Request: ${request}.${types.length > 1 ? ` Type: ${types.join(' or ')}.` : ''} ${req.cite}.`,
     }));
   });
 }
@@ -191,10 +195,10 @@ function errorAnswers(route: Route, c: Catalogue): ErrorAnswer[] {
   for (const req of c.requirements.filter((r) => r.routes.includes(route.route))) {
     if (req.check === 'error-case') answers.push(...errorCaseAnswers(req, route, c));
     if (req.check === 'malformed-id') {
-      answers.push({
-        status: '4XX', key: req.id, type: 'PARAMETERS_ERROR', tip: `${UNDOCUMENTED}: any non-empty text`,
+      answers.push(...['400', '404'].map((status) => ({
+        status, key: req.id, type: 'PARAMETERS_ERROR', tip: `${UNDOCUMENTED}: any non-empty text`,
         summary: req.id, description: `${req.title}. Request: ids such as ${(req.params.values as string[]).slice(0, 3).join(', ')}. ${req.cite}.`,
-      });
+      })));
     }
   }
   if (route.noData) {

@@ -65,6 +65,7 @@ export function defineGroupSuite(group: Group): void {
         // A failed step shows expected vs actual in the HTML report and Allure; it is not the test's end.
         if (record.status === 'failed') throw Object.assign(new Error(stepMessage(p, record)), { stack: stepMessage(p, record), isCheckFailure: true });
         if (record.status === 'not-run') step.skip(true, `not run: ${record.reason}`);
+        if (record.status === 'not-applicable') step.skip(true, `not applicable: ${record.reason}`);
       }, { location }).catch((err: { isCheckFailure?: boolean }) => {
         if (!err.isCheckFailure) throw err;
         failureBudget.spend();
@@ -139,7 +140,7 @@ function verdict(testInfo: TestInfo, records: CheckRecord[]): void {
     error.stack = error.message; // expected vs actual is the whole story; the suite's stack is not
     throw error;
   }
-  if (records.every((r) => r.status === 'not-run')) {
+  if (records.every((r) => r.status === 'not-run' || r.status === 'not-applicable')) {
     const reasons = [...new Set(records.map((r) => r.reason))];
     testInfo.skip(true, `not run: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; ...' : ''}`);
   }

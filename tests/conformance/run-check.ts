@@ -2,6 +2,7 @@
 // the plain record the reports are built from:
 //   the procedure returns        -> passed
 //   it throws NotRun              -> not-run, with the reason (never counted as passed)
+//   it throws NotApplicable       -> not-applicable: the target's environment rules it out (never counted)
 //   it throws ConformanceFailure  -> failed, expected vs actual and the request that showed it
 //   a request gets no answer      -> failed, "an HTTP answer within requestTimeoutMs"
 //   it outlives its time limit    -> failed, "the check finishes within N ms"
@@ -15,7 +16,7 @@ import { interruption, watchForInterruption } from '../../harness/interruption';
 import { redactorFor, type RunContext } from '../../harness/run-context';
 import { keysPattern } from '../../harness/selection';
 import type { Target } from '../../harness/target';
-import { ConformanceFailure, formatFailure, NotRun, type FailureDetails } from '../../harness/outcome';
+import { ConformanceFailure, formatFailure, NotApplicable, NotRun, type FailureDetails } from '../../harness/outcome';
 import { failureOf, type CheckRecord } from '../../reporters/check-record';
 import { CHECKS } from './checks';
 
@@ -41,7 +42,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   if (!procedure) throw new Error(`requirements.yaml: ${r.id} uses check "${r.check}", which tests/conformance/checks/index.ts does not define`);
   const base = { key: p.key, requirement: r.id, group: p.group };
   if (!r.env.includes(target.env)) {
-    return { ...base, status: 'not-run', reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`, warnings: [], exchanges: [] };
+    return { ...base, status: 'not-applicable', reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`, warnings: [], exchanges: [] };
   }
   watchForInterruption();
   const redactor = redactorFor(run);
@@ -76,6 +77,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   const signal = interruption();
   if (signal) return { ...done, status: 'not-run', reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server` };
   if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
+  if (outcome instanceof NotApplicable) return { ...done, status: 'not-applicable', reason: redactor.redact(outcome.reason) };
   // Rate limiting is the operator's setting, not the server's conformance (README, "rateLimit").
   if (outcome instanceof RateLimitedError) {
     return { ...done, status: 'not-run', reason: `the target kept answering 429 Too Many Requests (${redactor.redact(outcome.message)}): lower rateLimit.requestsPerSecond in the target file` };

@@ -3,7 +3,7 @@
 import { differingFields, expectJson, expectStatus, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
 import { isSuiteCreatedCar, type CheckContext } from '../../../harness/check-context';
 import { documentedOnly } from '../../../harness/contracts';
-import { fail, NotRun, show } from '../../../harness/outcome';
+import { fail, NotRun, show, unreadable } from '../../../harness/outcome';
 
 type Item = Record<string, unknown>;
 const CAR_FIELDS = ['id', 'name', 'make', 'model', 'year', 'numberPlate', 'deviceId', 'cardbId', 'creationDate', 'lastUpdateDate'];
@@ -11,11 +11,21 @@ const TRIP_SUMMARY_FIELDS = ['id', 'beginLocation', 'endLocation', 'beginDate', 
 /** At most this many records are compared one by one, to keep a run short on large accounts. */
 const SAMPLE = 10;
 
+/** A success of the route, read as JSON (the profile's status; any 2xx for a core requirement). */
 async function read(ctx: CheckContext, routeId: string, options: Parameters<CheckContext['call']>[1] = {}): Promise<unknown> {
   const route = ctx.catalogue.route(routeId);
   const res = await ctx.call(route, options);
-  expectStatus(res, route.success.status, `reading ${routeId}`);
+  ctx.expectSuccess(res, route, `reading ${routeId}`);
   return expectJson(res);
+}
+
+/** The connected user's id, read from /users/me through the profile's field name (user.id). */
+async function connectedUserId(ctx: CheckContext, options: Parameters<CheckContext['call']>[1] = {}): Promise<string> {
+  const me = (await read(ctx, 'GET /users/me', options)) as Item;
+  if (!me || typeof me !== 'object' || (typeof me.id !== 'number' && typeof me.id !== 'string')) {
+    throw unreadable('GET /users/me has no id member (the profile\'s user record)', 'RESP-CONTRACT');
+  }
+  return String(me.id);
 }
 
 /** Cars the suite itself creates during the run may appear between two reads: leave them out. */
@@ -24,9 +34,9 @@ function stableCars(list: unknown): Item[] {
 }
 
 export async function meCars(ctx: CheckContext): Promise<void> {
-  const me = (await read(ctx, 'GET /users/me')) as Item;
+  const me = { id: await connectedUserId(ctx) };
   const viaMe = stableCars(await read(ctx, 'GET /users/me/cars'));
-  const viaId = stableCars(await read(ctx, 'GET /users/{userId}/cars', { ids: { userId: String(me.id) } }));
+  const viaId = stableCars(await read(ctx, 'GET /users/{userId}/cars', { ids: { userId: me.id } }));
   const ids = (l: Item[]) => l.map((c) => String(c.id)).sort();
   if (!sameValue(ids(viaMe), ids(viaId))) {
     fail({ expected: `/users/me/cars and /users/${show(me.id)}/cars list the same cars`, actual: `ids ${show(ids(viaMe))} vs ${show(ids(viaId))}` });
@@ -35,6 +45,25 @@ export async function meCars(ctx: CheckContext): Promise<void> {
   for (const car of viaMe) {
     const diff = differingFields(car, byId.get(String(car.id))!, CAR_FIELDS).filter((f) => !(f === 'deviceId' && String(car.id) === ctx.run.data.deviceCarId));
     if (diff.length) fail({ expected: `car ${show(car.id)} identical in both lists`, actual: `differs in ${diff.join(', ')}` });
+  }
+}
+
+/**
+ * "Get the connected user": the primary user's token and the second user's read two different users
+ * at /users/me, and each is the user GET /users/{id} answers to that same token (a server answering
+ * one user to everyone, or each token another user, shows here).
+ */
+export async function coreMe(ctx: CheckContext): Promise<void> {
+  const primary = await connectedUserId(ctx);
+  const other = await connectedUserId(ctx, { token: 'otherUser' });
+  if (primary === other) {
+    fail({ expected: 'GET /users/me answers the connected user: two users\' tokens read two users', actual: `both read user ${show(primary)}` });
+  }
+  for (const [id, token] of [[primary, 'full'], [other, 'otherUser']] as const) {
+    const user = (await read(ctx, 'GET /users/{userId}', { ids: { userId: id }, token })) as Item;
+    if (String(user?.id) !== id) {
+      fail({ expected: `GET /users/${id} is user ${id}, the connected user of /users/me for the same token (${token})`, actual: `id ${show(user?.id)}` });
+    }
   }
 }
 
@@ -60,6 +89,18 @@ export async function carListItems(ctx: CheckContext): Promise<void> {
       fail({ expected: `car ${show(car.id)} of the list equals GET /cars/${show(car.id)}`, actual: `differs in ${diff.map((f) => `${f} (${show(car[f])} vs ${show(single[f])})`).join(', ')}` });
     }
   }
+}
+
+/** "The trips made by cars": each trip of a car's list is a trip the service answers by its id. */
+export async function coreCarTrips(ctx: CheckContext): Promise<void> {
+  const trips = (await read(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() })) as Item[];
+  if (!Array.isArray(trips)) throw unreadable('GET /cars/{carId}/trips is not an array (the profile\'s trip list)', 'RESP-CONTRACT');
+  if (trips.length === 0) throw new NotRun('no trip in the data window');
+  const ids = trips.map((t) => t?.id);
+  if (ids.some((id) => typeof id !== 'string' && typeof id !== 'number')) {
+    throw unreadable('a trip of the list has no id member (the profile\'s trip summary)', 'RESP-CONTRACT');
+  }
+  for (const id of ids.slice(0, SAMPLE)) await read(ctx, 'GET /trips/{tripId}', { ids: { tripId: String(id) } });
 }
 
 export async function tripListItems(ctx: CheckContext): Promise<void> {
@@ -116,6 +157,9 @@ export async function tripStats(ctx: CheckContext): Promise<void> {
  * another order only warns.
  */
 function compareCoordinates(ctx: CheckContext, locations: Item[], coordinates: unknown[], what: string): void {
+  if (locations.some((l) => typeof l?.longitude !== 'number' || typeof l?.latitude !== 'number')) {
+    throw unreadable('a location has no numeric longitude and latitude (the profile\'s location record)', 'RESP-CONTRACT');
+  }
   if (locations.length !== coordinates.length) {
     fail({ expected: `${what}: one position per location (${locations.length})`, actual: `${coordinates.length} positions` });
   }
@@ -169,15 +213,17 @@ export async function geojsonCar(ctx: CheckContext): Promise<void> {
   const locations = (await read(ctx, 'GET /cars/{carId}/locations', { query })) as Item[];
   if (!Array.isArray(locations) || locations.length === 0) throw new NotRun('no location in the data window');
   const geojson = await read(ctx, 'GET /cars/{carId}/locations.geojson', { query });
-  if (!Array.isArray(geojson)) fail({ expected: 'an array of GeoJSON Points', actual: show(geojson) });
-  compareCoordinates(ctx, locations, geojson.map((p) => (p as Item)?.coordinates), 'car locations.geojson');
+  if (!Array.isArray(geojson) || geojson.some((p) => !Array.isArray((p as Item)?.coordinates))) {
+    throw unreadable('the car GeoJSON is not an array of objects with coordinates (the profile\'s array of Points)', 'RESP-CONTRACT');
+  }
+  compareCoordinates(ctx, locations, geojson.map((p) => (p as Item).coordinates), 'car locations.geojson');
 }
 
 export async function geojsonTrip(ctx: CheckContext): Promise<void> {
   const locations = (await read(ctx, 'GET /trips/{tripId}/locations')) as Item[];
   const line = (await read(ctx, 'GET /trips/{tripId}/locations.geojson')) as Item;
-  if (!Array.isArray(locations)) fail({ expected: 'an array of locations', actual: show(locations) });
-  if (!Array.isArray(line?.coordinates)) fail({ expected: 'a GeoJSON LineString with coordinates', actual: show(line) });
+  if (!Array.isArray(locations)) throw unreadable('the trip locations are not an array (the profile\'s array of location)', 'RESP-CONTRACT');
+  if (!Array.isArray(line?.coordinates)) throw unreadable('the trip GeoJSON has no coordinates array (the profile\'s LineString)', 'RESP-CONTRACT');
   compareCoordinates(ctx, locations, line.coordinates as unknown[], 'trip locations.geojson');
 }
 
@@ -187,11 +233,13 @@ export async function geojsonTrip(ctx: CheckContext): Promise<void> {
  */
 export async function tripWindow(ctx: CheckContext): Promise<void> {
   const trip = (await read(ctx, 'GET /trips/{tripId}')) as Item;
-  const begin = Math.floor(Date.parse(String(trip.beginDate)) / 1000) * 1000;
-  const end = Math.floor(Date.parse(String(trip.endDate)) / 1000) * 1000 + 999;
+  const begin = Math.floor(Date.parse(String(trip?.beginDate)) / 1000) * 1000;
+  const end = Math.floor(Date.parse(String(trip?.endDate)) / 1000) * 1000 + 999;
+  if (Number.isNaN(begin) || Number.isNaN(end)) throw unreadable('the trip has no beginDate and endDate dates (the profile\'s trip record)', 'RESP-CONTRACT');
   for (const routeId of ['GET /trips/{tripId}/locations', 'GET /trips/{tripId}/signals']) {
     const items = (await read(ctx, routeId)) as Item[];
-    if (!Array.isArray(items)) fail({ expected: `${routeId}: an array`, actual: show(items) });
+    if (!Array.isArray(items)) throw unreadable(`${routeId} is not an array (the profile's records)`, 'RESP-CONTRACT');
+    if (items.some((item) => Number.isNaN(Date.parse(String(item?.date))))) throw unreadable(`an item of ${routeId} has no date (the profile's records)`, 'RESP-CONTRACT');
     items.forEach((item, i) => {
       const t = Date.parse(String(item.date));
       if (!(t >= begin && t <= end)) {

@@ -12,6 +12,8 @@ import * as writes from './writes';
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
 
 export const CHECKS: Record<string, CheckProcedure> = {
+  'route-answers': responses.routeAnswers,
+  'car-list-records': responses.carListRecords,
   'response-status': responses.responseStatus,
   'response-content-type': responses.responseContentType,
   'response-contract': responses.responseContract,
@@ -31,6 +33,8 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'trips-inclusive': query.tripsInclusive,
   'stats-initial-value': query.statsInitialValue,
   'stats-no-data': query.statsNoData,
+  'core-me': coherence.coreMe,
+  'core-car-trips': coherence.coreCarTrips,
   'coherence-me-cars': coherence.meCars,
   'coherence-me-user': coherence.meUser,
   'coherence-car-list-items': coherence.carListItems,
@@ -39,6 +43,9 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'coherence-geojson-car': coherence.geojsonCar,
   'coherence-geojson-trip': coherence.geojsonTrip,
   'coherence-trip-window': coherence.tripWindow,
+  'core-car-create': writes.coreCarCreate,
+  'core-device-car': writes.coreDeviceCar,
+  'core-device-scope-restricted': writes.coreDeviceScopeRestricted,
   'car-create': writes.carCreate,
   'car-create-full': writes.carCreateFull,
   'car-create-invalid': writes.carCreateInvalid,
@@ -52,6 +59,9 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'device-pin-wrong': writes.devicePinWrong,
   'device-pin-lockout': writes.devicePinLockout,
   'device-bad-car': writes.deviceBadCar,
+  'core-signin-page': auth.coreSigninPage,
+  'core-token-endpoint': auth.coreTokenEndpoint,
+  'no-password-grant': auth.noPasswordGrant,
   'signin-page': auth.signinPage,
   'signin-rejects': auth.signinRejects,
   'signin-code-state': auth.signinCodeState,

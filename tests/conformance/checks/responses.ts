@@ -9,7 +9,9 @@ import type { CallOptions, CheckContext } from '../../../harness/check-context';
 import { checkContract, describeViolations } from '../../../harness/contracts';
 import { expandTemplate } from '../../../harness/templates';
 import type { TokenKey } from '../../../harness/target';
-import { fail, NotRun, show } from '../../../harness/outcome';
+import { fail, NotApplicable, NotRun, show } from '../../../harness/outcome';
+import { unknownIdLike } from '../../../harness/templates';
+import type { DataKey } from '../../../harness/run-context';
 
 /** Warns about members neither document knows (an implementation may add fields; leaks are worth seeing). */
 function warnUnknown(ctx: CheckContext, pointers: string[]): void {
@@ -29,6 +31,40 @@ async function callValid(ctx: CheckContext, route: Route, options: CallOptions =
     throw new NotRun(`over the default range the route answered "${route.noData.message}" (documented when there is no data), and discovery found no data window to ask it over`);
   }
   return res;
+}
+
+/**
+ * The route exists and serves its purpose (vehicle-data-service-v3.md § Endpoints): a valid request
+ * answers a success with a JSON body. The spec shows no status code: any 2xx (the exact one is the
+ * profile's, RESP-STATUS).
+ */
+export async function routeAnswers(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const res = await callValid(ctx, route);
+  expectStatus(res, '2xx', `${route.route} serves its purpose: ${route.purpose}`);
+  expectJson(res, 'a JSON body (the service is an HTTP API for data)');
+}
+
+/**
+ * The spec's one detailed answer: GET /users/{userId}/cars is a JSON array of car records, each with
+ * the car record's fields. A car identifier names one car: no id twice in the list. An empty list
+ * holds no record to judge (discovery then finds no car either): not run.
+ */
+export async function carListRecords(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const res = await callValid(ctx, route);
+  expectStatus(res, '2xx', 'the list of the user\'s cars');
+  warnUnknown(ctx, expectContract(res, 'car[]'));
+  const cars = res.json as Array<{ id: unknown }>;
+  if (cars.length === 0) throw new NotRun('the user has no car: the list holds no car record to check (give a user with cars)');
+  const seen = new Map<string, number>();
+  cars.forEach((car, i) => {
+    const before = seen.get(String(car.id));
+    if (before !== undefined) {
+      fail({ expected: 'each car once: a car identifier names one car', actual: `cars ${before} and ${i} both have id ${show(car.id)}`, pointer: `/${i}/id`, exchange: res.exchange });
+    }
+    seen.set(String(car.id), i);
+  });
 }
 
 export async function responseStatus(ctx: CheckContext): Promise<void> {
@@ -65,25 +101,78 @@ export async function dateOrder(ctx: CheckContext): Promise<void> {
   if (!ascending && !descending) ctx.warn(`${items.length} items are in no date order (by ${route.dates[0]})`);
 }
 
-/** Makes the route answer an error the simplest documented way, and checks the error body's shape. */
-export async function errorBody(ctx: CheckContext): Promise<void> {
-  const route = ctx.requireRoute();
-  let res;
-  if (ctx.target.env === 'cloud') {
-    if (route.method !== 'GET') ctx.requireWrites();
-    res = await ctx.call(route, { authorization: null });
-  } else if (route.sandboxOpen) {
-    const param = resourceParam(route);
-    res = await ctx.call(route, { ids: { [param]: 'vds-conformance-no-such-id' } });
-  } else {
-    throw new NotRun('on a sandbox this route needs a token to answer at all; the error body is checked on the open routes');
-  }
-  if (res.status < 400) fail({ expected: 'an error (4xx) for a request without credentials or with an unknown id', actual: `status ${res.status}`, exchange: res.exchange });
-  expectError(res, { status: res.status });
-  if ((res.json as Array<{ message: string }>).some((e) => e.message === '')) ctx.warn('an error element has an empty message');
+/** The run id of another user's resource, by the path parameter naming it. */
+const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
+
+/** One way to make a route answer an error: what it sends, and when it applies. */
+interface Provocation {
+  label: string;
+  options: (ctx: CheckContext, route: Route) => CallOptions | undefined;
 }
 
-/** Ids that are not ids: a 4xx with the error array for each, never a 5xx, never a hang. */
+/**
+ * The errors a route can be made to answer without changing anything: each that applies to the route
+ * and the target is sent (its inputs missing: skipped). The cloud's credentials errors need no token.
+ */
+const PROVOCATIONS: Provocation[] = [
+  { label: 'no Authorization', options: (ctx) => (ctx.target.env === 'cloud' ? { authorization: null } : undefined) },
+  { label: 'a token without scopes', options: (ctx) => (ctx.target.env === 'cloud' && ctx.run.tokens.noScopes ? { token: 'noScopes' } : undefined) },
+  {
+    label: 'an unknown id',
+    options: (ctx, route) => {
+      const param = route.pathParams.find((p) => p !== 'deviceId');
+      return param && route.group !== 'devices' ? { ids: { [param]: unknownIdLike(ctx.idFor(route, param)) } } : undefined;
+    },
+  },
+  {
+    label: "another user's id",
+    options: (ctx, route) => {
+      const param = route.group === 'devices' ? undefined : route.pathParams.find((p) => OTHER[p]);
+      return param && ctx.target.env === 'cloud' && ctx.run.data[OTHER[param]] ? { ids: { [param]: ctx.run.data[OTHER[param]]! } } : undefined;
+    },
+  },
+  { label: 'limit=-1', options: (_ctx, route) => (route.query.includes('limit') ? { query: { limit: '-1' } } : undefined) },
+  { label: 'an unknown device', options: (ctx, route) => (route.pathParams.includes('deviceId') ? { ids: { deviceId: unknownIdLike(ctx.idFor(route, 'deviceId')) } } : undefined) },
+];
+
+/**
+ * Every error the route answers is the spec's error body (vehicle-data-service-v3.md § Errors: "an
+ * error response body is a JSON array of objects" with string type, message and tip, and one of the
+ * three types). The route is made to answer each kind of error it can without changing anything;
+ * each answer that is an error is judged (whether it should have been one is other requirements').
+ */
+export async function errorBody(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  if (route.method !== 'GET') ctx.requireWrites();
+  if (ctx.target.env === 'sandbox' && !route.sandboxOpen) ctx.token('full'); // not applicable to a tokenless sandbox
+  let errors = 0;
+  const skipped: string[] = [];
+  for (const p of PROVOCATIONS) {
+    let options: CallOptions | undefined;
+    try {
+      options = p.options(ctx, route);
+    } catch (err) {
+      if (!(err instanceof NotRun || err instanceof NotApplicable)) throw err;
+      skipped.push(`${p.label} (${err.reason})`);
+      continue;
+    }
+    if (!options) continue;
+    const res = await ctx.call(route, options);
+    if (res.status < 400) continue;
+    errors += 1;
+    expectError(res, { status: res.status, tip: 'any' });
+    if ((res.json as Array<{ message: string }>).some((e) => e.message === '')) ctx.warn(`${p.label}: an error element has an empty message`);
+  }
+  if (errors === 0) {
+    throw new NotRun(`no request made the route answer an error to judge${skipped.length ? ` (not sent: ${skipped.join('; ')})` : ''}`);
+  }
+}
+
+/**
+ * Ids that are not ids are refused as unknown ones are (v3-profile.md § Errors: a user, car or trip
+ * that does not exist is 404 PARAMETERS_ERROR; one that cannot exist may also be a 400): a 400 or 404
+ * PARAMETERS_ERROR with the error array for each.
+ */
 export async function malformedId(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const param = resourceParam(route);
@@ -92,16 +181,19 @@ export async function malformedId(ctx: CheckContext): Promise<void> {
     const value = expandTemplate(raw);
     const res = await ctx.call(route, { ids: { [param]: value } });
     const label = value.length > 30 ? `${value.slice(0, 12)}…(${value.length} chars)` : value;
-    if (!statusMatches(res.status, '4xx')) {
+    if (!statusMatches(res.status, [400, 404])) {
       problems.push(`{${param}}=${label}: status ${res.status}`);
       continue;
     }
     const violations = res.json === undefined ? [] : checkContract('errorArray', res.json);
     if (res.json === undefined) problems.push(`{${param}}=${label}: ${res.status} but ${res.jsonError}`);
     else if (violations.length) problems.push(`{${param}}=${label}: ${res.status} but ${describeViolations(violations, 2).trim()}`);
+    else if (!(res.json as Array<{ type: string }>).some((e) => e.type === 'PARAMETERS_ERROR')) {
+      problems.push(`{${param}}=${label}: ${res.status} but type ${show((res.json as Array<{ type: string }>)[0]?.type)}, not PARAMETERS_ERROR`);
+    }
   }
   if (problems.length) {
-    fail({ expected: 'a 4xx status with the error array for every malformed id', actual: problems.join('\n          ') });
+    fail({ expected: '400 or 404 PARAMETERS_ERROR with the error array for every malformed id', actual: problems.join('\n          ') });
   }
 }
 
@@ -140,14 +232,13 @@ export async function scopeNotNeeded(ctx: CheckContext): Promise<void> {
 /** The error the error-body check provokes must also be labelled as JSON. */
 export async function errorContentType(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
-  if (ctx.target.env === 'sandbox' && !route.sandboxOpen) {
-    throw new NotRun('on a sandbox this route needs a token to answer at all; errors are checked on the open routes');
-  }
   if (route.method !== 'GET') ctx.requireWrites();
+  if (ctx.target.env === 'sandbox' && !route.sandboxOpen) ctx.token('full'); // not applicable to a tokenless sandbox
+  if (ctx.target.env !== 'cloud' && route.pathParams.length === 0) throw new NotRun('on a sandbox, a route without an id has no error to provoke without credentials');
   const res = ctx.target.env === 'cloud'
     ? await ctx.call(route, { authorization: null })
     : await ctx.call(route, { ids: { [resourceParam(route)]: 'vds-conformance-no-such-id' } });
-  if (res.status < 400) fail({ expected: 'an error (4xx) to read its content type', actual: `status ${res.status}`, exchange: res.exchange });
+  if (res.status < 400) throw new NotRun(`the request meant to provoke an error answered ${res.status}: no error content type to read`);
   expectContentType(res, ['application/json']);
 }
 

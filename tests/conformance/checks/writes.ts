@@ -12,6 +12,41 @@ const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);
 
 // ---------------------------------------------------------------- car creation
 
+/**
+ * "Create a car for this user" and "Get all cars of a user" (vehicle-data-service-v3.md § Endpoints,
+ * Users): two cars created one after the other are both among the user's cars, each under an id of
+ * its own (a car identifier names one car) with the make and model it was created with. The body is
+ * the profile's (the spec does not show one); the cars are found in the spec's one detailed answer.
+ */
+export async function coreCarCreate(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const create = route(ctx, 'POST /users/{userId}/cars');
+  const list = route(ctx, 'GET /users/{userId}/cars');
+  const listCars = async () => {
+    const res = await ctx.call(list);
+    expectStatus(res, '2xx', "listing the user's cars");
+    return { cars: expectArray(res, 'cars') as Item[], exchange: res.exchange };
+  };
+  const before = new Set((await listCars()).cars.map((c) => String(c.id)));
+  const stamp = Date.now().toString(36);
+  const bodies: Array<Record<string, unknown>> = [1, 2].map((n) => ({ ...validCarBody(), model: `Core ${n} ${stamp}` }));
+  for (const body of bodies) {
+    const res = await ctx.call(create, { body });
+    expectStatus(res, '2xx', 'creating a car for the user');
+  }
+  const after = await listCars();
+  const found = bodies.map((body) => after.cars.filter((c) => !before.has(String(c.id)) && c.model === body.model && c.make === body.make));
+  found.forEach((cars, i) => {
+    if (cars.length === 0) {
+      fail({ expected: `the car created with make ${show(bodies[i].make)} and model ${show(bodies[i].model)} among the user's cars`, actual: 'not listed', exchange: after.exchange });
+    }
+  });
+  const [first, second] = found.map((cars) => cars[0]);
+  if (sameValue(first.id, second.id)) {
+    fail({ expected: 'two created cars have two distinct ids (a car identifier names one car)', actual: `both have id ${show(first.id)}`, exchange: after.exchange });
+  }
+}
+
 export async function carCreate(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const userId = ctx.data('userId');
@@ -87,6 +122,77 @@ function associate(ctx: CheckContext) {
 }
 function dissociate(ctx: CheckContext, deviceKey: 'deviceForCarId' | 'freeDeviceId' = 'deviceForCarId') {
   return ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ctx.data(deviceKey) } });
+}
+
+/** The deviceId of data.deviceCarId as the user's car list shows it (the spec's one detailed answer). */
+async function listedDeviceId(ctx: CheckContext): Promise<unknown> {
+  const res = await ctx.call(route(ctx, 'GET /users/{userId}/cars'));
+  expectStatus(res, '2xx', "reading the user's cars");
+  const carId = ctx.data('deviceCarId');
+  const car = (expectArray(res, 'cars') as Item[]).find((c) => String(c.id) === carId);
+  if (!car) fail({ expected: `car ${carId} (data.deviceCarId) among the user's cars`, actual: 'not listed', exchange: res.exchange });
+  return car.deviceId;
+}
+
+/** An answer that is not a success: when it is an error, its body must be the spec's before anything else. */
+function expectSucceeded(res: ApiResponse, what: string): void {
+  if (res.status >= 400) expectError(res, { status: res.status, tip: 'any' });
+  expectStatus(res, '2xx', what);
+}
+
+/**
+ * The device lifecycle as the spec states it: associating a free device with a car succeeds and the
+ * car's deviceId is then the device's serial; dissociating it succeeds and the car's deviceId is null
+ * (vehicle-data-service-v3.md § Car record, deviceId; § Endpoints, Devices). Read in the user's car list.
+ */
+export async function coreDeviceCar(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const device = ctx.data('deviceForCarId');
+  const carId = ctx.data('deviceCarId');
+  await dissociate(ctx); // free it, whatever an interrupted run left (any answer is fine here)
+  const before = await listedDeviceId(ctx);
+  if (before !== null) throw new NotRun(`car ${carId} (data.deviceCarId) already has device ${show(before)}: give a car without a device`);
+  try {
+    expectSucceeded(await associate(ctx), 'associating a free device with a car without one');
+    const associated = await listedDeviceId(ctx);
+    if (associated !== device) fail({ expected: `the car's deviceId is the serial number of the associated device, ${show(device)}`, actual: show(associated), pointer: '/deviceId' });
+    expectSucceeded(await dissociate(ctx), 'dissociating the device from its car');
+    const dissociated = await listedDeviceId(ctx);
+    if (dissociated !== null) fail({ expected: "the car's deviceId is null once it has no associated device", actual: show(dissociated), pointer: '/deviceId' });
+  } finally {
+    await dissociate(ctx).catch(() => undefined);
+  }
+}
+
+/**
+ * "The scope required for these routes is restricted: it is not available to all applications"
+ * (vehicle-data-service-v3.md § Endpoints, Devices; § Authentication): the primary user's token from
+ * an application without devices_management, signed in asking for every scope (tokens.restrictedApp),
+ * is refused on a device route with 403 AUTHORIZATION_ERROR (a missing scope). The request is one only
+ * the scope can refuse: a free device and a car without one, both the user's; a server that grants
+ * the scope anyway associates them, and the association is undone.
+ */
+export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const token = ctx.token('restrictedApp');
+  // A token the service knows (authenticated, whatever its scopes): else its refusal proves nothing.
+  const me = await ctx.call(route(ctx, 'GET /users/me'), { authorization: `Bearer ${token}` });
+  if (me.status !== 200 && !(me.status === 403 && Array.isArray(me.json) && me.json.some((e) => (e as Item)?.type === 'AUTHORIZATION_ERROR'))) {
+    throw new NotRun(`tokens.restrictedApp is not a token the service takes (GET /users/me answered ${me.status}): give a valid token of an application without devices_management`);
+  }
+  const carId = ctx.data('deviceCarId');
+  await dissociate(ctx);
+  if ((await listedDeviceId(ctx)) !== null) throw new NotRun(`car ${carId} (data.deviceCarId) already has a device: give a car without a device`);
+  const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { token: 'restrictedApp' });
+  if (res.status < 300) {
+    await dissociate(ctx).catch(() => undefined);
+    fail({
+      expected: 'a token of an application without devices_management is refused on device routes (403 AUTHORIZATION_ERROR): the scope is not available to all applications',
+      actual: `status ${res.status}: the device was associated`,
+      exchange: res.exchange,
+    });
+  }
+  expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' });
 }
 
 async function carDeviceId(ctx: CheckContext): Promise<unknown> {
@@ -171,23 +277,60 @@ function lockedBefore(): NotRun {
   );
 }
 
-export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
-  ctx.requireWrites();
+/** The answer to the run's one pin association of data.freeDeviceId (harness/run-state.ts). */
+interface PinAssociation { status: number; text: string; exchange: ApiResponse['exchange'] }
+const PIN_ASSOCIATION = 'pin-association';
+
+/**
+ * Associates data.freeDeviceId with the user by its pin, once per run: no documented request undoes
+ * a user association everywhere (a server may keep it: dissociation is "from its car"), so the
+ * spec's requirement (a success) and the profile's (204, no body) judge the same answer.
+ */
+async function associateByPinOnce(ctx: CheckContext): Promise<PinAssociation> {
+  const done = readRunState<PinAssociation | undefined>(ctx.run, PIN_ASSOCIATION, undefined);
+  if (done) {
+    ctx.api.exchanges.push(done.exchange);
+    ctx.warn('judged on the answer to the run\'s one pin association of data.freeDeviceId (made by the first check that needed it)');
+    return done;
+  }
   const device = ctx.data('freeDeviceId');
   const pin = ctx.data('devicePin');
   await dissociate(ctx, 'freeDeviceId'); // frees it where dissociation undoes a user association (204 or 409: both fine)
   try {
     const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
-    // No documented request undoes a user association: on a server that keeps its state between
-    // runs, the device an earlier run associated stays associated (409 "already associated").
-    if (res.status === 409 && !ctx.run.freshState) {
-      throw new NotRun('data.freeDeviceId is already associated (an earlier run associated it with the user, and no documented request undoes a user association): give a free device as data.freeDeviceId');
-    }
-    expectStatus(res, 204);
-    expectNoBody(res);
+    const answer = { status: res.status, text: res.text, exchange: res.exchange };
+    writeRunState(ctx.run, PIN_ASSOCIATION, answer);
+    return answer;
   } finally {
     await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
   }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pin association: a success (the spec: expectStatus 2xx) or 204 with no body (the profile). */
+export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const answer = await associateByPinOnce(ctx);
+  const res = { ...answer, headers: {}, contentType: '', json: parseJson(answer.text), truncated: false, durationMs: 0 } as ApiResponse;
+  // No documented request undoes a user association: on a server that keeps its state between
+  // runs, the device an earlier run associated stays associated (409 "already associated").
+  if (res.status === 409 && !ctx.run.freshState) {
+    throw new NotRun('data.freeDeviceId is already associated (an earlier run associated it with the user, and no documented request undoes a user association): give a free device as data.freeDeviceId');
+  }
+  const wanted = ctx.param<'2xx' | 204>('expectStatus');
+  if (wanted === '2xx') {
+    expectSucceeded(res, 'associating a free device with the user by its pin');
+    return;
+  }
+  expectStatus(res, 204);
+  expectNoBody(res);
 }
 
 // ---------------------------------------------------------------- pin attempts (lockableDeviceId only)

@@ -181,7 +181,7 @@ const REJECTED: Mutation[] = [
   // errors (vehicle-data-service-v3.md § Errors, v3-profile.md § Conflicts and decisions)
   ['errorArray', 'type NOT_FOUND', ex.errorArrays.userNotFound, set('/0/type', 'NOT_FOUND'), '/0/type', 'enum'],
   ['errorArray', 'type PARAMETER_ERROR', ex.errorArrays.userNotFound, set('/0/type', 'PARAMETER_ERROR'), '/0/type', 'enum'],
-  ['errorArray', 'empty tip', ex.errorArrays.userNotFound, set('/0/tip', ''), '/0/tip', 'minLength'],
+  ['errorArray', 'tip a number', ex.errorArrays.userNotFound, set('/0/tip', 3), '/0/tip', 'type'],
   ['errorArray', 'message a number', ex.errorArrays.userNotFound, set('/0/message', 7), '/0/message', 'type'],
   ['errorArray', 'missing tip', ex.errorArrays.userNotFound, del('/0/tip'), '/0/tip', 'required'],
   ['errorArray', 'empty array', ex.errorArrays.userNotFound, (b) => b.pop(), '', 'minItems'],

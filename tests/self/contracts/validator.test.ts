@@ -44,7 +44,7 @@ test.describe('checkContract', () => {
     expect(expected('token', { ...ex.token, token_type: 'mac' })).toEqual(['"bearer" (compared case-insensitively)']);
     expect(expected('tripStats', [ex.tripStatMileage])).toEqual(['an item with type "USED_TIME"']);
     expect(expected('carStatMileage', { ...ex.carStatMileage, type: 'USED_TIME' })).toEqual(['exactly "MILEAGE"']);
-    expect(expected('errorArray', [{ ...ex.errorArrays.userNotFound[0], tip: '' }])).toEqual(['a non-empty string']);
+    expect(expected('errorArray', [{ ...ex.errorArrays.userNotFound[0], tip: 3 }])).toEqual(['string']);
     expect(expected('carCreationBody', { ...ex.carCreationBody, make: 'VW' })).toEqual(['a string of at least 3 characters']);
   });
 

@@ -3,14 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { loadCatalogue, planChecks } from '../../../harness/catalogue';
+import os from 'node:os';
+import { coverageOf, loadCatalogue, planChecks } from '../../../harness/catalogue';
 import { contractNames } from '../../../harness/contracts';
 import { CHECKS } from '../../conformance/checks';
-import { renderRequirements } from '../../../scripts/requirements-doc';
+import { readChangelog, renderRequirements } from '../../../scripts/requirements-doc';
 import { readCheckKills, readKills } from '../../../scripts/kill-matrix';
 import { faultSpecs } from '../../../reference-server/fault-specs';
 
 const catalogue = loadCatalogue();
+const CONTRACTS = path.resolve(__dirname, '../../../contracts');
 
 test('25 routes: the 23 API routes and the two auth routes', () => {
   expect(catalogue.routes).toHaveLength(25);
@@ -66,11 +68,62 @@ test('every scope of a route is one of the eight documented scopes', () => {
   expect(catalogue.scopes).toHaveLength(8);
 });
 
-test('error cases state a documented status, and a type from the spec', () => {
+test('error cases state a documented status, and a type (or types) from the spec', () => {
   for (const r of catalogue.requirements.filter((x) => x.check === 'error-case')) {
-    const expectation = r.params.expect as { status: unknown; type?: string };
+    const expectation = r.params.expect as { status: unknown; type?: string | string[] };
     expect(expectation, r.id).toBeTruthy();
-    expect(['AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'PARAMETERS_ERROR']).toContain(expectation.type);
+    const types = Array.isArray(expectation.type) ? expectation.type : [expectation.type];
+    for (const type of types) expect(['AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR', 'PARAMETERS_ERROR'], r.id).toContain(type);
+  }
+});
+
+// The traceability of contracts/statements.yaml: core is the spec, all of it.
+test('every statement of the spec is tested by a core requirement on every route it speaks of, or says why it cannot be', () => {
+  const untraced = catalogue.statements.filter((st) => st.source === 'spec' && !st.untestable).flatMap((st) => {
+    const { requirements, uncoveredRoutes } = coverageOf(catalogue, st);
+    if (requirements.length === 0) return [`${st.id}: no core requirement names it`];
+    return uncoveredRoutes.length ? [`${st.id}: no core requirement covers ${uncoveredRoutes.join(', ')}`] : [];
+  });
+  expect(untraced).toEqual([]);
+});
+
+test('every statement of the profile is tested by a requirement, or says why it cannot be', () => {
+  const untraced = catalogue.statements.filter((st) => st.source === 'profile' && !st.untestable).flatMap((st) => {
+    const { requirements, uncoveredRoutes } = coverageOf(catalogue, st);
+    if (requirements.length === 0) return [`${st.id}: no requirement names it`];
+    return uncoveredRoutes.length ? [`${st.id}: no requirement covers ${uncoveredRoutes.join(', ')}`] : [];
+  });
+  expect(untraced).toEqual([]);
+});
+
+test('a statement says why it cannot be tested in words, and the spec\'s Purpose column is quoted for every route', () => {
+  for (const st of catalogue.statements.filter((x) => x.untestable)) expect(st.untestable!.length, st.id).toBeGreaterThan(20);
+  for (const route of catalogue.routes) expect(route.purpose, route.route).toMatch(/\.$/);
+});
+
+test('the catalogue refuses a requirement that names no statement, an unknown one, or one of the wrong document', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-catalogue-'));
+  for (const f of ['routes.yaml', 'statements.yaml']) fs.copyFileSync(path.join(CONTRACTS, f), path.join(dir, f));
+  const write = (entry: string) => fs.writeFileSync(path.join(dir, 'requirements.yaml'), `requirements:\n${entry}`);
+  const entry = (cls: string, statements: string) => `  - { id: X-Y, class: ${cls}, title: t, cite: c, check: error-case, where: { routes: ["GET /users/me"] }${statements} }\n`;
+  write(entry('core', ''));
+  expect(() => loadCatalogue(dir)).toThrow(/missing "statements"/);
+  write(entry('core', ', statements: [S-NO-SUCH]'));
+  expect(() => loadCatalogue(dir)).toThrow(/unknown statement S-NO-SUCH/);
+  write(entry('core', ', statements: [P-ERR-AUTH-MISSING]'));
+  expect(() => loadCatalogue(dir)).toThrow(/at least one statement of the spec/);
+  write(entry('profile', ', statements: [S-AUTH-BEARER]'));
+  expect(() => loadCatalogue(dir)).toThrow(/never of the spec/);
+  write(entry('core', ', statements: [S-THIRD-VERSION]'));
+  expect(() => loadCatalogue(dir)).toThrow(/untestable/);
+});
+
+test('the changelog names requirements that exist, with a known kind of change', () => {
+  for (const entry of readChangelog()) {
+    for (const ch of entry.changes) {
+      expect(['added', 'class', 'meaning', 'removed'], ch.id).toContain(ch.what);
+      if (ch.what !== 'removed') expect(catalogue.requirements.map((r) => r.id), ch.id).toContain(ch.id);
+    }
   }
 });
 

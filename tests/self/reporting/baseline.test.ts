@@ -66,13 +66,18 @@ test('listed checks that did not run (or no longer exist) are neither fixed nor 
   expect(e.unverified.map((u) => u.check)).toEqual(['A GET /x', 'A GET /gone']);
 });
 
-test('with a baseline the run fails only on core regressions; baselined failures pass it; the certificate keeps FAIL', () => {
+test('with a baseline the run fails on regressions of either class (--gate core: core ones only); baselined failures pass it; the certificate keeps FAIL', () => {
   const c = certificate(reqs, [check('A', 'GET /x', 'failed'), check('P', 'GET /x', 'failed')]);
   expect(c.verdict.core).toBe('FAIL');
   const known = evaluateBaseline([{ requirement: 'A', checks: ['A GET /x'], reason: '' }], [state('A GET /x', 'failed'), state('P GET /x', 'failed', 'profile')], 'b.yaml');
+  expect(known.regressions).toEqual([{ requirement: 'P', class: 'profile', check: 'P GET /x' }]);
   const gate = decideGate({ certificate: c, baseline: known });
-  expect(gate.status).toBe('passed');
-  expect(known.regressions).toEqual([{ requirement: 'P', class: 'profile', check: 'P GET /x' }]); // listed, but not gating
+  expect(gate.status).toBe('failed'); // the profile regression fails the default gate
+  expect(gate.reasons.join()).toContain('P GET /x');
+  expect(decideGate({ certificate: c, baseline: known, gate: 'core' }).status).toBe('passed'); // not a core regression
+  const both = evaluateBaseline([{ requirement: 'A', checks: ['A GET /x'], reason: '' }, { requirement: 'P', checks: ['P GET /x'], reason: '' }],
+    [state('A GET /x', 'failed'), state('P GET /x', 'failed', 'profile')], 'b.yaml');
+  expect(decideGate({ certificate: c, baseline: both }).status).toBe('passed');
   const empty = evaluateBaseline([], [state('A GET /x', 'failed')], 'b.yaml');
   const failing = decideGate({ certificate: c, baseline: empty });
   expect(failing.status).toBe('failed');

@@ -77,7 +77,7 @@ test('--monitor makes any target read-only', () => {
   expect(loadTargetFromEnv({ VDS_TARGET: 'local', VDS_MONITOR: '1' }).allowWrites).toBe(false);
 });
 
-test('gates end to end: core FAIL exits 1; a baseline of it exits 0; fixed entries and changes are listed', async () => {
+test('gates end to end: a failing requirement exits 1; a baseline of it exits 0; fixed entries and changes are listed', async () => {
   test.setTimeout(600_000);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-gates-'));
   const baseline = path.join(work, 'known.yaml');
@@ -98,12 +98,13 @@ test('gates end to end: core FAIL exits 1; a baseline of it exits 0; fixed entri
   }
   expect(failing.code, failing.output.slice(-3000)).toBe(1);
   expect(failing.output).toMatch(/core\s+FAIL/);
-  expect(certificateOf(failing.reportsDir).gate).toMatchObject({ status: 'failed', rule: 'core verdict' });
+  expect(certificateOf(failing.reportsDir).gate).toMatchObject({ status: 'failed', rule: 'conformance gate (core and profile)', classes: 'all' });
+  expect(failing.output).toContain('the core verdict is FAIL: CORE-CAR-RECORD');
 
   expect(recorded.code, recorded.output.slice(-3000)).toBe(0);
   const written = fs.readFileSync(baseline, 'utf8');
   expect(written).toContain('- requirement: CORE-CAR-RECORD');
-  expect(written).toContain('"CORE-CAR-RECORD GET /users/me/cars"');
+  expect(written).toContain('"CORE-CAR-RECORD GET /users/{userId}/cars"');
 
   expect(known.code, known.output.slice(-3000)).toBe(0);
   const k = certificateOf(known.reportsDir);
@@ -112,7 +113,7 @@ test('gates end to end: core FAIL exits 1; a baseline of it exits 0; fixed entri
   expect(k.baseline!.regressions).toEqual([]);
   expect(k.run.monitor).toBe(true);
   expect(k.target.allowWrites).toBe(false);
-  expect(k.latency['GET /users/me/cars'].count).toBeGreaterThan(0);
+  expect(k.latency['GET /users/{userId}/cars'].count).toBeGreaterThan(0);
 
   const clean = await startReference();
   let fixed;

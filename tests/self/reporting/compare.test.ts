@@ -88,13 +88,20 @@ test('a previous file that is not a certificate is refused clearly', () => {
   expect(readCertificate(good).requirements).toHaveLength(4);
 });
 
-test('without baseline or comparison the core verdict decides; a run that did not complete always fails', () => {
+test('without baseline or comparison the verdicts of the gated classes decide; a run that did not complete always fails', () => {
   const pass = certificate([requirement('A'), requirement('P', { class: 'profile' })], [check('A', 'GET /x', 'passed'), check('P', 'GET /x', 'failed')]);
-  expect(decideGate({ certificate: pass }).status).toBe('passed');
+  // The default gate judges both classes: a profile failure fails the run, and says which requirement.
+  expect(decideGate({ certificate: pass })).toMatchObject({ status: 'failed', exitCode: 1, classes: 'all' });
+  expect(decideGate({ certificate: pass }).reasons).toEqual(['the profile verdict is FAIL: P']);
+  // --gate core: the spec only.
+  expect(decideGate({ certificate: pass, gate: 'core' })).toMatchObject({ status: 'passed', classes: 'core' });
+  const advisory = certificate([requirement('A'), requirement('W', { class: 'profile', advisory: true })], [check('A', 'GET /x', 'passed'), check('W', 'GET /x', 'failed')]);
+  expect(decideGate({ certificate: advisory }).status).toBe('passed'); // advisory requirements only warn
   const incomplete = certificate([requirement('A')], [check('A', 'GET /x', 'not-run')]);
   expect(decideGate({ certificate: incomplete }).status).toBe('passed');
   const fail = certificate([requirement('A')], [check('A', 'GET /x', 'failed')]);
-  expect(decideGate({ certificate: fail })).toMatchObject({ status: 'failed', rule: 'core verdict' });
+  expect(decideGate({ certificate: fail })).toMatchObject({ status: 'failed', reasons: ['the core verdict is FAIL: A'] });
+  expect(decideGate({ certificate: fail, gate: 'core' }).status).toBe('failed');
   const broken = { ...pass, run: { ...pass.run, errors: ['The target "x" does not answer'] } };
   expect(decideGate({ certificate: broken })).toMatchObject({ status: 'failed', rule: 'the run did not complete' });
   expect(decideGate({ certificate: pass, problems: ['baseline not found'] }).status).toBe('failed');
