@@ -27,6 +27,12 @@ export function signInUrl(target: Target, params: Record<string, string | undefi
   return url.toString();
 }
 
+/** The target as seen by its second application (oauth.restrictedClientId): a sign-in through it. */
+export function restrictedAppTarget(target: Target): Target {
+  const o = target.oauth ?? {};
+  return { ...target, oauth: { ...o, clientId: o.restrictedClientId, clientSecret: o.restrictedClientSecret, redirectUri: o.restrictedRedirectUri ?? o.redirectUri } };
+}
+
 /** The oauth keys of a target file every sign-in needs. */
 export const SIGN_IN_KEYS = ['clientId', 'clientSecret', 'redirectUri', 'username', 'password'] as const;
 

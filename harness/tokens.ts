@@ -24,8 +24,6 @@ interface MintPlan {
   key: TokenKey;
   user: 'primary' | 'other';
   scope: string;
-  /** Minted through the second application (oauth.restrictedClientId), not the main one. */
-  restrictedApp?: boolean;
   /** Asked for when the sign-in page grants scopes for `scope` (an empty list read as absent). */
   fallbackScope?: string;
 }
@@ -114,10 +112,10 @@ function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
     const key = `withoutScope.${scope}` as TokenKey;
     if (!result.tokens[key]) plans.push({ key, user: 'primary', scope: SCOPES.filter((s) => s !== scope).join(' ') });
   }
-  // The second application lacks devices_management: asked for every scope, its token must not get it.
+  // tokens.restrictedApp is never minted here: what it proves is how the sign-in grants scopes to an
+  // application, so its check signs in through the real page itself (a control API would prove nothing).
   if (!result.tokens.restrictedApp) {
-    if (target.oauth?.restrictedClientId && target.oauth.restrictedClientSecret) plans.push({ key: 'restrictedApp', user: 'primary', scope: all, restrictedApp: true });
-    else result.notes.restrictedApp ??= missingKeys(target, ['tokens.restrictedApp'], ['oauth.restrictedClientId', 'oauth.restrictedClientSecret']);
+    result.notes.restrictedApp ??= missingKeys(target, ['tokens.restrictedApp'], ['oauth.restrictedClientId', 'oauth.restrictedClientSecret']);
   }
   // Expired and revoked tokens cannot be minted as such: with a control API (the reference), a fresh
   // token is minted here and then expired / revoked; otherwise they must come from the target file.
@@ -151,7 +149,7 @@ async function mintThroughControl(target: Target, plans: MintPlan[], result: Obt
     const username = plan.user === 'primary' ? o.username : o.otherUsername;
     try {
       const res = await api.post(`${target.control!.url}/tokens/mint`, {
-        body: { clientId: plan.restrictedApp ? o.restrictedClientId : o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
+        body: { clientId: o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
       });
       const token = res.json as Partial<TokenRecord> | undefined;
       if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
@@ -182,13 +180,12 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
       continue;
     }
     const creds = plan.user === 'primary' ? { username: o.username!, password: o.password! } : { username: o.otherUsername!, password: o.otherPassword! };
-    const app = plan.restrictedApp ? restrictedAppTarget(target) : target;
     const mint = async (scope: string): Promise<string> => {
-      const signed = await signIn(browser, app, { ...creds, scope });
+      const signed = await signIn(browser, target, { ...creds, scope });
       if (!signed.code) throw new Error(signed.problem ?? 'the redirect carried no code');
       redactor.add(signed.code);
       result.otherSecrets.push(signed.code);
-      const token = await exchangeCode(api, app, signed.code);
+      const token = await exchangeCode(api, target, signed.code);
       redactor.add(token.access_token, token.refresh_token);
       if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
       return token.access_token;
@@ -207,12 +204,6 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
       if (plan === plans[0]) broken = `the first sign-in (tokens.${plan.key}) failed: ${result.notes[plan.key]}`;
     }
   }
-}
-
-/** The target as the second application (oauth.restrictedClientId) signs in through it. */
-function restrictedAppTarget(target: Target): Target {
-  const o = target.oauth!;
-  return { ...target, oauth: { ...o, clientId: o.restrictedClientId, clientSecret: o.restrictedClientSecret, redirectUri: o.restrictedRedirectUri ?? o.redirectUri } };
 }
 
 /** Expired and revoked tokens: static, or (with a control API) minted above and then expired/revoked. */

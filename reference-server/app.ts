@@ -96,10 +96,12 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     return sendApiError(reply, fromFrameworkError(error as FastifyError), switchesFor(request));
   });
 
-  // fault route-json-text-plain: one route's successful answer is labelled text/plain.
+  // variant records-text-plain: the API's JSON records (not GeoJSON, not the token) labelled text/plain.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 300 && faults.on('route-json-text-plain', `${request.method} ${request.routeOptions.url?.replace(/^\/v3/, '')}`)) {
-      reply.header('content-type', 'text/plain; charset=utf-8');
+    const route = request.routeOptions.url ?? '';
+    if (reply.statusCode < 300 && variants.has('records-text-plain') && route.startsWith('/v3/') && !route.startsWith('/v3/auth/') && !route.endsWith('.geojson')) {
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (type.startsWith('application/json')) reply.header('content-type', 'text/plain; charset=utf-8');
     }
     return payload;
   });

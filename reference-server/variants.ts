@@ -61,6 +61,11 @@ export const VARIANTS = [
     allowedBy: 'vehicle-data-service-v3.md § Errors, Body (the body is stated, its content type is not)',
   },
   {
+    name: 'records-text-plain',
+    description: 'Every JSON record of the API (users, cars, histories, stats, status; not GeoJSON, not the token) is labelled text/plain; charset=utf-8 (body unchanged)',
+    allowedBy: 'vehicle-data-service-v3.md § Resources and their fields and v3-profile.md § Records (the records are stated, their content type is not; rule 3: such a gap may only warn)',
+  },
+  {
     name: 'token-answer-text-plain',
     description: "The token endpoint's JSON answer is labelled text/plain; charset=utf-8 (body unchanged)",
     allowedBy: 'v3-profile.md § Records (token: the fields are stated, the content type is not)',

@@ -158,7 +158,7 @@ function describeVariant(v: RequestVariant, route: Route, c: Catalogue, scope: s
   if (v.id === 'unknown-device') parts.push('a well-formed device id that does not exist');
   if (v.id === 'malformed-device') parts.push('a malformed device id');
   if (v.auth === 'none') parts.push('no Authorization header');
-  else if (v.auth !== undefined) parts.push(`Authorization: ${v.auth}`);
+  else if (v.auth !== undefined) parts.push(`Authorization: ${v.auth.replace('@token', '<a valid access token>')}`);
   if (v.token) parts.push(`token ${v.token.replace('@routeScope', route.scopes[0]).replace('@scope', scope ?? '')} (a target file token key)`);
   if (v.query) parts.push(`?${Object.entries(v.query).map(([k, val]) => `${k}=${val}`).join('&')}`);
   return parts.join(', ') || 'the request of the success';

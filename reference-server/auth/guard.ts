@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError, REWORDED_TIP_PREFIX } from '../http/errors';
 import type { RouteKey } from '../route-keys';
-import type { Scope } from './clients';
+import { SCOPES, type Scope } from './clients';
 import { requiredScopes, sandboxOpen } from './scopes';
 import type { AccessToken } from './tokens';
 
@@ -46,13 +46,15 @@ export function authenticate(request: FastifyRequest, ctx: AppContext): AccessTo
     // fault missing-auth-403: "no header" treated as "not allowed".
     throw new ApiError(faults.has('missing-auth-403') ? 403 : 401, 'AUTHENTICATION_ERROR', 'Authorization is missing', AUTH_TIPS.missing);
   }
-  const match = /^bearer +(\S+) *$/i.exec(header);
+  // fault bearer-scheme-not-checked: the token is the header's last word, whatever comes before it.
+  const match = faults.has('bearer-scheme-not-checked') ? /(\S+) *$/.exec(header) : /^bearer +(\S+) *$/i.exec(header);
   if (!match) {
     // fault malformed-auth-invalid-token: every header problem reported as a bad token.
     const message = faults.has('malformed-auth-invalid-token') ? 'Invalid token' : 'Authorization is malformed';
     throw new ApiError(401, 'AUTHENTICATION_ERROR', message, AUTH_TIPS.malformed);
   }
-  const token = ctx.tokens.access(match[1]);
+  // fault unknown-token-as-first-user: a token the store does not know falls back to a default session.
+  const token = ctx.tokens.access(match[1]) ?? (faults.has('unknown-token-as-first-user') ? defaultSession(ctx) : undefined);
   if (!token) {
     // fault unknown-token-revoked: a token missing from the store is taken for a revoked one.
     if (faults.has('unknown-token-revoked')) throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
@@ -69,6 +71,11 @@ export function authenticate(request: FastifyRequest, ctx: AppContext): AccessTo
     throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
   }
   return token;
+}
+
+/** The session a faulty server falls back to: the first user, every scope, never expiring. */
+function defaultSession(ctx: AppContext): AccessToken {
+  return { value: 'default-session', clientId: 'vds-conformance', userId: ctx.store.seed.users[0].id, scopes: [...SCOPES], expiresAt: Number.MAX_SAFE_INTEGER, forcedExpired: false, revoked: false };
 }
 
 export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext): void {
@@ -107,6 +114,7 @@ function checkOwner<R>(route: RouteKey, resource: Owned<R>, token: AccessToken, 
   if (route === 'GET /trips/:tripId' && faults.has('cross-user-trip-readable')) return;
   if (route === 'GET /cars/:carId' && faults.has('cross-user-car-readable')) return;
   if (route === 'GET /users/:userId/cars' && faults.has('cross-user-user-cars-readable')) return;
+  if (route === 'GET /users/:userId' && faults.has('cross-user-user-readable')) return;
   if (route === 'POST /users/:userId/cars' && faults.has('cross-user-car-create')) return;
   // fault cross-user-trip-message-car: the trip check reuses the car check's error.
   if (resource.kind === 'trip' && faults.has('cross-user-trip-message-car')) throw accessDenied('car');

@@ -2,13 +2,14 @@
 // GET /auth/auth shows the sign-in form, POST /auth/auth checks the credentials and redirects with a
 // single-use code (60 s), POST /auth/access_token exchanges a code or a refresh token for tokens.
 
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { parseFields } from '../http/body';
 import { ApiError, internalError, LegacyError, parametersError } from '../http/errors';
 import { extraMembers } from '../http/extension';
 import { asQuery, Query } from '../http/params';
-import { Application, findApplication, Scope } from './clients';
+import { Application, findApplication, Scope, SCOPES } from './clients';
 import { renderErrorPage, renderSignInPage } from './signin-page';
 import { IssuedTokens, tokenRecord } from './tokens';
 
@@ -41,7 +42,10 @@ export function grantedScopes(app: Application, requested: string | undefined, c
   // variant empty-scope-as-absent: an empty value read like a missing parameter (the profile does not define it).
   if (requested.trim() === '') return variants.has('empty-scope-as-absent') ? scopesOf(app, undefined) : [];
   // Space-separated (a literal '+' is accepted too); fault scope-split-on-comma: the wrong separator.
-  return scopesOf(app, faults.has('scope-split-on-comma') ? requested.split(',') : requested.split(/[\s+]+/));
+  const asked = faults.has('scope-split-on-comma') ? requested.split(',') : requested.split(/[\s+]+/);
+  // fault scope-not-restricted-to-app: the request is checked against every scope, not the application's.
+  if (faults.has('scope-not-restricted-to-app')) return SCOPES.filter((s) => asked.includes(s));
+  return scopesOf(app, asked);
 }
 
 /** The redirect URI with one more '/' at the end of its path (fault redirect-uri-trailing-slash). */
@@ -200,7 +204,10 @@ export function oauthRoutes(ctx: AppContext) {
         (fields.redirect_uri === undefined || code.redirectUri === null || fields.redirect_uri === code.redirectUri);
       if (!valid) throw invalidAuthentication(true);
       code.used = true;
-      return tokenAnswer(reply, tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs), 'authorization_code');
+      const issued = tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs);
+      // fault code-grant-answers-other-token: the answer is built from a second, never stored, token value.
+      if (faults.has('code-grant-answers-other-token')) issued.access = { ...issued.access, value: randomBytes(24).toString('base64url') };
+      return tokenAnswer(reply, issued, 'authorization_code');
     }
 
     if (grant === 'refresh_token') {
@@ -215,6 +222,11 @@ export function oauthRoutes(ctx: AppContext) {
       return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, refresh.scopes, nowMs), 'refresh_token');
     }
 
+    // fault password-grant-accepted: OAuth 2's password grant left enabled (the client application holds the user's password).
+    if (grant === 'password' && faults.has('password-grant-accepted')) {
+      const user = fields.username === undefined ? undefined : store.userByEmail(fields.username);
+      if (user && user.password === fields.password) return tokenAnswer(reply, tokens.issueTokens(app.clientId, user.id, scopesOf(app, undefined), nowMs), 'authorization_code');
+    }
     throw parametersError(400, 'Unsupported grant type', 'Use grant_type=authorization_code or grant_type=refresh_token');
   }
 

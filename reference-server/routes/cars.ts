@@ -153,6 +153,8 @@ export function carsRoutes(ctx: AppContext) {
           const view = tripSummaryView(t, ctx);
           // fault trip-list-dates-shifted: the list's beginDate converted as if it were Paris winter time (+01:00).
           if (faults.has('trip-list-dates-shifted')) view.beginDate = formatRfc3339(t.beginDate - 3600 * 1000);
+          // fault trip-list-ids-uppercase: the list writes ids in upper case, which GET /trips/{id} (case-sensitive) does not find.
+          if (faults.has('trip-list-ids-uppercase')) view.id = t.id.toUpperCase();
           return view;
         });
       },

@@ -109,6 +109,8 @@ export function devicesRoutes(ctx: AppContext) {
       store.recordPinFailure(device.id);
       throw parametersError(400, 'Wrong pin', `Check the pin of the device; ${MAX_PIN_FAILURES} failed attempts lock it`);
     }
+    // fault pin-association-500: saving the user link fails (the right pin ends in a 500, nothing is linked).
+    if (faults.has('pin-association-500')) throw internalError(`Cannot save the link of device ${device.id} to user ${token.userId}`);
     device.userId = token.userId;
     // fault pin-associate-200: answers the device instead of 204 No Content.
     if (faults.has('pin-associate-200')) return reply.code(200).send({ deviceId: device.id, userId: token.userId });

@@ -17,19 +17,22 @@ export function usersRoutes(ctx: AppContext) {
   // variant cars-newest-first: a user's cars, the most recently created first.
   const ordered = (cars: Car[]) => (variants.has('cars-newest-first') ? [...cars].reverse() : cars);
   const carList = (userId: number) => ordered(listed(store.carsOfUser(userId))).map((c) => carView(c, ctx));
+  // fault me-cars-all-users: the connected user's list is queried without its user filter.
+  const meCars = (userId: number) => (faults.has('me-cars-all-users') ? ordered(listed(store.allCars())).map((c) => carView(c, ctx)) : carList(userId));
   const load = (request: UserRequest) => () => loadUser(ctx, request.params.userId);
 
   return async function plugin(app: FastifyInstance): Promise<void> {
     register(app, ctx, 'GET /users/me', () => ({
       respond: (_r, _q, token) => {
-        const user = store.user(token!.userId)!;
+        // fault users-me-first-user: the session's user is never read; the first user of the store answers.
+        const user = faults.has('users-me-first-user') ? store.seed.users[0] : store.user(token!.userId)!;
         return userView(user, false, ctx);
       },
     }));
 
     register(app, ctx, 'GET /users/me/cars', () => ({
       // fault me-cars-only-with-device: the query joins cars on their device.
-      respond: (_r, _q, token) => carList(token!.userId).filter((c) => !faults.has('me-cars-only-with-device') || c.deviceId !== null),
+      respond: (_r, _q, token) => meCars(token!.userId).filter((c) => !faults.has('me-cars-only-with-device') || c.deviceId !== null),
     }));
 
     register(app, ctx, 'GET /users/:userId', (request: UserRequest) => ({
@@ -46,7 +49,8 @@ export function usersRoutes(ctx: AppContext) {
       load: load(request),
       query: () => parseCarBody(request.body, faults),
       respond: (user, input) => {
-        const car = store.createCar({ ...input, userId: user.id, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() });
+        // fault created-car-id-reused: every created car gets the same id (the counter is never moved on).
+        const car = store.createCar({ ...input, userId: user.id, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() }, faults.has('created-car-id-reused'));
         // fault created-car-200: the generic success status.
         return reply.code(faults.has('created-car-200') ? 200 : 201).send(createdCarView(car, ctx));
       },

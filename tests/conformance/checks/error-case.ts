@@ -11,7 +11,10 @@ import { NotApplicable, NotRun } from '../../../harness/outcome';
 export interface RequestVariant {
   /** unknown | other | unknown-device | malformed-device: replaces the route's resource id. */
   id?: 'unknown' | 'other' | 'unknown-device' | 'malformed-device';
-  /** "none" sends no Authorization header; any other string is sent as the raw header. */
+  /**
+   * "none" sends no Authorization header; any other string is sent as the raw header, `@token` in it
+   * replaced by the primary user's valid token (a valid token under another scheme, or none).
+   */
   auth?: string;
   /** A token key; "@scope" is the scope under test, "@routeScope" the route's first scope. */
   token?: string;
@@ -37,7 +40,7 @@ export function variantOptions(ctx: CheckContext, route: Route, v: RequestVarian
   } else if (v.id === 'other') {
     options.ids = { [resourceParam(route)]: ctx.data(OTHER[resourceParam(route)]) };
   }
-  if (v.auth !== undefined) options.authorization = v.auth === 'none' ? null : v.auth;
+  if (v.auth !== undefined) options.authorization = v.auth === 'none' ? null : v.auth.replace('@token', () => ctx.token('full'));
   if (v.token) {
     const scope = v.token.includes('@routeScope') ? route.scopes[0] : ctx.scope;
     options.token = v.token.replace('@routeScope', scope ?? '').replace('@scope', scope ?? '') as TokenKey;

@@ -6,6 +6,8 @@ import { expandDeep, rawBody, unknownIdLike } from '../../../harness/templates';
 import type { ApiResponse } from '../../../harness/api';
 import { readRunState, writeRunState } from '../../../harness/run-state';
 import { fail, NotRun, show } from '../../../harness/outcome';
+import { exchangeCode, restrictedAppTarget, signIn } from '../../../harness/oauth';
+import { SCOPES } from '../../../harness/target';
 
 type Item = Record<string, unknown>;
 const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);
@@ -174,7 +176,7 @@ export async function coreDeviceCar(ctx: CheckContext): Promise<void> {
  */
 export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
-  const token = ctx.token('restrictedApp');
+  const token = ctx.run.tokens.restrictedApp ?? (await signInThroughRestrictedApp(ctx));
   // A token the service knows (authenticated, whatever its scopes): else its refusal proves nothing.
   const me = await ctx.call(route(ctx, 'GET /users/me'), { authorization: `Bearer ${token}` });
   if (me.status !== 200 && !(me.status === 403 && Array.isArray(me.json) && me.json.some((e) => (e as Item)?.type === 'AUTHORIZATION_ERROR'))) {
@@ -183,7 +185,7 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
   const carId = ctx.data('deviceCarId');
   await dissociate(ctx);
   if ((await listedDeviceId(ctx)) !== null) throw new NotRun(`car ${carId} (data.deviceCarId) already has a device: give a car without a device`);
-  const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { token: 'restrictedApp' });
+  const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { authorization: `Bearer ${token}` });
   if (res.status < 300) {
     await dissociate(ctx).catch(() => undefined);
     fail({
@@ -193,6 +195,26 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
     });
   }
   expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' });
+}
+
+/**
+ * The primary user signs in through the second application's page asking for every scope, and the
+ * code is exchanged with that application's credentials: what the sign-in grants is the point, so it
+ * is never minted through a test-control API.
+ */
+async function signInThroughRestrictedApp(ctx: CheckContext): Promise<string> {
+  const o = ctx.target.oauth ?? {};
+  const missing = [...(['restrictedClientId', 'restrictedClientSecret'] as const).filter((k) => !o[k]), ...(['username', 'password'] as const).filter((k) => !o[k])];
+  if (missing.length) throw new NotRun(`needs tokens.restrictedApp, or oauth.${missing.join(', oauth.')} in ${ctx.target.source} to sign in through a second application without devices_management`);
+  const app = restrictedAppTarget(ctx.target);
+  const signed = await ctx.withBrowser((browser) => signIn(browser, app, { username: o.username!, password: o.password!, scope: SCOPES.join(' ') }));
+  if (!signed.code) throw new NotRun(`signing in through oauth.restrictedClientId gave no code: ${ctx.redactor.redact(signed.problem ?? 'the redirect carried no code')}`);
+  ctx.redactor.add(signed.code);
+  const token = await exchangeCode(ctx.api, app, signed.code).catch((err: Error) => {
+    throw new NotRun(`exchanging the second application's code failed: ${ctx.redactor.redact(err.message)}`);
+  });
+  ctx.redactor.add(token.access_token, token.refresh_token);
+  return token.access_token;
 }
 
 async function carDeviceId(ctx: CheckContext): Promise<unknown> {

@@ -10,6 +10,7 @@ import { CHECKS } from '../../conformance/checks';
 import { readChangelog, renderRequirements } from '../../../scripts/requirements-doc';
 import { readCheckKills, readKills } from '../../../scripts/kill-matrix';
 import { faultSpecs } from '../../../reference-server/fault-specs';
+import { FAULTS } from '../../../reference-server/faults';
 
 const catalogue = loadCatalogue();
 const CONTRACTS = path.resolve(__dirname, '../../../contracts');
@@ -116,6 +117,15 @@ test('the catalogue refuses a requirement that names no statement, an unknown on
   expect(() => loadCatalogue(dir)).toThrow(/never of the spec/);
   write(entry('core', ', statements: [S-THIRD-VERSION]'));
   expect(() => loadCatalogue(dir)).toThrow(/untestable/);
+});
+
+test('every reference fault breaks a statement of the documents that a check can test (reference-server/faults.ts breaks)', () => {
+  const byId = new Map(catalogue.statements.map((st) => [st.id, st]));
+  for (const f of FAULTS) {
+    const st = byId.get(f.breaks);
+    expect(st, `${f.name} breaks ${f.breaks}, which contracts/statements.yaml does not state`).toBeTruthy();
+    expect(st!.untestable, `${f.name} breaks ${f.breaks}, marked untestable`).toBeUndefined();
+  }
 });
 
 test('the changelog names requirements that exist, with a known kind of change', () => {

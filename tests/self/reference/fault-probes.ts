@@ -120,6 +120,14 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'auth-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`)).status === 401 },
   'unknown-token-revoked': { check: async (h) => isError(await h.get('/v3/users/me', 'no-such-token'), 401, 'AUTHENTICATION_ERROR', 'Invalid token') },
+  'bearer-scheme-not-checked': {
+    check: async (h) => {
+      const token = await h.alice();
+      const statuses = [await h.request('GET', '/v3/users/me', { headers: { authorization: `Basic ${token}` } }), await h.request('GET', '/v3/users/me', { headers: { authorization: token } })];
+      return statuses.every((r) => r.status === 401 && err(r).type === 'AUTHENTICATION_ERROR');
+    },
+  },
+  'unknown-token-as-first-user': { check: async (h) => (await h.get('/v3/users/me', 'vds-never-issued-token')).status === 401 },
   'status-route-unprotected': { check: async (h) => isError(await h.get(`/v3/cars/${RICH}/status`), 401, 'AUTHENTICATION_ERROR', 'Authorization is missing') },
 
   // scopes
@@ -139,6 +147,13 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'devices-scope-not-checked': {
     check: async (h) => isError(await h.post('/v3/devices/VDSREF0002/dissociate', { token: await h.token({ client: 'limited' }) }), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+  },
+  'scope-not-restricted-to-app': {
+    check: async (h) => {
+      const token = await h.token({ client: 'limited', scope: ALL_SCOPES.join(' ') });
+      const res = await h.post(`/v3/devices/VDSREF0104/associate?carId=${BARE}`, { token });
+      return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR';
+    },
   },
   'route-scope-unchecked': {
     check: async (h, route) => {
@@ -160,6 +175,7 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => isError(await h.get(`/v3/trips/${h.latestTrip(BOB_CAR)}/stats`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this trip"),
   },
   'cross-user-car-create': { check: async (h) => (await createCar(h, VALID_CAR, BOB)).status === 403 },
+  'cross-user-user-readable': { check: async (h) => isError(await h.get(`/v3/users/${BOB}`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this user") },
 
   // query
   'limit-ignored': { check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?limit=1`, await h.alice())).json.length === 1 },
@@ -344,6 +360,15 @@ export const PROBES: Record<FaultName, Probe> = {
       return me.firstName !== me.lastName && byId.firstName === me.firstName && byId.lastName === me.lastName;
     },
   },
+  'users-me-first-user': { check: async (h) => (await h.get('/v3/users/me', await h.bob())).json.id === BOB },
+  'me-cars-all-users': { check: async (h) => ((await h.get('/v3/users/me/cars', await h.alice())).json as any[]).every((c) => c.id !== BOB_CAR) },
+  'trip-list-ids-uppercase': {
+    check: async (h) => {
+      const token = await h.alice();
+      const [first] = (await h.get(`/v3/cars/${RICH}/trips`, token)).json as any[];
+      return (await h.get(`/v3/trips/${first.id}`, token)).status === 200;
+    },
+  },
 
   // devices
   'dissociate-leaves-deviceId': {
@@ -413,6 +438,7 @@ export const PROBES: Record<FaultName, Probe> = {
       return isError(await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token }), 403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts');
     },
   },
+  'pin-association-500': { check: async (h) => (await h.post('/v3/devices/VDSREF0104/associate?pin=8642', { token: await h.alice() })).status === 204 },
 
   // car creation
   'created-car-missing-timezone': { check: async (h) => typeof (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'string' },
@@ -428,6 +454,13 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'car-create-array-body-500': { check: async (h) => (await createCar(h, [VALID_CAR])).status === 400 },
   'car-create-model-optional': { check: async (h) => (await createCar(h, { make: 'Renault' })).status === 400 },
+  'created-car-id-reused': {
+    check: async (h) => {
+      const first = await createCar(h, { ...VALID_CAR, model: 'First' });
+      const second = await createCar(h, { ...VALID_CAR, model: 'Second' });
+      return first.status === 201 && second.status === 201 && first.json.id !== second.json.id;
+    },
+  },
   'created-car-ignores-timezone': { check: async (h) => (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'Asia/Tokyo' },
 
   // token endpoint
@@ -477,6 +510,18 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => isError(await h.exchange({ grant_type: 'authorization_code', code: await h.code() }, null), 401, 'AUTHENTICATION_ERROR', 'Client authentication is missing'),
   },
   'refresh-missing-token-403': { check: async (h) => isError(await h.exchange({ grant_type: 'refresh_token' }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
+  'code-grant-answers-other-token': {
+    check: async (h) => {
+      const answer = await h.tokenResponse();
+      return (await h.get('/v3/users/me', answer.access_token)).status === 200;
+    },
+  },
+  'password-grant-accepted': {
+    check: async (h) => {
+      const res = await h.exchange({ grant_type: 'password', username: 'alice@reference.test', password: 'alice-password' });
+      return res.status >= 400 && res.json?.access_token === undefined;
+    },
+  },
 
   // sign-in
   'state-not-echoed': { check: async (h) => (await h.signIn({ state: 'xyz 42/&' })).location?.searchParams.get('state') === 'xyz 42/&' },
@@ -512,7 +557,6 @@ export const PROBES: Record<FaultName, Probe> = {
 
   // content type
   'geojson-content-type-text-plain': { check: async (h) => /^application\/(geo\+)?json/.test((await h.get(`/v3/cars/${RICH}/locations.geojson?limit=1`, await h.alice())).contentType) },
-  'route-json-text-plain': { check: async (h, route) => /^application\/(geo\+)?json/.test((await callRoute(h, route, await h.alice())).contentType) },
   'signin-page-no-form': { check: async (h) => /<form[\s\S]*name="password"/.test((await h.get('/v3/auth/auth?client_id=vds-conformance')).text) },
   'signin-page-text-plain': { check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).contentType.startsWith('text/html') },
 

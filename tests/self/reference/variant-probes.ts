@@ -88,6 +88,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'records-text-plain': {
+    check: async (h) => {
+      const token = await h.alice();
+      const car = await h.get('/v3/users/me/cars', token);
+      const geojson = await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/locations.geojson?limit=1`, token);
+      return car.status === 200 && car.contentType === 'text/plain; charset=utf-8' && Array.isArray(JSON.parse(car.text)) && geojson.contentType.startsWith('application/');
+    },
+  },
   'token-answer-text-plain': {
     check: async (h) => {
       const res = await h.exchange({ grant_type: 'authorization_code', code: await h.code() });
