@@ -37,6 +37,8 @@ export default class CertificateReporter implements Reporter {
   /** A certification's evidence: every check's record with its requests and answers. */
   private exchanges?: CheckRecord[];
   private readonly options: CertificateOptions;
+  /** Set when the run stopped at --max-failures (-x). */
+  private maxFailuresReached?: number;
 
   constructor(options: Partial<CertificateOptions> = {}) {
     const defined = Object.fromEntries(Object.entries(options).filter(([k, v]) => v !== undefined && k !== 'configDir'));
@@ -56,7 +58,13 @@ export default class CertificateReporter implements Reporter {
   }
 
   onError(error: TestError): void {
-    this.errors.push((error.message ?? error.value ?? 'unknown error').replace(/^Error: /, ''));
+    // eslint-disable-next-line no-control-regex
+    const message = (error.message ?? error.value ?? 'unknown error').replace(/\u001b\[[0-9;]*m/g, '').replace(/^Error: /, '');
+    // --max-failures / -x: stopping there was asked for. The run has its verdict; the checks it did
+    // not reach are not run, with that reason.
+    const stop = /stopped early after (\d+) maximum allowed failures/.exec(message);
+    if (stop) this.maxFailuresReached = Number(stop[1]);
+    else this.errors.push(message);
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
@@ -97,7 +105,11 @@ export default class CertificateReporter implements Reporter {
       results.push(...found);
       if (problem) errors.push(problem);
     }
-    const stopped = errors.length ? `the run stopped before this check ran: ${errors[0].split('\n')[0]}` : undefined;
+    const stopped = errors.length
+      ? `the run stopped before this check ran: ${errors[0].split('\n')[0]}`
+      : this.maxFailuresReached !== undefined
+        ? `the run stopped after ${this.maxFailuresReached} failing check(s) (--max-failures) before this check ran`
+        : undefined;
     // A check of a group this run (or shard) has a test for, selected but without a result: the run
     // stopped first (--max-failures, a crash, an interruption). Any other planned check was not selected.
     const groups = new Set(tests.map(groupOf));

@@ -1,14 +1,21 @@
-// Suite power and precision: runs the conformance suite against the clean reference and every
-// conforming variant of it (every check must pass: a failure there is a false alarm), with every
-// token minted through the sign-in page, twice in a row on one server that keeps its state, and
-// once per injected fault (at least one check must fail: the fault is "killed"). A fault no check
-// catches ("survived") fails the run. Runs go two at a time, one Playwright worker each (2 cores).
+// Suite power and precision, through the README's command (`npm run conformance`, the CLI: its exit
+// status is what users act on): runs the conformance suite against the clean reference and every
+// conforming variant of it (every check must pass and the command exit 0: a failure there is a false
+// alarm), with every token minted through the sign-in page, twice in a row on one server that keeps
+// its state, and once per injected fault: the command must exit 1 (the fault is "killed"), and for a
+// fault that breaks a statement of the spec (reference-server/faults.ts `breaks: S-...`) the core
+// class must FAIL. A fault that exits 0 ("survived"), or breaks the spec without failing core, fails
+// the run. The "gate power" (faults the command fails, spec faults the core class fails) and the
+// precision (conforming servers it passes) are printed and written for npm test's summary. Runs go
+// two at a time, one Playwright worker each (2 cores).
 //
 //   npx tsx scripts/mutation.ts [--precision | --full | --top-up [--by-check]] [--every-route] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
-// (contracts/fault-kills.yaml), stopping at the first failing check; when they do not catch it (a new
-// fault, a changed check), the whole suite runs. --full runs the whole suite for every fault, up to
+// (contracts/fault-kills.yaml; for a fault that breaks the spec, only the core ones), stopping at the
+// first failing check (-x: under the default gate one failing requirement is enough for exit 1); when
+// they do not catch it (a new fault, a changed check), all of the checks (for a spec fault: all the
+// core checks, --grep @core) run, again stopping at the first failure. --full runs the whole suite for every fault, up to
 // --max-failures failing checks (default 40: Playwright starts a fresh worker after every failure, so
 // a fault that fails hundreds of checks would cost minutes). --top-up proves the other direction,
 // that every requirement can fail: each fault runs only the checks of the requirements no fault has
@@ -30,8 +37,10 @@ import type { Certificate } from '../reporters/model';
 import { REPORT_FILES } from '../reporters/paths';
 import { NOT_SELECTED } from '../reporters/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
+import { FAULTS } from '../reference-server/faults';
 import { VARIANTS, variantMode } from '../reference-server/variants';
-import { startReference } from './reference-process';
+import { freshRunEnv, startReference } from './reference-process';
+import { gatePowerLine, type GatePower } from './mutation-summary';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -53,10 +62,16 @@ interface Run {
   checks?: string[];
   /** Stop after this many failing checks. */
   maxFailures: number;
+  /** A fault that breaks a statement of the spec: the core class must fail against it. */
+  breaksSpec?: boolean;
 }
 
 interface Outcome extends Run {
   ok: boolean;
+  /** The exit status of the command (null when it was killed). */
+  exitCode: number | null;
+  /** The certificate's core verdict is FAIL. */
+  coreFailed: boolean;
   failedRequirements: string[];
   failedChecks: string[];
   /** Checks not run, but for those of another environment than the target's. */
@@ -78,7 +93,7 @@ function targetFor(spec: string): Run['target'] {
  */
 const MAY_NOT_RUN: Record<string, string[]> = {
   'quiet-month': ['QUERY-RANGE-DEFAULT'],
-  'persistent-second-run': ['DEV-PIN-ASSOCIATE', 'DEV-PIN-MALFORMED', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
+  'persistent-second-run': ['CORE-DEVICE-PIN', 'DEV-PIN-ASSOCIATE', 'DEV-PIN-MALFORMED', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
 };
 
 /** The target on which a set of variants shows: a sandbox, the sign-in page, or the cloud API. */
@@ -125,6 +140,12 @@ function precisionRuns(eachVariantAlone: boolean): Run[] {
   ];
 }
 
+/** The fault breaks a statement of the spec (reference-server/faults.ts `breaks: S-...`). */
+function breaksTheSpec(spec: string): boolean {
+  const { name } = parseFaultSpec(spec);
+  return FAULTS.find((f) => f.name === name)?.breaks.startsWith('S-') ?? false;
+}
+
 /** A directory-safe label for a fault spec (`route-answers-500@GET /cars/:carId` -> `route-answers-500@GET_cars_carId`). */
 function labelFor(spec: string): string {
   return spec.replace(/[\s/:]+/g, '_');
@@ -150,9 +171,12 @@ function runSuite(run: Run): Promise<Outcome> {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const started = Date.now();
+  // The run's settings as a user gives them: flags of the command; the reference's fault or variant
+  // and the reports folder as the variables the README documents.
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    VDS_TARGET: run.target,
+    // No suite setting of this process leaks into the run, but which browser to use.
+    ...freshRunEnv(process.env),
+    ...(process.env.VDS_BROWSER ? { VDS_BROWSER: process.env.VDS_BROWSER } : {}),
     VDS_WORKERS: '1',
     VDS_REPORTS_DIR: dir,
     // Only the certificate, and only failures carry their exchanges: nothing else is read here.
@@ -160,20 +184,15 @@ function runSuite(run: Run): Promise<Outcome> {
     VDS_REPORTS: 'certificate',
     CI: '',
   };
-  delete env.VDS_GREP;
-  delete env.VDS_MAX_FAILURES;
-  if (run.requirements) env.VDS_GREP = requirementsPattern(run.requirements);
-  if (run.checks) env.VDS_GREP = keysPattern(run.checks);
-  if (run.fault) env.VDS_MAX_FAILURES = String(run.maxFailures);
-  delete env.VDS_REFERENCE_PORT; // each run picks its own free port
   if (run.fault) env.VDS_REFERENCE_FAULT = run.fault;
-  else delete env.VDS_REFERENCE_FAULT;
   if (run.variant) env.VDS_REFERENCE_VARIANT = run.variant;
-  else delete env.VDS_REFERENCE_VARIANT;
   return new Promise((resolve) => {
-    // Playwright's CLI straight from node: npx would add a process and a quarter of a second a run.
-    const args = [require.resolve('@playwright/test/cli', { paths: [ROOT] }), 'test', `--output=${path.join(dir, 'test-results')}`];
-    if (run.fault) args.push(`--max-failures=${run.maxFailures}`);
+    // The README's command (`npm run conformance` runs `node --import tsx scripts/conformance.ts`),
+    // straight from node: npm would add a process and a second a run.
+    const args = ['--import', 'tsx', path.join(ROOT, 'scripts', 'conformance.ts'), '--target', run.target, `--output=${path.join(dir, 'test-results')}`];
+    const grep = run.checks ? keysPattern(run.checks) : run.requirements ? requirementsPattern(run.requirements) : run.breaksSpec ? '@core' : undefined;
+    if (grep) args.push('--grep', grep);
+    if (run.fault) args.push('--max-failures', String(run.maxFailures));
     // Its own process group: a run that overstays is stopped with its reference server and browser.
     const child = spawn(process.execPath, args, {
       cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true,
@@ -183,20 +202,24 @@ function runSuite(run: Run): Promise<Outcome> {
     const timer = setTimeout(() => {
       killGroup(child);
     }, RUN_TIMEOUT_MS);
-    child.on('close', () => {
+    child.on('close', (code) => {
       clearTimeout(timer);
-      resolve(readOutcome(run, path.join(dir, REPORT_FILES.certificateJson), (Date.now() - started) / 1000, stderr));
+      resolve(readOutcome(run, path.join(dir, REPORT_FILES.certificateJson), (Date.now() - started) / 1000, stderr, code));
     });
   });
 }
 
 /**
- * A clean run: nothing failed, and nothing was left unrun but what does not apply to the target's
- * environment, what the server cannot show (mayNotRun), and, on a sandbox, what needs the tokens a
- * sandbox does not have.
+ * A clean run: the command exits 0, nothing failed, and nothing was left unrun but what does not apply
+ * to the target's environment and what the server cannot show (mayNotRun).
  */
 function isClean(o: Outcome): boolean {
-  return o.ok && o.failedChecks.length === 0 && (o.target === 'local-sandbox' || unexpectedNotRun(o).length === 0);
+  return o.ok && o.exitCode === 0 && o.failedChecks.length === 0 && unexpectedNotRun(o).length === 0;
+}
+
+/** A fault is killed when the command exits 1 on a failing check, and for a fault that breaks the spec, the core class fails. */
+function isKilled(o: Outcome): boolean {
+  return o.exitCode === 1 && o.failedChecks.length > 0 && (!o.breaksSpec || o.coreFailed);
 }
 
 function unexpectedNotRun(o: Outcome): Outcome['notRun'] {
@@ -217,6 +240,7 @@ async function runPersistentTwice(run: Run): Promise<Outcome> {
       ...second,
       label: run.label,
       ok: first.ok && second.ok,
+      exitCode: first.exitCode === 0 ? second.exitCode : first.exitCode,
       failedChecks: [...first.failedChecks.map((c) => `run 1: ${c}`), ...second.failedChecks.map((c) => `run 2: ${c}`)],
       failedRequirements: [...new Set([...first.failedRequirements, ...second.failedRequirements])],
       // The first run may leave nothing unrun (its entries never match the second run's allowance).
@@ -230,13 +254,14 @@ async function runPersistentTwice(run: Run): Promise<Outcome> {
 }
 
 /** What a run showed, read from its certificate (reporters/model.ts): the one result format of a run. */
-function readOutcome(run: Run, certificateFile: string, seconds: number, stderr: string): Outcome {
-  const outcome: Outcome = { ...run, ok: false, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds };
+function readOutcome(run: Run, certificateFile: string, seconds: number, stderr: string, exitCode: number | null): Outcome {
+  const outcome: Outcome = { ...run, ok: false, exitCode, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds };
   if (!fs.existsSync(certificateFile)) {
     outcome.problem = `no certificate (the run crashed): ${stderr.trim().split('\n').slice(-3).join(' | ')}`;
     return outcome;
   }
   const certificate = JSON.parse(fs.readFileSync(certificateFile, 'utf8')) as Certificate;
+  outcome.coreFailed = certificate.verdict.core === 'FAIL';
   for (const r of certificate.requirements) {
     if (r.failures.length) outcome.failedRequirements.push(r.id);
     outcome.failedChecks.push(...r.failures.map((f) => f.check));
@@ -247,8 +272,7 @@ function readOutcome(run: Run, certificateFile: string, seconds: number, stderr:
     outcome.total += r.checks.total - (r.notRun.find((n) => n.reason === NOT_SELECTED)?.checks.length ?? 0);
   }
   outcome.failedRequirements.sort();
-  // Stopping at --max-failures is asked for, not a problem of the run.
-  const errors = certificate.run.errors.map((e) => e.split('\n')[0]).filter((m) => !/stopped early after \d+ maximum allowed failures/.test(m));
+  const errors = certificate.run.errors.map((e) => e.split('\n')[0]);
   if (errors.length) outcome.problem = errors.join(' | ');
   outcome.ok = outcome.total > 0 && !outcome.problem;
   return outcome;
@@ -322,13 +346,19 @@ function plan(o: Options): Plan {
   const targets: KillMatrix = requirementKills(catalogue) ?? {};
   // Precision runs only in the release gate: a full or top-up run measures power.
   const cleanRuns: Run[] = o.full || o.topUp || o.only ? precisionRuns(false).slice(0, 2) : precisionRuns(o.precisionOnly);
-  const runs: Run[] = specs.map((spec) => ({
-    label: labelFor(spec),
-    target: targetFor(spec),
-    fault: spec,
-    requirements: !o.full && !o.topUp && targets[spec]?.length ? targets[spec].slice(0, 3) : undefined,
-    maxFailures: o.full || o.topUp ? o.maxFailures : 1,
-  }));
+  const runs: Run[] = specs.map((spec) => {
+    // A fault that breaks the spec must fail the core class: the gate runs only core checks against it.
+    const breaksSpec = !o.full && !o.topUp && breaksTheSpec(spec);
+    const killers = (targets[spec] ?? []).filter((id) => !breaksSpec || catalogue.requirements.find((r) => r.id === id)?.class === 'core');
+    return {
+      label: labelFor(spec),
+      target: targetFor(spec),
+      fault: spec,
+      breaksSpec,
+      requirements: !o.full && !o.topUp && killers.length ? killers.slice(0, 3) : undefined,
+      maxFailures: o.full || o.topUp ? o.maxFailures : 1,
+    };
+  });
   // A top-up spreads each family's plain faults over the run (two faults of one family at once would
   // fail the same checks twice before either could record them), then runs the per-route faults in
   // registry order, narrowest first.
@@ -347,24 +377,28 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
   let finished = 0;
   const progress = (out: Outcome) => {
     finished += 1;
-    const verdict = !out.fault ? (isClean(out) ? 'passes' : 'FALSE ALARM') : out.failedChecks.length ? 'killed' : out.requirements ? 'missed' : o.topUp ? 'no new' : 'SURVIVED';
+    const verdict = !out.fault ? (isClean(out) ? 'passes' : 'FALSE ALARM')
+      : o.topUp || o.full ? (out.failedChecks.length ? 'killed' : o.topUp ? 'no new' : 'SURVIVED')
+        : isKilled(out) ? 'killed' : out.requirements ? 'missed' : 'SURVIVED';
     const scope = out.requirements ? ` (checks of ${out.requirements.length > 4 ? `${out.requirements.length} requirements` : out.requirements.join(', ')})`
       : out.checks ? ` (${out.checks.length} checks)` : '';
     const caught = !o.topUp || !out.failedChecks.length ? ''
       : o.byCheck ? ` caught ${out.failedChecks.length} checks of ${out.failedRequirements.join(', ')}` : ` caught ${out.failedRequirements.join(', ')}`;
-    console.log(`  [${finished}] ${out.label.padEnd(40)} ${verdict.padEnd(9)} ${out.seconds.toFixed(1)}s${scope}${caught} ${out.problem ?? ''}`);
+    const exit = out.exitCode === null ? ' (killed: overran)' : ` exit ${out.exitCode}${out.breaksSpec ? `, core ${out.coreFailed ? 'FAIL' : 'not FAIL'}` : ''}`;
+    console.log(`  [${finished}] ${out.label.padEnd(40)} ${verdict.padEnd(9)} ${out.seconds.toFixed(1)}s${exit}${scope}${caught} ${out.problem ?? ''}`);
   };
 
-  // A targeted run that misses its fault runs again with every check: only that says "survived".
+  // A targeted run that misses its fault runs again with every check (every core check for a fault
+  // that breaks the spec): only that says "survived".
   const runTargeted = async (run: Run): Promise<Outcome> => {
     const first = await runSuite(run);
-    if (!run.requirements || first.failedChecks.length > 0) return first;
+    if (!run.requirements || isKilled(first)) return first;
     progress(first);
     return runSuite({ ...run, requirements: undefined });
   };
   // Top-up: the requirements (or checks) still uncaught; again while a capped run found some.
   const runTopUp = async (run: Run): Promise<Outcome> => {
-    const merged: Outcome = { ...run, ok: true, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds: 0 };
+    const merged: Outcome = { ...run, ok: true, exitCode: 0, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds: 0 };
     for (;;) {
       const remaining = [...p.uncaught];
       if (!remaining.length) break;
@@ -394,13 +428,15 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
 }
 
 /** The table, the false alarms and survivors, the counts npm test reads, and the kill matrix if asked. */
-function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): { passed: number; failed: number } {
+function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): { passed: number; failed: number; gatePower?: GatePower } {
   const clean = outcomes.filter((out) => !out.fault);
   const mutants = p.faultRuns.map((r) => outcomes.find((out) => out.label === r.label)!);
-  const lines: string[] = ['| fault | family | verdict | requirements that caught it |', '|---|---|---|---|'];
+  const gating = !o.full && !o.topUp;
+  const lines: string[] = ['| fault | family | breaks | verdict | exit | requirements that caught it |', '|---|---|---|---|---|---|'];
   for (const m of mutants) {
-    const verdict = m.failedChecks.length ? 'killed' : o.topUp ? '-' : 'SURVIVED';
-    lines.push(`| ${m.fault} | ${faultFamily(m.fault!)} | ${verdict} | ${m.failedRequirements.join(', ') || (m.problem ?? '-')} |`);
+    const verdict = gating ? (isKilled(m) ? 'killed' : 'SURVIVED') : m.failedChecks.length ? 'killed' : o.topUp ? '-' : 'SURVIVED';
+    const breaks = FAULTS.find((f) => f.name === parseFaultSpec(m.fault!).name)?.breaks ?? '';
+    lines.push(`| ${m.fault} | ${faultFamily(m.fault!)} | ${breaks} | ${verdict} | ${m.exitCode ?? '-'} | ${m.failedRequirements.join(', ') || (m.problem ?? '-')} |`);
   }
   const table = lines.join('\n');
   console.log(`\n${table}\n`);
@@ -425,11 +461,25 @@ function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): {
     console.log(`${o.byCheck ? 'Checks' : 'Requirements'} caught: ${p.initiallyUncaught.length - stillUncaught.length}/${p.initiallyUncaught.length} of those no fault had caught` +
       `${stillUncaught.length ? `; still never caught:\n  ${stillUncaught.join('\n  ')}\n` : ''}. ${seconds.toFixed(0)} s in all.`);
   } else {
-    const survivors = mutants.filter((m) => m.failedChecks.length === 0);
+    const survivors = mutants.filter((m) => (gating ? !isKilled(m) : m.failedChecks.length === 0));
     passed += mutants.length - survivors.length;
     failed += survivors.length;
+    const why = (m: Outcome) => (m.exitCode !== 1 ? `exit ${m.exitCode ?? 'none'}` : m.breaksSpec && !m.coreFailed ? 'breaks the spec, core not FAIL' : 'no failing check');
     console.log(`Faults killed: ${mutants.length - survivors.length}/${mutants.length}` +
-      `${survivors.length ? `; survived: ${survivors.map((s) => s.fault).join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`);
+      `${survivors.length ? `; survived: ${survivors.map((s) => `${s.fault} (${why(s)})`).join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`);
+  }
+  let gatePower: GatePower | undefined;
+  if (gating) {
+    const spec = mutants.filter((m) => m.breaksSpec);
+    gatePower = {
+      faultsFailed: mutants.filter((m) => m.exitCode === 1 && m.failedChecks.length > 0).length,
+      faults: mutants.length,
+      specFaultsFailCore: spec.filter((m) => m.coreFailed).length,
+      specFaults: spec.length,
+      conformingPassed: clean.filter(isClean).length,
+      conforming: clean.length,
+    };
+    console.log(gatePowerLine(gatePower));
   }
   fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ seconds, clean, mutants }, null, 2));
   if (o.writeKills) {
@@ -439,7 +489,7 @@ function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): {
       console.log('wrote contracts/fault-kills.yaml; run `npm run requirements` to render it');
     } else console.log('--write-kills needs --full or --top-up: a targeted run stops at the first failing check');
   }
-  return { passed, failed };
+  return { passed, failed, gatePower };
 }
 
 async function main(): Promise<void> {
@@ -448,8 +498,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const p = plan(options);
   const outcomes = await execute(p, options);
-  const { passed, failed } = summarize(p, options, outcomes, (Date.now() - started) / 1000);
-  fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ passed, failed, skipped: 0 }));
+  const { passed, failed, gatePower } = summarize(p, options, outcomes, (Date.now() - started) / 1000);
+  fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify({ passed, failed, skipped: 0, ...(gatePower ? { gatePower } : {}) }));
   process.exitCode = failed > 0 ? 1 : 0;
 }
 

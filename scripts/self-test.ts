@@ -6,11 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { gatePowerLine, type GatePower } from './mutation-summary';
 
 const ROOT = path.resolve(__dirname, '..');
 const SELF_DIR = path.join(ROOT, 'reports', 'self');
 
-interface Counts { passed: number; failed: number; skipped: number }
+interface Counts { passed: number; failed: number; skipped: number; note?: string }
 interface Stage { name: string; run: () => Counts }
 
 function sh(command: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
@@ -41,8 +42,9 @@ const stages: Stage[] = [
       fs.rmSync(summary, { force: true });
       const code = sh(npx, ['tsx', 'scripts/mutation.ts']);
       if (!fs.existsSync(summary)) return { passed: 0, failed: 1, skipped: 0 };
-      const counts = JSON.parse(fs.readFileSync(summary, 'utf8')) as Counts;
-      return code === 0 || counts.failed > 0 ? counts : { ...counts, failed: counts.failed + 1 };
+      const { gatePower, ...counts } = JSON.parse(fs.readFileSync(summary, 'utf8')) as Counts & { gatePower?: GatePower };
+      const note = gatePower ? gatePowerLine(gatePower) : undefined;
+      return code === 0 || counts.failed > 0 ? { ...counts, note } : { ...counts, failed: counts.failed + 1, note };
     },
   },
 ];
@@ -70,6 +72,7 @@ function main(): void {
     total.failed += c.failed;
     total.skipped += c.skipped;
     lines.push(`${stage.name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`);
+    if (c.note) lines.push(`  ${c.note}`);
   }
   const summary = `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`;
   fs.writeFileSync(path.join(SELF_DIR, 'summary.txt'), `${summary}\n`);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import * as tar from 'tar';
 import { expect, test } from '@playwright/test';
 import { parseArgs, UsageError } from '../../../cli/args';
+import { chooseBrowser } from '../../../harness/browser';
 import { EXIT } from '../../../reporters/exit-codes';
 import type { Certificate } from '../../../reporters/model';
 import { newReportsDir, readJson, runCommand, startReference } from './real-run';
@@ -77,6 +78,20 @@ test('report options set as variables are checked before anything runs: exit 2, 
   expect(fs.existsSync(path.join(dir, 'conformance.json'))).toBe(false);
 });
 
+test('a sandbox without tokens is certifiable: what needs a token is not applicable, never not run, and every class PASSes', async () => {
+  test.setTimeout(300_000);
+  const run = await cli(['--certify', '--target', 'local-sandbox']);
+  expect(run.code, run.output.slice(-3000)).toBe(EXIT.passed);
+  const c = certificateIn(run.reportsDir);
+  expect(c.verdict).toEqual({ core: 'PASS', profile: 'PASS' });
+  expect(c.counts.checks.notRun).toBe(0);
+  expect(c.counts.checks.notApplicable).toBeGreaterThan(100);
+  // Only the sandbox's own requirements and those of its open routes count; the others are listed as not applicable.
+  const core = c.requirements.filter((r) => r.class === 'core' && r.applicable);
+  expect(core.map((r) => r.id)).toEqual(expect.arrayContaining(['CORE-SANDBOX-OPEN', 'CORE-ROUTE-ANSWERS', 'CORE-CAR-RECORD', 'CORE-ERROR-BODY']));
+  expect(c.requirements.find((r) => r.id === 'CORE-AUTH-REQUIRED')!.applicable).toBe(false);
+});
+
 test('--certify refuses what narrows the run', () => {
   for (const narrowing of [['--grep', 'x'], ['--shard', '1/2'], ['--baseline', 'package.json'], ['--last-failed'], ['users.spec.ts'], ['-x']]) {
     expect(() => parseArgs(['--certify', ...narrowing]), narrowing.join(' ')).toThrow(UsageError);
@@ -95,7 +110,12 @@ test('--certify writes one archive: the certificate in its three forms and every
   } finally {
     await reference.stop();
   }
-  expect([EXIT.passed, EXIT.failed], run.output.slice(-2000)).toContain(run.code);
+  // A cloud reference with every token is certifiable: every class PASS (with a browser for the sign-in page).
+  const c0 = certificateIn(run.reportsDir);
+  if (chooseBrowser().executablePath) {
+    expect(run.code, run.output.slice(-3000)).toBe(EXIT.passed);
+    expect(c0.verdict).toEqual({ core: 'PASS', profile: 'PASS' });
+  } else expect(run.code, run.output.slice(-2000)).toBe(EXIT.failed);
   const archive = fs.readdirSync(run.reportsDir).find((f) => /^certification-local-\d{4}-\d{2}-\d{2}\.tar\.gz$/.test(f));
   expect(archive, fs.readdirSync(run.reportsDir).join(', ')).toBeTruthy();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-archive-'));
