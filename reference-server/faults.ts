@@ -129,18 +129,24 @@ export const FAULTS = [
   { name: 'default-end-ten-minutes-ago', family: 'query', description: 'Without end, the default end is now minus 10 minutes instead of now', breaks: 'P-QUERY-RANGE-DEFAULT' },
   { name: 'range-end-truncated-to-minute', family: 'query', description: 'end is rounded down to the whole minute before filtering (items in its last seconds are dropped)', breaks: 'P-QUERY-RANGE' },
   { name: 'name-filter-latest-only', family: 'query', description: 'With name, only the latest signal of each named signal is returned', breaks: 'P-QUERY-NAME' },
+  { name: 'range-equal-refused', family: 'query', description: 'begin equal to end is refused with 416 like begin after end (the empty range is valid)', breaks: 'P-ERR-RANGE-REVERSED' },
+  { name: 'date-param-offset-only', family: 'query', description: 'begin/end are accepted only as whole seconds with a +hh:mm offset: Z and fractional seconds answer 400', breaks: 'P-QUERY-RANGE' },
+  { name: 'inclusive-end-only', family: 'query', description: 'inclusive=true adds the trips that ended in the range, not those that began in it and end after it', breaks: 'P-QUERY-INCLUSIVE' },
 
   // geojson
   { name: 'geojson-lat-lon-swapped', family: 'geojson', description: 'GeoJSON coordinates are [latitude, longitude]', breaks: 'S-ENDPOINT-PURPOSE' },
   { name: 'trip-geojson-points', family: 'geojson', description: 'Trip GeoJSON is an array of Points instead of a LineString', breaks: 'P-REC-GEOJSON-TRIP' },
   { name: 'car-geojson-feature-collection', family: 'geojson', description: 'Car GeoJSON is a FeatureCollection instead of an array of Points', breaks: 'P-REC-GEOJSON-CAR' },
   { name: 'geojson-limit-ignored', family: 'geojson', description: 'Car locations.geojson ignores limit', breaks: 'P-QUERY-LIMIT' },
+  { name: 'geojson-range-ignored', family: 'geojson', description: 'Car locations.geojson ignores begin and end: the whole location history', breaks: 'P-QUERY-RANGE' },
   { name: 'trip-geojson-drops-last-point', family: 'geojson', description: 'Trip GeoJSON LineString misses the last location', breaks: 'S-ENDPOINT-PURPOSE' },
 
   // coherence
   { name: 'trip-mileage-miles', family: 'coherence', description: 'GET /trips/{tripId} mileage is in miles while the stats are in km', breaks: 'P-REC-TRIP' },
   { name: 'trip-usedtime-ms', family: 'coherence', description: 'GET /trips/{tripId} usedTime is in milliseconds', breaks: 'P-REC-TRIP' },
   { name: 'car-stats-all-time', family: 'coherence', description: 'Car stats sum every trip, ignoring the begin/end range', breaks: 'P-QUERY-RANGE' },
+  { name: 'car-stats-range-ignored', family: 'coherence', description: 'Car stats are always those of the default range (this month), whatever begin and end ask', breaks: 'P-QUERY-RANGE' },
+  { name: 'car-usedtime-ms', family: 'coherence', description: 'Car stats usedtime is summed in milliseconds (the value outgrows the range it covers)', breaks: 'P-REC-CAR-STAT' },
   { name: 'trip-list-dates-shifted', family: 'coherence', description: 'GET /cars/{carId}/trips lists each trip with beginDate one hour earlier than GET /trips/{tripId} says', breaks: 'P-REC-TRIP-SUMMARY' },
   { name: 'trip-stats-usedtime-minutes', family: 'coherence', description: 'GET /trips/{tripId}/stats gives USED_TIME in minutes while the trip record and stats/usedtime give seconds', breaks: 'P-REC-TRIP-STAT' },
   { name: 'trip-signals-unfiltered', family: 'coherence', description: "Trip signals return the car's whole signal history, not only during the trip", breaks: 'S-ENDPOINT-PURPOSE' },
@@ -177,6 +183,8 @@ export const FAULTS = [
   { name: 'created-car-not-listed', family: 'car-creation', description: "A created car does not appear in the user's car lists", breaks: 'S-ENDPOINT-PURPOSE' },
   { name: 'car-create-array-body-500', family: 'car-creation', description: 'A JSON body that is not an object answers 500 instead of 400', breaks: 'P-ERR-CREATE-BODY' },
   { name: 'car-create-model-optional', family: 'car-creation', description: 'A car without model is accepted', breaks: 'P-CREATE-BODY' },
+  { name: 'car-text-latin1', family: 'car-creation', description: 'The car creation body is decoded as Latin-1: accents and emoji come back garbled', breaks: 'P-CREATE-BODY' },
+  { name: 'car-create-64-refused', family: 'car-creation', description: 'A make, model, name or numberPlate of exactly 64 characters is refused (the maximum compared with >=)', breaks: 'P-CREATE-BODY' },
   { name: 'created-car-id-reused', family: 'car-creation', description: 'Every created car gets the same id (the id counter is never moved on): the second replaces the first', breaks: 'S-CAR-ID' },
 
   // token endpoint
@@ -191,6 +199,7 @@ export const FAULTS = [
   { name: 'missing-grant-type-500', family: 'token-endpoint', description: 'A token request without grant_type answers 500 instead of 400 PARAMETERS_ERROR "Missing parameter"', breaks: 'P-TOKEN-MISSING-PARAM' },
   { name: 'token-no-client-400', family: 'token-endpoint', description: 'A token request without any client credentials answers 400 "Missing parameter" instead of 401 AUTHENTICATION_ERROR', breaks: 'P-DEC-TOKEN-CLIENT' },
   { name: 'refresh-missing-token-403', family: 'token-endpoint', description: 'A refresh_token grant without refresh_token answers 403 {"message":"Invalid authentication"} instead of 400 "Missing parameter"', breaks: 'P-TOKEN-MISSING-PARAM' },
+  { name: 'refresh-grants-all-app-scopes', family: 'token-endpoint', description: 'A refreshed token gets every scope of the application, not those of the grant it refreshes', breaks: 'P-SIGNIN-SCOPE' },
   { name: 'code-grant-answers-other-token', family: 'token-endpoint', description: 'The authorization-code grant answers an access token that was never stored (the API refuses it)', breaks: 'S-AUTH-ROUTES' },
   { name: 'password-grant-accepted', family: 'token-endpoint', description: 'The token endpoint issues tokens for grant_type=password (the client application holds the user\'s password)', breaks: 'S-AUTH-NO-PASSWORDS' },
 
@@ -198,6 +207,7 @@ export const FAULTS = [
   { name: 'state-not-echoed', family: 'sign-in', description: 'The redirect after sign-in drops the state parameter', breaks: 'P-SIGNIN-REDIRECT' },
   { name: 'signin-unknown-client-200', family: 'sign-in', description: 'An unknown client_id shows the sign-in page (200) instead of 404', breaks: 'P-SIGNIN-REJECTS' },
   { name: 'signin-redirect-uri-not-checked', family: 'sign-in', description: 'An unregistered redirect_uri is accepted', breaks: 'P-SIGNIN-REDIRECT-URI' },
+  { name: 'redirect-uri-prefix-match', family: 'sign-in', description: 'A redirect_uri is accepted when it begins with a registered one (a longer path: an open redirect)', breaks: 'P-SIGNIN-REDIRECT-URI' },
   { name: 'token-gets-all-app-scopes', family: 'sign-in', description: "The token gets all of the application's scopes, ignoring the requested scope", breaks: 'P-SIGNIN-SCOPE' },
   { name: 'scope-split-on-comma', family: 'sign-in', description: 'The scope parameter is split on commas instead of spaces', breaks: 'P-SIGNIN-SCOPE' },
   { name: 'redirect-code-param-renamed', family: 'sign-in', description: 'The redirect carries the code as auth_code instead of code', breaks: 'P-SIGNIN-REDIRECT' },

@@ -91,7 +91,10 @@ export function oauthRoutes(ctx: AppContext) {
       return { ok: false, reply: sendHtml(reply, 404, renderErrorPage('Unknown application', 'The client_id of this sign-in link is not a registered application.')) };
     }
     // fault signin-redirect-uri-not-checked: any redirect_uri is trusted.
-    if (req.redirectUri !== undefined && !app.redirectUris.includes(req.redirectUri) && !faults.has('signin-redirect-uri-not-checked')) {
+    // fault redirect-uri-prefix-match: a redirect_uri is accepted when it begins with a registered one.
+    const asked = req.redirectUri;
+    const registered = asked !== undefined && (faults.has('redirect-uri-prefix-match') ? app.redirectUris.some((u) => asked.startsWith(u)) : app.redirectUris.includes(asked));
+    if (req.redirectUri !== undefined && !registered && !faults.has('signin-redirect-uri-not-checked')) {
       return { ok: false, reply: sendHtml(reply, 404, renderErrorPage('Unknown redirect URI', 'The redirect_uri of this sign-in link is not registered for this application.')) };
     }
     return { ok: true, app, redirectUri: req.redirectUri ?? app.redirectUris[0] };
@@ -219,7 +222,9 @@ export function oauthRoutes(ctx: AppContext) {
       const refresh = tokens.refresh(fields.refresh_token);
       if (!refresh || refresh.used || refresh.clientId !== app.clientId) throw invalidAuthentication(false);
       refresh.used = true;
-      return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, refresh.scopes, nowMs), 'refresh_token');
+      // fault refresh-grants-all-app-scopes: the new token gets the application's scopes, not the grant's.
+      const scopes = faults.has('refresh-grants-all-app-scopes') ? scopesOf(app, undefined) : refresh.scopes;
+      return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, scopes, nowMs), 'refresh_token');
     }
 
     // fault password-grant-accepted: OAuth 2's password grant left enabled (the client application holds the user's password).

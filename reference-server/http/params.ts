@@ -66,7 +66,9 @@ function rangeIssue(faults: Faults): ApiError {
 function parseDate(query: Query, name: 'begin' | 'end', faults: Faults): number | undefined {
   const raw = single(query, name);
   if (raw === undefined) return undefined;
-  const ms = parseRfc3339(raw);
+  // fault date-param-offset-only: the query's dates are matched against the one form of the
+  // documentation's default (whole seconds and a ±hh:mm offset): Z and fractions are refused.
+  const ms = faults.has('date-param-offset-only') && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/.test(raw) ? null : parseRfc3339(raw);
   if (ms === null) {
     // fault unparseable-date-ignored: a bad date silently falls back to the default.
     if (faults.has('unparseable-date-ignored')) return undefined;
@@ -93,7 +95,8 @@ export function parseRange(query: Query, nowMs: number, switches: Switches): Ran
   let end = endGiven ?? (faults.has('default-end-ten-minutes-ago') ? nowMs - 10 * 60 * 1000 : nowMs);
   // fault range-end-truncated-to-minute: end stored in a column of whole minutes.
   if (faults.has('range-end-truncated-to-minute')) end = Math.floor(end / 60000) * 60000;
-  if (begin > end && !faults.has('begin-after-end-accepted')) throw rangeIssue(faults);
+  // fault range-equal-refused: an empty range (begin = end) refused like a reversed one.
+  if ((begin > end || (begin === end && faults.has('range-equal-refused'))) && !faults.has('begin-after-end-accepted')) throw rangeIssue(faults);
   // fault range-only-begin-unchecked: the length rule is checked only when both dates were given.
   const lengthChecked = !(faults.has('range-only-begin-unchecked') && beginGiven !== undefined && endGiven === undefined);
   if (lengthChecked && end - begin > maxRange(switches) && !faults.has('range-too-long-accepted')) throw rangeIssue(faults);

@@ -4,7 +4,7 @@
 
 import { hashString } from '../data/prng';
 import type { Car } from '../data/types';
-import { isPlainObject, parseJson } from '../http/body';
+import { isPlainObject, parseJson, rawBody } from '../http/body';
 import { internalError, parametersError } from '../http/errors';
 import type { Faults } from '../switches';
 
@@ -21,19 +21,23 @@ const length = (s: string) => [...s].length;
 
 const invalid = (message: string) => parametersError(400, message, 'Send a JSON object: make (3-64 chars), model (1-64 chars), optional name, year, numberPlate, timezone');
 
-function text(body: Record<string, unknown>, field: string, min: number, max: number, required: boolean): string | null {
+function text(body: Record<string, unknown>, field: string, min: number, max: number, required: boolean, faults: Faults): string | null {
   const value = body[field];
   if (value === undefined || value === null) {
     if (required) throw invalid(`${field} is required`);
     return null;
   }
   if (typeof value !== 'string') throw invalid(`${field} must be a string`);
-  if (length(value) < min || length(value) > max) throw invalid(`${field} must be ${min} to ${max} characters long`);
+  // fault car-create-64-refused: the maximum compared with >= (a 64-character value is refused).
+  if (length(value) < min || length(value) > max || (faults.has('car-create-64-refused') && length(value) >= max)) {
+    throw invalid(`${field} must be ${min} to ${max} characters long`);
+  }
   return value;
 }
 
 export function parseCarBody(raw: unknown, faults: Faults): CarInput {
-  const parsed = parseJson(raw);
+  // fault car-text-latin1: the body's bytes decoded as Latin-1 (every non-ASCII character garbled).
+  const parsed = parseJson(faults.has('car-text-latin1') ? Buffer.from(rawBody(raw), 'utf8').toString('latin1') : raw);
   if (!parsed.ok) throw invalid('Body must be a JSON object');
   if (!isPlainObject(parsed.value)) {
     // fault car-create-array-body-500: `body.make` read on a non-object blows up.
@@ -44,11 +48,11 @@ export function parseCarBody(raw: unknown, faults: Faults): CarInput {
   }
   const body = parsed.value;
   // fault car-create-short-make-accepted: minimum length 1 instead of 3.
-  const make = text(body, 'make', faults.has('car-create-short-make-accepted') ? 1 : 3, 64, true) as string;
+  const make = text(body, 'make', faults.has('car-create-short-make-accepted') ? 1 : 3, 64, true, faults) as string;
   // fault car-create-model-optional: model validated like the optional fields.
-  const model = text(body, 'model', 1, 64, !faults.has('car-create-model-optional'));
-  const name = text(body, 'name', 0, 64, false);
-  const numberPlate = text(body, 'numberPlate', 0, 64, false);
+  const model = text(body, 'model', 1, 64, !faults.has('car-create-model-optional'), faults);
+  const name = text(body, 'name', 0, 64, false, faults);
+  const numberPlate = text(body, 'numberPlate', 0, 64, false, faults);
 
   let year = 0; // "year may be 0": the value of an unknown year
   if (body.year !== undefined && body.year !== null) {

@@ -32,9 +32,9 @@ export function tripsWithin(trips: readonly Trip[], range: Range): Trip[] {
   return trips.filter((t) => inRange(t.beginDate, range) && inRange(t.endDate, range));
 }
 
-/** Trips that began or ended inside the range (inclusive=true). */
-function tripsTouching(trips: readonly Trip[], range: Range): Trip[] {
-  return trips.filter((t) => inRange(t.beginDate, range) || inRange(t.endDate, range));
+/** Trips that began or ended inside the range (inclusive=true); `endOnly` (fault inclusive-end-only): those that ended in it. */
+function tripsTouching(trips: readonly Trip[], range: Range, endOnly = false): Trip[] {
+  return trips.filter((t) => (inRange(t.beginDate, range) && !endOnly) || inRange(t.endDate, range));
 }
 
 /** The latest signal of each name (fault name-filter-latest-only), in the list's order. */
@@ -64,7 +64,9 @@ export function carsRoutes(ctx: AppContext) {
       const q = asQuery(request.query);
       return { range: parseRange(q, now(), ctx), initialValue: parseInitialValue(q) };
     },
-    respond: (car, { range, initialValue }) => {
+    respond: (car, { range: asked, initialValue }) => {
+      // fault car-stats-range-ignored: the statistic is always that of the default range (this month).
+      const range = faults.has('car-stats-range-ignored') ? parseRange({}, now(), ctx) : asked;
       const all = store.history(car.id).trips;
       // fault car-stats-all-time: the range is parsed but never applied.
       const trips = faults.has('car-stats-all-time') ? [...all] : tripsWithin(all, range);
@@ -74,7 +76,8 @@ export function carsRoutes(ctx: AppContext) {
       // fault initial-value-ignored: the offset is parsed and dropped.
       const offset = faults.has('initial-value-ignored') ? 0 : initialValue;
       // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
-      const value = type === 'MILEAGE' ? round(sum + offset, 3) : sum + offset;
+      // fault car-usedtime-ms: the used time summed from a column of milliseconds.
+      const value = type === 'MILEAGE' ? round(sum + offset, 3) : (faults.has('car-usedtime-ms') ? sum * 1000 : sum) + offset;
       return carStatView(type, value, range.begin, range.end, ctx);
     },
   });
@@ -108,7 +111,9 @@ export function carsRoutes(ctx: AppContext) {
       respond: (car, { range, limit }) => {
         // faults limit-ignored / geojson-limit-ignored: the GeoJSON variant drops the limit.
         const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
-        const items = ignore ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
+        // fault geojson-range-ignored: the GeoJSON variant reads the whole history, whatever begin and end.
+        const located = faults.has('geojson-range-ignored') ? store.history(car.id).locations : locationsIn(car, range);
+        const items = ignore ? located : applyLimit(located, limit, variants);
         const points = geojsonOrder(items, variants).map((l) => pointView(l, ctx));
         // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
         const body = faults.has('car-geojson-feature-collection')
@@ -148,7 +153,8 @@ export function carsRoutes(ctx: AppContext) {
         const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
         const trips = store.history(car.id).trips;
         // car trips take no limit; applyLimit gives the default page size of the default-page-size variant.
-        const page = applyLimit(touching ? tripsTouching(trips, range) : tripsWithin(trips, range), null, variants);
+        // fault inclusive-end-only: inclusive=true adds the trips that ended in the range, not those that began in it.
+        const page = applyLimit(touching ? tripsTouching(trips, range, faults.has('inclusive-end-only')) : tripsWithin(trips, range), null, variants);
         return historyOrder(page, variants).map((t) => {
           const view = tripSummaryView(t, ctx);
           // fault trip-list-dates-shifted: the list's beginDate converted as if it were Paris winter time (+01:00).

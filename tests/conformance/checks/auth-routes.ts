@@ -36,11 +36,12 @@ async function freshCode(ctx: CheckContext, scope?: string, state?: string): Pro
  * mints through it (the embedded reference: the sign-in page has checks of its own), else through
  * the sign-in page in the browser, as a client would get it.
  */
-async function codeForTokenEndpoint(ctx: CheckContext): Promise<{ code: string }> {
+async function codeForTokenEndpoint(ctx: CheckContext, scope?: string): Promise<{ code: string }> {
   const control = ctx.target.control;
-  if (!control || control.mintTokens === false) return freshCode(ctx);
+  if (!control || control.mintTokens === false) return freshCode(ctx, scope);
   const o = requireOauth(ctx);
-  const res = await ctx.api.post(`${control.url}/codes/mint`, { body: { clientId: o.clientId, username: o.username, redirectUri: o.redirectUri } });
+  const scopes = scope === undefined ? {} : { scopes: scope.split(' ') };
+  const res = await ctx.api.post(`${control.url}/codes/mint`, { body: { clientId: o.clientId, username: o.username, redirectUri: o.redirectUri, ...scopes } });
   const code = (res.json as { code?: unknown } | undefined)?.code;
   if (res.status !== 200 || typeof code !== 'string') throw new Error(`the control API did not mint a code (${res.status})`);
   ctx.redactor.add(code);
@@ -141,17 +142,38 @@ export async function signinPage(ctx: CheckContext): Promise<void> {
   });
 }
 
+/**
+ * Redirect URIs that are not the registered one: another host, and two that only begin like it (a
+ * longer path; the host with a suffix): matched as a prefix, each would hand codes to another site.
+ */
+function unregisteredRedirects(registered: string): Record<string, string> {
+  const out: Record<string, string> = { 'another host': 'https://attacker.invalid/vds-conformance/callback' };
+  out['a longer path'] = `${registered.replace(/\/$/, '')}/vds-conformance-extra`;
+  try {
+    const url = new URL(registered);
+    if (url.hostname) {
+      url.hostname = `${url.hostname}.vds-conformance.invalid`;
+      out['the host with a suffix'] = url.toString();
+    }
+  } catch {
+    // Not a URL with a host (a custom scheme): the other two still apply.
+  }
+  return out;
+}
+
 /** An unknown client_id or an unregistered redirect_uri: 404 with an HTML body. */
 export async function signinRejects(ctx: CheckContext): Promise<void> {
   const o = requireOauth(ctx);
   const variant = ctx.param<'unknown-client' | 'unregistered-redirect'>('variant');
-  const query = variant === 'unknown-client'
-    ? { client_id: 'vds-conformance-unknown-client', redirect_uri: o.redirectUri }
-    : { client_id: o.clientId, redirect_uri: 'https://attacker.invalid/vds-conformance/callback' };
-  const res = await ctx.api.get('/auth/auth', { query, authorization: null, headers: { accept: 'text/html' }, route: 'GET /auth/auth' });
-  expectStatus(res, 404, variant === 'unknown-client' ? 'an unknown client_id' : 'a redirect_uri the application did not register');
-  if (mediaType(res.contentType) !== 'text/html') {
-    fail({ expected: 'an HTML body (content-type text/html)', actual: `content-type ${show(res.contentType)}`, exchange: res.exchange });
+  const cases: Record<string, Record<string, string>> = variant === 'unknown-client'
+    ? { 'an unknown client_id': { client_id: 'vds-conformance-unknown-client', redirect_uri: o.redirectUri } }
+    : Object.fromEntries(Object.entries(unregisteredRedirects(o.redirectUri)).map(([what, uri]) => [`a redirect_uri the application did not register (${what})`, { client_id: o.clientId, redirect_uri: uri }]));
+  for (const [why, query] of Object.entries(cases)) {
+    const res = await ctx.api.get('/auth/auth', { query, authorization: null, headers: { accept: 'text/html' }, route: 'GET /auth/auth' });
+    expectStatus(res, 404, why);
+    if (mediaType(res.contentType) !== 'text/html') {
+      fail({ expected: 'an HTML body (content-type text/html)', actual: `content-type ${show(res.contentType)}`, exchange: res.exchange });
+    }
   }
 }
 
@@ -275,6 +297,29 @@ export async function tokenMissingParam(ctx: CheckContext): Promise<void> {
     const res = await tokenRequest(ctx.api, ctx.target, form);
     expectTokenEndpointError(res, { status: 400, type: 'PARAMETERS_ERROR', message: 'Missing parameter' });
   }
+}
+
+/**
+ * A refresh grant never widens a token (RFC 6749 § 6: the new token's scope is the grant's): refreshed
+ * from a grant for users_read and status_read, the new token reads /users/me and is refused
+ * /users/me/cars for the missing cars_read.
+ */
+export async function tokenRefreshScopes(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx, 'users_read status_read');
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'exchanging a fresh code for users_read and status_read');
+  const token = keepSecret(ctx, expectJson(first));
+  if (!token.refresh_token) throw new NotRun('the token record has no refresh_token (TOKEN-REFRESH judges it)');
+  // The grant itself must be the limited one, or the refresh proves nothing (SIGNIN-SCOPE-SUBSET judges it).
+  const before = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization: `Bearer ${token.access_token}` });
+  if (before.status < 400) throw new NotRun('the token of the grant for users_read and status_read already reads /users/me/cars: SIGNIN-SCOPE-SUBSET judges the grant');
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token });
+  expectStatus(res, 200, 'refreshing it');
+  const refreshed = keepSecret(ctx, expectJson(res));
+  const authorization = `Bearer ${refreshed.access_token}`;
+  expectStatus(await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization }), 200, 'the refreshed token keeps users_read');
+  const cars = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization });
+  expectError(cars, { status: 403, type: 'AUTHORIZATION_ERROR', message: 'Token does not have the required scope', tip: 'names-scope', scope: 'cars_read' });
 }
 
 export async function tokenRefresh(ctx: CheckContext): Promise<void> {

@@ -182,30 +182,53 @@ function compareCoordinates(ctx: CheckContext, locations: Item[], coordinates: u
 
 /** The indexes of positions matching no location, each location matched once (exact keys first, then isAt). */
 function unmatchedPositions(locations: Item[], positions: unknown[][], isAt: (p: unknown[], l: Item) => boolean): number[] {
+  return matchPositions(locations, positions, isAt).positions;
+}
+
+/**
+ * Positions matched with locations one to one (exact keys first, then up to rounding noise): the
+ * indexes of the positions and of the locations left unmatched.
+ */
+function matchPositions(locations: Item[], positions: unknown[][], isAt: (p: unknown[], l: Item) => boolean): { positions: number[]; locations: number[] } {
   const key = (lon: unknown, lat: unknown) => JSON.stringify([lon, lat]);
-  const byKey = new Map<string, number>();
-  for (const l of locations) byKey.set(key(l.longitude, l.latitude), (byKey.get(key(l.longitude, l.latitude)) ?? 0) + 1);
+  const byKey = new Map<string, number[]>();
+  locations.forEach((l, i) => byKey.set(key(l.longitude, l.latitude), [...(byKey.get(key(l.longitude, l.latitude)) ?? []), i]));
   const inexact: number[] = [];
   positions.forEach((p, i) => {
-    const k = key(p[0], p[1]);
-    const left = byKey.get(k) ?? 0;
-    if (left > 0) byKey.set(k, left - 1);
+    const left = byKey.get(key(p[0], p[1]));
+    if (left?.length) left.shift();
     else inexact.push(i);
   });
   // Locations not matched exactly, matched up to rounding noise (a route writing fewer decimals).
-  const remaining = locations.filter((l) => {
-    const k = key(l.longitude, l.latitude);
-    const left = byKey.get(k) ?? 0;
-    if (left === 0) return false;
-    byKey.set(k, left - 1);
-    return true;
-  });
-  return inexact.filter((i) => {
-    const at = remaining.findIndex((l) => isAt(positions[i], l));
+  const remaining = [...byKey.values()].flat().sort((a, b) => a - b);
+  const unmatched = inexact.filter((i) => {
+    const at = remaining.findIndex((l) => isAt(positions[i], locations[l]));
     if (at < 0) return true;
     remaining.splice(at, 1);
     return false;
   });
+  return { positions: unmatched, locations: remaining };
+}
+
+/**
+ * Over one range, the car GeoJSON holds other locations than the locations route when one of the two
+ * routes does not apply the range (the profile's query parameter, QUERY-RANGE and QUERY-RANGE-GEOJSON
+ * judge it): GeoJSON positions beyond the locations, or locations missing from it that lie outside the
+ * range. Only a difference the range cannot explain is this core requirement's to fail.
+ */
+function rangeDifference(locations: Item[], coordinates: unknown[], range: { begin: string; end: string }): string | undefined {
+  const positions = coordinates.map((c) => (Array.isArray(c) ? c : []));
+  const isAt = (p: unknown[], l: Item) => sameNumber(p[0], l.longitude) && sameNumber(p[1], l.latitude);
+  const left = matchPositions(locations, positions, isAt);
+  if (left.positions.length > 0 && left.locations.length === 0) return `the GeoJSON holds ${left.positions.length} position(s) more than the locations route over the same range`;
+  const outside = (i: number) => {
+    const t = Date.parse(String(locations[i].date));
+    return t < Date.parse(range.begin) || t > Date.parse(range.end);
+  };
+  if (left.positions.length === 0 && left.locations.length > 0 && left.locations.every(outside)) {
+    return `the locations route holds ${left.locations.length} location(s) outside the range, which the GeoJSON leaves out`;
+  }
+  return undefined;
 }
 
 export async function geojsonCar(ctx: CheckContext): Promise<void> {
@@ -216,7 +239,10 @@ export async function geojsonCar(ctx: CheckContext): Promise<void> {
   if (!Array.isArray(geojson) || geojson.some((p) => !Array.isArray((p as Item)?.coordinates))) {
     throw unreadable('the car GeoJSON is not an array of objects with coordinates (the profile\'s array of Points)', 'RESP-CONTRACT');
   }
-  compareCoordinates(ctx, locations, geojson.map((p) => (p as Item).coordinates), 'car locations.geojson');
+  const coordinates = geojson.map((p) => (p as Item).coordinates);
+  const rangeProblem = geojson.length !== locations.length ? rangeDifference(locations, coordinates, query) : undefined;
+  if (rangeProblem) throw unreadable(`${rangeProblem}: one of the two routes does not apply begin and end`, 'QUERY-RANGE-GEOJSON (or QUERY-RANGE)');
+  compareCoordinates(ctx, locations, coordinates, 'car locations.geojson');
 }
 
 export async function geojsonTrip(ctx: CheckContext): Promise<void> {

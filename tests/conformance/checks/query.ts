@@ -216,7 +216,11 @@ export async function signalNameFilter(ctx: CheckContext): Promise<void> {
   }
 }
 
-/** A trip straddling begin: listed with inclusive=true, not with inclusive=false nor by default. */
+/**
+ * A trip straddling a bound of the range - started before begin and ended in the range, or started in
+ * the range and ended after end - is listed with inclusive=true ("started or ended in the range"),
+ * and not with inclusive=false nor by default ("started and ended in it").
+ */
 export async function tripsInclusive(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const trips = await itemsInWindow(ctx, route, { inclusive: 'true' });
@@ -229,24 +233,28 @@ export async function tripsInclusive(ctx: CheckContext): Promise<void> {
   if (!trip) throw new NotRun('no trip of at least 2 seconds in the data window');
   const b = Date.parse(String(trip.beginDate));
   const e = Date.parse(String(trip.endDate));
-  // begin falls inside the trip (whole seconds, strictly after its start and before its end).
-  const begin = new Date(Math.ceil((b + (e - b) / 2) / 1000) * 1000);
-  const end = new Date(Math.min(begin.getTime() + 27 * DAY, now));
-  const query = { begin: rfc3339(begin), end: rfc3339(end) };
-  const listed = async (inclusive?: string) => {
-    const res = await ctx.call(route, { query: inclusive ? { ...query, inclusive } : query });
-    expectStatus(res, route.success.status);
-    return { ids: (expectArray(res, 'trips') as Item[]).map((t) => t.id), res };
-  };
-  const rule = `trip ${show(trip.id)} started before begin=${query.begin} and ended in the range`;
-  const withInclusive = await listed('true');
-  if (!withInclusive.ids.some((id) => sameValue(id, trip.id))) {
-    fail({ expected: `${rule}: listed with inclusive=true`, actual: 'not listed', exchange: withInclusive.res.exchange });
-  }
-  for (const inclusive of ['false', undefined]) {
-    const answer = await listed(inclusive);
-    if (answer.ids.some((id) => sameValue(id, trip.id))) {
-      fail({ expected: `${rule}: not listed ${inclusive ? 'with inclusive=false' : 'by default (inclusive=false)'}`, actual: 'listed', exchange: answer.res.exchange });
+  // A bound inside the trip (whole seconds, strictly after its start and before its end).
+  const inside = Math.ceil((b + (e - b) / 2) / 1000) * 1000;
+  const ranges = [
+    { query: { begin: rfc3339(new Date(inside)), end: rfc3339(new Date(Math.min(inside + 27 * DAY, now))) }, straddles: 'started before begin and ended in the range' },
+    { query: { begin: rfc3339(new Date(inside - 27 * DAY)), end: rfc3339(new Date(inside)) }, straddles: 'started in the range and ended after end' },
+  ];
+  for (const { query, straddles } of ranges) {
+    const listed = async (inclusive?: string) => {
+      const res = await ctx.call(route, { query: inclusive ? { ...query, inclusive } : query });
+      expectStatus(res, route.success.status);
+      return { ids: (expectArray(res, 'trips') as Item[]).map((t) => t.id), res };
+    };
+    const rule = `trip ${show(trip.id)} ${straddles} (begin=${query.begin}, end=${query.end})`;
+    const withInclusive = await listed('true');
+    if (!withInclusive.ids.some((id) => sameValue(id, trip.id))) {
+      fail({ expected: `${rule}: listed with inclusive=true`, actual: 'not listed', exchange: withInclusive.res.exchange });
+    }
+    for (const inclusive of ['false', undefined]) {
+      const answer = await listed(inclusive);
+      if (answer.ids.some((id) => sameValue(id, trip.id))) {
+        fail({ expected: `${rule}: not listed ${inclusive ? 'with inclusive=false' : 'by default (inclusive=false)'}`, actual: 'listed', exchange: answer.res.exchange });
+      }
     }
   }
 }
@@ -292,5 +300,147 @@ export async function statsNoData(ctx: CheckContext): Promise<void> {
     if (!sameNumber(value, Number(initialValue))) {
       fail({ expected: `over a range with no trips: value ${initialValue} (0 + initialValue) or 404 "Statistics not found"`, actual: `value ${show(value)}`, pointer: '/value', exchange: res.exchange });
     }
+  }
+}
+
+/** A route's answer to one range: the success (or, for a statistic, its documented no-data answer). */
+async function answerFor(ctx: CheckContext, route: Route, query: Record<string, string>): Promise<{ status: number; body: unknown; res: Awaited<ReturnType<CheckContext['call']>> }> {
+  const res = await ctx.call(route, { query });
+  if (route.noData && res.status === route.noData.status) {
+    expectError(res, { status: route.noData.status, type: 'PARAMETERS_ERROR', message: route.noData.message });
+    return { status: res.status, body: undefined, res };
+  }
+  expectStatus(res, route.success.status);
+  return { status: res.status, body: expectJson(res), res };
+}
+
+/** begin = end is a range (empty, or one instant): only begin after end is 416. */
+export async function queryRangeEqual(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const instant = ctx.window().end;
+  await answerFor(ctx, route, { begin: instant, end: instant });
+}
+
+/** The three ways of writing one instant the profile and clients use: +00:00, Z, and fractional seconds with Z. */
+function forms(text: string): Record<string, string> {
+  const iso = new Date(Date.parse(text)).toISOString();
+  return { '+00:00': rfc3339(new Date(Date.parse(text))), Z: iso.replace('.000Z', 'Z'), 'fractional seconds and Z': iso };
+}
+
+/**
+ * begin and end written with Z, or with fractions, are the same instants as with +00:00: the same
+ * answer (the same items for a list, the same value for a statistic).
+ */
+export async function queryDateForms(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const window = ctx.window();
+  const begins = forms(window.begin);
+  const ends = forms(window.end);
+  const answers: Array<{ form: string; status: number; key: string; res: Awaited<ReturnType<CheckContext['call']>> }> = [];
+  for (const form of Object.keys(begins)) {
+    const { status, body, res } = await answerFor(ctx, route, { begin: begins[form], end: ends[form] });
+    const key = Array.isArray(body)
+      ? JSON.stringify(body.map((item) => recordKey(route, item)).sort())
+      : JSON.stringify((body as Item | undefined)?.value ?? null);
+    answers.push({ form, status, key, res });
+  }
+  const [base, ...others] = answers;
+  for (const a of others) {
+    if (a.status !== base.status || a.key !== base.key) {
+      fail({
+        expected: `begin/end written with ${a.form} answer as with ${base.form} (the same instants, RFC 3339)`,
+        actual: a.status !== base.status ? `status ${a.status} (with ${base.form}: ${base.status})` : 'another answer',
+        exchange: a.res.exchange,
+      });
+    }
+  }
+}
+
+/**
+ * The range, given or default, applies to the car GeoJSON as to the car's locations: as many
+ * positions as locations over the same range (which positions they are is COH-GEOJSON-CAR's).
+ */
+export async function queryRangeGeojson(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const locations = ctx.catalogue.route('GET /cars/{carId}/locations');
+  const window = ctx.window();
+  const inWindow = (await itemsInWindow(ctx, locations)).map((l) => Date.parse(String(l.date))).filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
+  if (inWindow.length < 2) throw new NotRun('the data window holds fewer than two locations: a range inside it cannot be chosen');
+  // A range holding about half of the window's locations, so that a range ignored shows.
+  const end = rfc3339(new Date(Math.floor(inWindow[Math.floor(inWindow.length / 2)] / 1000) * 1000 + 1000));
+  for (const query of [{ begin: window.begin, end }, {}] as Array<Record<string, string>>) {
+    const plain = await ctx.call(locations, { query });
+    expectStatus(plain, locations.success.status);
+    const geo = await ctx.call(route, { query });
+    expectStatus(geo, route.success.status);
+    const points = expectJson(geo);
+    const count = Array.isArray(points) ? points.length : undefined;
+    const expected = (expectArray(plain, 'locations') as unknown[]).length;
+    const which = 'begin' in query ? `begin=${query.begin} and end=${query.end}` : 'the default range (no begin, no end)';
+    if (count !== expected) {
+      fail({ expected: `over ${which}, as many positions as the car's locations (${expected})`, actual: count === undefined ? `not an array: ${show(points)}` : `${count} positions`, exchange: geo.exchange });
+    }
+  }
+}
+
+/**
+ * A car statistic covers the range asked, given or default: its beginDate..endDate lies within
+ * begin..end, and without them within the 1st of the month 00:00:00+00:00..now. (That they are the
+ * range's own bounds is not stated: a server may give the span of the data it summed.) The range
+ * asked is one day at the start of the data window, which the default range does not fit in.
+ */
+export async function queryRangeStats(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const begin = Date.parse(ctx.window().begin);
+  const asked = { begin: rfc3339(new Date(begin)), end: rfc3339(new Date(begin + DAY)) };
+  const expectWithin = (answer: Awaited<ReturnType<typeof answerFor>>, from: number, to: number, which: string) => {
+    if (answer.body === undefined) return; // no data: the documented answer
+    const stat = answer.body as Item;
+    for (const field of ['beginDate', 'endDate']) {
+      const t = Date.parse(String(stat[field]));
+      if (!(t >= from && t <= to)) {
+        fail({ expected: `a statistic of ${which}: ${field} within ${rfc3339(new Date(from))} .. ${rfc3339(new Date(to))}`, actual: `${field} ${show(stat[field])}`, pointer: `/${field}`, exchange: answer.res.exchange });
+      }
+    }
+  };
+  expectWithin(await answerFor(ctx, route, asked), begin, begin + DAY, `begin=${asked.begin} and end=${asked.end}`);
+  const requestedAt = Date.now();
+  expectWithin(await answerFor(ctx, route, {}), monthStartOf(requestedAt), requestedAt + CLOCK_SKEW_MS, 'the default range (the 1st of the month to now)');
+}
+
+/** A used time in seconds cannot exceed the time it covers; no statistic is negative. */
+export async function statsBounds(ctx: CheckContext): Promise<void> {
+  const window = ctx.window();
+  const problems: string[] = [];
+  const lengthS = (Date.parse(window.end) - Date.parse(window.begin)) / 1000;
+  for (const [routeId, usedTime] of [['GET /cars/{carId}/stats/usedtime', true], ['GET /cars/{carId}/stats/mileage', false]] as const) {
+    const route = ctx.catalogue.route(routeId);
+    const { body } = await answerFor(ctx, route, window);
+    const value = (body as Item | undefined)?.value;
+    if (typeof value !== 'number') continue; // no data, or not a number: RESP-CONTRACT's
+    if (value < 0) problems.push(`${routeId} over the data window: value ${value}, negative`);
+    if (usedTime && value > lengthS + 1) problems.push(`${routeId}: ${value} s over a range of ${lengthS} s`);
+  }
+  const trips = (await itemsInWindow(ctx, ctx.catalogue.route('GET /cars/{carId}/trips'))).slice(0, 3);
+  for (const summary of trips) {
+    const ids = { tripId: String(summary.id) };
+    const tripRes = await ctx.call(ctx.catalogue.route('GET /trips/{tripId}'), { ids });
+    expectStatus(tripRes, 200, 'reading a trip of the window');
+    const trip = expectJson(tripRes) as Item;
+    const duration = (Date.parse(String(trip.endDate)) - Date.parse(String(trip.beginDate))) / 1000;
+    if (Number.isNaN(duration)) continue;
+    const stats = expectJson(await ctx.call(ctx.catalogue.route('GET /trips/{tripId}/stats'), { ids })) as Item[];
+    const used = expectJson(await ctx.call(ctx.catalogue.route('GET /trips/{tripId}/stats/usedtime'), { ids })) as Item;
+    const values: Array<[string, unknown]> = [
+      ['usedTime', trip.usedTime], ['stats USED_TIME', Array.isArray(stats) ? stats.find((s) => s?.type === 'USED_TIME')?.value : undefined], ['stats/usedtime', used?.value],
+    ];
+    for (const [name, v] of values) {
+      if (typeof v !== 'number') continue;
+      if (v < 0 || v > duration + 1) problems.push(`trip ${show(trip.id)}: ${name} ${v} s for a trip of ${duration} s (${show(trip.beginDate)} .. ${show(trip.endDate)})`);
+    }
+    if (typeof trip.mileage === 'number' && trip.mileage < 0) problems.push(`trip ${show(trip.id)}: mileage ${trip.mileage}, negative`);
+  }
+  if (problems.length) {
+    fail({ expected: 'used times in seconds within the time they cover, and no negative statistic', actual: problems.slice(0, 5).join('; ') });
   }
 }

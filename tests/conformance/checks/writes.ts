@@ -77,13 +77,36 @@ export async function carCreate(ctx: CheckContext): Promise<void> {
 }
 
 /** Every optional field of the creation body, answered back as sent. */
+/**
+ * Every optional field, text at its bound (64 characters) and in other scripts: answered back exactly
+ * as sent, and read back the same at GET /cars/{id} and in the user's list (text is compared as sent:
+ * a server that stores or decodes it in another character set shows here).
+ */
 export async function carCreateFull(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
-  const body = ctx.param<Record<string, unknown>>('body');
+  const body = expandDeep(ctx.param<Record<string, unknown>>('body'));
   const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body });
   expectStatus(res, 201, 'the documented success of car creation');
   expectContract(res, 'createdCar');
-  expectEchoed(res, body);
+  const created = expectEchoed(res, body);
+  const carFields = ['make', 'model', 'name', 'year', 'numberPlate'].filter((f) => f in body);
+  const single = await ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: String(created.id) } });
+  expectStatus(single, 200, 'the created car at GET /cars/{id}');
+  expectFields(single, expectJson(single) as Item, body, carFields, `GET /cars/${show(created.id)}`);
+  const list = await ctx.call(route(ctx, 'GET /users/{userId}/cars'));
+  expectStatus(list, 200, "the user's cars");
+  const listed = (expectArray(list, 'cars') as Item[]).find((c) => sameValue(c.id, created.id));
+  if (!listed) fail({ expected: `the created car ${show(created.id)} in the user's list`, actual: 'not listed', exchange: list.exchange });
+  expectFields(list, listed, body, carFields, "the user's list");
+}
+
+/** The record holds each of `fields` exactly as the body sent it. */
+function expectFields(res: ApiResponse, record: Item, body: Record<string, unknown>, fields: string[], where: string): void {
+  for (const field of fields) {
+    if (!sameValue(record[field], body[field])) {
+      fail({ expected: `${where}: ${field} ${show(body[field])} as it was created`, actual: show(record[field]), pointer: `/${field}`, exchange: res.exchange });
+    }
+  }
 }
 
 /** The created car answers every field of the body as it was sent. */

@@ -271,6 +271,25 @@ export const PROBES: Record<FaultName, Probe> = {
       return expected.length > 1 && signals.length === expected.length;
     },
   },
+  'range-equal-refused': {
+    check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?begin=${iso(NOW - DAY)}&end=${iso(NOW - DAY)}`, await h.alice())).status === 200,
+  },
+  'date-param-offset-only': {
+    check: async (h) => {
+      const token = await h.alice();
+      const zulu = await h.get(`/v3/cars/${RICH}/trips?begin=${new Date(NOW - 3 * DAY).toISOString()}&end=${new Date(NOW).toISOString().replace('.000Z', 'Z')}`, token);
+      return zulu.status === 200;
+    },
+  },
+  'inclusive-end-only': {
+    check: async (h) => {
+      const trip = (await tripsOf(h, '')).at(-2);
+      const begin = Date.parse(trip.beginDate) - DAY;
+      const end = Math.floor((Date.parse(trip.beginDate) + Date.parse(trip.endDate)) / 2000) * 1000;
+      const listed = await tripsOf(h, `?begin=${iso(begin)}&end=${iso(end)}&inclusive=true`);
+      return listed.some((t) => t.id === trip.id);
+    },
+  },
 
   // geojson
   'geojson-lat-lon-swapped': {
@@ -287,6 +306,15 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => {
       const body = (await h.get(`/v3/cars/${RICH}/locations.geojson?limit=2`, await h.alice())).json;
       return Array.isArray(body) && body.length === 2;
+    },
+  },
+  'geojson-range-ignored': {
+    check: async (h) => {
+      const token = await h.alice();
+      const range = `?begin=${iso(NOW - 2 * DAY)}&end=${iso(NOW)}`;
+      const points = (await h.get(`/v3/cars/${RICH}/locations.geojson${range}`, token)).json as any[];
+      const locations = (await h.get(`/v3/cars/${RICH}/locations${range}`, token)).json as any[];
+      return points.length === locations.length && locations.length > 0;
     },
   },
   'trip-geojson-drops-last-point': {
@@ -320,6 +348,18 @@ export const PROBES: Record<FaultName, Probe> = {
       const sum = (await Promise.all(trips.map((t) => h.get(`/v3/trips/${t.id}`, token)))).reduce((acc, r) => acc + r.json.mileage, 0);
       const stat = (await h.get(`/v3/cars/${RICH}/stats/mileage`, token)).json.value;
       return Math.abs(stat - sum) < 0.01;
+    },
+  },
+  'car-stats-range-ignored': {
+    check: async (h) => {
+      const stat = (await h.get(`/v3/cars/${RICH}/stats/mileage?begin=${iso(NOW - 40 * DAY)}&end=${iso(NOW - 20 * DAY)}`, await h.alice())).json;
+      return Date.parse(stat.beginDate) === NOW - 40 * DAY && Date.parse(stat.endDate) === NOW - 20 * DAY;
+    },
+  },
+  'car-usedtime-ms': {
+    check: async (h) => {
+      const stat = (await h.get(`/v3/cars/${RICH}/stats/usedtime?begin=${iso(NOW - 20 * DAY)}&end=${iso(NOW)}`, await h.alice())).json;
+      return stat.value > 0 && stat.value <= (20 * DAY) / 1000;
     },
   },
   'trip-list-dates-shifted': {
@@ -454,6 +494,14 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'car-create-array-body-500': { check: async (h) => (await createCar(h, [VALID_CAR])).status === 400 },
   'car-create-model-optional': { check: async (h) => (await createCar(h, { make: 'Renault' })).status === 400 },
+  'car-text-latin1': {
+    check: async (h) => {
+      const body = { ...VALID_CAR, name: 'Zoé à Noël 🚗', model: 'Mégane' };
+      const res = await createCar(h, body);
+      return res.status === 201 && res.json.name === body.name && res.json.model === body.model;
+    },
+  },
+  'car-create-64-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, make: 'M'.repeat(64), numberPlate: 'P'.repeat(64) })).status === 201 },
   'created-car-id-reused': {
     check: async (h) => {
       const first = await createCar(h, { ...VALID_CAR, model: 'First' });
@@ -510,6 +558,14 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => isError(await h.exchange({ grant_type: 'authorization_code', code: await h.code() }, null), 401, 'AUTHENTICATION_ERROR', 'Client authentication is missing'),
   },
   'refresh-missing-token-403': { check: async (h) => isError(await h.exchange({ grant_type: 'refresh_token' }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
+  'refresh-grants-all-app-scopes': {
+    check: async (h) => {
+      const first = await h.tokenResponse({ scope: 'users_read' });
+      const refreshed = await h.exchange({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+      const token = JSON.parse(refreshed.text).access_token as string;
+      return (await h.get('/v3/users/me', token)).status === 200 && (await h.get('/v3/users/me/cars', token)).status === 403;
+    },
+  },
   'code-grant-answers-other-token': {
     check: async (h) => {
       const answer = await h.tokenResponse();
@@ -533,6 +589,9 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'signin-redirect-uri-not-checked': {
     check: async (h) => (await h.get(`/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent('http://evil.test/cb')}`)).status === 404,
+  },
+  'redirect-uri-prefix-match': {
+    check: async (h) => (await h.get(`/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent(`${REDIRECT_URI}/extra`)}`)).status === 404,
   },
   'token-gets-all-app-scopes': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read' }))).status === 403 },
   'scope-split-on-comma': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read cars_read' }))).status === 200 },
