@@ -30,6 +30,8 @@ export interface HistoryEntry {
   /** Requirements (not advisory, applicable) that failed, and that did not run. */
   failed: Array<{ id: string; class: ConformanceClass }>;
   notRun: string[];
+  /** With --compare: the routes judged slower than in the run compared with. */
+  slower?: string[];
   /** The server's sampled answer times per route, in ms (certificate.serverLatency). */
   latency?: { method: string; routes: Record<string, { samples: number[]; path?: string; note?: string }> };
 }
@@ -58,6 +60,7 @@ export function historyEntry(c: Certificate, selection?: Record<string, string>)
     },
     failed: counted.filter((r) => r.status === 'failed').map((r) => ({ id: r.id, class: r.class })),
     notRun: counted.filter((r) => r.status === 'not-run').map((r) => r.id),
+    ...(c.comparison?.latencyRegressions.length ? { slower: c.comparison.latencyRegressions.map((l) => l.route) } : {}),
     ...(c.serverLatency
       ? {
         latency: {

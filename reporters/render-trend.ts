@@ -77,14 +77,14 @@ export function renderTrendMarkdown(input: TrendInput): string {
   const target = all[all.length - 1]?.target.name ?? 'unknown';
   const lines = [`# Trend of ${text(target)}`, '', text(summaryLine(all, input, Math.min(all.length, TREND_RUNS))), ''];
   if (!all.length) return [...lines, 'No run kept yet.', ''].join('\n');
-  lines.push('## Runs (latest first)', '', '| Run (UTC) | core | profile | checks passed | failed | not run | exit | failing requirements |', '|---|---|---|---|---|---|---|---|');
+  lines.push('## Runs (latest first)', '', '| Run (UTC) | core | profile | checks passed | failed | not run | exit | failing requirements, slower routes |', '|---|---|---|---|---|---|---|---|');
   for (let i = all.length - 1; i >= Math.max(0, all.length - MD_RUNS); i--) {
     const e = all[i];
     const fresh = newlyFailing(all, i);
     const failing = e.failed.map((f) => (fresh.has(f.id) ? `**${text(f.id)}** (new)` : text(f.id)));
     const k = e.counts.checks;
     lines.push(`| ${runLabel(e)}${e.selection ? ' (narrowed)' : ''} | ${verdictWord(e, 'core')} | ${verdictWord(e, 'profile')} | ${k.passed} | ${k.failed} | ${k.notRun} | ` +
-      `${e.exitCode ?? ''} | ${broken(e) ? text(e.errors[0] ?? 'the run broke') : failing.join(', ') || '—'} |`);
+      `${e.exitCode ?? ''} | ${broken(e) ? text(e.errors[0] ?? 'the run broke') : [...failing, ...(e.slower ?? []).map((r) => `slower: ${text(r)}`)].join(', ') || '—'} |`);
   }
   const routes = routesOf(all);
   if (routes.length) {
@@ -115,7 +115,7 @@ table.matrix td{text-align:center;min-width:1.1rem;padding:.1rem .2rem}table.mat
 td.m-failed{background:#b3261e;color:#fff}td.m-not-run{background:#f3d9a4}td.m-passed{background:#e3f4e9}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:.6rem}
 .chart{border:1px solid #d9dde5;border-radius:4px;padding:.4rem .5rem}.chart h3{margin:0 0 .2rem;font-size:.85rem}
-.chart p{margin:.1rem 0;font-size:12px}
+.chart p{margin:.1rem 0;font-size:12px}.chart svg{width:100%;height:auto}
 `;
 
 export function renderTrendHtml(input: TrendInput): string {
@@ -143,7 +143,8 @@ function runsTable(entries: HistoryEntry[]): string {
     const fresh = newlyFailing(entries, i);
     const failing = broken(e)
       ? `<span class="muted">${esc(e.errors[0] ?? 'the run broke')}</span>`
-      : e.failed.map((f) => (fresh.has(f.id) ? `<strong class="failed">${esc(f.id)}</strong> (new)` : esc(f.id))).join(', ') || '—';
+      : [...e.failed.map((f) => (fresh.has(f.id) ? `<strong class="failed">${esc(f.id)}</strong> (new)` : esc(f.id))),
+        ...(e.slower ?? []).map((r) => `<span class="failed">slower: ${esc(r)}</span>`)].join(', ') || '—';
     const k = e.counts.checks;
     const cell = (c: ConformanceClass) => {
       const v: ClassVerdict | 'broken' = broken(e) ? 'broken' : e.verdict[c];
@@ -153,7 +154,7 @@ function runsTable(entries: HistoryEntry[]): string {
       `<td>${k.passed}</td><td>${k.failed}</td><td>${k.notRun}</td><td>${e.exitCode ?? ''}</td><td>${esc(e.suite.version)}</td><td>${failing}</td></tr>`);
   }
   return `<h2>Runs (latest first)</h2>
-<table><tr><th>Run (UTC)</th>${CLASSES.map((c) => `<th>${c}</th>`).join('')}<th>checks passed</th><th>failed</th><th>not run</th><th>exit</th><th>suite</th><th>failing requirements</th></tr>
+<table><tr><th>Run (UTC)</th>${CLASSES.map((c) => `<th>${c}</th>`).join('')}<th>checks passed</th><th>failed</th><th>not run</th><th>exit</th><th>suite</th><th>failing requirements, slower routes</th></tr>
 ${rows.join('\n')}</table>`;
 }
 
