@@ -69,6 +69,10 @@ test('the wrapper exits 2 with one line on a bad flag, and prints its help', asy
   expect(bad.output.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: unknown target "nosuch"/)]);
   const ratio = await runCommand(['tsx', 'scripts/conformance.ts', '--compare', 'package.json', '--latency-ratio', 'fast'], { timeoutMs: 60_000 });
   expect(ratio.code).toBe(2);
+  const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-reports-'));
+  const inside = await runCommand(['tsx', 'scripts/conformance.ts', '--history', path.join(reportsDir, 'nights')], { reportsDir, timeoutMs: 60_000 });
+  expect(inside.code).toBe(2);
+  expect(inside.output).toMatch(/^conformance: --history: .*nights is inside the reports folder .*, which every run empties/m);
   const help = await runCommand(['tsx', 'scripts/conformance.ts', '--help'], { timeoutMs: 60_000 });
   expect(help.code).toBe(0);
   expect(help.output).toContain('--update-baseline [PATH]');
