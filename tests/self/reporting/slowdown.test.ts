@@ -43,10 +43,10 @@ test('slower only when the median and the p90 each grew by the ratio and by the 
   expect(j.slower.map((s) => s.route)).toEqual(['slow']);
   expect(j.slower[0]).toEqual({ route: 'slow', previous: { p50: 10, p90: 10, count: 5 }, current: { p50: 212, p90: 230, count: 5 }, ratio: 21.2 });
   expect(j.notes.map((n) => n.route)).toEqual(['spike', 'mostly']);
-  expect(j.notes[0].note).toBe('the p90 grew (median 10 -> 10 ms, p90 10 -> 900 ms) but not the median: a few slow answers, not a slowdown');
+  expect(j.notes[0].note).toBe('the p90 grew (median 10 -> 11 ms, p90 10 -> 900 ms) but not the median: a few slow answers, not a slowdown');
   expect(j.notes[1].note).toMatch(/^the median grew .* but not the p90/);
   // The options move the line both ways.
-  expect(judgeLatency(before, now, { ratio: 1.2, floorMs: 100 }).slower.map((s) => s.route)).toEqual(['slow', 'remote']);
+  expect(judgeLatency(before, now, { ratio: 1.2, floorMs: 100 }).slower.map((s) => s.route)).toEqual(['slow', 'remote', 'edge']);
   expect(judgeLatency(before, now, { ratio: 1.5, floorMs: 20 }).slower.map((s) => s.route)).toEqual(['slow', 'small']);
   expect(judgeLatency(before, now, { ratio: 30, floorMs: 100 }).slower).toEqual([]);
 });
