@@ -194,6 +194,6 @@ function latencyCharts(entries: HistoryEntry[]): string {
     return `<div class="chart"><h3>${esc(route)}</h3>${latencyChart(points)}<p class="muted">${esc(caption)}</p>${note ? `<p class="muted">${esc(note)}</p>` : ''}</div>`;
   });
   return `<h2>Latency per route</h2>
-<p class="muted">Each chart: the median answer time run after run (line, oldest on the left), the band from the fastest answer to the p90; a red tick marks a run without samples. Hover a point for its figures.${method ? ` How: ${esc(method)}` : ''}</p>
+<p class="muted">Each chart: the median answer time run after run (line, oldest on the left), the band from the fastest answer to the p90 (cut at the top: the scale is twice the largest median); a red tick marks a run without samples. Hover a point for its figures.${method ? ` How: ${esc(method)}` : ''}</p>
 <div class="charts">${cards.join('\n')}</div>`;
 }

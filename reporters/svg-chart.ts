@@ -1,5 +1,5 @@
 // A small latency chart as static SVG text, for the trend page (render-trend.ts): one route's median
-// answer time run after run, a band from its fastest answer to its p90, a gap where a run has no
+// answer time run after run, a band from its fastest answer to its p90 (cut at the top), a gap where a run has no
 // samples, and each run's figures in a <title> (the browser's own tooltip: the page has no script).
 // Written by hand rather than with a chart library: the whole drawing is two linear scales, a
 // polyline and a polygon, and the libraries that render SVG without a browser are either
@@ -50,7 +50,9 @@ const fmt = (n: number) => (Math.round(n * 10) / 10).toString();
 
 export function latencyChart(points: ChartPoint[], size: ChartSize = { width: 280, height: 70 }): string {
   const { width, height } = size;
-  const top = niceCeiling(Math.max(0, ...points.map((p) => p.high ?? p.median ?? 0)));
+  // Scaled to the medians (twice the largest), not to the tail: one slow answer would flatten the line
+  // that matters; a band higher than that is cut at the top.
+  const top = niceCeiling(2 * Math.max(0, ...points.map((p) => p.median ?? 0)));
   const plotW = width - PAD.left - PAD.right;
   const plotH = height - PAD.top - PAD.bottom;
   const x = (i: number) => PAD.left + (points.length > 1 ? (i * plotW) / (points.length - 1) : plotW / 2);

@@ -103,7 +103,7 @@ test('the chart: a nice scale from 0, a gap for a run without samples, one point
   expect(svg.match(/<polyline /g)).toHaveLength(1); // a and b; d stands alone
   expect(svg.match(/<circle /g)).toHaveLength(3);
   expect(svg).toContain('<title>c: no samples</title>');
-  expect(svg).toContain('>20</text>');
+  expect(svg).toContain('>50</text>'); // twice the largest median (12), rounded up: the band is cut there
   expect(latencyChart([{ label: '<x>', median: 1 }])).toContain('&lt;x&gt;');
   expect(textSparkline([1, 2, undefined, 8])).toBe('▂▃·█');
   expect(textSparkline([0, 0])).toBe('▁▁');
