@@ -136,7 +136,9 @@ test('--variant and VDS_REFERENCE_VARIANT start a variant (flag wins); --latency
   expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   expect(res.status).toBe(200);
   expect(await stop(slow.child, 'SIGTERM')).toBe(0);
+});
 
+test('--route-latency delays one route only, and says so in the start-up line', async () => {
   const oneRoute = await start(['--port', '0', '--route-latency', 'GET /users/:userId=300']);
   expect(oneRoute.line).toMatch(/^VDS reference \(mode cloud, fault none, variant none, slower: GET \/users\/:userId \+300 ms\) listening on /);
   const onePort = /:(\d+)\/v3$/.exec(oneRoute.line)![1];
