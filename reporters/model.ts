@@ -208,8 +208,8 @@ export interface StatusChange {
 /** A route slower than in the previous run (reporters/slowdown.ts): its sampled answer times then and now. */
 export interface LatencyChange {
   route: string;
-  previous: { p50: number; p90: number; count: number };
-  current: { p50: number; p90: number; count: number };
+  previous: { fastest: number; p50: number; p90: number; count: number };
+  current: { fastest: number; p50: number; p90: number; count: number };
   /** How many times the median grew. */
   ratio: number;
 }
@@ -223,7 +223,7 @@ export interface LatencyNote {
 
 export interface Comparison {
   previous: { path: string; date: string; target: string };
-  /** The slowdown rule: the median and the p90 each grew more than `ratio` times and by at least `floorMs`... */
+  /** The slowdown rule: the fastest answer, the median and the p90 each grew more than `ratio` times and by at least `floorMs`... */
   ratio: number;
   floorMs: number;
   /** ...on at least this many samples in each run. */

@@ -8,7 +8,8 @@ function change(c: StatusChange): string {
 }
 
 function slower(l: LatencyChange): string {
-  return `${l.route}: median ${l.previous.p50} -> ${l.current.p50} ms (x${l.ratio}), p90 ${l.previous.p90} -> ${l.current.p90} ms ` +
+  return `${l.route}: median ${l.previous.p50} -> ${l.current.p50} ms (x${l.ratio}), fastest ${l.previous.fastest} -> ${l.current.fastest} ms, ` +
+    `p90 ${l.previous.p90} -> ${l.current.p90} ms ` +
     `(${l.previous.count} and ${l.current.count} samples)`;
 }
 
@@ -18,7 +19,7 @@ function note(n: LatencyNote): string {
 
 /** The slowdown rule in words (reporters/slowdown.ts). */
 export function slowdownRule(c: Pick<Comparison, 'ratio' | 'floorMs' | 'minSamples'>): string {
-  return `the median and the p90 of the server's sampled answer times each grew more than ${c.ratio}x and by at least ${c.floorMs} ms, ` +
+  return `the fastest, the median and the p90 of the server's sampled answer times each grew more than ${c.ratio}x and by at least ${c.floorMs} ms, ` +
     `on ${c.minSamples} samples or more in both runs`;
 }
 

@@ -69,13 +69,16 @@ test('the wrapper exits 2 with one line on a bad flag, and prints its help', asy
   expect(bad.output.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: unknown target "nosuch"/)]);
   const ratio = await runCommand(['tsx', 'scripts/conformance.ts', '--compare', 'package.json', '--latency-ratio', 'fast'], { timeoutMs: 60_000 });
   expect(ratio.code).toBe(2);
+  const help = await runCommand(['tsx', 'scripts/conformance.ts', '--help'], { timeoutMs: 60_000 });
+  expect(help.code).toBe(0);
+  expect(help.output).toContain('--update-baseline [PATH]');
+});
+
+test('--history inside the reports folder is refused (every run empties it): exit 2, one line', async () => {
   const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-reports-'));
   const inside = await runCommand(['tsx', 'scripts/conformance.ts', '--history', path.join(reportsDir, 'nights')], { reportsDir, timeoutMs: 60_000 });
   expect(inside.code).toBe(2);
   expect(inside.output).toMatch(/^conformance: --history: .*nights is inside the reports folder .*, which every run empties/m);
-  const help = await runCommand(['tsx', 'scripts/conformance.ts', '--help'], { timeoutMs: 60_000 });
-  expect(help.code).toBe(0);
-  expect(help.output).toContain('--update-baseline [PATH]');
 });
 
 test('clearing the reports folder keeps README.md and the self-tests\' folders', () => {

@@ -26,10 +26,10 @@ test('the defaults: 1.5x and 100 ms, on 5 samples', () => {
   expect(MIN_LATENCY_SAMPLES).toBe(5);
 });
 
-test('slower only when the median and the p90 each grew by the ratio and by the floor; part of it is a note', () => {
+test('slower only when the fastest answer, the median and the p90 each grew by the ratio and by the floor; part of it is a note', () => {
   const before = sampled({
     slow: [10, 10, 10, 10, 10], small: [10, 10, 10, 10, 10], spike: [10, 10, 10, 10, 10], mostly: [10, 10, 10, 10, 300],
-    remote: [300, 300, 300, 300, 300], edge: [200, 200, 200, 200, 200],
+    remote: [300, 300, 300, 300, 300], edge: [200, 200, 200, 200, 200], burst: [10, 12, 10, 11, 13],
   });
   const now = sampled({
     slow: [210, 212, 208, 215, 230], // +200 ms everywhere: slower
@@ -38,13 +38,15 @@ test('slower only when the median and the p90 each grew by the ratio and by the 
     mostly: [150, 160, 170, 150, 310], // the median grew, not the p90 (the tail was already slow): a note
     remote: [420, 430, 440, 430, 450], // +130 ms but only 1.43x: nothing
     edge: [300, 300, 300, 300, 300], // exactly 1.5x: not more than the ratio
+    burst: [20, 30, 160, 150, 140], // a burst of load on three answers in five: the fastest did not move, a note
   });
   const j = judgeLatency(before, now, RULE);
   expect(j.slower.map((s) => s.route)).toEqual(['slow']);
-  expect(j.slower[0]).toEqual({ route: 'slow', previous: { p50: 10, p90: 10, count: 5 }, current: { p50: 212, p90: 230, count: 5 }, ratio: 21.2 });
-  expect(j.notes.map((n) => n.route)).toEqual(['spike', 'mostly']);
-  expect(j.notes[0].note).toBe('the p90 grew (median 10 -> 11 ms, p90 10 -> 900 ms) but not the median: a few slow answers, not a slowdown');
-  expect(j.notes[1].note).toMatch(/^the median grew .* but not the p90/);
+  expect(j.slower[0]).toEqual({ route: 'slow', previous: { fastest: 10, p50: 10, p90: 10, count: 5 }, current: { fastest: 208, p50: 212, p90: 230, count: 5 }, ratio: 21.2 });
+  expect(j.notes.map((n) => n.route)).toEqual(['spike', 'mostly', 'burst']);
+  expect(j.notes[2].note).toMatch(/^the median and p90 grew .* but not the fastest: some slow answers/);
+  expect(j.notes[0].note).toBe('the p90 grew (fastest 10 -> 10 ms, median 10 -> 11 ms, p90 10 -> 900 ms) but not the fastest and median: some slow answers, not a slowdown');
+  expect(j.notes[1].note).toMatch(/^the fastest and median grew .* but not the p90/);
   // The options move the line both ways.
   expect(judgeLatency(before, now, { ratio: 1.2, floorMs: 100 }).slower.map((s) => s.route)).toEqual(['slow', 'remote', 'edge']);
   expect(judgeLatency(before, now, { ratio: 1.5, floorMs: 20 }).slower.map((s) => s.route)).toEqual(['slow', 'small']);
