@@ -23,8 +23,8 @@ Options:
   --compare PATH|last      a previous conformance.json (last: the previous run's, kept in reports/previous/):
                            list what changed, in reports/changes.md; the exit status then says whether
                            anything got worse
-  --latency-ratio R        with --compare: a route is slower when the fastest, the median and the p90 of its
-                           sampled answer times each grew more than R times (default 1.5)...
+  --latency-ratio R        with --compare: a route is slower when the fastest and the median of its sampled
+                           answer times each grew more than R times (default 1.5)...
   --latency-floor-ms N     ...and by at least N ms (default 100). Anything less is a note, never a failure
   --history DIR            add this run's summary to DIR (created if needed; keep it between nights) and draw
                            the nights as a trend: reports/trend.html (charts) and reports/trend.md (tables)

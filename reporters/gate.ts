@@ -67,7 +67,7 @@ function decide({ certificate, baseline, comparison, problems = [], requireCompl
     const c = comparison;
     if (c.newlyFailing.length) reasons.push(`newly failing: ${c.newlyFailing.map((x) => x.id).join(', ')}`);
     if (c.newlyNotRun.length) reasons.push(`newly not run: ${c.newlyNotRun.map((x) => x.id).join(', ')}`);
-    if (c.latencyRegressions.length) reasons.push(`slower (fastest, median and p90 beyond ${c.ratio}x and +${c.floorMs} ms): ${c.latencyRegressions.map((x) => x.route).join(', ')}`);
+    if (c.latencyRegressions.length) reasons.push(`slower (fastest and median beyond ${c.ratio}x and +${c.floorMs} ms): ${c.latencyRegressions.map((x) => x.route).join(', ')}`);
   }
   return reasons.length
     ? { status: 'failed', rule: rules.join(' + '), reasons }

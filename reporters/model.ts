@@ -223,7 +223,7 @@ export interface LatencyNote {
 
 export interface Comparison {
   previous: { path: string; date: string; target: string };
-  /** The slowdown rule: the fastest answer, the median and the p90 each grew more than `ratio` times and by at least `floorMs`... */
+  /** The slowdown rule: the fastest answer and the median each grew more than `ratio` times and by at least `floorMs`... */
   ratio: number;
   floorMs: number;
   /** ...on at least this many samples in each run. */

@@ -14,7 +14,7 @@ export interface CertificateOptions {
   updateBaseline?: string;
   /** A previous conformance.json to compare with (nightly monitoring). */
   compare?: string;
-  /** A route is slower when its sampled fastest answer, median and p90 each grew more than this many times (reporters/slowdown.ts)... */
+  /** A route is slower when its sampled fastest answer and median each grew more than this many times (reporters/slowdown.ts)... */
   latencyRatio: number;
   /** ...and by at least this many milliseconds. */
   latencyFloorMs: number;

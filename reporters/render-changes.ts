@@ -19,7 +19,7 @@ function note(n: LatencyNote): string {
 
 /** The slowdown rule in words (reporters/slowdown.ts). */
 export function slowdownRule(c: Pick<Comparison, 'ratio' | 'floorMs' | 'minSamples'>): string {
-  return `the fastest, the median and the p90 of the server's sampled answer times each grew more than ${c.ratio}x and by at least ${c.floorMs} ms, ` +
+  return `the fastest and the median of the server's sampled answer times each grew more than ${c.ratio}x and by at least ${c.floorMs} ms, ` +
     `on ${c.minSamples} samples or more in both runs`;
 }
 

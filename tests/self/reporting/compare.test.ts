@@ -55,7 +55,7 @@ test('a slower route fails the comparison and is named by the gate; the rule its
   expect(c).toMatchObject({ worse: true, ratio: 1.5, floorMs: 100, minSamples: 5 });
   const gate = decideGate({ certificate: now, comparison: c });
   expect(gate).toMatchObject({ status: 'failed', exitCode: EXIT.failed });
-  expect(gate.reasons).toEqual(['slower (fastest, median and p90 beyond 1.5x and +100 ms): GET /slow']);
+  expect(gate.reasons).toEqual(['slower (fastest and median beyond 1.5x and +100 ms): GET /slow']);
   // The checks' own request durations (the suite's queueing) are never compared.
   const queued = { ...now, serverLatency: before.serverLatency, latency: { 'GET /same': { count: 50, errors: 0, p50: 400, p95: 900, max: 990 } } };
   expect(compareCertificates(before, queued, options).worse).toBe(false);
@@ -74,7 +74,7 @@ test('changes.md names every change, the slowdown rule and the latency notes', (
   expect(md).toContain('Something got worse');
   expect(md).toContain('A (core): passed -> failed');
   expect(md).toContain('GET /slow: median 100 -> 400 ms (x4), fastest 100 -> 400 ms, p90 100 -> 400 ms (5 and 5 samples)');
-  expect(md).toContain('the fastest, the median and the p90 of the server\'s sampled answer times each grew more than 1.5x and by at least 100 ms, on 5 samples or more in both runs');
+  expect(md).toContain('the fastest and the median of the server\'s sampled answer times each grew more than 1.5x and by at least 100 ms, on 5 samples or more in both runs');
   expect(md).toMatch(/## Latency notes \(not failures\)\n\n- GET \/spiky: the p90 grew .* but not the fastest and median/);
 });
 
