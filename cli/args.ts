@@ -10,7 +10,7 @@ import { listTargetNames, resolveTargetFile, TARGETS_DIR, TargetError } from '..
 import { BaselineError, readBaseline } from '../reporters/baseline';
 import { CompareError, readCertificate } from '../reporters/compare';
 import { EXIT_HELP } from '../reporters/exit-codes';
-import { OptionError, parseGate, parseRatio } from '../reporters/options';
+import { checkHistoryDir, OptionError, parseFloor, parseGate, parseRatio } from '../reporters/options';
 import { DEFAULT_BASELINE } from '../reporters/paths';
 
 export const USAGE = `Usage: npm run conformance -- [options] [playwright test options]
@@ -23,8 +23,11 @@ Options:
   --compare PATH|last      a previous conformance.json (last: the previous run's, kept in reports/previous/):
                            list what changed, in reports/changes.md; the exit status then says whether
                            anything got worse
-  --latency-ratio R        with --compare: a route is slower when its p95 grew more than R times (default 1.5;
-                           routes under 50 ms are ignored, VDS_LATENCY_FLOOR_MS changes that)
+  --latency-ratio R        with --compare: a route is slower when the fastest and the median of its sampled
+                           answer times each grew more than R times (default 1.5)...
+  --latency-floor-ms N     ...and by at least N ms (default 100). Anything less is a note, never a failure
+  --history DIR            add this run's summary to DIR (created if needed; keep it between nights) and draw
+                           the nights as a trend: reports/trend.html (charts) and reports/trend.md (tables)
   --gate all|core          which classes decide the exit status: all (default: any failing requirement of the
                            spec or the profile fails the run) or core (only the spec's requirements)
   --baseline PATH          known failures: fail only on failures (of the gated classes) the file does not list
@@ -84,7 +87,7 @@ const PLAYWRIGHT_VALUE_FLAGS: Record<string, 'value' | 'optional'> = {
 const NARROWING = new Set(['--shard', '--test-list', '--test-list-invert', '--only-changed', '--max-failures', '-x', '--last-failed-file']);
 
 const OWN_FLAGS = [
-  '--target', '--monitor', '--compare', '--latency-ratio', '--gate', '--baseline', '--update-baseline', '--require-complete', '--certify',
+  '--target', '--monitor', '--compare', '--latency-ratio', '--latency-floor-ms', '--history', '--gate', '--baseline', '--update-baseline', '--require-complete', '--certify',
   '--merge', '--help', '--grep', '--grep-invert', '--last-failed', '--max-failures',
 ];
 
@@ -122,7 +125,13 @@ export function parseArgs(argv: string[]): Invocation {
         break;
       }
       case '--latency-ratio':
-        inv.env.VDS_LATENCY_RATIO = String(parseRatio(value()));
+        inv.env.VDS_LATENCY_RATIO = String(checked(() => parseRatio(value())));
+        break;
+      case '--latency-floor-ms':
+        inv.env.VDS_LATENCY_FLOOR_MS = String(checked(() => parseFloor(value())));
+        break;
+      case '--history':
+        inv.env.VDS_HISTORY = checked(() => checkHistoryDir(userPath(value())));
         break;
       case '--baseline':
         inv.env.VDS_BASELINE = checkFile(userPath(value()), (f) => readBaseline(f));
@@ -178,7 +187,9 @@ export function parseArgs(argv: string[]): Invocation {
     }
   }
   if (inv.env.VDS_BASELINE && inv.env.VDS_UPDATE_BASELINE) throw new UsageError('use either --baseline or --update-baseline, not both');
-  if (inv.env.VDS_LATENCY_RATIO && !inv.env.VDS_COMPARE && !inv.compareLast) throw new UsageError('--latency-ratio only applies with --compare PATH');
+  for (const [key, flag] of [['VDS_LATENCY_RATIO', '--latency-ratio'], ['VDS_LATENCY_FLOOR_MS', '--latency-floor-ms']]) {
+    if (inv.env[key] && !inv.env.VDS_COMPARE && !inv.compareLast) throw new UsageError(`${flag} only applies with --compare PATH`);
+  }
   if (inv.merge && (inv.playwrightArgs.length || inv.env.VDS_TARGET || inv.env.VDS_MONITOR || inv.env.VDS_GREP || inv.env.VDS_GREP_INVERT || inv.certify || inv.lastFailed)) {
     throw new UsageError('--merge takes no run options (--target, --monitor, --grep, --certify, playwright test options): the blob reports carry them');
   }
@@ -220,6 +231,16 @@ const KNOWN_PLAYWRIGHT_SWITCHES = new Set([
   '--fail-on-flaky-tests', '--forbid-only', '--fully-parallel', '--headed', '--ignore-snapshots', '--list', '-x', '--no-deps',
   '--pass-with-no-tests', '--quiet', '--ui',
 ]);
+
+/** A value the reporter's options would refuse, refused here before anything runs. */
+function checked<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof OptionError) throw new UsageError(err.message);
+    throw err;
+  }
+}
 
 function checkPattern(flag: string, pattern: string): string {
   try {

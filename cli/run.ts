@@ -21,6 +21,10 @@ export async function run(inv: Invocation): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...inv.env };
   const dir = reportsDir(env);
   for (const n of inv.notes) console.error(n);
+  // Each run empties the reports folder (reports-folder.ts): nights kept inside it would last one run.
+  if (env.VDS_HISTORY && !path.relative(dir, env.VDS_HISTORY).startsWith('..')) {
+    throw new UsageError(`--history: ${env.VDS_HISTORY} is inside the reports folder ${dir}, which every run empties: keep the nights elsewhere (e.g. ./nights)`);
+  }
   if (inv.merge) return merge(inv.merge, env, dir);
 
   const last = lastCertificate(dir);

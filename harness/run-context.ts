@@ -1,5 +1,6 @@
 // What global setup learns once per run (tokens, discovered ids, the browser) and hands to every
 // worker through the environment, so no worker signs in or discovers again.
+import type { LatencySampling } from './latency-sampling';
 import type { DataKey, Target, TokenKey } from './target';
 import { Redactor } from './redact';
 
@@ -26,6 +27,8 @@ export interface RunContext {
   stateDir: string;
   /** How many checks a worker runs at once: they wait on the network, so it follows the target's latency. */
   concurrency: number;
+  /** The server's answer time per GET route, sampled before the checks (harness/latency-sampling.ts). */
+  latency?: LatencySampling;
 }
 
 /**

@@ -16,6 +16,7 @@ import { controlRoutes } from './routes/control';
 import { devicesRoutes } from './routes/devices';
 import { tripsRoutes } from './routes/trips';
 import { usersRoutes } from './routes/users';
+import { checkRouteLatency, routeKeyOf, type RouteLatency } from './route-latency';
 import { Faults, Variants } from './switches';
 
 export type { Mode } from './context';
@@ -31,6 +32,8 @@ export interface ReferenceAppOptions {
   logger?: boolean;
   /** Every request (API and control alike) is answered this many ms late, to emulate a remote server. */
   latencyMs?: number;
+  /** Some routes answered this much later still ({ 'GET /cars/:carId/status': 200 }): one route got slower. */
+  routeLatencyMs?: RouteLatency;
 }
 
 /** The data a variant asks for: quiet-month is the one variant that changes the seed. */
@@ -43,7 +46,7 @@ const PLAIN: Switches = { faults: new Faults(null), variants: new Variants(null)
 
 /**
  * Builds the reference server (not yet listening; use `app.inject` or `app.listen`).
- * Throws when `mode`, `fault` or `variant` is unknown, or `latencyMs` is not a number of ms.
+ * Throws when `mode`, `fault` or `variant` is unknown, or `latencyMs` (or a route's) is not a number of ms.
  */
 export async function buildReferenceApp(options: ReferenceAppOptions): Promise<FastifyInstance> {
   if (options.mode !== 'cloud' && options.mode !== 'sandbox') throw new Error(`Unknown mode '${String(options.mode)}' (valid: cloud, sandbox)`);
@@ -51,6 +54,7 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
   const variants = new Variants(options.variant);
   const latencyMs = options.latencyMs ?? 0;
   if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) throw new Error(`Invalid latencyMs '${String(options.latencyMs)}' (valid: an integer number of ms, 0 or more)`);
+  const routeLatency: Record<string, number> = checkRouteLatency(options.routeLatencyMs ?? {});
   const clock = options.now ?? (() => new Date());
   const ctx: AppContext = {
     mode: options.mode,
@@ -86,6 +90,13 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
   if (latencyMs > 0) {
     app.addHook('onRequest', async () => {
       await sleep(latencyMs);
+    });
+  }
+  // One route slower than the others (routeLatencyMs), on top of the latency of every request.
+  if (Object.keys(routeLatency).length) {
+    app.addHook('onRequest', async (request) => {
+      const extra = routeLatency[routeKeyOf(request.method, request.routeOptions.url) ?? ''];
+      if (extra) await sleep(extra);
     });
   }
 

@@ -7,6 +7,7 @@ import type { Mode } from './context';
 import { parseFaultSpec } from './fault-specs';
 import { faultNames, isFaultName } from './faults';
 import { formatFaultTable, formatVariantTable } from './registry-tables';
+import { parseRouteLatency, type RouteLatency } from './route-latency';
 import { Faults, isNone } from './switches';
 import { isVariantName, variantNames } from './variants';
 
@@ -17,15 +18,16 @@ interface CliOptions {
   fault: string | null;
   variant: string | null;
   latencyMs: number;
+  routeLatencyMs: RouteLatency;
   listFaults: boolean;
   listVariants: boolean;
 }
 
 class UsageError extends Error {}
 
-const FLAGS = ['--port', '--host', '--mode', '--fault', '--variant', '--latency-ms', '--list-faults', '--list-variants', '--help'];
+const FLAGS = ['--port', '--host', '--mode', '--fault', '--variant', '--latency-ms', '--route-latency', '--list-faults', '--list-variants', '--help'];
 const USAGE =
-  'usage: npm run reference -- [--port N] [--host ADDRESS] [--mode cloud|sandbox] [--fault NAME] [--variant NAME[,NAME...]] [--latency-ms N] [--list-faults] [--list-variants]';
+  'usage: npm run reference -- [--port N] [--host ADDRESS] [--mode cloud|sandbox] [--fault NAME] [--variant NAME[,NAME...]] [--latency-ms N] [--route-latency ROUTE=MS[,...]] [--list-faults] [--list-variants]';
 
 function parseMode(value: string, source: string): Mode {
   if (value === 'cloud' || value === 'sandbox') return value;
@@ -62,10 +64,21 @@ const ENV_BACKED: readonly { flag: string; env: string; apply: (options: CliOpti
   { flag: '--fault', env: 'VDS_REFERENCE_FAULT', apply: (o, value, source) => { o.fault = parseFault(value, source); } },
   { flag: '--variant', env: 'VDS_REFERENCE_VARIANT', apply: (o, value, source) => { o.variant = parseVariant(value, source); } },
   { flag: '--latency-ms', env: 'VDS_REFERENCE_LATENCY_MS', apply: (o, value, source) => { o.latencyMs = parseLatency(value, source); } },
+  {
+    flag: '--route-latency',
+    env: 'VDS_REFERENCE_ROUTE_LATENCY',
+    apply: (o, value, source) => {
+      try {
+        o.routeLatencyMs = parseRouteLatency(value, source);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    },
+  },
 ];
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
-  const options: CliOptions = { port: 8080, host: '127.0.0.1', mode: 'cloud', fault: null, variant: null, latencyMs: 0, listFaults: false, listVariants: false };
+  const options: CliOptions = { port: 8080, host: '127.0.0.1', mode: 'cloud', fault: null, variant: null, latencyMs: 0, routeLatencyMs: {}, listFaults: false, listVariants: false };
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -132,7 +145,9 @@ async function main(): Promise<void> {
     return;
   }
 
-  const app = await buildReferenceApp({ mode: options.mode, fault: options.fault ?? undefined, variant: options.variant ?? undefined, latencyMs: options.latencyMs });
+  const app = await buildReferenceApp({ mode: options.mode, fault: options.fault ?? undefined, variant: options.variant ?? undefined, latencyMs: options.latencyMs,
+    routeLatencyMs: options.routeLatencyMs,
+  });
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (error) {
@@ -142,7 +157,8 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const latency = options.latencyMs > 0 ? `, latency ${options.latencyMs} ms` : '';
+  const slowRoutes = Object.entries(options.routeLatencyMs).map(([route, ms]) => `${route} +${ms} ms`);
+  const latency = (options.latencyMs > 0 ? `, latency ${options.latencyMs} ms` : '') + (slowRoutes.length ? `, slower: ${slowRoutes.join(', ')}` : '');
   process.stdout.write(`VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on http://${host}:${port}/v3\n`);
 
   let closing = false;

@@ -1,6 +1,7 @@
 // The conformance certificate: a Playwright reporter that turns the run's tests into a verdict per
-// conformance class, writes reports/conformance.{json,md,html} (and changes.md with --compare),
-// applies the baseline, prints the summary, and decides the exit status (see gate.ts).
+// conformance class, writes reports/conformance.{json,md,html} (and changes.md with --compare; with
+// --history, the run's summary in that folder and trend.{html,md}), applies the baseline, prints the
+// summary, and decides the exit status (see gate.ts).
 // It reads only what survives blob reports, so `merge-reports` of sharded runs gives the same
 // certificate as one run: test titles, annotations and attachments, and the config's metadata.
 import fs from 'node:fs';
@@ -11,8 +12,11 @@ import { loadTargetFromEnv } from '../harness/target';
 import { evaluateBaseline, readBaseline, writeBaseline, type BaselineEntry } from './baseline';
 import { compareCertificates, readCertificate } from './compare';
 import { certificationInfo } from './certification';
+import { EXIT } from './exit-codes';
 import { decideGate } from './gate';
-import { addRunWarnings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
+import { addToHistory, historyEntry, readHistory } from './history';
+import { serverLatency } from './latency';
+import { addLatencySampling, addRunWarnings, readLatencySamplings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
 import { RUN_STOPPED, type Certificate, type TargetInfo } from './model';
 import { optionsFromEnv, type CertificateOptions } from './options';
 import { REPORT_FILES } from './paths';
@@ -21,6 +25,7 @@ import { renderChangesMarkdown } from './render-changes';
 import { renderConsole } from './render-console';
 import { renderHtml } from './render-html';
 import { renderMarkdown } from './render-md';
+import { renderTrendHtml, renderTrendMarkdown } from './render-trend';
 import { selectChecks, selectionFromEnv } from '../harness/selection';
 import type { CheckResult } from './model';
 import type { CheckRecord } from './check-record';
@@ -39,6 +44,10 @@ export default class CertificateReporter implements Reporter {
   private readonly options: CertificateOptions;
   /** Set when the run stopped at --max-failures (-x). */
   private maxFailuresReached?: number;
+  /** What --grep left out, for the history's summary. */
+  private selection?: Record<string, string>;
+  /** Where the trend was drawn (--history), printed after the verdict. */
+  private trendLine?: string;
 
   constructor(options: Partial<CertificateOptions> = {}) {
     const defined = Object.fromEntries(Object.entries(options).filter(([k, v]) => v !== undefined && k !== 'configDir'));
@@ -54,7 +63,10 @@ export default class CertificateReporter implements Reporter {
     this.suite = suite;
     // Global setup has run by now: record its warnings where blob reports keep them.
     const context = runContextIfAny();
-    if (context) addRunWarnings(config.metadata, context.warnings, config.shard?.current);
+    if (context) {
+      addRunWarnings(config.metadata, context.warnings, config.shard?.current);
+      addLatencySampling(config.metadata, context.latency, config.shard?.current);
+    }
   }
 
   onError(error: TestError): void {
@@ -79,7 +91,7 @@ export default class CertificateReporter implements Reporter {
     }
     certificate = redactDeep(certificate, redactor);
     this.write(certificate);
-    process.stdout.write(renderConsole(certificate, this.options.outputDir));
+    process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : []));
     // `playwright test` exits with this status. merge-reports ignores it (it exits 0 unless a reporter
     // crashed): `npm run merge` reads the gate from conformance.json instead.
     return { status: certificate.gate?.status === 'failed' ? 'failed' : 'passed' };
@@ -88,6 +100,7 @@ export default class CertificateReporter implements Reporter {
   private certificate(result: FullResult): Certificate {
     const metadata = (this.config?.metadata ?? {}) as Record<string, unknown>;
     const run = readRunMetadata(metadata);
+    this.selection = run?.selection;
     const errors = [...this.errors];
     if (result.status === 'interrupted') errors.push(RUN_STOPPED.interrupted);
     if (result.status === 'timedout') errors.push(RUN_STOPPED.timedOut);
@@ -136,6 +149,8 @@ export default class CertificateReporter implements Reporter {
       missingReason,
       notRunFails: run?.certify,
     });
+    const sampled = serverLatency(readLatencySamplings(metadata));
+    if (sampled) certificate.serverLatency = sampled;
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
     const throttled = tests.flatMap((t) => checkRecordsOf(t)).reduce((n, r) => n + r.exchanges.reduce((m, e) => m + (e.throttled ?? 0), 0), 0);
     if (throttled) certificate.run.throttledRequests = throttled;
@@ -178,6 +193,25 @@ export default class CertificateReporter implements Reporter {
       fs.writeFileSync(path.join(dir, REPORT_FILES.exchanges), `${JSON.stringify(redactDeep(evidence, reportRedactor()), null, 1)}\n`);
     }
     if (c.comparison) fs.writeFileSync(path.join(dir, REPORT_FILES.changes), renderChangesMarkdown(c.comparison));
+    if (this.options.history) this.writeHistory(c, this.options.history);
+  }
+
+  /**
+   * Adds the run to the history and draws the trend. Not a run refused for its options (exit 2: a
+   * merge then redone without them would count twice); a run that broke is kept: that night happened.
+   */
+  private writeHistory(c: Certificate, dir: string): void {
+    if (c.gate?.exitCode === EXIT.usage) return;
+    try {
+      addToHistory(dir, redactDeep(historyEntry(c, this.selection), reportRedactor()));
+      const input = { history: readHistory(dir, c.target.name), dir };
+      const page = path.join(this.options.outputDir, REPORT_FILES.trendHtml);
+      fs.writeFileSync(page, renderTrendHtml(input));
+      fs.writeFileSync(path.join(this.options.outputDir, REPORT_FILES.trendMd), renderTrendMarkdown(input));
+      this.trendLine = `  Trend: ${page} (also .md): ${input.history.entries.length} run(s) of ${c.target.name} kept in ${dir}`;
+    } catch (err) {
+      process.stderr.write(`--history ${dir}: ${(err as Error).message}\n`);
+    }
   }
 }
 

@@ -1,14 +1,11 @@
 // Nightly monitoring: what changed since a previous certificate. Worse = a requirement that fails
-// now and did not, one that stopped running, or a route whose p95 latency grew beyond the ratio
-// (routes whose p95 stays under the floor, or timed fewer than MIN_LATENCY_SAMPLES times in either
-// run, are ignored: there the ratio is mostly noise, one slow request on a busy machine).
+// now and did not, one that stopped running, or a route that got slower by the rule of slowdown.ts
+// (the server's sampled answer times, never the checks' own request durations).
 import fs from 'node:fs';
-import { CERTIFICATE_FORMAT, type Certificate, type Comparison, type LatencyChange, type StatusChange } from './model';
+import { CERTIFICATE_FORMAT, type Certificate, type Comparison, type StatusChange } from './model';
+import { judgeLatency, MIN_LATENCY_SAMPLES } from './slowdown';
 
 export class CompareError extends Error {}
-
-/** A p95 over fewer requests is one request's time. */
-export const MIN_LATENCY_SAMPLES = 5;
 
 export function readCertificate(file: string): Certificate {
   if (!fs.existsSync(file)) throw new CompareError(`--compare: file not found: ${file}`);
@@ -35,23 +32,19 @@ export function compareCertificates(previous: Certificate, current: Certificate,
   const changes: StatusChange[] = current.requirements
     .filter((r) => !r.advisory && before.get(r.id) !== r.status)
     .map((r) => ({ id: r.id, class: r.class, title: r.title, was: before.get(r.id) ?? 'absent', now: r.status }));
-  const latencyRegressions: LatencyChange[] = [];
-  for (const [route, now] of Object.entries(current.latency ?? {})) {
-    const was = previous.latency?.[route];
-    if (!was || was.count < MIN_LATENCY_SAMPLES || now.count < MIN_LATENCY_SAMPLES || was.p95 <= 0 || now.p95 < options.floorMs) continue;
-    const ratio = now.p95 / was.p95;
-    if (ratio > options.ratio) latencyRegressions.push({ route, previousP95: was.p95, currentP95: now.p95, ratio: Math.round(ratio * 100) / 100 });
-  }
+  const latency = judgeLatency(previous.serverLatency, current.serverLatency, options);
   const newlyFailing = changes.filter((c) => c.now === 'failed');
   const newlyNotRun = changes.filter((c) => c.now === 'not-run');
   return {
     previous: { path: options.path, date: previous.run?.date ?? '', target: previous.target?.name ?? '' },
     ratio: options.ratio,
     floorMs: options.floorMs,
+    minSamples: MIN_LATENCY_SAMPLES,
     newlyFailing,
     newlyPassing: changes.filter((c) => c.now === 'passed'),
     newlyNotRun,
-    latencyRegressions,
-    worse: newlyFailing.length > 0 || newlyNotRun.length > 0 || latencyRegressions.length > 0,
+    latencyRegressions: latency.slower,
+    latencyNotes: latency.notes,
+    worse: newlyFailing.length > 0 || newlyNotRun.length > 0 || latency.slower.length > 0,
   };
 }

@@ -93,7 +93,7 @@ function decide({ certificate, gate = 'all', baseline, comparison, problems = []
     const c = comparison;
     if (c.newlyFailing.length) reasons.push(`newly failing: ${c.newlyFailing.map((x) => x.id).join(', ')}`);
     if (c.newlyNotRun.length) reasons.push(`newly not run: ${c.newlyNotRun.map((x) => x.id).join(', ')}`);
-    if (c.latencyRegressions.length) reasons.push(`slower (p95 beyond ${c.ratio}x): ${c.latencyRegressions.map((x) => x.route).join(', ')}`);
+    if (c.latencyRegressions.length) reasons.push(`slower (fastest and median beyond ${c.ratio}x and +${c.floorMs} ms): ${c.latencyRegressions.map((x) => x.route).join(', ')}`);
   }
   return reasons.length
     ? { status: 'failed', rule: rules.join(' + '), reasons }

@@ -1,5 +1,8 @@
-// Request latency per catalogue route, from every request the checks made (nightly monitoring).
-import type { LatencySample, LatencyStats } from './model';
+// Latency per catalogue route: the durations of every request the checks made (under the suite's own
+// concurrency: shown as they are, never compared), and the server's answer time sampled one request
+// at a time before the checks (harness/latency-sampling.ts), which --compare and --history use.
+import type { LatencySampling } from '../harness/latency-sampling';
+import type { LatencySample, LatencyStats, RouteLatency, ServerLatency } from './model';
 
 /** Nearest-rank percentile of sorted values: a value that was actually measured. */
 export function percentile(sorted: number[], p: number): number {
@@ -24,4 +27,36 @@ export function latencyByRoute(samples: LatencySample[]): Record<string, Latency
     };
   }
   return out;
+}
+
+/** Statistics of one route's samples (the figures the comparison and the reports use). */
+export function routeLatency(samples: number[], extra: Pick<RouteLatency, 'path' | 'note'> = {}): RouteLatency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    samples,
+    count: samples.length,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    max: sorted.length ? sorted[sorted.length - 1] : 0,
+    ...(extra.path !== undefined ? { path: extra.path } : {}),
+    ...(extra.note ? { note: extra.note } : {}),
+  };
+}
+
+/** The certificate's serverLatency from each shard's sampling (one without shards); undefined without any. */
+export function serverLatency(samplings: LatencySampling[]): ServerLatency | undefined {
+  if (!samplings.length) return undefined;
+  const byRoute = new Map<string, { samples: number[]; path?: string; notes: string[] }>();
+  for (const sampling of samplings) {
+    for (const r of sampling.routes) {
+      const entry = byRoute.get(r.route) ?? { samples: [], path: r.path, notes: [] };
+      entry.samples.push(...r.samples);
+      entry.path ??= r.path;
+      if (r.note && !entry.notes.includes(r.note)) entry.notes.push(r.note);
+      byRoute.set(r.route, entry);
+    }
+  }
+  const routes: Record<string, RouteLatency> = {};
+  for (const [route, e] of byRoute) routes[route] = routeLatency(e.samples, { path: e.path, note: e.notes.join('; ') || undefined });
+  return { method: samplings[0].method, routes };
 }

@@ -5,12 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SELECTION_ENV } from '../harness/selection';
+import type { LatencySampling } from '../harness/latency-sampling';
 import type { Target } from '../harness/target';
 import type { TargetInfo } from './model';
 import { ROOT } from './paths';
 
 const KEY = 'vds';
 const WARNINGS_KEY = 'vds.runWarnings';
+const LATENCY_KEY = 'vds.latencySamples';
 
 export interface RunMetadata {
   suite: { name: string; version: string };
@@ -62,4 +64,18 @@ export function readRunWarnings(metadata: Record<string, unknown>): string[] {
     .sort()
     .flatMap((k) => (Array.isArray(metadata[k]) ? (metadata[k] as unknown[]).map(String) : []));
   return [...new Set(all)];
+}
+
+/** Records the run's latency samples (global setup's), one key per shard as for the warnings. */
+export function addLatencySampling(metadata: Record<string, unknown>, sampling: LatencySampling | undefined, shard?: number): void {
+  if (sampling) metadata[shard ? `${LATENCY_KEY}.${shard}` : LATENCY_KEY] = sampling;
+}
+
+/** Every shard's latency samples (one for a run that was not sharded). */
+export function readLatencySamplings(metadata: Record<string, unknown>): LatencySampling[] {
+  return Object.keys(metadata)
+    .filter((k) => k === LATENCY_KEY || k.startsWith(`${LATENCY_KEY}.`))
+    .sort()
+    .map((k) => metadata[k] as LatencySampling)
+    .filter((s) => s && typeof s.method === 'string' && Array.isArray(s.routes));
 }

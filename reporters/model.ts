@@ -63,6 +63,27 @@ export interface LatencyStats {
   max: number;
 }
 
+/** The server's answer time per route (harness/latency-sampling.ts): what --compare and --history use. */
+export interface ServerLatency {
+  /** How the samples were taken, in words. */
+  method: string;
+  routes: Record<string, RouteLatency>;
+}
+
+export interface RouteLatency {
+  /** Answer times in milliseconds, in the order taken (a merged run: every shard's). */
+  samples: number[];
+  count: number;
+  /** Nearest-rank percentiles of the samples (0 without any). */
+  p50: number;
+  p90: number;
+  max: number;
+  /** The path asked, ids filled in. */
+  path?: string;
+  /** Why fewer samples than asked, or none. */
+  note?: string;
+}
+
 export interface StatusCounts {
   passed: number;
   failed: number;
@@ -129,8 +150,13 @@ export interface Certificate {
     groups: Record<Group, { requirements: StatusCounts; checks: StatusCounts }>;
   };
   requirements: RequirementResult[];
-  /** Per catalogue route: request latency in milliseconds. */
+  /**
+   * Per catalogue route: the duration of every request the checks made, in milliseconds. Many are in
+   * flight at once, so these include the suite's own queueing: never compared (see serverLatency).
+   */
   latency: Record<string, LatencyStats>;
+  /** Per GET route: the server's answer time, sampled one request at a time before the checks. */
+  serverLatency?: ServerLatency;
   /** How the run's exit status was decided (see reporters/gate.ts). */
   gate?: Gate;
   /** A certification run (--certify): what was run, against what. */
@@ -190,21 +216,36 @@ export interface StatusChange {
   now: CheckStatus;
 }
 
+/** A route slower than in the previous run (reporters/slowdown.ts): its sampled answer times then and now. */
 export interface LatencyChange {
   route: string;
-  previousP95: number;
-  currentP95: number;
+  previous: { fastest: number; p50: number; p90: number; count: number };
+  current: { fastest: number; p50: number; p90: number; count: number };
+  /** How many times the median grew. */
   ratio: number;
+}
+
+/** A latency change that is not a slowdown (part of the rule held), or why a route was not compared. */
+export interface LatencyNote {
+  /** Empty when the note is about the whole run. */
+  route: string;
+  note: string;
 }
 
 export interface Comparison {
   previous: { path: string; date: string; target: string };
+  /** The slowdown rule: the fastest answer and the median each grew more than `ratio` times and by at least `floorMs`... */
   ratio: number;
   floorMs: number;
+  /** ...on at least this many samples in each run. */
+  minSamples: number;
   newlyFailing: StatusChange[];
   newlyPassing: StatusChange[];
   newlyNotRun: StatusChange[];
+  /** Routes significantly slower (the rule above); they make the comparison worse. */
   latencyRegressions: LatencyChange[];
+  /** Latency changes that are not slowdowns, and routes not compared: shown, never failing. */
+  latencyNotes: LatencyNote[];
   /** Anything got worse: a new failure, a check that stopped running, a slower route. */
   worse: boolean;
 }

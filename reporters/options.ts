@@ -15,10 +15,12 @@ export interface CertificateOptions {
   updateBaseline?: string;
   /** A previous conformance.json to compare with (nightly monitoring). */
   compare?: string;
-  /** A route's p95 latency regressed when it grew by more than this factor. */
+  /** A route is slower when its sampled fastest answer and median each grew more than this many times (reporters/slowdown.ts)... */
   latencyRatio: number;
-  /** Routes whose p95 stays under this many milliseconds are never latency regressions. */
+  /** ...and by at least this many milliseconds. */
   latencyFloorMs: number;
+  /** --history DIR: this run's summary is added there, and the trend pages drawn from it (reporters/history.ts). */
+  history?: string;
   /** Write junit.xml, one test case per check (not with VDS_REPORTS=certificate). */
   junit: boolean;
   /** --require-complete: checks not run fail the gate. */
@@ -30,7 +32,7 @@ export interface CertificateOptions {
 }
 
 export const DEFAULT_LATENCY_RATIO = 1.5;
-export const DEFAULT_LATENCY_FLOOR_MS = 50;
+export const DEFAULT_LATENCY_FLOOR_MS = 100;
 
 export class OptionError extends Error {}
 
@@ -61,11 +63,19 @@ export function parseRatio(raw: string | undefined): number {
   return n;
 }
 
-function parseFloor(raw: string | undefined): number {
+export function parseFloor(raw: string | undefined): number {
   if (raw === undefined || raw === '') return DEFAULT_LATENCY_FLOOR_MS;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new OptionError(`VDS_LATENCY_FLOOR_MS must be a number of milliseconds, got "${raw}"`);
+  if (!Number.isFinite(n) || n < 0) throw new OptionError(`--latency-floor-ms must be a number of milliseconds, 0 or more (e.g. 100), got "${raw}"`);
   return n;
+}
+
+/** A folder for --history: it may not exist yet (it is created), but its parent must. */
+export function checkHistoryDir(dir: string): string {
+  if (fs.existsSync(dir) ? !fs.statSync(dir).isDirectory() : !fs.existsSync(path.dirname(dir))) {
+    throw new OptionError(`--history: ${dir} is not a folder (nor one that can be created: its parent does not exist)`);
+  }
+  return dir;
 }
 
 /**
@@ -85,7 +95,8 @@ export function optionProblems(env: NodeJS.ProcessEnv = process.env): string[] {
   attempt('VDS_LATENCY_RATIO', () => parseRatio(env.VDS_LATENCY_RATIO));
   attempt('VDS_LATENCY_FLOOR_MS', () => parseFloor(env.VDS_LATENCY_FLOOR_MS));
   attempt('VDS_GATE (--gate)', () => parseGate(env.VDS_GATE));
-  const { baseline, updateBaseline, compare } = optionsFromEnvUnchecked(env);
+  const { baseline, updateBaseline, compare, history } = optionsFromEnvUnchecked(env);
+  if (history) attempt('VDS_HISTORY (--history)', () => checkHistoryDir(history));
   if (compare) attempt('VDS_COMPARE (--compare)', () => readCertificate(compare));
   if (baseline) attempt('VDS_BASELINE (--baseline)', () => readBaseline(baseline));
   if (updateBaseline && !fs.existsSync(path.dirname(updateBaseline))) {
@@ -95,7 +106,7 @@ export function optionProblems(env: NodeJS.ProcessEnv = process.env): string[] {
   return problems;
 }
 
-function optionsFromEnvUnchecked(env: NodeJS.ProcessEnv): Pick<CertificateOptions, 'baseline' | 'updateBaseline' | 'compare'> {
+function optionsFromEnvUnchecked(env: NodeJS.ProcessEnv): Pick<CertificateOptions, 'baseline' | 'updateBaseline' | 'compare' | 'history'> {
   const file = (v: string | undefined) => (v ? path.resolve(v) : undefined);
-  return { baseline: file(env.VDS_BASELINE), updateBaseline: file(env.VDS_UPDATE_BASELINE), compare: file(env.VDS_COMPARE) };
+  return { baseline: file(env.VDS_BASELINE), updateBaseline: file(env.VDS_UPDATE_BASELINE), compare: file(env.VDS_COMPARE), history: file(env.VDS_HISTORY) };
 }

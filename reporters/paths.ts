@@ -14,6 +14,8 @@ export const REPORT_FILES = {
   certificateMd: 'conformance.md',
   certificateHtml: 'conformance.html',
   changes: 'changes.md',
+  trendHtml: 'trend.html',
+  trendMd: 'trend.md',
   exchanges: 'exchanges.json',
   junit: 'junit.xml',
   html: 'html',

@@ -1,11 +1,26 @@
 // What changed since a previous certificate (--compare): printed, and written to reports/changes.md.
-import type { Comparison, StatusChange } from './model';
-import { MIN_LATENCY_SAMPLES } from './compare';
+import type { Comparison, LatencyChange, LatencyNote, StatusChange } from './model';
 
 const WORD = { passed: 'passed', failed: 'failed', 'not-run': 'not run', 'not-applicable': 'not applicable', absent: 'absent' } as const;
 
 function change(c: StatusChange): string {
   return `${c.id} (${c.class}): ${WORD[c.was]} -> ${WORD[c.now]} — ${c.title}`;
+}
+
+function slower(l: LatencyChange): string {
+  return `${l.route}: median ${l.previous.p50} -> ${l.current.p50} ms (x${l.ratio}), fastest ${l.previous.fastest} -> ${l.current.fastest} ms, ` +
+    `p90 ${l.previous.p90} -> ${l.current.p90} ms ` +
+    `(${l.previous.count} and ${l.current.count} samples)`;
+}
+
+function note(n: LatencyNote): string {
+  return n.route ? `${n.route}: ${n.note}` : n.note;
+}
+
+/** The slowdown rule in words (reporters/slowdown.ts). */
+export function slowdownRule(c: Pick<Comparison, 'ratio' | 'floorMs' | 'minSamples'>): string {
+  return `the fastest and the median of the server's sampled answer times each grew more than ${c.ratio}x and by at least ${c.floorMs} ms, ` +
+    `on ${c.minSamples} samples or more in both runs`;
 }
 
 /** Plain lines for the console. */
@@ -14,9 +29,8 @@ export function renderChangesText(c: Comparison): string[] {
   for (const x of c.newlyFailing) out.push(`  newly failing: ${change(x)}`);
   for (const x of c.newlyNotRun) out.push(`  newly not run: ${change(x)}`);
   for (const x of c.newlyPassing) out.push(`  newly passing: ${change(x)}`);
-  for (const l of c.latencyRegressions) {
-    out.push(`  slower: ${l.route}: p95 ${l.previousP95} ms -> ${l.currentP95} ms (x${l.ratio})`);
-  }
+  for (const l of c.latencyRegressions) out.push(`  slower: ${slower(l)}`);
+  for (const n of c.latencyNotes ?? []) out.push(`  latency note (not a failure): ${note(n)}`);
   return out;
 }
 
@@ -32,9 +46,7 @@ export function renderChangesMarkdown(c: Comparison): string {
     ...section('Newly failing', c.newlyFailing.map(change)),
     ...section('Newly not run', c.newlyNotRun.map(change)),
     ...section('Newly passing', c.newlyPassing.map(change)),
-    ...section(
-      `Latency regressions (p95 grew more than ${c.ratio}x; routes under ${c.floorMs} ms or timed fewer than ${MIN_LATENCY_SAMPLES} times ignored)`,
-      c.latencyRegressions.map((l) => `${l.route}: p95 ${l.previousP95} ms -> ${l.currentP95} ms (x${l.ratio})`),
-    ),
+    ...section(`Slower routes (${slowdownRule(c)})`, c.latencyRegressions.map(slower)),
+    ...section('Latency notes (not failures)', (c.latencyNotes ?? []).map(note)),
   ].join('\n');
 }

@@ -9,14 +9,15 @@ import { renderChangesText } from './render-changes';
 
 const MAX_FAILED_CHECKS = 12;
 
-export function renderConsole(c: Certificate, reportsDir: string): string {
+/** `more`: lines to print after the reports' (the trend --history drew), before the closing counts line. */
+export function renderConsole(c: Certificate, reportsDir: string, more: string[] = []): string {
   if (c.run.errors.length) {
     // A broken run: Playwright has just printed the error; repeating it, or counts of checks that
     // never ran, would bury it. A stopped run (Ctrl-C, a timeout) has no other message: say what it kept.
     const stopped = c.run.errors.length === 1 && (Object.values(RUN_STOPPED) as string[]).includes(c.run.errors[0]);
     const why = stopped ? `${c.run.errors[0]} (${countsLine(c)}; the reports keep what ran)` : 'see the error above';
     return `\nVDS ${c.specVersion} conformance of ${targetLine(c)}: no verdict, the run did not complete: ${why}.\n` +
-      `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json)\n`;
+      `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json)\n${more.map((l) => `${l}\n`).join('')}`;
   }
   const out: string[] = ['', `VDS ${c.specVersion} conformance of ${targetLine(c)}`];
   for (const k of CLASSES) {
@@ -66,6 +67,7 @@ export function renderConsole(c: Certificate, reportsDir: string): string {
   if (c.certification) out.push(`  Certification: ${c.certification.rule}`);
   if (c.gate) out.push(`  Exit status ${c.gate.exitCode ?? ''}: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
   out.push(`  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json), ${REPORT_FILES.junit}, ${REPORT_FILES.html}/, ${REPORT_FILES.allureResults}/ (npm run report)`);
+  out.push(...more);
   out.push(countsLine(c));
   return `${out.join('\n')}\n`;
 }

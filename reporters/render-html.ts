@@ -5,7 +5,7 @@ import { CLASSES } from './verdict';
 import { countsLine, plural, seconds, STATUS_MARK, STATUS_WORD, targetLine, VERDICT_MEANING } from './format';
 import type { Certificate, CheckFailure, RequirementResult } from './model';
 
-const CSS = `
+export const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:75rem;padding:0 1rem;color:#1d2330}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{margin-top:2rem;border-bottom:1px solid #d9dde5;padding-bottom:.2rem}
 h3{font-size:1rem;margin:1.2rem 0 .3rem}table{border-collapse:collapse;margin:.5rem 0}
@@ -170,11 +170,12 @@ function warningsSection(c: Certificate): string {
 }
 
 function latencySection(c: Certificate): string {
-  const routes = Object.entries(c.latency);
-  if (!routes.length) return '';
+  const l = c.serverLatency;
+  if (!l) return '';
   return `<h2>Latency per route (ms)</h2>
-<table><tr><th>Route</th><th>Requests</th><th>p50</th><th>p95</th><th>max</th><th>No answer</th></tr>
-${routes.map(([route, s]) => `<tr><td>${esc(route)}</td><td>${s.count}</td><td>${s.p50}</td><td>${s.p95}</td><td>${s.max}</td><td>${s.errors}</td></tr>`).join('\n')}</table>`;
+<p class="muted">How it was measured: ${esc(l.method)}</p>
+<table><tr><th>Route</th><th>Samples</th><th>median</th><th>p90</th><th>max</th><th>Note</th></tr>
+${Object.entries(l.routes).map(([route, s]) => `<tr><td>${esc(route)}</td><td>${s.count}</td><td>${s.p50}</td><td>${s.p90}</td><td>${s.max}</td><td>${esc(s.note ?? '')}</td></tr>`).join('\n')}</table>`;
 }
 
 function anchor(id: string): string {

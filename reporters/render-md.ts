@@ -167,14 +167,16 @@ function warningsSection(c: Certificate): string {
 }
 
 function latencySection(c: Certificate): string {
-  const routes = Object.entries(c.latency);
-  if (!routes.length) return '';
+  const l = c.serverLatency;
+  if (!l) return '';
   return [
     '## Latency per route (ms)',
     '',
-    '| Route | Requests | p50 | p95 | max | No answer |',
+    `How it was measured: ${text(l.method)}`,
+    '',
+    '| Route | Samples | median | p90 | max | Note |',
     '|---|---|---|---|---|---|',
-    ...routes.map(([route, s]) => `| ${text(route)} | ${s.count} | ${s.p50} | ${s.p95} | ${s.max} | ${s.errors} |`),
+    ...Object.entries(l.routes).map(([route, s]) => `| ${text(route)} | ${s.count} | ${s.p50} | ${s.p90} | ${s.max} | ${text(s.note ?? '')} |`),
   ].join('\n');
 }
 

@@ -26,6 +26,8 @@ export interface ReferenceOptions {
   reset?: boolean;
   /** Every answer this many milliseconds late, like a distant server. */
   latencyMs?: number;
+  /** Some routes later still: 'GET /cars/:carId/status=200' (the reference's --route-latency). */
+  routeLatency?: string;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     ...(options.fault ? ['--fault', options.fault] : []),
     ...(options.variant ? ['--variant', options.variant] : []),
     ...(options.latencyMs ? ['--latency-ms', String(options.latencyMs)] : []),
+    ...(options.routeLatency ? ['--route-latency', options.routeLatency] : []),
   ];
   const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...flags], {
     cwd: ROOT, stdio: 'ignore', detached: true, env: freshRunEnv(process.env),

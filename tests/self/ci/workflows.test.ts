@@ -300,7 +300,9 @@ test('every npm script the workflows call exists, with arguments the suite accep
   expect(args('release-gate.yml').join('\n')).toMatch(/^conformance --target \S+ --baseline conformance-baseline\.yaml$/m);
   expect(args('vendor-certification.yml').join('\n')).toMatch(/^conformance --target \S+ --certify$/m);
   expect(args('nightly-monitor.yml').join('\n')).toMatch(/^conformance --target sandbox --monitor --shard 1\/2$/m);
-  expect(args('nightly-monitor.yml').join('\n')).toMatch(/^merge \S+ --compare \S+$/m);
+  expect(args('nightly-monitor.yml').join('\n')).toMatch(/^merge \S+ --compare \S+ --history \S+$/m);
+  // Every merge keeps the night, with or without a comparison.
+  expect(args('nightly-monitor.yml').filter((a) => a.startsWith('merge ')).every((a) => /--history \S+$/.test(a))).toBe(true);
 });
 
 test('the command check refuses what the suite refuses', () => {
@@ -323,7 +325,8 @@ test('every path the workflows name in this repository is a report the suite wri
     expect(pathProblems(paths, file)).toEqual([]);
   }
   const all = workflowFiles().flatMap((f) => repoPaths(parse(f)));
-  expect(all).toEqual(expect.arrayContaining(['reports/junit.xml', 'reports/certification-*.tar.gz', 'reports/blob/', 'reports/conformance.json', 'reports/changes.md']));
+  expect(all).toEqual(expect.arrayContaining(['reports/junit.xml', 'reports/certification-*.tar.gz', 'reports/blob/', 'reports/conformance.json', 'reports/changes.md',
+    'reports/trend.html', 'reports/trend.md']));
   // And the check can fail.
   expect(pathProblems(['reports/conformance.txt', 'reports/certificate-*.zip', 'fixtures/targets/nowhere.yaml'], 'x.yml')).toHaveLength(3);
 });

@@ -65,13 +65,16 @@ test('bad flags and values: one line naming the problem and the valid values, ex
     [['--fault', 'nope'], {}, /Unknown --fault 'nope' \(valid: none, car-date-zulu, /],
     [['--port', 'abc'], {}, /Invalid --port 'abc'/],
     [['--port', '70000'], {}, /Invalid --port '70000'/],
-    [['--prot', '1'], {}, /Unknown option '--prot' \(valid: --port, --host, --mode, --fault, --variant, --latency-ms, --list-faults, --list-variants/],
+    [['--prot', '1'], {}, /Unknown option '--prot' \(valid: --port, --host, --mode, --fault, --variant, --latency-ms, --route-latency, --list-faults, --list-variants/],
     [['--variant', 'nope'], {}, /Unknown --variant 'nope' \(valid: none, quiet-month, .*; see --list-variants\)/],
     [['--variant'], {}, /Option --variant needs a value/],
     [[], { VDS_REFERENCE_VARIANT: 'nope' }, /Unknown VDS_REFERENCE_VARIANT 'nope' \(valid: none, quiet-month, /],
     [['--latency-ms', 'abc'], {}, /Invalid --latency-ms 'abc' \(valid: an integer number of ms, 0 or more\)/],
     [['--latency-ms', '-5'], {}, /Invalid --latency-ms '-5'/],
     [[], { VDS_REFERENCE_LATENCY_MS: '1.5' }, /Invalid VDS_REFERENCE_LATENCY_MS '1.5'/],
+    [['--route-latency', 'GET /nowhere=5'], {}, /Invalid --route-latency: unknown route 'GET \/nowhere' \(valid: GET \/users\/me, /],
+    [['--route-latency', 'GET /users/me'], {}, /Invalid --route-latency 'GET \/users\/me' \(valid: ROUTE=MS/],
+    [[], { VDS_REFERENCE_ROUTE_LATENCY: 'GET /users/me=-1' }, /Invalid VDS_REFERENCE_ROUTE_LATENCY 'GET \/users\/me=-1'/],
     [['--port'], {}, /Option --port needs a value/],
     [[], { VDS_REFERENCE_MODE: 'prod' }, /Invalid VDS_REFERENCE_MODE 'prod' \(valid: cloud, sandbox\)/],
     [[], { VDS_REFERENCE_FAULT: 'nope' }, /Unknown VDS_REFERENCE_FAULT 'nope'/],
@@ -133,4 +136,14 @@ test('--variant and VDS_REFERENCE_VARIANT start a variant (flag wins); --latency
   expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   expect(res.status).toBe(200);
   expect(await stop(slow.child, 'SIGTERM')).toBe(0);
+});
+
+test('--route-latency delays one route only, and says so in the start-up line', async () => {
+  const oneRoute = await start(['--port', '0', '--route-latency', 'GET /users/:userId=300']);
+  expect(oneRoute.line).toMatch(/^VDS reference \(mode cloud, fault none, variant none, slower: GET \/users\/:userId \+300 ms\) listening on /);
+  const onePort = /:(\d+)\/v3$/.exec(oneRoute.line)![1];
+  const t0 = performance.now();
+  expect((await fetch(`http://127.0.0.1:${onePort}/v3/users/101`)).status).toBe(401);
+  expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+  expect(await stop(oneRoute.child, 'SIGTERM')).toBe(0);
 });

@@ -153,6 +153,25 @@ test.describe('latency', () => {
     }
   });
 
+  test('routeLatencyMs delays one route only; an unknown route or a bad number is refused', async () => {
+    const h = await Harness.start({ routeLatencyMs: { 'GET /cars/:carId/status': 250 } });
+    try {
+      const token = await h.alice();
+      const time = async (url: string) => {
+        const started = performance.now();
+        expect((await h.get(url, token)).status, url).toBe(200);
+        return performance.now() - started;
+      };
+      expect(await time('/v3/cars/5001/status')).toBeGreaterThanOrEqual(240);
+      expect(await time('/v3/cars/5001')).toBeLessThan(200);
+      expect(await time('/v3/users/me')).toBeLessThan(200);
+    } finally {
+      await h.close();
+    }
+    await expect(buildReferenceApp({ mode: 'cloud', routeLatencyMs: { 'GET /nowhere': 5 } as never })).rejects.toThrow(/unknown route 'GET \/nowhere'/);
+    await expect(buildReferenceApp({ mode: 'cloud', routeLatencyMs: { 'GET /users/me': 1.5 } })).rejects.toThrow(/integer number of ms/);
+  });
+
   test('a latency that is not a whole number of ms, 0 or more, is refused', async () => {
     for (const latencyMs of [-1, 1.5, Number.NaN]) {
       await expect(buildReferenceApp({ mode: 'cloud', latencyMs })).rejects.toThrow(/Invalid latencyMs/);

@@ -5,6 +5,7 @@ import { buildReferenceApp, seedOptions } from '../../../reference-server/app';
 import type { Mode } from '../../../reference-server/context';
 import { Seed, SEED_IDS, seedFor } from '../../../reference-server/data/seed';
 import { Variants } from '../../../reference-server/switches';
+import type { RouteLatency } from '../../../reference-server/route-latency';
 
 export { SEED_IDS };
 
@@ -81,13 +82,14 @@ export class Harness {
   }
 
   /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */
-  static async start(options: { mode?: Mode; fault?: string; variant?: string; latencyMs?: number; now?: number } = {}): Promise<Harness> {
+  static async start(options: { mode?: Mode; fault?: string; variant?: string; latencyMs?: number; routeLatencyMs?: RouteLatency; now?: number } = {}): Promise<Harness> {
     const clock = { now: options.now ?? NOW };
     const app = await buildReferenceApp({
       mode: options.mode ?? 'cloud',
       fault: options.fault,
       variant: options.variant,
       latencyMs: options.latencyMs,
+      routeLatencyMs: options.routeLatencyMs,
       now: () => new Date(clock.now),
     });
     return new Harness(app, clock, options.variant);

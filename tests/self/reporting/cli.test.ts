@@ -51,6 +51,16 @@ test('bad flags are refused with one clear message', () => {
   expect(refused(['--merge', previous])).toMatch(/is not a folder of blob reports/);
   expect(refused(['--merge', path.dirname(previous), '--grep', 'x'])).toMatch(/--merge takes no run options/);
   expect(parseArgs(['--merge', path.dirname(previous)]).merge).toBe(path.dirname(previous));
+  expect(refused(['--latency-floor-ms', '50'])).toBe('--latency-floor-ms only applies with --compare PATH');
+  expect(refused(['--compare', 'last', '--latency-floor-ms', 'soon'])).toMatch(/^--latency-floor-ms must be a number of milliseconds, 0 or more .*got "soon"/);
+  expect(refused(['--compare', 'last', '--latency-ratio', '0.5'])).toMatch(/^--latency-ratio must be a number of at least 1/);
+  expect(parseArgs(['--compare', 'last', '--latency-floor-ms', '250', '--latency-ratio', '2']).env).toMatchObject({ VDS_LATENCY_FLOOR_MS: '250', VDS_LATENCY_RATIO: '2' });
+  // --history: a folder, created at the end of the run when it does not exist yet; with --merge too.
+  const nights = path.join(path.dirname(previous), 'nights');
+  expect(parseArgs(['--history', nights]).env.VDS_HISTORY).toBe(nights);
+  expect(parseArgs(['--merge', path.dirname(previous), '--history', nights]).env.VDS_HISTORY).toBe(nights);
+  expect(refused(['--history', path.join(nights, 'a', 'b')])).toMatch(/^--history: .* is not a folder \(nor one that can be created/);
+  expect(refused(['--history', previous])).toMatch(/^--history: .*x\.json is not a folder/);
 });
 
 test('the wrapper exits 2 with one line on a bad flag, and prints its help', async () => {
@@ -62,6 +72,13 @@ test('the wrapper exits 2 with one line on a bad flag, and prints its help', asy
   const help = await runCommand(['tsx', 'scripts/conformance.ts', '--help'], { timeoutMs: 60_000 });
   expect(help.code).toBe(0);
   expect(help.output).toContain('--update-baseline [PATH]');
+});
+
+test('--history inside the reports folder is refused (every run empties it): exit 2, one line', async () => {
+  const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-reports-'));
+  const inside = await runCommand(['tsx', 'scripts/conformance.ts', '--history', path.join(reportsDir, 'nights')], { reportsDir, timeoutMs: 60_000 });
+  expect(inside.code).toBe(2);
+  expect(inside.output).toMatch(/^conformance: --history: .*nights is inside the reports folder .*, which every run empties/m);
 });
 
 test('clearing the reports folder keeps README.md and the self-tests\' folders', () => {
@@ -114,6 +131,7 @@ test('gates end to end: a failing requirement exits 1; a baseline of it exits 0;
   expect(k.run.monitor).toBe(true);
   expect(k.target.allowWrites).toBe(false);
   expect(k.latency['GET /users/{userId}/cars'].count).toBeGreaterThan(0);
+  expect(k.serverLatency!.routes['GET /users/me/cars'].count).toBe(5); // read-only routes are sampled under --monitor too
 
   const clean = await startReference();
   let fixed;

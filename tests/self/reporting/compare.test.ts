@@ -6,14 +6,17 @@ import { expect, test } from '@playwright/test';
 import { compareCertificates, CompareError, readCertificate } from '../../../reporters/compare';
 import { EXIT } from '../../../reporters/exit-codes';
 import { decideGate } from '../../../reporters/gate';
+import { routeLatency } from '../../../reporters/latency';
+import type { ServerLatency } from '../../../reporters/model';
 import { renderChangesMarkdown } from '../../../reporters/render-changes';
 import { certificate, check, requirement } from './synthetic';
 
 const reqs = ['A', 'B', 'C', 'D'].map((id) => requirement(id));
-const options = { path: 'previous.json', ratio: 1.5, floorMs: 50 };
+const options = { path: 'previous.json', ratio: 1.5, floorMs: 100 };
 
-function latencies(route: string, ms: number[]) {
-  return ms.map((m) => ({ route, ms: m }));
+/** A certificate's serverLatency from samples per route. */
+function sampled(routes: Record<string, number[]>): ServerLatency {
+  return { method: 'synthetic', routes: Object.fromEntries(Object.entries(routes).map(([r, ms]) => [r, routeLatency(ms)])) };
 }
 
 test('newly failing, newly passing and newly not run requirements are found; unchanged ones are not listed', () => {
@@ -44,22 +47,18 @@ test('a requirement new to the catalogue that fails counts as newly failing; adv
   expect(c.newlyNotRun).toEqual([]);
 });
 
-test('latency regression: p95 beyond the ratio, ignoring routes under the floor, routes timed too few times, and routes new since', () => {
-  const five = (ms: number[]) => [...Array(5 - ms.length).fill(ms[0]), ...ms];
-  const before = certificate(reqs, [check('A', 'GET /x', 'passed', {
-    latencies: [...latencies('GET /slow', five([100])), ...latencies('GET /tiny', five([5])), ...latencies('GET /same', five([200])), ...latencies('GET /few', [100, 100])],
-  })]);
-  const now = certificate(reqs, [check('A', 'GET /x', 'passed', {
-    latencies: [...latencies('GET /slow', five([100, 160])), ...latencies('GET /tiny', five([30, 40])), ...latencies('GET /same', five([290])),
-      ...latencies('GET /few', [900, 900]), ...latencies('GET /new', five([900]))],
-  })]);
+test('a slower route fails the comparison and is named by the gate; the rule itself is tested in slowdown.test.ts', () => {
+  const before = { ...certificate(reqs, [check('A', 'GET /x', 'passed')]), serverLatency: sampled({ 'GET /slow': [10, 11, 12, 10, 11], 'GET /same': [10, 11, 12, 10, 11] }) };
+  const now = { ...certificate(reqs, [check('A', 'GET /x', 'passed')]), serverLatency: sampled({ 'GET /slow': [210, 211, 215, 212, 230], 'GET /same': [12, 11, 10, 13, 11] }) };
   const c = compareCertificates(before, now, options);
-  expect(c.latencyRegressions).toEqual([{ route: 'GET /slow', previousP95: 100, currentP95: 160, ratio: 1.6 }]);
-  expect(c.worse).toBe(true);
-  expect(compareCertificates(before, now, { ...options, ratio: 2 }).latencyRegressions).toEqual([]);
+  expect(c.latencyRegressions).toEqual([{ route: 'GET /slow', previous: { fastest: 10, p50: 11, p90: 12, count: 5 }, current: { fastest: 210, p50: 212, p90: 230, count: 5 }, ratio: 19.27 }]);
+  expect(c).toMatchObject({ worse: true, ratio: 1.5, floorMs: 100, minSamples: 5 });
   const gate = decideGate({ certificate: now, comparison: c });
-  expect(gate.status).toBe('failed');
-  expect(gate.reasons.join()).toContain('GET /slow');
+  expect(gate).toMatchObject({ status: 'failed', exitCode: EXIT.failed });
+  expect(gate.reasons).toEqual(['slower (fastest and median beyond 1.5x and +100 ms): GET /slow']);
+  // The checks' own request durations (the suite's queueing) are never compared.
+  const queued = { ...now, serverLatency: before.serverLatency, latency: { 'GET /same': { count: 50, errors: 0, p50: 400, p95: 900, max: 990 } } };
+  expect(compareCertificates(before, queued, options).worse).toBe(false);
 });
 
 test('options the certificate could not apply (a merge given an unreadable baseline) fail the gate with exit 2', () => {
@@ -68,14 +67,15 @@ test('options the certificate could not apply (a merge given an unreadable basel
   expect(gate).toMatchObject({ status: 'failed', rule: 'options', exitCode: EXIT.usage });
 });
 
-test('changes.md names every change, the ratio and the floor', () => {
-  const before = certificate(reqs, [check('A', 'GET /x', 'passed', { latencies: latencies('GET /slow', [100, 100, 100, 100, 100]) })]);
-  const now = certificate(reqs, [check('A', 'GET /x', 'failed', { latencies: latencies('GET /slow', [400, 400, 400, 400, 400]) })]);
+test('changes.md names every change, the slowdown rule and the latency notes', () => {
+  const before = { ...certificate(reqs, [check('A', 'GET /x', 'passed')]), serverLatency: sampled({ 'GET /slow': [100, 100, 100, 100, 100], 'GET /spiky': [5, 5, 5, 5, 5] }) };
+  const now = { ...certificate(reqs, [check('A', 'GET /x', 'failed')]), serverLatency: sampled({ 'GET /slow': [400, 400, 400, 400, 400], 'GET /spiky': [5, 5, 6, 5, 400] }) };
   const md = renderChangesMarkdown(compareCertificates(before, now, options));
   expect(md).toContain('Something got worse');
   expect(md).toContain('A (core): passed -> failed');
-  expect(md).toContain('GET /slow: p95 100 ms -> 400 ms (x4)');
-  expect(md).toContain('more than 1.5x; routes under 50 ms or timed fewer than 5 times ignored');
+  expect(md).toContain('GET /slow: median 100 -> 400 ms (x4), fastest 100 -> 400 ms, p90 100 -> 400 ms (5 and 5 samples)');
+  expect(md).toContain('the fastest and the median of the server\'s sampled answer times each grew more than 1.5x and by at least 100 ms, on 5 samples or more in both runs');
+  expect(md).toMatch(/## Latency notes \(not failures\)\n\n- GET \/spiky: the p90 grew .* but not the fastest and median/);
 });
 
 test('a previous file that is not a certificate is refused clearly', () => {

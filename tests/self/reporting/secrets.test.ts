@@ -1,8 +1,10 @@
 // No secret of a run appears in any of its outputs: the console, JUnit, Playwright's HTML report,
-// the blob report, Allure's results and report, the certificate, the test-results folder.
+// the blob report, Allure's results and report, the certificate, the test-results folder, the
+// run's summary kept by --history and the trend pages drawn from it.
 // The full suite runs against the embedded reference (started here, so that afterwards its
 // GET /_control/issued lists every token, refresh token and code it minted during the run).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { targetSecrets } from '../../../harness/run-context';
@@ -23,13 +25,14 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   test.setTimeout(900_000);
   const { secrets: seeded, clients } = staticSecrets();
   expect(seeded).toEqual(expect.arrayContaining(['reference-client-secret', 'limited-client-secret', 'alice-password', 'bob-password']));
+  const nights = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-nights-')), 'nights');
   const reference = await startReference();
   let minted: string[];
   let run;
   let allure;
   try {
     // Through the wrapper, as a user runs it; VDS_BLOB=1 adds the blob report of a sharded run.
-    run = await runCommand(['tsx', 'scripts/conformance.ts'], { target: reference.targetFile, env: { VDS_BLOB: '1' }, timeoutMs: 600_000 });
+    run = await runCommand(['tsx', 'scripts/conformance.ts', '--history', nights], { target: reference.targetFile, env: { VDS_BLOB: '1' }, timeoutMs: 600_000 });
     const issued = await fetch(`${reference.control}/issued`);
     expect(issued.status, 'the reference must expose GET /_control/issued (every secret it minted)').toBe(200);
     minted = ((await issued.json()) as { secrets: string[] }).secrets;
@@ -48,6 +51,7 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   // CI's dot reporter prints no test titles) the verdict header, printed on every run.
   const scanner = new Scanner(secrets, ['CORE-CAR-RECORD', 'VDS v3 conformance of']);
   scanner.scanTree(run.reportsDir);
+  scanner.scanTree(nights);
   scanner.scanText('console', run.output + allure.output);
 
   const { hits, places, markers } = scanner.result;
@@ -63,5 +67,6 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   expect(seen(/allure-report[\\/]index\.html#base64/), "Allure's single-file report data").toBe(true);
   expect(seen(/conformance\.(json|md|html)$/), 'the certificate').toBe(true);
   expect(markers['VDS v3 conformance of'].some((w) => w === 'console'), 'the console').toBe(true);
+  expect(places.filter((p) => /nights[\\/].*_local\.json$|trend\.(html|md)$/.test(p)), 'the history and the trend').toHaveLength(3);
   expect(places.length).toBeGreaterThan(50);
 });

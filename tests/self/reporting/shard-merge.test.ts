@@ -13,10 +13,10 @@ const SUBSET = '(CORE-CAR-RECORD|CORE-SANDBOX-OPEN|ERR-CAR-NOT-FOUND|RESP-DATE-O
 
 /**
  * Everything but what differs between any two runs: when and how long (also inside the run
- * warnings: global setup reports its own duration, once per shard).
+ * warnings: global setup reports its own duration, once per shard), and the latency samples.
  */
 function comparable(c: Certificate): unknown {
-  const { latency: _latency, run, ...rest } = c;
+  const { latency: _latency, serverLatency: _sampled, run, ...rest } = c;
   const { date: _date, durationMs: _duration, warnings, ...stable } = run;
   return { ...rest, run: { ...stable, warnings: [...new Set(warnings.map((w) => w.replace(/\d+(\.\d+)?/g, '#')))] } };
 }
@@ -60,6 +60,10 @@ test('2 shards + merge-reports give the same conformance.json as one run (timing
 
   expect(comparable(combined)).toEqual(comparable(one));
   expect(Object.keys(combined.latency).sort()).toEqual(Object.keys(one.latency).sort());
+  // Each shard sampled the server's latency in its own global setup: the merge keeps both shards' samples.
+  for (const [route, r] of Object.entries(one.serverLatency!.routes)) {
+    expect(combined.serverLatency!.routes[route].count, route).toBe(2 * r.count);
+  }
   expect(whole.code).toBe(1); // core FAIL
   expect(merged.code).toBe(1);
   expect(fs.readFileSync(path.join(merged.reportsDir, 'conformance.md'), 'utf8')).toContain('CORE-CAR-RECORD GET /users/{userId}/cars');
