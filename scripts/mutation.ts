@@ -182,6 +182,7 @@ function runSuite(run: Run): Promise<Outcome> {
     // Only the certificate, and only failures carry their exchanges: nothing else is read here.
     VDS_ATTACH: 'failures',
     VDS_REPORTS: 'certificate',
+    VDS_LATENCY_SAMPLING: 'off',
     CI: '',
   };
   if (run.fault) env.VDS_REFERENCE_FAULT = run.fault;
