@@ -17,8 +17,8 @@ export interface AuditEntry {
 
 /**
  * How long writing one audit entry takes: the audit log stands for a remote audit service, reached
- * over the network. The handlers write it after their state change, without waiting for it; a
- * handler that waits for it between a check and the write it guards (faults associate-check-then-act,
+ * over the network. The handlers write it without waiting for it; a handler that waits for it
+ * between a check and the write it guards (faults associate-check-then-act,
  * pin-failures-lost-update) lets concurrent requests pass the same check.
  */
 export const AUDIT_WRITE_MS = 250;

@@ -6,7 +6,7 @@
 //
 // Each write is atomic: its checks and the state change it guards run in one synchronous step, so
 // concurrent requests see each other's writes (one association of a free device wins, every failed
-// pin counts). The audit entry is written afterwards, not waited for.
+// pin counts). The audit entry is never waited for there.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessDenied, Owned } from '../auth/guard';
