@@ -1,6 +1,7 @@
 // Finds the ids the checks need when the target file does not give them: the user through
 // /users/me, a car with trips through /users/me/cars and /cars/{id}/trips, a trip of that car, the
-// second user's car with a trip and that trip, and a window of at most 28 days that holds data (for range checks).
+// second user's car with a trip and that trip, a device of the second user (where writes are allowed), and a
+// window of at most 28 days that holds data (for range checks).
 // Never fails the run: what cannot be found is noted, and the checks needing it are not run.
 import { ApiClient, NoAnswerError } from './api';
 import { isSuiteCreatedCar } from './check-context';
@@ -97,11 +98,19 @@ export async function discoverData(
       data.otherTripId = other.tripId;
     }
     data.otherCarId ??= candidates[0];
+    // A device of theirs, for the cross-user writes: the deviceId of one of their cars, read in the
+    // spec's one detailed answer (GET /users/{userId}/cars), as the checks read the primary user's.
+    if (!data.otherDeviceId && target.allowWrites && data.otherUserId) {
+      const list = await getJson(`/users/${encodeURIComponent(data.otherUserId)}/cars`, bearer('otherUser'));
+      const deviceId = Array.isArray(list) ? list.map((c) => (c as Record<string, unknown>)?.deviceId).find((d) => typeof d === 'string' && d !== '') : undefined;
+      if (deviceId) data.otherDeviceId = String(deviceId);
+    }
   }
   const noOther = 'no second user token (tokens.otherUser, or oauth.otherUsername + oauth.otherPassword)';
   missing('otherUserId', tokens.otherUser ? 'GET /users/me gave no id for the second user' : noOther);
   missing('otherCarId', tokens.otherUser ? 'the second user has no car' : noOther);
   missing('otherTripId', tokens.otherUser ? 'the second user\'s car has no recent trip' : noOther);
+  missing('otherDeviceId', tokens.otherUser ? "none of the second user's cars has a device (GET /users/{otherUserId}/cars)" : noOther);
   for (const key of ['freeDeviceId', 'devicePin', 'deviceForCarId', 'lockableDeviceId', 'lockableDevicePin'] as const) {
     if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} (devices cannot be discovered: there is no device listing route)`;
   }

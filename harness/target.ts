@@ -17,7 +17,7 @@ export type Scope = (typeof SCOPES)[number];
 /** The ids a target file may give under `data` (fixtures/targets/target.schema.yaml describes each). */
 export const DATA_KEYS = [
   'userId', 'otherUserId', 'carId', 'otherCarId', 'tripId', 'otherTripId',
-  'freeDeviceId', 'devicePin', 'deviceForCarId', 'deviceCarId', 'lockableDeviceId', 'lockableDevicePin',
+  'freeDeviceId', 'devicePin', 'deviceForCarId', 'deviceCarId', 'lockableDeviceId', 'lockableDevicePin', 'otherDeviceId',
 ] as const;
 export type DataKey = (typeof DATA_KEYS)[number];
 

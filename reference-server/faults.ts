@@ -107,6 +107,9 @@ export const FAULTS = [
   { name: 'cross-user-trip-message-car', family: 'cross-user', description: 'Access to another user\'s trip is refused with "Token can\'t access this car"', breaks: 'P-ERR-FORBIDDEN' },
   { name: 'cross-user-car-create', family: 'cross-user', description: 'A token can create a car for another user', breaks: 'S-AUTH-USER-ACCESS' },
   { name: 'cross-user-user-readable', family: 'cross-user', description: 'Another user is readable at GET /users/{userId}', breaks: 'S-AUTH-USER-ACCESS' },
+  { name: 'associate-car-owner-unchecked', family: 'cross-user', description: "Car association checks who owns the device, never who owns the car: a token puts its free device on another user's car", breaks: 'P-DEV-403' },
+  { name: 'associate-device-owner-user-link', family: 'cross-user', description: "Car association reads a device's owner from its user link alone: another user's device, linked to their car by its installer, is refused as already associated (409), not as theirs (403)", breaks: 'P-DEV-403' },
+  { name: 'dissociate-owner-user-link', family: 'cross-user', description: "Dissociation reads a device's owner from its user link, not from its car: anyone can dissociate another user's device linked to their car by its installer", breaks: 'P-DEV-403' },
 
   // query parameters
   { name: 'limit-ignored', family: 'query', description: 'The limit parameter is ignored', breaks: 'P-QUERY-LIMIT' },
@@ -172,6 +175,8 @@ export const FAULTS = [
   { name: 'malformed-pin-500', family: 'devices', description: 'A malformed pin answers 500 instead of 400', breaks: 'P-DEV-400' },
   { name: 'unknown-device-400', family: 'devices', description: 'A well-formed device id that does not exist answers 400 instead of 404', breaks: 'P-DEV-404' },
   { name: 'pin-lockout-right-pin-accepted', family: 'devices', description: 'After 3 failed pin attempts only wrong pins are refused (403); the right pin still associates', breaks: 'P-DEV-403' },
+  { name: 'associate-check-then-act', family: 'devices', description: 'Car association waits for its audit write between the "already associated?" check and the write: two concurrent associations of one free device both succeed', breaks: 'P-DEV-409-ASSOCIATE' },
+  { name: 'pin-failures-lost-update', family: 'devices', description: 'A wrong pin is counted read-modify-write around an awaited audit write: wrong pins sent together count once, and the lock after three failures does not come', breaks: 'P-DEV-403' },
   { name: 'pin-association-500', family: 'devices', description: 'Associating a device by its right pin fails with 500 (the user link is never saved)', breaks: 'S-DEVICES-OPERATIONS' },
 
   // car creation

@@ -96,9 +96,11 @@ function seedCars(): Car[] {
 
 function seedDevices(): Device[] {
   return [
-    { id: 'VDSREF0001', pin: '4821', carId: SEED_IDS.aliceRichCar, userId: SEED_IDS.alice },
-    { id: 'VDSREF0002', pin: '73519', carId: SEED_IDS.aliceSecondCar, userId: SEED_IDS.alice },
-    { id: 'VDSREF0003', pin: '602947', carId: SEED_IDS.bobCar, userId: SEED_IDS.bob },
+    // Installed in their cars by the installer: linked to the car only (no user link); each belongs
+    // to its car's owner.
+    { id: 'VDSREF0001', pin: '4821', carId: SEED_IDS.aliceRichCar, userId: null },
+    { id: 'VDSREF0002', pin: '73519', carId: SEED_IDS.aliceSecondCar, userId: null },
+    { id: 'VDSREF0003', pin: '602947', carId: SEED_IDS.bobCar, userId: null },
     // Free devices (no car, no user): for association tests. Pins are 4 to 6 digits.
     { id: 'VDSREF0101', pin: '1357', carId: null, userId: null },
     { id: 'VDSREF0102', pin: '24680', carId: null, userId: null },

@@ -6,6 +6,24 @@ import { Car, CarHistory, Device, Trip, User } from './types';
 
 const EMPTY_HISTORY: CarHistory = Object.freeze({ trips: [], locations: [], signals: [], accelerometers: [] });
 
+/** One entry of the audit log: a device write, who asked for it, and its outcome. */
+export interface AuditEntry {
+  at: number;
+  userId: number;
+  action: 'associate-car' | 'associate-pin' | 'pin-failure' | 'dissociate';
+  deviceId: string;
+  carId?: number;
+}
+
+/**
+ * How long writing one audit entry takes: the audit log stands for a remote audit service, reached
+ * over the network. The handlers write it without waiting for it; a handler that waits for it
+ * between a check and the write it guards (faults associate-check-then-act,
+ * pin-failures-lost-update) lets concurrent requests pass the same check.
+ */
+export const AUDIT_WRITE_MS = 250;
+const AUDIT_LOG_SIZE = 200;
+
 /** A car to create: the fields of the Car record that creation sets, and the creation time. */
 export type NewCar = Pick<Car, 'userId' | 'name' | 'make' | 'model' | 'year' | 'numberPlate' | 'cardbId' | 'timezone'> & { createdAt: number };
 
@@ -14,6 +32,7 @@ export class Store {
   private cars = new Map<number, Car>();
   private devices = new Map<string, Device>();
   private pinFailures = new Map<string, number>();
+  private auditLog: AuditEntry[] = [];
   private nextCarId: number = SEED_IDS.firstCreatedCarId;
 
   constructor(nowMs: number, options: SeedOptions = {}) {
@@ -26,6 +45,7 @@ export class Store {
     this.cars = new Map(this.seed.cars.map((c) => [c.id, { ...c }]));
     this.devices = new Map(this.seed.devices.map((d) => [d.id, { ...d }]));
     this.pinFailures.clear();
+    this.auditLog = [];
     this.nextCarId = SEED_IDS.firstCreatedCarId;
   }
 
@@ -88,7 +108,24 @@ export class Store {
     return this.pinFailures.get(deviceId) ?? 0;
   }
 
+  /** One more failed pin attempt, counted in one step (what an atomic `UPDATE ... SET n = n + 1` does). */
   recordPinFailure(deviceId: string): void {
     this.pinFailures.set(deviceId, this.pinFailureCount(deviceId) + 1);
+  }
+
+  /** Stores a count read earlier (fault pin-failures-lost-update: the read and this write are apart). */
+  setPinFailureCount(deviceId: string, count: number): void {
+    this.pinFailures.set(deviceId, count);
+  }
+
+  /** Writes an entry to the audit log; resolves once it is written (AUDIT_WRITE_MS later). */
+  audit(entry: AuditEntry): Promise<void> {
+    this.auditLog = [...this.auditLog.slice(1 - AUDIT_LOG_SIZE), entry];
+    return new Promise((resolve) => setTimeout(resolve, AUDIT_WRITE_MS).unref());
+  }
+
+  /** The latest audit entries, oldest first. */
+  audited(): readonly AuditEntry[] {
+    return this.auditLog;
   }
 }

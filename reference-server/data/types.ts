@@ -81,7 +81,12 @@ export interface CarHistory {
 export interface Device {
   id: string;
   pin: string;
+  /** The car it is associated with. A device on a car belongs to that car's owner. */
   carId: number | null;
+  /**
+   * The user it is linked to: by its pin, or the user who associated it with one of their cars
+   * through the API. Null for a free device, and for one its installer linked to a car (the seed's).
+   */
   userId: number | null;
 }
 

@@ -1,7 +1,12 @@
 // Device routes (profile, "Devices"): associate a device with a car (carId) or with the token's user
 // (pin), and dissociate it. Order after auth and scope: device id (400 malformed, 404 unknown) ->
 // query parameters (400) -> car existence (404) -> access (403) -> conflicts (409) -> pin check (400).
-// 404 and 409 use the type PARAMETERS_ERROR (decision table).
+// 404 and 409 use the type PARAMETERS_ERROR (decision table). A device on a car belongs to that car's
+// owner; one without a car to the user it is linked to (by pin), or to nobody (free).
+//
+// Each write is atomic: its checks and the state change it guards run in one synchronous step, so
+// concurrent requests see each other's writes (one association of a free device wins, every failed
+// pin counts). The audit entry is never waited for there.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessDenied, Owned } from '../auth/guard';
@@ -39,7 +44,13 @@ export function devicesRoutes(ctx: AppContext) {
       // fault device-404-type-not-found: the profile's NOT_FOUND type.
       throw new ApiError(404, faults.has('device-404-type-not-found') ? 'NOT_FOUND' : 'PARAMETERS_ERROR', 'Device not found', 'Check the serial number of the device');
     }
-    return { kind: 'device', ownerId: device.userId, value: device };
+    return { kind: 'device', ownerId: ownerOf(device), value: device };
+  }
+
+  /** The user a device belongs to: its car's owner when it is on a car, else the user it is linked to (null: free). */
+  function ownerOf(device: Device): number | null {
+    const car = device.carId === null ? undefined : store.car(device.carId);
+    return car ? car.userId : device.userId;
   }
 
   function conflict(message: string, onAssociate: boolean): ApiError {
@@ -75,17 +86,26 @@ export function devicesRoutes(ctx: AppContext) {
     throw parametersError(400, 'Missing parameter', 'Give carId or pin');
   }
 
-  function associateCar(device: Device, carId: number, token: AccessToken, reply: FastifyReply): FastifyReply {
+  async function associateCar(device: Device, carId: number, token: AccessToken, reply: FastifyReply): Promise<FastifyReply> {
     const car: Car | undefined = store.car(carId);
     if (!car) {
       // variant associate-unknown-car-400: an unknown carId is a bad parameter (the profile lists it under 400 and 404).
       if (variants.has('associate-unknown-car-400')) throw parametersError(400, 'Car not found', 'Give carId as the id of one of your cars');
       throw notFound('Car', faults);
     }
-    if (car.userId !== token.userId) throw accessDenied('car');
-    if (device.userId !== null && device.userId !== token.userId) throw accessDenied('user');
+    // fault associate-car-owner-unchecked: only the device's owner is compared with the token's user.
+    if (car.userId !== token.userId && !faults.has('associate-car-owner-unchecked')) throw accessDenied('car');
+    // fault associate-device-owner-user-link: the device's owner is read from its user link alone; a device its
+    // installer linked to another user's car has none, and only the conflict check below refuses it (409).
+    const deviceOwner = faults.has('associate-device-owner-user-link') ? device.userId : ownerOf(device);
+    if (deviceOwner !== null && deviceOwner !== token.userId) throw accessDenied('user');
     if (device.carId !== null) throw conflict('Device already associated', true);
     if (car.deviceId !== null) throw conflict('Car already associated with a device', true);
+    const entry = { at: ctx.now(), userId: token.userId, action: 'associate-car', deviceId: device.id, carId: car.id } as const;
+    // fault associate-check-then-act: the audit entry is waited for between the checks above and the write
+    // below, so two concurrent associations of one free device both pass the checks, and both succeed.
+    if (faults.has('associate-check-then-act')) await store.audit(entry);
+    else void store.audit(entry);
     device.carId = car.id;
     device.userId = car.userId;
     // fault associate-leaves-deviceId-null: the car side of the link is not written.
@@ -96,7 +116,7 @@ export function devicesRoutes(ctx: AppContext) {
     return reply.code(204).send();
   }
 
-  function associatePin(device: Device, pin: string, token: AccessToken, reply: FastifyReply): FastifyReply {
+  async function associatePin(device: Device, pin: string, token: AccessToken, reply: FastifyReply): Promise<FastifyReply> {
     // fault pin-lockout-never: the failure counter is kept but never read.
     // fault pin-lockout-right-pin-accepted: the lock is checked only once the pin turned out wrong.
     const locked = store.pinFailureCount(device.id) >= MAX_PIN_FAILURES && !faults.has('pin-lockout-never');
@@ -106,12 +126,23 @@ export function devicesRoutes(ctx: AppContext) {
     if (device.userId !== null || device.carId !== null) throw conflict('Device already associated', true);
     // fault pin-not-checked: only the pin's format is validated.
     if (pin !== device.pin && !faults.has('pin-not-checked')) {
-      store.recordPinFailure(device.id);
+      const entry = { at: ctx.now(), userId: token.userId, action: 'pin-failure', deviceId: device.id } as const;
+      if (faults.has('pin-failures-lost-update')) {
+        // fault pin-failures-lost-update: the count is read, the audit entry waited for, then the count read
+        // plus one written back: wrong pins sent together overwrite each other's count (lost updates).
+        const failures = store.pinFailureCount(device.id);
+        await store.audit(entry);
+        store.setPinFailureCount(device.id, failures + 1);
+      } else {
+        store.recordPinFailure(device.id);
+        void store.audit(entry);
+      }
       throw parametersError(400, 'Wrong pin', `Check the pin of the device; ${MAX_PIN_FAILURES} failed attempts lock it`);
     }
     // fault pin-association-500: saving the user link fails (the right pin ends in a 500, nothing is linked).
     if (faults.has('pin-association-500')) throw internalError(`Cannot save the link of device ${device.id} to user ${token.userId}`);
     device.userId = token.userId;
+    void store.audit({ at: ctx.now(), userId: token.userId, action: 'associate-pin', deviceId: device.id });
     // fault pin-associate-200: answers the device instead of 204 No Content.
     if (faults.has('pin-associate-200')) return reply.code(200).send({ deviceId: device.id, userId: token.userId });
     return reply.code(204).send();
@@ -131,7 +162,10 @@ export function devicesRoutes(ctx: AppContext) {
         const car = device.carId === null ? undefined : store.car(device.carId);
         if (car) {
           // fault device-owner-not-checked: the car's owner is never compared with the token's user.
-          if (car.userId !== token!.userId && !faults.has('device-owner-not-checked')) throw accessDenied('car');
+          // fault dissociate-owner-user-link: the owner is read from the device's user link, not from its car: a
+          // device its installer linked to a car has none, and anyone may dissociate it.
+          const owner = faults.has('dissociate-owner-user-link') ? device.userId : car.userId;
+          if (owner !== null && owner !== token!.userId && !faults.has('device-owner-not-checked')) throw accessDenied('car');
         } else if (device.userId !== null) {
           if (device.userId !== token!.userId) throw accessDenied('user');
           // variant dissociate-cars-only: the spec's route "dissociates the device from its car"; a device linked
@@ -148,6 +182,7 @@ export function devicesRoutes(ctx: AppContext) {
         }
         device.carId = null;
         device.userId = null;
+        void store.audit({ at: ctx.now(), userId: token!.userId, action: 'dissociate', deviceId: device.id, ...(car ? { carId: car.id } : {}) });
         return reply.code(204).send();
       },
     }));

@@ -58,6 +58,8 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'device-pin-malformed': writes.devicePinMalformed,
   'device-car-associate': writes.deviceCarAssociate,
   'device-car-associate-again': writes.deviceCarAssociateAgain,
+  'device-car-associate-race': writes.deviceCarAssociateRace,
+  'device-cross-user': writes.deviceCrossUser,
   'device-dissociate': writes.deviceDissociate,
   'device-dissociate-again': writes.deviceDissociateAgain,
   'device-pin-associate': writes.devicePinAssociate,

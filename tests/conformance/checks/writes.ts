@@ -1,11 +1,11 @@
 // Write routes, run only when the target allows writes: car creation, and the device lifecycle.
 // Each check arranges the state it needs and puts the target back as it found it, so runs repeat.
-import { expectArray, expectContract, expectError, expectJson, expectNoBody, expectStatus, sameValue } from '../../../harness/assertions';
+import { expectArray, expectContract, expectError, expectJson, expectNoBody, expectStatus, sameValue, statusMatches } from '../../../harness/assertions';
 import { validCarBody, type CheckContext } from '../../../harness/check-context';
 import { expandDeep, rawBody, unknownIdLike } from '../../../harness/templates';
 import type { ApiResponse } from '../../../harness/api';
 import { readRunState, writeRunState } from '../../../harness/run-state';
-import { fail, NotRun, show } from '../../../harness/outcome';
+import { ConformanceFailure, fail, NotRun, show, type FailureDetails } from '../../../harness/outcome';
 import { exchangeCode, restrictedAppTarget, signIn } from '../../../harness/oauth';
 import { SCOPES } from '../../../harness/target';
 
@@ -281,6 +281,31 @@ export async function deviceCarAssociateAgain(ctx: CheckContext): Promise<void> 
   });
 }
 
+/**
+ * Two associations of one free device with one car, sent together (as two clients, or one that
+ * retries, send them): exactly one succeeds and the other finds the device already associated (409,
+ * v3-profile.md § Errors, Devices), and the car's deviceId is then the device. A server that checks
+ * "already associated?" and writes the link as two steps lets both through. The exact success status
+ * is DEV-CAR-ASSOCIATE's; the device is left free.
+ */
+export async function deviceCarAssociateRace(ctx: CheckContext): Promise<void> {
+  const device = ctx.data('deviceForCarId');
+  await withDevice(ctx, false, async () => {
+    const answers = await Promise.all([associate(ctx), associate(ctx)]);
+    const succeeded = answers.filter((res) => statusMatches(res.status, '2xx'));
+    if (succeeded.length !== 1) {
+      fail({
+        expected: 'of two associations of one free device with one car sent together, exactly one succeeds; the other finds the device already associated (409)',
+        actual: `statuses ${answers.map((res) => res.status).join(' and ')}${succeeded.length === 2 ? ': both succeeded, the device was associated twice' : ''}`,
+        exchange: (succeeded[1] ?? answers[1]).exchange,
+      });
+    }
+    expectError(answers.find((res) => res !== succeeded[0])!, { status: 409, type: 'PARAMETERS_ERROR' });
+    const deviceId = await carDeviceId(ctx);
+    if (deviceId !== device) fail({ expected: `after the two associations, the car's deviceId is the device's serial ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
+  });
+}
+
 export async function deviceDissociate(ctx: CheckContext): Promise<void> {
   await withDevice(ctx, true, async () => {
     const res = await dissociate(ctx);
@@ -305,6 +330,87 @@ export async function deviceForbidden(ctx: CheckContext): Promise<void> {
     const deviceId = await carDeviceId(ctx);
     if (deviceId !== ctx.data('deviceForCarId')) {
       fail({ expected: `after the refused dissociation, the car's deviceId is still ${show(ctx.data('deviceForCarId'))}`, actual: show(deviceId), pointer: '/deviceId' });
+    }
+  });
+}
+
+/** The second user's cars, read with their own token in the spec's one detailed answer. */
+async function otherUsersCars(ctx: CheckContext): Promise<Item[]> {
+  const res = await ctx.call(route(ctx, 'GET /users/{userId}/cars'), { ids: { userId: ctx.data('otherUserId') }, token: 'otherUser' });
+  expectStatus(res, '2xx', 'the second user reading their own cars');
+  return expectArray(res, 'cars') as Item[];
+}
+
+/**
+ * "Token cannot access the user: 403 AUTHORIZATION_ERROR" (v3-profile.md § Errors, Devices) on the
+ * writes a token could make across users: (1) its free device put on the second user's car, (2) the
+ * second user's device put on its car, (3) the second user's device dissociated. Each is refused with
+ * 403, never 409 (the decision on the order of checks puts access right after existence: a token
+ * learns nothing of the state of a device that is not its user's), and nothing changes: the second
+ * user's cars, read with their token, keep their devices, and the primary car stays without one.
+ * The car of (1) is one of theirs without a device where there is one (then only the access check
+ * can refuse the request). A write the server wrongly makes is undone at once, so that each answer
+ * is judged on its own and the target is left as found.
+ */
+export async function deviceCrossUser(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  ctx.token('otherUser');
+  const ownDevice = ctx.data('deviceForCarId');
+  const ownCar = ctx.data('deviceCarId');
+  const otherDevice = ctx.data('otherDeviceId');
+  const before = await otherUsersCars(ctx);
+  const theirCar = before.find((c) => c.deviceId === null) ?? before.find((c) => String(c.id) === ctx.run.data.otherCarId);
+  if (!theirCar) throw new NotRun(`the second user (data.otherUserId ${ctx.data('otherUserId')}) lists no car: give a second user with a car (data.otherCarId)`);
+  const theirCarId = String(theirCar.id);
+  // Where their device is (when it is on one of their cars), to give it back after a wrongful write.
+  const homeOfTheirDevice = before.find((c) => c.deviceId === otherDevice);
+  const asOtherUser = { token: 'otherUser' as const };
+  const giveTheirDeviceBack = async () => {
+    await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: otherDevice } }).catch(() => undefined);
+    if (homeOfTheirDevice) await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice, carId: String(homeOfTheirDevice.id) }, ...asOtherUser }).catch(() => undefined);
+  };
+  await withDevice(ctx, false, async () => {
+    if ((await listedDeviceId(ctx)) !== null) throw new NotRun(`car ${ownCar} (data.deviceCarId) already has a device: give a car without a device`);
+    const problems: FailureDetails[] = [];
+    /** The answer is the profile's refusal; a wrongful success is undone by `undo`. */
+    const refused = async (what: string, res: ApiResponse, undo: () => Promise<unknown>) => {
+      try {
+        expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR' });
+      } catch (err) {
+        if (!(err instanceof ConformanceFailure)) throw err;
+        problems.push({ ...err.details, expected: `${what}: expected ${err.details.expected}` });
+        if (statusMatches(res.status, '2xx')) await undo();
+      }
+    };
+    await refused(
+      `associating the primary user's free device ${ownDevice} with the second user's car ${theirCarId}`,
+      await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: theirCarId } }),
+      () => ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ownDevice }, ...asOtherUser }).catch(() => undefined),
+    );
+    await refused(
+      `associating the second user's device ${otherDevice} with the primary user's car ${ownCar}`,
+      await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice } }),
+      giveTheirDeviceBack,
+    );
+    await refused(
+      `dissociating the second user's device ${otherDevice}`,
+      await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: otherDevice } }),
+      giveTheirDeviceBack,
+    );
+    // Nothing changed, the refused requests included.
+    const after = await otherUsersCars(ctx);
+    for (const car of before) {
+      const now = after.find((c) => sameValue(c.id, car.id));
+      if (now && now.deviceId !== car.deviceId) problems.push({ expected: `afterwards: expected the second user's car ${show(car.id)} to keep its deviceId ${show(car.deviceId)}`, actual: show(now.deviceId) });
+    }
+    const mine = await listedDeviceId(ctx);
+    if (mine !== null) problems.push({ expected: `afterwards: expected the primary user's car ${ownCar} to stay without a device`, actual: `deviceId ${show(mine)}` });
+    if (problems.length) {
+      fail({
+        expected: "every write across users refused with 403 AUTHORIZATION_ERROR (token cannot access the user), and nothing changed",
+        actual: problems.map((p) => `\n          ${p.expected}, actual ${p.actual}`).join(''),
+        exchange: problems.find((p) => p.exchange)?.exchange,
+      });
     }
   });
 }
@@ -383,7 +489,7 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
 // Failed pin attempts count towards the three-attempt lock and nothing documented resets them, so
 // every attempt a run makes goes to data.lockableDeviceId, the device the target file offers for
 // it, and is recorded (harness/run-state.ts): a malformed pin (which may or may not count: the
-// documents do not say), a wrong pin, two more wrong pins, then the right pin.
+// documents do not say), a wrong pin, two more wrong pins sent together, then the right pin.
 
 type PinKind = 'malformed' | 'wrong' | 'right';
 interface PinAttempt { kind: PinKind; status: number }
@@ -437,28 +543,41 @@ export async function devicePinWrong(ctx: CheckContext): Promise<void> {
   await expectBadPin(ctx, 'wrong');
 }
 
-/** Wrong pins until three have failed, each refused with 400; then even the right pin is 403. */
+/**
+ * The wrong pins still needed for three failures, sent together (as an attacker guessing pins sends
+ * them): each is refused with 400 until three attempts have failed; then even the right pin is 403.
+ * A server that counts failures as read-then-write loses the concurrent ones, and never locks.
+ */
 export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   ctx.data('lockableDeviceId');
-  while (failuresSoFar(ctx).certain < 3) {
-    const before = failuresSoFar(ctx);
-    const res = await attemptPin(ctx, 'wrong');
-    if (res.status === 403) {
-      // Locked once three attempts failed, counting the malformed pin (the documents leave that open).
-      if (before.possible >= 3) break;
-      refusedBeforeThreeFailures(ctx, res, before.possible);
-      fail({
-        expected: `a wrong pin is 400 while fewer than three attempts have failed (${before.certain} wrong${before.possible > before.certain ? ' and 1 malformed' : ''} so far)`,
-        actual: `status 403: locked too early`,
-        exchange: res.exchange,
-      });
-    }
-    expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
+  const before = failuresSoFar(ctx);
+  const answers = await Promise.all(Array.from({ length: Math.max(0, 3 - before.certain) }, () => attemptPin(ctx, 'wrong')));
+  for (const res of answers) if (res.status !== 403) expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
+  // In the order the server took them, a 403 may come only once three attempts had failed: those
+  // before this batch (the malformed pin may have counted: the documents leave that open) and the
+  // batch's own 400s.
+  const wrongRefused = answers.filter((res) => res.status === 400).length;
+  const early = answers.find((res) => res.status === 403 && before.possible + wrongRefused < 3);
+  if (early) {
+    refusedBeforeThreeFailures(ctx, early, before.possible);
+    fail({
+      expected: `each wrong pin is 400 while fewer than three attempts have failed (${before.certain} wrong${before.possible > before.certain ? ' and 1 malformed' : ''} before these ${answers.length}, sent together)`,
+      actual: `statuses ${answers.map((res) => res.status).join(', ')}: locked too early`,
+      exchange: early.exchange,
+    });
   }
+  for (const res of answers) if (res.status === 403) expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR' });
   const known = ctx.run.data.lockableDevicePin !== undefined;
   if (!known) ctx.warn('data.lockableDevicePin is not given: the locked device was tried with a wrong pin, not its right one');
   const locked = await attemptPin(ctx, known ? 'right' : 'wrong');
+  if (statusMatches(locked.status, '2xx')) {
+    fail({
+      expected: `after three failed attempts (${answers.length} of them sent together), the device refuses pin association: 403 AUTHORIZATION_ERROR, even for the right pin`,
+      actual: `status ${locked.status}: the device was associated (were the failures sent together all counted?)`,
+      exchange: locked.exchange,
+    });
+  }
   expectError(locked, { status: 403, type: 'AUTHORIZATION_ERROR' });
 }
 

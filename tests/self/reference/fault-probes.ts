@@ -14,7 +14,7 @@ export interface Probe {
   check: (h: Harness, route: RouteKey) => Promise<boolean>;
 }
 
-const { aliceRichCar: RICH, aliceSecondCar: SECOND, aliceBareCar: BARE, bobCar: BOB_CAR, alice: ALICE, bob: BOB } = SEED_IDS;
+const { aliceRichCar: RICH, aliceSecondCar: SECOND, aliceBareCar: BARE, bobCar: BOB_CAR, bobBareCar: BOB_BARE, alice: ALICE, bob: BOB } = SEED_IDS;
 const STRICT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 const UNKNOWN_CAR = 999999;
 const UNKNOWN_TRIP = '0123456789abcdef01234567';
@@ -175,6 +175,22 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => isError(await h.get(`/v3/trips/${h.latestTrip(BOB_CAR)}/stats`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this trip"),
   },
   'cross-user-car-create': { check: async (h) => (await createCar(h, VALID_CAR, BOB)).status === 403 },
+  'associate-car-owner-unchecked': {
+    check: async (h) => {
+      const res = await h.post(`/v3/devices/VDSREF0101/associate?carId=${BOB_BARE}`, { token: await h.alice() });
+      return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR' && (await h.get(`/v3/cars/${BOB_BARE}`, await h.bob())).json.deviceId === null;
+    },
+  },
+  'associate-device-owner-user-link': {
+    // bob's device, linked to his car by its installer (no user link): refused as bob's, not as associated.
+    check: async (h) => isError(await h.post(`/v3/devices/VDSREF0003/associate?carId=${BARE}`, { token: await h.alice() }), 403, 'AUTHORIZATION_ERROR', "Token can't access this user"),
+  },
+  'dissociate-owner-user-link': {
+    check: async (h) => {
+      const res = await h.post('/v3/devices/VDSREF0003/dissociate', { token: await h.alice() });
+      return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR' && (await h.get(`/v3/cars/${BOB_CAR}`, await h.bob())).json.deviceId === 'VDSREF0003';
+    },
+  },
   'cross-user-user-readable': { check: async (h) => isError(await h.get(`/v3/users/${BOB}`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this user") },
 
   // query
@@ -470,6 +486,22 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'unknown-device-400': {
     check: async (h) => (await h.post('/v3/devices/VDSREF9999/dissociate', { token: await h.alice() })).status === 404,
+  },
+  'associate-check-then-act': {
+    check: async (h) => {
+      // Two associations of one free device sent together: one wins, the other finds it associated.
+      const token = await h.alice();
+      const answers = await Promise.all([1, 2].map(() => h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })));
+      return answers.map((r) => r.status).sort().join() === '204,409';
+    },
+  },
+  'pin-failures-lost-update': {
+    check: async (h) => {
+      // Three wrong pins sent together all count: the right pin is then refused.
+      const token = await h.alice();
+      await Promise.all([1, 2, 3].map(() => h.post('/v3/devices/VDSREF0104/associate?pin=0000', { token })));
+      return isError(await h.post('/v3/devices/VDSREF0104/associate?pin=8642', { token }), 403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts');
+    },
   },
   'pin-lockout-right-pin-accepted': {
     check: async (h) => {
