@@ -39,6 +39,11 @@ export interface CheckResult {
   status: CheckStatus;
   /** Why it did not run (status not-run). */
   reason?: string;
+  /**
+   * Not run because the suite itself broke under the check (a defect of the suite or of its inputs,
+   * never anything the server did): counted apart from the other reasons (counts.checks.notRunBySuite).
+   */
+  suiteBroke?: boolean;
   warnings: string[];
   failure?: CheckFailure;
   /** Latency of every request the check made, per catalogue route. */
@@ -118,7 +123,8 @@ export interface Certificate {
   };
   verdict: Record<ConformanceClass, ClassVerdict>;
   counts: {
-    checks: StatusCounts & { total: number };
+    /** notRunBySuite: of the checks not run, those the suite itself broke under (CheckResult.suiteBroke). */
+    checks: StatusCounts & { total: number; notRunBySuite?: number };
     classes: Record<ConformanceClass, StatusCounts & { requirements: number; advisory: number; notApplicable: number }>;
     groups: Record<Group, { requirements: StatusCounts; checks: StatusCounts }>;
   };
