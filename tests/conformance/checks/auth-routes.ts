@@ -1,7 +1,7 @@
 // The two authentication routes: the sign-in web page (in a real browser, where a browser is the
 // point) and the token endpoint (plain API requests).
 import type { Browser } from '@playwright/test';
-import { expectContract, expectError, expectJson, expectStatus, mediaType } from '../../../harness/assertions';
+import { expectContract, expectError, expectObject, expectStatus, mediaType } from '../../../harness/assertions';
 import type { ApiResponse } from '../../../harness/api';
 import type { CheckContext } from '../../../harness/check-context';
 import { basicAuth, formLocators, missingSignInKeys, signIn, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../../../harness/oauth';
@@ -55,6 +55,15 @@ function keepSecret(ctx: CheckContext, token: unknown): TokenRecord {
   const t = token as TokenRecord;
   ctx.redactor.add(t?.access_token, t?.refresh_token);
   return t;
+}
+
+/** The token record of a grant's answer: a JSON object with an access_token string, else a failure; its tokens become secrets. */
+function tokenOf(ctx: CheckContext, res: ApiResponse, what: string): TokenRecord {
+  const body = expectObject(res, `a token record (${what})`);
+  if (typeof body.access_token !== 'string') {
+    fail({ expected: `a token record with an access_token string (${what})`, actual: `access_token ${show(body.access_token)}`, pointer: '/access_token', exchange: res.exchange });
+  }
+  return keepSecret(ctx, body);
 }
 
 // ---------------------------------------------------------------- the sign-in page
@@ -127,7 +136,7 @@ export async function signinScopeSubset(ctx: CheckContext): Promise<void> {
   const { code } = await freshCode(ctx, 'users_read status_read');
   const res = await codeGrant(ctx, code);
   expectStatus(res, 200, 'exchanging the code');
-  const token = keepSecret(ctx, expectJson(res));
+  const token = tokenOf(ctx, res, 'exchanging the code');
   const authorization = `Bearer ${token.access_token}`;
   const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization });
   expectStatus(me, 200, 'a users_read token reads /users/me');
@@ -169,7 +178,7 @@ export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'the first exchange of a fresh code');
-  keepSecret(ctx, first.json);
+  tokenOf(ctx, first, 'the first exchange of a fresh code');
   const second = await codeGrant(ctx, code);
   expectStatus(second, 403, 'a code that was already exchanged is invalid');
   expectContract(second, 'legacyError');
@@ -202,7 +211,7 @@ export async function tokenRefresh(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'exchanging a fresh code');
-  const token = keepSecret(ctx, first.json);
+  const token = tokenOf(ctx, first, 'exchanging a fresh code');
   if (!token.refresh_token) fail({ expected: 'a refresh_token in the token record', actual: 'none', exchange: first.exchange });
   const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token });
   expectStatus(res, 200);

@@ -1,6 +1,6 @@
 // Coherence across routes, only where it holds by definition: the same resource read through two
 // routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates.
-import { differingFields, expectJson, expectStatus, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
+import { differingFields, expectJson, expectObject, expectObjects, expectStatus, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
 import { isSuiteCreatedCar, type CheckContext } from '../../../harness/check-context';
 import { documentedOnly } from '../../../harness/contracts';
 import { fail, NotRun, show } from '../../../harness/outcome';
@@ -11,22 +11,39 @@ const TRIP_SUMMARY_FIELDS = ['id', 'beginLocation', 'endLocation', 'beginDate', 
 /** At most this many records are compared one by one, to keep a run short on large accounts. */
 const SAMPLE = 10;
 
-async function read(ctx: CheckContext, routeId: string, options: Parameters<CheckContext['call']>[1] = {}): Promise<unknown> {
+type CallOptions = Parameters<CheckContext['call']>[1];
+
+async function answer(ctx: CheckContext, routeId: string, options: CallOptions = {}) {
   const route = ctx.catalogue.route(routeId);
   const res = await ctx.call(route, options);
   expectStatus(res, route.success.status, `reading ${routeId}`);
-  return expectJson(res);
+  return res;
+}
+
+/** Any JSON body of the route's success (its shape is judged by the caller). */
+async function read(ctx: CheckContext, routeId: string, options: CallOptions = {}): Promise<unknown> {
+  return expectJson(await answer(ctx, routeId, options));
+}
+
+/** One record: anything but a JSON object fails here, before a member of it is read. */
+async function readRecord(ctx: CheckContext, routeId: string, options: CallOptions = {}): Promise<Item> {
+  return expectObject(await answer(ctx, routeId, options), `the record of ${routeId}`);
+}
+
+/** A list of records: anything but an array of JSON objects fails here, before a member is read. */
+async function readList(ctx: CheckContext, routeId: string, options: CallOptions = {}): Promise<Item[]> {
+  return expectObjects(await answer(ctx, routeId, options), `the records of ${routeId}`);
 }
 
 /** Cars the suite itself creates during the run may appear between two reads: leave them out. */
-function stableCars(list: unknown): Item[] {
-  return (Array.isArray(list) ? (list as Item[]) : []).filter((c) => !isSuiteCreatedCar(c));
+function stableCars(list: Item[]): Item[] {
+  return list.filter((c) => !isSuiteCreatedCar(c));
 }
 
 export async function meCars(ctx: CheckContext): Promise<void> {
-  const me = (await read(ctx, 'GET /users/me')) as Item;
-  const viaMe = stableCars(await read(ctx, 'GET /users/me/cars'));
-  const viaId = stableCars(await read(ctx, 'GET /users/{userId}/cars', { ids: { userId: String(me.id) } }));
+  const me = await readRecord(ctx, 'GET /users/me');
+  const viaMe = stableCars(await readList(ctx, 'GET /users/me/cars'));
+  const viaId = stableCars(await readList(ctx, 'GET /users/{userId}/cars', { ids: { userId: String(me.id) } }));
   const ids = (l: Item[]) => l.map((c) => String(c.id)).sort();
   if (!sameValue(ids(viaMe), ids(viaId))) {
     fail({ expected: `/users/me/cars and /users/${show(me.id)}/cars list the same cars`, actual: `ids ${show(ids(viaMe))} vs ${show(ids(viaId))}` });
@@ -39,8 +56,8 @@ export async function meCars(ctx: CheckContext): Promise<void> {
 }
 
 export async function meUser(ctx: CheckContext): Promise<void> {
-  const me = (await read(ctx, 'GET /users/me')) as Item;
-  const byId = (await read(ctx, 'GET /users/{userId}', { ids: { userId: String(me.id) } })) as Item;
+  const me = await readRecord(ctx, 'GET /users/me');
+  const byId = await readRecord(ctx, 'GET /users/{userId}', { ids: { userId: String(me.id) } });
   // The user's documented fields: members the documents do not show may differ from answer to answer.
   const diff = differingFields(me, byId, Object.keys(documentedOnly('user', me) as Item));
   if (diff.length) {
@@ -49,12 +66,12 @@ export async function meUser(ctx: CheckContext): Promise<void> {
 }
 
 export async function carListItems(ctx: CheckContext): Promise<void> {
-  const list = stableCars(await read(ctx, 'GET /users/{userId}/cars'))
+  const list = stableCars(await readList(ctx, 'GET /users/{userId}/cars'))
     // The device checks change this car's deviceId while the run goes on.
     .filter((c) => String(c.id) !== ctx.run.data.deviceCarId);
   if (list.length === 0) throw new NotRun('the user has no car to compare');
   for (const car of list.slice(0, SAMPLE)) {
-    const single = (await read(ctx, 'GET /cars/{carId}', { ids: { carId: String(car.id) } })) as Item;
+    const single = await readRecord(ctx, 'GET /cars/{carId}', { ids: { carId: String(car.id) } });
     const diff = differingFields(car, single, CAR_FIELDS);
     if (diff.length) {
       fail({ expected: `car ${show(car.id)} of the list equals GET /cars/${show(car.id)}`, actual: `differs in ${diff.map((f) => `${f} (${show(car[f])} vs ${show(single[f])})`).join(', ')}` });
@@ -63,10 +80,10 @@ export async function carListItems(ctx: CheckContext): Promise<void> {
 }
 
 export async function tripListItems(ctx: CheckContext): Promise<void> {
-  const trips = (await read(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() })) as Item[];
-  if (!Array.isArray(trips) || trips.length === 0) throw new NotRun('no trip in the data window');
+  const trips = await readList(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() });
+  if (trips.length === 0) throw new NotRun('no trip in the data window');
   for (const summary of trips.slice(0, SAMPLE)) {
-    const trip = (await read(ctx, 'GET /trips/{tripId}', { ids: { tripId: String(summary.id) } })) as Item;
+    const trip = await readRecord(ctx, 'GET /trips/{tripId}', { ids: { tripId: String(summary.id) } });
     // Compared on the summary's documented members, the locations' included.
     const diff = differingFields(documentedOnly('tripSummary', summary) as Item, documentedOnly('tripSummary', trip) as Item, TRIP_SUMMARY_FIELDS);
     if (diff.length) {
@@ -78,21 +95,21 @@ export async function tripListItems(ctx: CheckContext): Promise<void> {
 /** Trips whose statistics are compared: a few of the data window, else the run's trip. */
 async function tripsToCompare(ctx: CheckContext): Promise<string[]> {
   if (!ctx.run.window) return [ctx.data('tripId')];
-  const trips = (await read(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() })) as Item[];
-  const ids = Array.isArray(trips) ? trips.slice(0, 3).map((t) => String(t.id)) : [];
+  const trips = await readList(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() });
+  const ids = trips.slice(0, 3).map((t) => String(t.id));
   return ids.length ? ids : [ctx.data('tripId')];
 }
 
 export async function tripStats(ctx: CheckContext): Promise<void> {
   for (const tripId of await tripsToCompare(ctx)) {
     const ids = { tripId };
-    const [trip, stats, mileage, usedTime] = (await Promise.all([
-      read(ctx, 'GET /trips/{tripId}', { ids }),
-      read(ctx, 'GET /trips/{tripId}/stats', { ids }),
-      read(ctx, 'GET /trips/{tripId}/stats/mileage', { ids }),
-      read(ctx, 'GET /trips/{tripId}/stats/usedtime', { ids }),
-    ])) as [Item, Item[], Item, Item];
-    const entry = (type: string) => (Array.isArray(stats) ? stats.find((s) => s.type === type)?.value : undefined);
+    const [trip, stats, mileage, usedTime] = await Promise.all([
+      readRecord(ctx, 'GET /trips/{tripId}', { ids }),
+      readList(ctx, 'GET /trips/{tripId}/stats', { ids }),
+      readRecord(ctx, 'GET /trips/{tripId}/stats/mileage', { ids }),
+      readRecord(ctx, 'GET /trips/{tripId}/stats/usedtime', { ids }),
+    ]);
+    const entry = (type: string) => stats.find((s) => s.type === type)?.value;
     const compare = [
       ['mileage', trip.mileage, 'stats MILEAGE', entry('MILEAGE'), 'stats/mileage', mileage.value, 'km'],
       ['usedTime', trip.usedTime, 'stats USED_TIME', entry('USED_TIME'), 'stats/usedtime', usedTime.value, 's'],
@@ -166,17 +183,16 @@ function unmatchedPositions(locations: Item[], positions: unknown[][], isAt: (p:
 
 export async function geojsonCar(ctx: CheckContext): Promise<void> {
   const query = ctx.window();
-  const locations = (await read(ctx, 'GET /cars/{carId}/locations', { query })) as Item[];
-  if (!Array.isArray(locations) || locations.length === 0) throw new NotRun('no location in the data window');
+  const locations = await readList(ctx, 'GET /cars/{carId}/locations', { query });
+  if (locations.length === 0) throw new NotRun('no location in the data window');
   const geojson = await read(ctx, 'GET /cars/{carId}/locations.geojson', { query });
   if (!Array.isArray(geojson)) fail({ expected: 'an array of GeoJSON Points', actual: show(geojson) });
   compareCoordinates(ctx, locations, geojson.map((p) => (p as Item)?.coordinates), 'car locations.geojson');
 }
 
 export async function geojsonTrip(ctx: CheckContext): Promise<void> {
-  const locations = (await read(ctx, 'GET /trips/{tripId}/locations')) as Item[];
-  const line = (await read(ctx, 'GET /trips/{tripId}/locations.geojson')) as Item;
-  if (!Array.isArray(locations)) fail({ expected: 'an array of locations', actual: show(locations) });
+  const locations = await readList(ctx, 'GET /trips/{tripId}/locations');
+  const line = (await read(ctx, 'GET /trips/{tripId}/locations.geojson')) as Item | null;
   if (!Array.isArray(line?.coordinates)) fail({ expected: 'a GeoJSON LineString with coordinates', actual: show(line) });
   compareCoordinates(ctx, locations, line.coordinates as unknown[], 'trip locations.geojson');
 }
@@ -186,12 +202,11 @@ export async function geojsonTrip(ctx: CheckContext): Promise<void> {
  * may write its dates with another precision: the trip's in whole seconds, its items' with fractions).
  */
 export async function tripWindow(ctx: CheckContext): Promise<void> {
-  const trip = (await read(ctx, 'GET /trips/{tripId}')) as Item;
+  const trip = await readRecord(ctx, 'GET /trips/{tripId}');
   const begin = Math.floor(Date.parse(String(trip.beginDate)) / 1000) * 1000;
   const end = Math.floor(Date.parse(String(trip.endDate)) / 1000) * 1000 + 999;
   for (const routeId of ['GET /trips/{tripId}/locations', 'GET /trips/{tripId}/signals']) {
-    const items = (await read(ctx, routeId)) as Item[];
-    if (!Array.isArray(items)) fail({ expected: `${routeId}: an array`, actual: show(items) });
+    const items = await readList(ctx, routeId);
     items.forEach((item, i) => {
       const t = Date.parse(String(item.date));
       if (!(t >= begin && t <= end)) {
