@@ -51,6 +51,12 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Errors, Sign-in page (how the page is built is not stated: only its parameters and the redirect)',
   },
   {
+    name: 'signin-form-unlabelled',
+    signIn: true,
+    description: 'The sign-in form has no label: a text field named login with a placeholder only, a password field with a "Show" button, a field for bots hidden off-screen, and a "Continue" button',
+    allowedBy: 'v3-profile.md § Errors, Sign-in page (a sign-in web page: its markup, field names and labels are not stated)',
+  },
+  {
     name: 'limit-zero-means-all',
     description: 'limit=0 means no limit: every item of the range',
     allowedBy: 'v3-profile.md § Query parameters (limit: "max items returned; a negative value is an error"; 0 is not defined)',

@@ -68,6 +68,16 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return res.status === 200 && /<template id="signin-form">[\s\S]*name="password"/.test(res.text) && !outside.includes('<form') && outside.includes('<script>');
     },
   },
+  'signin-form-unlabelled': {
+    // No label in the form; the login field is named login and has a placeholder only; signing in through it works.
+    check: async (h) => {
+      const res = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      const form = /<form[\s\S]*<\/form>/.exec(res.text)?.[0] ?? '';
+      const signedIn = await h.signIn();
+      return res.status === 200 && !/<label/i.test(form) && /<input name="login" type="text" placeholder="[^"]+">/.test(form) &&
+        /type="password"/.test(form) && />Continue<\/button>/.test(form) && signedIn.status === 302;
+    },
+  },
   'limit-zero-means-all': {
     check: async (h) => {
       const token = await h.alice();
