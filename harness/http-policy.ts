@@ -6,9 +6,11 @@
 //               conformance failure by itself (run-check.ts reports the check not run)
 //   proxy, CA   HTTPS_PROXY / HTTP_PROXY / NO_PROXY as usual, and caFile: a PEM file of extra
 //               certificate authorities, trusted besides the system's
+// and, whatever the target file says, the connections a request may go on (api.ts): kept alive and
+// reused, or a fresh one of its own (a POST; a request retried after a reused connection closed).
 import fs from 'node:fs';
 import tls from 'node:tls';
-import { Agent, EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
 import type { Target } from './target';
 
 export interface HttpPolicy {
@@ -22,6 +24,9 @@ const NONE: HttpPolicy = { headers: {}, intervalMs: 0, maxRetries: 3 };
 let policy: HttpPolicy = NONE;
 let nextStart = 0;
 let throttled = 0;
+/** How connections are opened (proxy, CA): the fresh connections' dispatcher is built the same way. */
+let connectVia: { proxied: boolean; connect?: { ca: string[] } } = { proxied: false };
+let fresh: Dispatcher | undefined;
 
 /** Longest Retry-After honoured: a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -34,11 +39,24 @@ export function configureHttp(target: Pick<Target, 'headers' | 'rateLimit' | 'ca
     maxRetries: target.rateLimit?.maxRetries ?? 3,
   };
   const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => env[k]);
+  fresh = undefined;
+  connectVia = { proxied };
   if (!proxied && !target.caFile) return;
   const ca = target.caFile ? [...tls.rootCertificates, fs.readFileSync(target.caFile, 'utf8')] : undefined;
   const connect = ca ? { ca } : undefined;
+  connectVia = { proxied, connect };
   // Node's fetch takes its dispatcher from undici's global slot: proxies and CAs apply to every request.
   setGlobalDispatcher(proxied ? new EnvHttpProxyAgent({ connect }) : new Agent({ connect }));
+}
+
+/**
+ * A dispatcher that opens a connection for each request and closes it after the answer (undici's
+ * pipelining 0: no keep-alive), through the same proxy and with the same CAs as every request.
+ */
+export function freshConnections(): Dispatcher {
+  const { proxied, connect } = connectVia;
+  fresh ??= proxied ? new EnvHttpProxyAgent({ connect, pipelining: 0 }) : new Agent({ connect, pipelining: 0 });
+  return fresh;
 }
 
 export function httpPolicy(): HttpPolicy {

@@ -142,6 +142,11 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Errors, Devices ("pin association failed 3 times already": which failures count is not stated)',
   },
   {
+    name: 'idle-connection-close',
+    description: 'A kept-alive connection idle for more than 100 ms is closed without announcing it (no Keep-Alive header), as a load balancer may: a request sent on it meanwhile gets no answer',
+    allowedBy: 'vehicle-data-service-v3.md § Limits ("time-outs: not shown"; RFC 9112 § 9.3: either side may close an idle connection at any time)',
+  },
+  {
     name: 'range-limit-31-days-23-hours',
     description: 'begin and end up to 31 days and 23 hours apart are accepted (the default: up to exactly 31 days); more is 416',
     allowedBy: 'v3-profile.md § Conflicts and decisions ("at most one month apart": a suite probes 28 days or less and 32 days or more)',

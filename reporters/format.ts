@@ -37,6 +37,12 @@ export function shortList(items: string[], max = 5): string[] {
   return items.length <= max ? items : [...items.slice(0, max), `… and ${items.length - max} more`];
 }
 
+/** Requests sent again on a fresh connection (the kept-alive one closed before answering): never failures. */
+export function reconnectedLine(c: Certificate): string | undefined {
+  const n = c.run.reconnectedRequests ?? 0;
+  return n ? `${plural(n, 'request')} sent again on a fresh connection: the kept-alive connection ${n === 1 ? 'it' : 'they'} went on was closed before any byte of answer (not failures)` : undefined;
+}
+
 /**
  * The checks the suite itself broke under (a defect of the suite or of its inputs), counted apart
  * from the other checks not run: never a failure of the server, and never what a target file fixes.

@@ -120,6 +120,11 @@ export interface Certificate {
     warnings: string[];
     /** Answers 429 Too Many Requests the checks waited out and retried (rateLimit); never failures. */
     throttledRequests?: number;
+    /**
+     * Requests of the checks sent again on a fresh connection because the kept-alive connection they
+     * went on was closed before any byte of answer (harness/connection-reuse.ts); never failures.
+     */
+    reconnectedRequests?: number;
   };
   verdict: Record<ConformanceClass, ClassVerdict>;
   counts: {

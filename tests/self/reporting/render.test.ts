@@ -118,3 +118,12 @@ test('checks the suite broke under are counted apart, in every rendering and in 
   expect(clean.counts.checks.notRunBySuite).toBe(0);
   for (const text of [renderConsole(clean, '/tmp'), renderMarkdown(clean), renderHtml(clean)]) expect(text).not.toMatch(/because of the suite|suite itself broke/);
 });
+
+test('requests sent again on a fresh connection are counted in the run, in every rendering, never as failures', () => {
+  const c = { ...sample(), run: { ...sample().run, reconnectedRequests: 12 } };
+  const line = '12 requests sent again on a fresh connection: the kept-alive connection they went on was closed before any byte of answer (not failures)';
+  expect(renderConsole(c, '/tmp')).toContain(`reconnected: ${line}`);
+  expect(renderMarkdown(c)).toContain(`- **Reconnected:** ${line}`);
+  expect(renderHtml(c)).toContain(`<dt>Reconnected</dt><dd>${line}</dd>`);
+  for (const text of [renderConsole(sample(), '/tmp'), renderMarkdown(sample()), renderHtml(sample())]) expect(text).not.toMatch(/Reconnected|reconnected:/);
+});
