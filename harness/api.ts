@@ -12,7 +12,7 @@ import type { Redactor } from './redact';
 import fs from 'node:fs';
 import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
 import { curlCommand, type SecretRefs } from './curl';
-import { countThrottled, freshConnections, httpPolicy, retryAfterMs, throttle } from './http-policy';
+import { countThrottled, freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
 
 /** The most of one answer read: a record, an error (a huge or endless body cannot exhaust memory). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -183,7 +183,7 @@ export class ApiClient {
       sentAgain = false;
       if (!idempotent) return fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
       try {
-        return await fetch(url, init);
+        return await fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit);
       } catch (err) {
         if (controller.signal.aborted || !closedBeforeAnswerOnReusedConnection(err)) throw err;
         exchange.reconnected = (exchange.reconnected ?? 0) + 1;
