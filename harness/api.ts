@@ -2,11 +2,17 @@
 // that the suite controls exactly what is kept: no request headers in error messages or traces,
 // bounded time and size for every answer, redirects never followed, and a redacted record of each
 // exchange (for the reports) with its latency (for monitoring).
+// Connections: a request that changes something (POST) goes on a fresh connection of its own, so that
+// it never meets a kept-alive connection the server closed while idle (it may not be sent twice: the
+// server may have applied it); any other request that meets one, no byte of answer, is sent again
+// once on a fresh connection (connection-reuse.ts), and counted. Only a failure on a fresh
+// connection is the server's.
 import type { Redactor } from './redact';
 
 import fs from 'node:fs';
+import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
 import { curlCommand, type SecretRefs } from './curl';
-import { countThrottled, httpPolicy, retryAfterMs, throttle } from './http-policy';
+import { countThrottled, freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
 
 /** The most of one answer read: a record, an error (a huge or endless body cannot exhaust memory). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -49,6 +55,8 @@ export interface Exchange {
   curl?: string;
   /** 429 answers waited out before this answer (harness/http-policy.ts). */
   throttled?: number;
+  /** Times it was sent again on a fresh connection: a reused one closed before any byte of answer (connection-reuse.ts). */
+  reconnected?: number;
 }
 
 export interface ApiResponse {
@@ -86,6 +94,9 @@ export interface RequestOptions {
 export function requestLine(e: Pick<Exchange, 'method' | 'url' | 'status' | 'error'>): string {
   return `${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}`;
 }
+
+/** Methods a server must be able to receive twice (RFC 9110 § 9.2.2): sent again after a connection closed unanswered. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** The target kept answering 429 Too Many Requests: the check cannot run now (never a failure). */
 export class RateLimitedError extends Error {
@@ -164,8 +175,25 @@ export class ApiClient {
     let started = performance.now();
     const controller = new AbortController();
     let timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const idempotent = IDEMPOTENT.has(method);
+    /** The last attempt was the one sent again on a fresh connection. */
+    let sentAgain = false;
+    const send = async (): Promise<Response> => {
+      const init = { method, headers, body, redirect: 'manual' as const, signal: controller.signal };
+      sentAgain = false;
+      if (!idempotent) return fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
+      try {
+        return await fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit);
+      } catch (err) {
+        if (controller.signal.aborted || !closedBeforeAnswerOnReusedConnection(err)) throw err;
+        exchange.reconnected = (exchange.reconnected ?? 0) + 1;
+        sentAgain = true;
+        started = performance.now();
+        return fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
+      }
+    };
     try {
-      let res = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
+      let res = await send();
       // Too many requests: wait as the answer asks, then again, a few times (never a failure by itself).
       for (let retries = 0; res.status === 429; retries++) {
         await res.arrayBuffer().catch(() => undefined);
@@ -181,7 +209,7 @@ export class ApiClient {
         await throttle();
         started = performance.now();
         timer = setTimeout(() => controller.abort(), this.timeoutMs);
-        res = await fetch(url, { method, headers, body, redirect: 'manual', signal: controller.signal });
+        res = await send();
       }
       const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
       const { text, truncated } = await readCapped(res, maxBytes);
@@ -211,9 +239,8 @@ export class ApiClient {
       if (err instanceof RateLimitedError) throw err;
       exchange.durationMs = Math.round(performance.now() - started);
       const timedOut = controller.signal.aborted;
-      const reason = timedOut
-        ? `no complete answer within ${this.timeoutMs} ms (requestTimeoutMs)`
-        : describeNetworkError(err);
+      const reason = (timedOut ? `no complete answer within ${this.timeoutMs} ms (requestTimeoutMs)` : describeNetworkError(err)) +
+        (sentAgain ? ' (on a fresh connection, sent again after the kept-alive one closed unanswered)' : '');
       exchange.error = reason;
       silentRequests.set(breakerKey, (silentRequests.get(breakerKey) ?? 0) + 1);
       throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, timedOut ? 'timeout' : 'network', exchange);

@@ -120,6 +120,25 @@ export function expectArray(res: ApiResponse, what: string): unknown[] {
   return body;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON object (one record), or a failure saying what came instead (null, a string, an array). */
+export function expectObject(res: ApiResponse, what: string): Record<string, unknown> {
+  const body = expectJson(res, `a JSON object: ${what}`);
+  if (!isRecord(body)) fail({ expected: `a JSON object: ${what}`, actual: show(body), pointer: '', exchange: res.exchange });
+  return body;
+}
+
+/** A JSON array of objects (records), or a failure naming the first element that is not one. */
+export function expectObjects(res: ApiResponse, what: string): Array<Record<string, unknown>> {
+  const items = expectArray(res, what);
+  const odd = items.findIndex((item) => !isRecord(item));
+  if (odd >= 0) fail({ expected: `a JSON array of ${what}, each a JSON object`, actual: `element ${odd} is ${show(items[odd])}`, pointer: `/${odd}`, exchange: res.exchange });
+  return items as Array<Record<string, unknown>>;
+}
+
 /**
  * Equality for records read through two routes: dates are compared as instants (a server may write
  * the same instant with another precision on another route), numbers and strings exactly.

@@ -63,7 +63,8 @@ export async function discoverData(
   let cars: Array<Record<string, unknown>> = [];
   if (data.userId && canReadById) {
     const list = await getJson(`/users/${encodeURIComponent(data.userId)}/cars`, byIdAuth);
-    if (Array.isArray(list)) cars = list;
+    // Only the records of it: an odd element (null, a number) is the list checks' to fail, not discovery's.
+    if (Array.isArray(list)) cars = list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c));
   }
   // The user's own cars first: on a server that keeps its state, the cars earlier runs created (no
   // data) may fill the start of the list.

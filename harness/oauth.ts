@@ -2,6 +2,7 @@
 // captured, and the code is exchanged at POST /auth/access_token with HTTP Basic client credentials.
 import type { Browser, Locator, Page } from '@playwright/test';
 import type { ApiClient, ApiResponse } from './api';
+import { findSignInForm, type FormProblem } from './signin-form';
 import type { Target } from './target';
 
 export interface SignInResult {
@@ -11,6 +12,12 @@ export interface SignInResult {
   redirectedTo?: string;
   /** What the page showed instead, when no redirect came. */
   problem?: string;
+  /** The form could not be found on the page (nothing was typed): the browser checks are then not run. */
+  formProblem?: FormProblem;
+  /** The page's text (its start), when the form was not found or no redirect came. */
+  pageText?: string;
+  /** The username or password field was read from the form's layout (no selector, no label named it). */
+  byLayout?: boolean;
 }
 
 export interface SignInRequest {
@@ -43,16 +50,20 @@ export function missingSignInKeys(target: Target): string[] {
     .map((k) => `oauth.${k}${target.unset[`oauth.${k}`] ? ` (\${${target.unset[`oauth.${k}`]}} is not set)` : ''}`);
 }
 
-/** Locators for the form: the target file's selectors, else the fields found by their labels. */
-export function formLocators(page: Page, target: Target) {
-  const custom = target.oauth?.signInPage ?? {};
-  return {
-    username: custom.username ? page.locator(custom.username) : page.getByLabel(/e-?mail|user(name)?|login/i).first(),
-    password: custom.password ? page.locator(custom.password) : page.getByLabel(/password/i).first(),
-    submit: custom.submit
-      ? page.locator(custom.submit)
-      : page.getByRole('button', { name: /sign in|log ?in|connect|submit|continue/i }).first(),
-  };
+/** The start of what the page shows, on one line (for a reader: never a secret, the fields are not in it). */
+export async function pageText(page: Page, max = 200): Promise<string> {
+  return (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
+/** Loads the page; a navigation that got no answer (refused, reset, timed out) is the server's, said in one line. */
+export async function openPage(page: Page, url: string): Promise<{ status: number; contentType: string } | { noAnswer: string }> {
+  try {
+    const response = await page.goto(url);
+    if (!response) return { noAnswer: 'no answer' };
+    return { status: response.status(), contentType: response.headers()['content-type'] ?? '' };
+  } catch (err) {
+    return { noAnswer: String((err as Error).message ?? err).split('\n')[0] };
+  }
 }
 
 /**
@@ -77,13 +88,12 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(timeoutMs);
-    const response = await page.goto(
-      signInUrl(target, { client_id: oauth.clientId, redirect_uri: oauth.redirectUri, scope: request.scope, state: request.state }),
-    );
-    if (!response || response.status() >= 400) {
-      return { problem: `the sign-in page answered ${response?.status() ?? 'nothing'}` };
-    }
-    const form = formLocators(page, target);
+    const opened = await openPage(page, signInUrl(target, { client_id: oauth.clientId, redirect_uri: oauth.redirectUri, scope: request.scope, state: request.state }));
+    if ('noAnswer' in opened) return { problem: `the sign-in page gave no answer (${opened.noAnswer})` };
+    if (opened.status >= 400) return { problem: `the sign-in page answered ${opened.status}` };
+    const search = await findSignInForm(page, target);
+    if ('problem' in search) return { formProblem: search.problem, pageText: await pageText(page) };
+    const { form } = search;
     await form.username.fill(request.username);
     await fillSecret(form.password, request.password);
     // A server-side 302 to the redirect URI is not seen by page.route: wait for the navigation request.
@@ -94,8 +104,8 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     await form.submit.click();
     const url = await redirected;
     if (!url) {
-      const text = (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').slice(0, 200);
-      return { problem: `no redirect to the redirect_uri after signing in; the page shows: "${text}"` };
+      const text = await pageText(page);
+      return { problem: `no redirect to the redirect_uri after signing in; the page shows: "${text}"`, pageText: text, byLayout: form.byLayout };
     }
     const params = new URL(url).searchParams;
     return { code: params.get('code') ?? undefined, state: params.get('state') ?? undefined, redirectedTo: url };

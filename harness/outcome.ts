@@ -32,6 +32,12 @@ export function unreadable(what: string, judgedBy: string): NotRun {
   return new NotRun(`${what}, so this core check cannot read the answer; ${judgedBy} judges it against the profile`);
 }
 
+/**
+ * How the reason of a check not run because the suite itself broke under it begins (run-check.ts):
+ * never the server's doing. Readers of a certificate (scripts/mutation.ts) find such checks by it.
+ */
+export const SUITE_BROKE = 'the suite broke under this check (a defect of the suite or of its inputs, not anything the server did; please report it)';
+
 export interface FailureDetails {
   /** What the documents require, in a vendor's words. */
   expected: string;

@@ -9,6 +9,7 @@ import { ApiClient } from './api';
 import { launchBrowser, type BrowserChoice } from './browser';
 import { exchangeCode, missingSignInKeys, signIn, type TokenRecord } from './oauth';
 import { Redactor } from './redact';
+import { signInProblem, type SignInPageProblem } from './signin-page-state';
 import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';
 
 export interface ObtainedTokens {
@@ -18,6 +19,8 @@ export interface ObtainedTokens {
   otherSecrets: string[];
   /** Keys minted through the sign-in page: to be proven (token-proof.ts) before a check relies on them. */
   signedIn: TokenKey[];
+  /** The sign-in page's form could not be found (or used): the browser checks skip at once (signin-page-state.ts). */
+  signInPageProblem?: SignInPageProblem;
 }
 
 interface MintPlan {
@@ -182,7 +185,11 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
     const creds = plan.user === 'primary' ? { username: o.username!, password: o.password! } : { username: o.otherUsername!, password: o.otherPassword! };
     const mint = async (scope: string): Promise<string> => {
       const signed = await signIn(browser, target, { ...creds, scope });
-      if (!signed.code) throw new Error(signed.problem ?? 'the redirect carried no code');
+      if (!signed.code) {
+        const pageProblem = signInProblem(signed, target);
+        if (pageProblem) result.signInPageProblem ??= pageProblem;
+        throw new Error(pageProblem?.reason ?? signed.problem ?? 'the redirect carried no code');
+      }
       redactor.add(signed.code);
       result.otherSecrets.push(signed.code);
       const token = await exchangeCode(api, target, signed.code);

@@ -10,6 +10,7 @@ import type { AppContext, Mode, Switches } from './context';
 import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
 import { clientErrorHandler } from './http/client-error';
+import { closeIdleConnections } from './http/idle-close';
 import { ApiError, fromFrameworkError, LegacyError, parametersError, sendApiError, sendLegacyError } from './http/errors';
 import { carsRoutes } from './routes/cars';
 import { controlRoutes } from './routes/control';
@@ -128,5 +129,7 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
   await app.register(devicesRoutes(ctx), { prefix: '/v3' });
   await app.register(oauthRoutes(ctx), { prefix: '/v3' });
   await app.register(controlRoutes(ctx), { prefix: '/_control' });
+  // variant idle-connection-close: kept-alive connections closed after a short idle time, unannounced.
+  if (variants.has('idle-connection-close')) closeIdleConnections(app.server);
   return app;
 }

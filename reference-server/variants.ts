@@ -51,6 +51,12 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Errors, Sign-in page (how the page is built is not stated: only its parameters and the redirect)',
   },
   {
+    name: 'signin-form-unlabelled',
+    signIn: true,
+    description: 'The sign-in form has no label: a text field named login with a placeholder only, a password field with a "Show" button, a field for bots hidden off-screen, and a "Continue" button',
+    allowedBy: 'v3-profile.md § Errors, Sign-in page (a sign-in web page: its markup, field names and labels are not stated)',
+  },
+  {
     name: 'limit-zero-means-all',
     description: 'limit=0 means no limit: every item of the range',
     allowedBy: 'v3-profile.md § Query parameters (limit: "max items returned; a negative value is an error"; 0 is not defined)',
@@ -139,6 +145,11 @@ export const VARIANTS = [
     name: 'malformed-pin-counts',
     description: 'A malformed pin counts as a failed attempt towards the 3-attempt lock (still 400 PARAMETERS_ERROR)',
     allowedBy: 'v3-profile.md § Errors, Devices ("pin association failed 3 times already": which failures count is not stated)',
+  },
+  {
+    name: 'idle-connection-close',
+    description: 'A kept-alive connection idle for more than 100 ms is closed without announcing it (no Keep-Alive header), as a load balancer may: a request sent on it meanwhile gets no answer',
+    allowedBy: 'vehicle-data-service-v3.md § Limits ("time-outs: not shown"; RFC 9112 § 9.3: either side may close an idle connection at any time)',
   },
   {
     name: 'range-limit-31-days-23-hours',

@@ -152,8 +152,11 @@ export default class CertificateReporter implements Reporter {
     const sampled = serverLatency(readLatencySamplings(metadata));
     if (sampled) certificate.serverLatency = sampled;
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
-    const throttled = tests.flatMap((t) => checkRecordsOf(t)).reduce((n, r) => n + r.exchanges.reduce((m, e) => m + (e.throttled ?? 0), 0), 0);
+    const exchanges = tests.flatMap((t) => checkRecordsOf(t)).flatMap((r) => r.exchanges);
+    const throttled = exchanges.reduce((n, e) => n + (e.throttled ?? 0), 0);
     if (throttled) certificate.run.throttledRequests = throttled;
+    const reconnected = exchanges.reduce((n, e) => n + (e.reconnected ?? 0), 0);
+    if (reconnected) certificate.run.reconnectedRequests = reconnected;
     this.checks = resolveChecks(requirements, planned, results, missingReason);
     this.exchanges = run?.certify ? tests.flatMap((t) => checkRecordsOf(t)) : undefined;
     const states = checkStates(requirements, planned, results, missingReason);

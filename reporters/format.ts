@@ -37,6 +37,21 @@ export function shortList(items: string[], max = 5): string[] {
   return items.length <= max ? items : [...items.slice(0, max), `… and ${items.length - max} more`];
 }
 
+/** Requests sent again on a fresh connection (the kept-alive one closed before answering): never failures. */
+export function reconnectedLine(c: Certificate): string | undefined {
+  const n = c.run.reconnectedRequests ?? 0;
+  return n ? `${plural(n, 'request')} sent again on a fresh connection: the kept-alive connection ${n === 1 ? 'it' : 'they'} went on was closed before any byte of answer (not failures)` : undefined;
+}
+
+/**
+ * The checks the suite itself broke under (a defect of the suite or of its inputs), counted apart
+ * from the other checks not run: never a failure of the server, and never what a target file fixes.
+ */
+export function suiteBrokeLine(c: Certificate): string | undefined {
+  const n = c.counts.checks.notRunBySuite ?? 0;
+  return n ? `${plural(n, 'check')} did not run because the suite itself broke under ${n === 1 ? 'it' : 'them'} (a defect of the suite or of its inputs, not of the server: please report it)` : undefined;
+}
+
 /** The plain line CI reads: "N passed, N failed", then what did not run. */
 export function countsLine(c: Certificate): string {
   const k = c.counts.checks;

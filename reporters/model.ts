@@ -40,6 +40,11 @@ export interface CheckResult {
   status: CheckStatus;
   /** Why it did not run (status not-run or not-applicable). */
   reason?: string;
+  /**
+   * Not run because the suite itself broke under the check (a defect of the suite or of its inputs,
+   * never anything the server did): counted apart from the other reasons (counts.checks.notRunBySuite).
+   */
+  suiteBroke?: boolean;
   warnings: string[];
   failure?: CheckFailure;
   /** Latency of every request the check made, per catalogue route. */
@@ -142,10 +147,16 @@ export interface Certificate {
     warnings: string[];
     /** Answers 429 Too Many Requests the checks waited out and retried (rateLimit); never failures. */
     throttledRequests?: number;
+    /**
+     * Requests of the checks sent again on a fresh connection because the kept-alive connection they
+     * went on was closed before any byte of answer (harness/connection-reuse.ts); never failures.
+     */
+    reconnectedRequests?: number;
   };
   verdict: Record<ConformanceClass, ClassVerdict>;
   counts: {
-    checks: StatusCounts & { total: number };
+    /** notRunBySuite: of the checks not run, those the suite itself broke under (CheckResult.suiteBroke). */
+    checks: StatusCounts & { total: number; notRunBySuite?: number };
     classes: Record<ConformanceClass, StatusCounts & { requirements: number; advisory: number; notApplicable: number }>;
     groups: Record<Group, { requirements: StatusCounts; checks: StatusCounts }>;
   };

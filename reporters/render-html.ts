@@ -2,7 +2,7 @@
 // external asset), so it opens from disk or as a mail attachment.
 import { GROUPS } from '../harness/catalogue';
 import { CLASSES } from './verdict';
-import { countsLine, plural, seconds, STATUS_MARK, STATUS_WORD, targetLine, VERDICT_MEANING } from './format';
+import { countsLine, plural, reconnectedLine, seconds, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
 import type { Certificate, CheckFailure, RequirementResult } from './model';
 
 export const CSS = `
@@ -46,7 +46,16 @@ function header(c: Certificate): string {
 <dt>Suite</dt><dd>${esc(c.suite.name)} ${esc(c.suite.version)}, spec ${esc(c.specVersion)}</dd>
 <dt>Run</dt><dd>${esc(c.run.date)}, ${esc(seconds(c.run.durationMs))}${c.run.monitor ? ', monitoring (read-only)' : ''}</dd>
 <dt>Checks</dt><dd>${esc(countsLine(c))}</dd>
-${certificationRows(c)}</dl>`;
+${runCountRows(c)}${certificationRows(c)}</dl>`;
+}
+
+/** What the run counted apart from the checks' outcomes: retried answers, checks the suite broke under. */
+function runCountRows(c: Certificate): string {
+  const suiteBroke = suiteBrokeLine(c);
+  const reconnected = reconnectedLine(c);
+  return (c.run.throttledRequests ? `<dt>Throttled</dt><dd>${c.run.throttledRequests} answers 429 Too Many Requests waited out and retried (not failures)</dd>\n` : '') +
+    (reconnected ? `<dt>Reconnected</dt><dd>${esc(reconnected)}</dd>\n` : '') +
+    (suiteBroke ? `<dt>Not run because of the suite</dt><dd class="not-run">${esc(suiteBroke)}</dd>\n` : '');
 }
 
 function certificationRows(c: Certificate): string {

@@ -1,7 +1,7 @@
 // reports/conformance.md: the certificate for people (a pull request, a ticket, an e-mail).
 import { GROUPS } from '../harness/catalogue';
 import { CLASSES } from './verdict';
-import { countsLine, plural, seconds, shortList, STATUS_MARK, STATUS_WORD, targetLine, VERDICT_MEANING } from './format';
+import { countsLine, plural, reconnectedLine, seconds, shortList, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
 import type { Certificate, CheckFailure, RequirementResult } from './model';
 
 export function renderMarkdown(c: Certificate): string {
@@ -27,6 +27,8 @@ function header(c: Certificate): string {
     `- **Run:** ${c.run.date}, ${seconds(c.run.durationMs)}${c.run.monitor ? ', monitoring (read-only)' : ''}`,
     `- **Checks:** ${countsLine(c)}`,
     ...(c.run.throttledRequests ? [`- **Throttled:** ${c.run.throttledRequests} answers 429 Too Many Requests waited out and retried (not failures)`] : []),
+    ...(reconnectedLine(c) ? [`- **Reconnected:** ${text(reconnectedLine(c)!)}`] : []),
+    ...(suiteBrokeLine(c) ? [`- **Not run because of the suite:** ${text(suiteBrokeLine(c)!)}`] : []),
     ...certificationLines(c),
   ].join('\n');
 }

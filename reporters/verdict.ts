@@ -57,7 +57,11 @@ export function buildCertificate(input: CertificateInput): Certificate {
     run: { ...input.run, warnings },
     verdict: verdicts(requirements, input.notRunFails),
     counts: {
-      checks: { total: checks.length, ...countStatuses(checks.map((c) => c.status)) },
+      checks: {
+        total: checks.length,
+        ...countStatuses(checks.map((c) => c.status)),
+        notRunBySuite: checks.filter((c) => c.status === 'not-run' && c.suiteBroke).length,
+      },
       classes: classCounts(requirements),
       groups: groupCounts(requirements, checks),
     },

@@ -31,6 +31,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCatalogue } from '../harness/catalogue';
+import { SUITE_BROKE } from '../harness/outcome';
 import { killGroup } from '../harness/process-group';
 import { keysPattern, requirementsPattern } from '../harness/selection';
 import type { Certificate } from '../reporters/model';
@@ -76,6 +77,8 @@ interface Outcome extends Run {
   failedChecks: string[];
   /** Checks not run, but for those of another environment than the target's. */
   notRun: Array<{ requirement: string; check: string; reason: string }>;
+  /** Checks the suite broke under (harness/outcome.ts SUITE_BROKE): where a server's odd answer met no assertion. */
+  suiteBroke: string[];
   total: number;
   seconds: number;
   problem?: string;
@@ -256,7 +259,7 @@ async function runPersistentTwice(run: Run): Promise<Outcome> {
 
 /** What a run showed, read from its certificate (reporters/model.ts): the one result format of a run. */
 function readOutcome(run: Run, certificateFile: string, seconds: number, stderr: string, exitCode: number | null): Outcome {
-  const outcome: Outcome = { ...run, ok: false, exitCode, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds };
+  const outcome: Outcome = { ...run, ok: false, exitCode, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], suiteBroke: [], total: 0, seconds };
   if (!fs.existsSync(certificateFile)) {
     outcome.problem = `no certificate (the run crashed): ${stderr.trim().split('\n').slice(-3).join(' | ')}`;
     return outcome;
@@ -269,6 +272,7 @@ function readOutcome(run: Run, certificateFile: string, seconds: number, stderr:
     for (const n of r.notRun) {
       if (n.reason === NOT_SELECTED || !r.applicable) continue;
       outcome.notRun.push(...n.checks.map((check) => ({ requirement: r.id, check, reason: n.reason })));
+      if (n.reason.startsWith(SUITE_BROKE)) outcome.suiteBroke.push(...n.checks);
     }
     outcome.total += r.checks.total - (r.notRun.find((n) => n.reason === NOT_SELECTED)?.checks.length ?? 0);
   }
@@ -386,7 +390,10 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
     const caught = !o.topUp || !out.failedChecks.length ? ''
       : o.byCheck ? ` caught ${out.failedChecks.length} checks of ${out.failedRequirements.join(', ')}` : ` caught ${out.failedRequirements.join(', ')}`;
     const exit = out.exitCode === null ? ' (killed: overran)' : ` exit ${out.exitCode}${out.breaksSpec ? `, core ${out.coreFailed ? 'FAIL' : 'not FAIL'}` : ''}`;
-    console.log(`  [${finished}] ${out.label.padEnd(40)} ${verdict.padEnd(9)} ${out.seconds.toFixed(1)}s${exit}${scope}${caught} ${out.problem ?? ''}`);
+    // Under a fault, a check the suite broke under is a place where an odd answer met no assertion:
+    // it is not run there (never a kill), and its procedure should fail with expected vs actual.
+    const broke = out.fault && out.suiteBroke.length ? ` (the suite broke under ${out.suiteBroke.length} checks: ${out.suiteBroke.slice(0, 3).join('; ')})` : '';
+    console.log(`  [${finished}] ${out.label.padEnd(40)} ${verdict.padEnd(9)} ${out.seconds.toFixed(1)}s${exit}${scope}${caught}${broke} ${out.problem ?? ''}`);
   };
 
   // A targeted run that misses its fault runs again with every check (every core check for a fault
@@ -399,7 +406,7 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
   };
   // Top-up: the requirements (or checks) still uncaught; again while a capped run found some.
   const runTopUp = async (run: Run): Promise<Outcome> => {
-    const merged: Outcome = { ...run, ok: true, exitCode: 0, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], total: 0, seconds: 0 };
+    const merged: Outcome = { ...run, ok: true, exitCode: 0, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], suiteBroke: [], total: 0, seconds: 0 };
     for (;;) {
       const remaining = [...p.uncaught];
       if (!remaining.length) break;
@@ -408,6 +415,7 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
       Object.assign(merged, { ok: merged.ok && out.ok, total: merged.total + out.total, seconds: merged.seconds + out.seconds, problem: out.problem ?? merged.problem });
       merged.failedRequirements.push(...out.failedRequirements);
       merged.failedChecks.push(...out.failedChecks);
+      merged.suiteBroke.push(...out.suiteBroke);
       if (o.byCheck) merged.checks = remaining;
       else merged.requirements = remaining;
       if (out.failedChecks.length < run.maxFailures) break;

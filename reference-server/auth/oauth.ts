@@ -10,7 +10,7 @@ import { ApiError, internalError, LegacyError, parametersError } from '../http/e
 import { extraMembers } from '../http/extension';
 import { asQuery, Query } from '../http/params';
 import { Application, findApplication, Scope, SCOPES } from './clients';
-import { renderErrorPage, renderSignInPage } from './signin-page';
+import { HONEYPOT_FIELD, renderErrorPage, renderSignInPage } from './signin-page';
 import { IssuedTokens, tokenRecord } from './tokens';
 
 /** First value of a query parameter (HTML routes are lenient with repeats). */
@@ -75,6 +75,11 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
 export function oauthRoutes(ctx: AppContext) {
   const { faults, variants, store, tokens } = ctx;
 
+  /** How the page is built, as the variants of the sign-in page say. */
+  function pageVariants() {
+    return { scripted: variants.has('signin-form-scripted'), unlabelled: variants.has('signin-form-unlabelled') };
+  }
+
   function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
     // fault signin-page-text-plain: the page string sent without a content type.
     const type = faults.has('signin-page-text-plain') && status === 200 ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8';
@@ -111,7 +116,7 @@ export function oauthRoutes(ctx: AppContext) {
     return sendHtml(
       reply,
       200,
-      renderSignInPage({ applicationName: resolved.app?.name ?? req.clientId ?? 'An application', clientId: req.clientId ?? '', redirectUri: req.redirectUri, scope: req.scope, state: req.state, scripted: variants.has('signin-form-scripted') }),
+      renderSignInPage({ applicationName: resolved.app?.name ?? req.clientId ?? 'An application', clientId: req.clientId ?? '', redirectUri: req.redirectUri, scope: req.scope, state: req.state, ...pageVariants() }),
     );
   }
 
@@ -121,12 +126,16 @@ export function oauthRoutes(ctx: AppContext) {
     const resolved = resolveClient(req, reply, false);
     if (!resolved.ok) return resolved.reply;
     const app = resolved.app as Application; // never null: unknown clients are refused here
-    const user = fields.username === undefined ? undefined : store.userByEmail(fields.username);
+    // variant signin-form-unlabelled: its own field names, and a field only bots fill.
+    const unlabelled = variants.has('signin-form-unlabelled');
+    const username = unlabelled ? fields.login : fields.username;
+    const bot = unlabelled && Boolean(fields[HONEYPOT_FIELD]);
+    const user = username === undefined || bot ? undefined : store.userByEmail(username);
     if (!user || user.password !== fields.password) {
       return sendHtml(
         reply,
         401,
-        renderSignInPage({ applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state, username: fields.username, error: 'Wrong email or password', scripted: variants.has('signin-form-scripted') }),
+        renderSignInPage({ applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state, username, error: 'Wrong email or password', ...pageVariants() }),
       );
     }
     const code = tokens.issueCode({ clientId: app.clientId, userId: user.id, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null }, ctx.now());

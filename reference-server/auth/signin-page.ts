@@ -16,7 +16,12 @@ export interface SignInPage {
   error?: string;
   /** Variant signin-form-scripted: the form is inserted by a script some time after the page loaded. */
   scripted?: boolean;
+  /** Variant signin-form-unlabelled: a form without any label (see unlabelledForm). */
+  unlabelled?: boolean;
 }
+
+/** The field of the unlabelled form a person never sees: a bot fills it, and its sign-in is refused. */
+export const HONEYPOT_FIELD = 'website';
 
 /** How long after the load event the scripted form appears. */
 const SCRIPTED_FORM_DELAY_MS = 400;
@@ -44,14 +49,35 @@ ${body}
 const hidden = (name: string, value: string | undefined) =>
   value === undefined ? '' : `\n  <input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
+/**
+ * Variant signin-form-unlabelled, as many vendors' pages are: no <label> at all, the login field
+ * named `login` with a placeholder only, a "Show" toggle (a plain button) beside the password, a
+ * link, a field hidden off-screen for bots (a honeypot: filled, the sign-in is refused), and a
+ * "Continue" button.
+ */
+function unlabelledForm(p: SignInPage, hiddenFields: string): string {
+  const login = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
+  return `<form method="post" action="/v3/auth/auth" class="signin">
+  <input name="login" type="text" placeholder="Email or username"${login}>
+  <input name="${HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off" style="position:absolute;left:-10000px;top:auto">
+  <div class="secret">
+    <input name="password" type="password" placeholder="Password">
+    <button type="button" onclick="const f=this.previousElementSibling;f.type=f.type==='password'?'text':'password'">Show</button>
+  </div>
+  <a href="#forgot">Forgot your password?</a>${hiddenFields}
+  <button class="primary">Continue</button>
+</form>`;
+}
+
 export function renderSignInPage(p: SignInPage): string {
   const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
   const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
-  const form = `<form method="post" action="/v3/auth/auth">
+  const hiddenFields = `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}`;
+  const form = p.unlabelled ? unlabelledForm(p, hiddenFields) : `<form method="post" action="/v3/auth/auth">
   <label for="username">Email</label>
   <input id="username" name="username" type="email" autocomplete="username" required${username}>
   <label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required>${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}
+  <input id="password" name="password" type="password" autocomplete="current-password" required>${hiddenFields}
   <button type="submit">Sign in</button>
 </form>`;
   // variant signin-form-scripted: as a single-page application renders it, after the load event.

@@ -7,7 +7,10 @@
 //   a request gets no answer      -> failed, "an HTTP answer within requestTimeoutMs"
 //   it outlives its time limit    -> failed, "the check finishes within N ms"
 //   the run is interrupted under it -> not-run (unless it passed): the browser or server may be gone
-// Anything else thrown is a defect of the suite itself: reported as a failure that says so.
+// Anything else thrown is a defect of the suite itself or of its inputs (a bug, a control API that
+// did not mint): never a conformance failure, so not-run with the reason, flagged `suiteBroke` and
+// counted apart in the certificate. A server's odd answer must therefore always meet an assertion
+// (ConformanceFailure) before it can break a procedure: that is the procedures' job, not this file's.
 import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../../harness/api';
 import type { Catalogue, PlannedCheck } from '../../harness/catalogue';
 import { CheckContext, type BrowserSession } from '../../harness/check-context';
@@ -16,7 +19,7 @@ import { interruption, watchForInterruption } from '../../harness/interruption';
 import { redactorFor, type RunContext } from '../../harness/run-context';
 import { keysPattern } from '../../harness/selection';
 import type { Target } from '../../harness/target';
-import { ConformanceFailure, formatFailure, NotApplicable, NotRun, type FailureDetails } from '../../harness/outcome';
+import { ConformanceFailure, formatFailure, NotApplicable, NotRun, SUITE_BROKE, type FailureDetails } from '../../harness/outcome';
 import { failureOf, type CheckRecord } from '../../reporters/check-record';
 import { CHECKS } from './checks';
 
@@ -82,13 +85,14 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   if (outcome instanceof RateLimitedError) {
     return { ...done, status: 'not-run', reason: `the target kept answering 429 Too Many Requests (${redactor.redact(outcome.message)}): lower rateLimit.requestsPerSecond in the target file` };
   }
+  if (!(outcome instanceof ConformanceFailure || outcome instanceof NoAnswerError || outcome instanceof CheckTimeout)) {
+    return { ...done, status: 'not-run', suiteBroke: true, reason: suiteBrokeReason(outcome, redactor.redact.bind(redactor)) };
+  }
   const details: FailureDetails = outcome instanceof ConformanceFailure
     ? outcome.details
     : outcome instanceof NoAnswerError
       ? { expected: `an HTTP answer within ${target.requestTimeoutMs} ms`, actual: outcome.message, exchange: outcome.exchange }
-      : outcome instanceof CheckTimeout
-        ? { expected: `the check finishes within ${limit} ms`, actual: `it was still running after ${limit} ms (the last request: ${lastRequest(exchanges)})` }
-        : { expected: 'the check runs to completion', actual: `the check itself failed (a defect of the suite or of its inputs): ${String((outcome as Error)?.message ?? outcome).split('\n')[0]}` };
+      : { expected: `the check finishes within ${limit} ms`, actual: `it was still running after ${limit} ms (the last request: ${lastRequest(exchanges)})` };
   return { ...done, status: 'failed', failure: { ...failureOf(p.key, redactor.redactValue(details)), rerun: rerunCommand(p.key) } };
 }
 
@@ -97,6 +101,12 @@ function rerunCommand(key: string): string {
   const target = process.env.VDS_TARGET;
   const pattern = keysPattern([key]);
   return `npm run conformance --${target ? ` --target '${target.replace(/'/g, `'\\''`)}'` : ''} --grep '${pattern.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Why a check did not run when its procedure threw something unforeseen: the first line of it, redacted. */
+export function suiteBrokeReason(thrown: unknown, redact: (text: string) => string): string {
+  const message = String((thrown as Error)?.message ?? thrown).split('\n')[0];
+  return `${SUITE_BROKE}: ${redact(message)}`;
 }
 
 class CheckTimeout extends Error {

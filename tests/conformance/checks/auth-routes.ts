@@ -1,11 +1,13 @@
 // The two authentication routes: the sign-in web page (in a real browser, where a browser is the
 // point) and the token endpoint (plain API requests).
 import type { Browser } from '@playwright/test';
-import { expectContract, expectError, expectJson, expectStatus, mediaType } from '../../../harness/assertions';
+import { expectContract, expectError, expectJson, expectObject, expectStatus, mediaType } from '../../../harness/assertions';
 import type { ApiResponse } from '../../../harness/api';
 import type { CheckContext } from '../../../harness/check-context';
-import { basicAuth, formLocators, missingSignInKeys, signIn, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../../../harness/oauth';
+import { basicAuth, missingSignInKeys, openPage, pageText, signIn, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../../../harness/oauth';
 import { fail, NotRun, show, unreadable } from '../../../harness/outcome';
+import { findSignInForm, FORM_WAIT_MS } from '../../../harness/signin-form';
+import { formProblem, knownSignInProblem, rememberSignInProblem, signInProblem } from '../../../harness/signin-page-state';
 
 /** The oauth keys every sign-in needs; NotRun names those the target file lacks. */
 function requireOauth(ctx: CheckContext) {
@@ -20,10 +22,23 @@ function withBrowser<T>(ctx: CheckContext, use: (browser: Browser) => Promise<T>
   return ctx.withBrowser(use);
 }
 
-/** Signs the primary user in through the browser and returns the code (registered as a secret). */
+/**
+ * Signs the primary user in through the browser and returns the code (registered as a secret). A page
+ * whose form cannot be found, known from an earlier check or met now, makes the check not run at once.
+ */
 async function freshCode(ctx: CheckContext, scope?: string, state?: string): Promise<{ code: string; state?: string; redirectedTo: string }> {
   const o = requireOauth(ctx);
-  const result = await withBrowser(ctx, (b) => signIn(b, ctx.target, { username: o.username, password: o.password, scope, state }));
+  const result = await withBrowser(ctx, async (b) => {
+    const known = knownSignInProblem(ctx.run);
+    if (known) throw new NotRun(known.reason);
+    const signed = await signIn(b, ctx.target, { username: o.username, password: o.password, scope, state });
+    const problem = signInProblem(signed, ctx.target);
+    if (problem) {
+      rememberSignInProblem(ctx.run, problem);
+      throw new NotRun(problem.reason);
+    }
+    return signed;
+  });
   if (!result.code) {
     fail({ expected: 'after sign-in, a redirect to redirect_uri carrying a code', actual: ctx.redactor.redact(result.problem ?? `a redirect without code: ${result.redirectedTo}`) });
   }
@@ -109,33 +124,50 @@ export async function noPasswordGrant(ctx: CheckContext): Promise<void> {
   if (res.status < 400) ctx.warn(`grant_type=password answered ${res.status} (no access token): a refusal would be an error status`);
 }
 
+/** The token record of a grant's answer: a JSON object with an access_token string, else a failure; its tokens become secrets. */
+function tokenOf(ctx: CheckContext, res: ApiResponse, what: string): TokenRecord {
+  const body = expectObject(res, `a token record (${what})`);
+  if (typeof body.access_token !== 'string') {
+    fail({ expected: `a token record with an access_token string (${what})`, actual: `access_token ${show(body.access_token)}`, pointer: '/access_token', exchange: res.exchange });
+  }
+  return keepSecret(ctx, body);
+}
+
 // ---------------------------------------------------------------- the sign-in page
 
-/** How long the sign-in page's fields are awaited after the page loaded. */
-const FORM_WAIT_MS = 5_000;
-
+/**
+ * The page answers 200 HTML with a form to sign in with. A page that shows no control at all fails;
+ * one whose fields the suite cannot tell apart (signin-form.ts) is not run, naming oauth.signInPage,
+ * and every other browser check of the run then skips at once (signin-page-state.ts).
+ */
 export async function signinPage(ctx: CheckContext): Promise<void> {
   const o = requireOauth(ctx);
   await withBrowser(ctx, async (browser) => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
-      const response = await page.goto(signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: 'vds-page-check' }));
-      if (!response || response.status() !== 200) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `status ${response?.status() ?? 'none'}` });
-      const type = mediaType(response.headers()['content-type'] ?? '');
+      const opened = await openPage(page, signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: 'vds-page-check' }));
+      if ('noAnswer' in opened) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `no answer (${opened.noAnswer})` });
+      if (opened.status !== 200) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `status ${opened.status}` });
+      const type = mediaType(opened.contentType);
       if (type !== 'text/html') fail({ expected: 'an HTML page (content-type text/html)', actual: `content-type ${show(type)}` });
-      const form = formLocators(page, ctx.target);
-      const fields = { 'a username field': form.username, 'a password field': form.password, 'a submit button': form.submit };
-      // A page may render its form with a script after it loaded (a single-page application): each
-      // field is awaited, all at once, for up to FORM_WAIT_MS.
-      const shown = await Promise.all(Object.values(fields).map((l) => l.first().waitFor({ state: 'visible', timeout: FORM_WAIT_MS }).then(() => true, () => false)));
-      const missing = Object.keys(fields).filter((_, i) => !shown[i]);
-      if (missing.length) {
+      // Known from an earlier check: the same page, no second wait. Else a page may render its form
+      // with a script after it loaded (a single-page application): it is awaited for FORM_WAIT_MS.
+      const known = knownSignInProblem(ctx.run);
+      const problem = known && known.kind !== 'layout-sign-in' ? known : await (async () => {
+        const search = await findSignInForm(page, ctx.target);
+        if (!('problem' in search)) return undefined;
+        const found = formProblem(search.problem, ctx.target, await pageText(page));
+        rememberSignInProblem(ctx.run, found);
+        return found;
+      })();
+      if (problem?.kind === 'no-form') {
         fail({
-          expected: `the sign-in page shows ${missing.join(', ')} (found by its label, or by oauth.signInPage in the target file)`,
-          actual: `not found on the page within ${FORM_WAIT_MS / 1000} s`,
+          expected: 'the sign-in page shows a form to sign in with (a username field, a password field, a submit control)',
+          actual: `no control on the page within ${FORM_WAIT_MS / 1000} s; the page shows: "${problem.pageText ?? ''}"`,
         });
       }
+      if (problem) throw new NotRun(problem.reason);
     } finally {
       await context.close();
     }
@@ -200,7 +232,7 @@ export async function signinScopeSubset(ctx: CheckContext): Promise<void> {
   const { code } = await freshCode(ctx, 'users_read status_read');
   const res = await codeGrant(ctx, code);
   expectStatus(res, 200, 'exchanging the code');
-  const token = keepSecret(ctx, expectJson(res));
+  const token = tokenOf(ctx, res, 'exchanging the code');
   const authorization = `Bearer ${token.access_token}`;
   const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization });
   expectStatus(me, 200, 'a users_read token reads /users/me');
@@ -246,7 +278,7 @@ export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'the first exchange of a fresh code');
-  keepSecret(ctx, first.json);
+  tokenOf(ctx, first, 'the first exchange of a fresh code');
   const second = await codeGrant(ctx, code);
   const body = second.json as Partial<TokenRecord> | undefined;
   if (typeof body?.access_token === 'string') keepSecret(ctx, body);
@@ -326,7 +358,7 @@ export async function tokenRefresh(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'exchanging a fresh code');
-  const token = keepSecret(ctx, first.json);
+  const token = tokenOf(ctx, first, 'exchanging a fresh code');
   if (!token.refresh_token) fail({ expected: 'a refresh_token in the token record', actual: 'none', exchange: first.exchange });
   const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token });
   expectStatus(res, 200);

@@ -1,6 +1,6 @@
 // Coherence across routes, only where it holds by definition: the same resource read through two
 // routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates.
-import { differingFields, expectJson, expectStatus, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
+import { differingFields, expectJson, expectObject, expectObjects, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
 import { isSuiteCreatedCar, type CheckContext } from '../../../harness/check-context';
 import { documentedOnly } from '../../../harness/contracts';
 import { fail, NotRun, show, unreadable } from '../../../harness/outcome';
@@ -11,12 +11,32 @@ const TRIP_SUMMARY_FIELDS = ['id', 'beginLocation', 'endLocation', 'beginDate', 
 /** At most this many records are compared one by one, to keep a run short on large accounts. */
 const SAMPLE = 10;
 
-/** A success of the route, read as JSON (the profile's status; any 2xx for a core requirement). */
-async function read(ctx: CheckContext, routeId: string, options: Parameters<CheckContext['call']>[1] = {}): Promise<unknown> {
+type CallOptions = Parameters<CheckContext['call']>[1];
+
+/** A success of the route (the profile's status; any 2xx for a core requirement). */
+async function answer(ctx: CheckContext, routeId: string, options: CallOptions = {}) {
   const route = ctx.catalogue.route(routeId);
   const res = await ctx.call(route, options);
   ctx.expectSuccess(res, route, `reading ${routeId}`);
-  return expectJson(res);
+  return res;
+}
+
+/**
+ * Any JSON body of the route's success, its shape judged by the caller. Core checks read through this
+ * one and call unreadable() on a shape only the profile gives; profile checks use the two below.
+ */
+async function read(ctx: CheckContext, routeId: string, options: CallOptions = {}): Promise<unknown> {
+  return expectJson(await answer(ctx, routeId, options));
+}
+
+/** One record: anything but a JSON object fails here, before a member of it is read (profile checks). */
+async function readRecord(ctx: CheckContext, routeId: string, options: CallOptions = {}): Promise<Item> {
+  return expectObject(await answer(ctx, routeId, options), `the record of ${routeId}`);
+}
+
+/** A list of records: anything but an array of JSON objects fails here, before a member is read (profile checks). */
+async function readList(ctx: CheckContext, routeId: string, options: CallOptions = {}): Promise<Item[]> {
+  return expectObjects(await answer(ctx, routeId, options), `the records of ${routeId}`);
 }
 
 /** The connected user's id, read from /users/me through the profile's field name (user.id). */
@@ -29,14 +49,23 @@ async function connectedUserId(ctx: CheckContext, options: Parameters<CheckConte
 }
 
 /** Cars the suite itself creates during the run may appear between two reads: leave them out. */
-function stableCars(list: unknown): Item[] {
-  return (Array.isArray(list) ? (list as Item[]) : []).filter((c) => !isSuiteCreatedCar(c));
+function stableCars(list: Item[]): Item[] {
+  return list.filter((c) => !isSuiteCreatedCar(c));
+}
+
+/** A car list read by a core check: not a list of records is the profile's to judge (RESP-CONTRACT). */
+async function readCars(ctx: CheckContext, routeId: string, options: CallOptions = {}): Promise<Item[]> {
+  const list = await read(ctx, routeId, options);
+  if (!Array.isArray(list) || list.some((c) => !c || typeof c !== 'object' || Array.isArray(c))) {
+    throw unreadable(`${routeId} is not an array of car records (the profile's car list)`, 'RESP-CONTRACT');
+  }
+  return stableCars(list as Item[]);
 }
 
 export async function meCars(ctx: CheckContext): Promise<void> {
   const me = { id: await connectedUserId(ctx) };
-  const viaMe = stableCars(await read(ctx, 'GET /users/me/cars'));
-  const viaId = stableCars(await read(ctx, 'GET /users/{userId}/cars', { ids: { userId: me.id } }));
+  const viaMe = await readCars(ctx, 'GET /users/me/cars');
+  const viaId = await readCars(ctx, 'GET /users/{userId}/cars', { ids: { userId: me.id } });
   const ids = (l: Item[]) => l.map((c) => String(c.id)).sort();
   if (!sameValue(ids(viaMe), ids(viaId))) {
     fail({ expected: `/users/me/cars and /users/${show(me.id)}/cars list the same cars`, actual: `ids ${show(ids(viaMe))} vs ${show(ids(viaId))}` });
@@ -68,8 +97,8 @@ export async function coreMe(ctx: CheckContext): Promise<void> {
 }
 
 export async function meUser(ctx: CheckContext): Promise<void> {
-  const me = (await read(ctx, 'GET /users/me')) as Item;
-  const byId = (await read(ctx, 'GET /users/{userId}', { ids: { userId: String(me.id) } })) as Item;
+  const me = await readRecord(ctx, 'GET /users/me');
+  const byId = await readRecord(ctx, 'GET /users/{userId}', { ids: { userId: String(me.id) } });
   // The user's documented fields: members the documents do not show may differ from answer to answer.
   const diff = differingFields(me, byId, Object.keys(documentedOnly('user', me) as Item));
   if (diff.length) {
@@ -78,12 +107,12 @@ export async function meUser(ctx: CheckContext): Promise<void> {
 }
 
 export async function carListItems(ctx: CheckContext): Promise<void> {
-  const list = stableCars(await read(ctx, 'GET /users/{userId}/cars'))
+  const list = stableCars(await readList(ctx, 'GET /users/{userId}/cars'))
     // The device checks change this car's deviceId while the run goes on.
     .filter((c) => String(c.id) !== ctx.run.data.deviceCarId);
   if (list.length === 0) throw new NotRun('the user has no car to compare');
   for (const car of list.slice(0, SAMPLE)) {
-    const single = (await read(ctx, 'GET /cars/{carId}', { ids: { carId: String(car.id) } })) as Item;
+    const single = await readRecord(ctx, 'GET /cars/{carId}', { ids: { carId: String(car.id) } });
     const diff = differingFields(car, single, CAR_FIELDS);
     if (diff.length) {
       fail({ expected: `car ${show(car.id)} of the list equals GET /cars/${show(car.id)}`, actual: `differs in ${diff.map((f) => `${f} (${show(car[f])} vs ${show(single[f])})`).join(', ')}` });
@@ -104,10 +133,10 @@ export async function coreCarTrips(ctx: CheckContext): Promise<void> {
 }
 
 export async function tripListItems(ctx: CheckContext): Promise<void> {
-  const trips = (await read(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() })) as Item[];
-  if (!Array.isArray(trips) || trips.length === 0) throw new NotRun('no trip in the data window');
+  const trips = await readList(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() });
+  if (trips.length === 0) throw new NotRun('no trip in the data window');
   for (const summary of trips.slice(0, SAMPLE)) {
-    const trip = (await read(ctx, 'GET /trips/{tripId}', { ids: { tripId: String(summary.id) } })) as Item;
+    const trip = await readRecord(ctx, 'GET /trips/{tripId}', { ids: { tripId: String(summary.id) } });
     // Compared on the summary's documented members, the locations' included.
     const diff = differingFields(documentedOnly('tripSummary', summary) as Item, documentedOnly('tripSummary', trip) as Item, TRIP_SUMMARY_FIELDS);
     if (diff.length) {
@@ -119,21 +148,21 @@ export async function tripListItems(ctx: CheckContext): Promise<void> {
 /** Trips whose statistics are compared: a few of the data window, else the run's trip. */
 async function tripsToCompare(ctx: CheckContext): Promise<string[]> {
   if (!ctx.run.window) return [ctx.data('tripId')];
-  const trips = (await read(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() })) as Item[];
-  const ids = Array.isArray(trips) ? trips.slice(0, 3).map((t) => String(t.id)) : [];
+  const trips = await readList(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() });
+  const ids = trips.slice(0, 3).map((t) => String(t.id));
   return ids.length ? ids : [ctx.data('tripId')];
 }
 
 export async function tripStats(ctx: CheckContext): Promise<void> {
   for (const tripId of await tripsToCompare(ctx)) {
     const ids = { tripId };
-    const [trip, stats, mileage, usedTime] = (await Promise.all([
-      read(ctx, 'GET /trips/{tripId}', { ids }),
-      read(ctx, 'GET /trips/{tripId}/stats', { ids }),
-      read(ctx, 'GET /trips/{tripId}/stats/mileage', { ids }),
-      read(ctx, 'GET /trips/{tripId}/stats/usedtime', { ids }),
-    ])) as [Item, Item[], Item, Item];
-    const entry = (type: string) => (Array.isArray(stats) ? stats.find((s) => s.type === type)?.value : undefined);
+    const [trip, stats, mileage, usedTime] = await Promise.all([
+      readRecord(ctx, 'GET /trips/{tripId}', { ids }),
+      readList(ctx, 'GET /trips/{tripId}/stats', { ids }),
+      readRecord(ctx, 'GET /trips/{tripId}/stats/mileage', { ids }),
+      readRecord(ctx, 'GET /trips/{tripId}/stats/usedtime', { ids }),
+    ]);
+    const entry = (type: string) => stats.find((s) => s.type === type)?.value;
     const compare = [
       ['mileage', trip.mileage, 'stats MILEAGE', entry('MILEAGE'), 'stats/mileage', mileage.value, 'km'],
       ['usedTime', trip.usedTime, 'stats USED_TIME', entry('USED_TIME'), 'stats/usedtime', usedTime.value, 's'],

@@ -1,6 +1,6 @@
 // Query parameters, each checked on the data it returns (not only on the status): limit, begin/end
 // and their defaults, signal names, inclusive, initialValue, and statistics over an empty range.
-import { expectArray, expectError, expectJson, expectStatus, sameNumber, sameValue } from '../../../harness/assertions';
+import { expectArray, expectError, expectJson, expectObject, expectObjects, expectStatus, sameNumber, sameValue } from '../../../harness/assertions';
 import type { CheckContext } from '../../../harness/check-context';
 import type { Route } from '../../../harness/catalogue';
 import { documentedOnly } from '../../../harness/contracts';
@@ -21,7 +21,7 @@ function dateOf(route: Route, item: Item, field = route.dates[0]): number {
 async function itemsInWindow(ctx: CheckContext, route: Route, extra: Record<string, string> = {}): Promise<Item[]> {
   const res = await ctx.call(route, { query: { ...ctx.window(), ...extra } });
   expectStatus(res, route.success.status);
-  return expectArray(res, 'items') as Item[];
+  return expectObjects(res, 'items');
 }
 
 /**
@@ -101,7 +101,7 @@ export async function queryRange(ctx: CheckContext): Promise<void> {
   const end = new Date(endMs);
   const res = await ctx.call(route, { query: { begin: rfc3339(begin), end: rfc3339(end) } });
   expectStatus(res, route.success.status);
-  const items = expectArray(res, 'items') as Item[];
+  const items = expectObjects(res, 'items');
   const trips = route.dates.length === 2;
   const range = `begin=${rfc3339(begin)} and end=${rfc3339(end)}`;
   items.forEach((item, i) => {
@@ -136,7 +136,7 @@ export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
   const monthStart = monthStartOf(requestedAt);
   const res = await ctx.call(route);
   expectStatus(res, route.success.status);
-  const items = expectArray(res, 'items') as Item[];
+  const items = expectObjects(res, 'items');
   items.forEach((item, i) => {
     for (const field of route.dates) {
       const t = dateOf(route, item, field);
@@ -153,7 +153,7 @@ export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
   const end = new Date(Math.ceil(Date.now() / 1000) * 1000);
   const explicit = await ctx.call(route, { query: { begin: rfc3339(new Date(monthStart)), end: rfc3339(end) } });
   expectStatus(explicit, route.success.status, 'the same range given explicitly');
-  const expected = (expectArray(explicit, 'items') as Item[]).filter((item) => datesOf(route, item).every((t) => t <= requestedAt - CLOCK_SKEW_MS));
+  const expected = expectObjects(explicit, 'items').filter((item) => datesOf(route, item).every((t) => t <= requestedAt - CLOCK_SKEW_MS));
   if (items.length === 0 && expected.length === 0) {
     throw new NotRun('the car has no item since the 1st of the month (not driven this month?): the default range cannot be observed');
   }
@@ -194,13 +194,15 @@ export async function queryRangeAccepted(ctx: CheckContext): Promise<void> {
 export async function signalNameFilter(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const range = route.query.includes('begin') ? ctx.window() : {};
-  const all = expectArray(await ctx.call(route, { query: range }), 'signals') as Item[];
+  const unfiltered = await ctx.call(route, { query: range });
+  expectStatus(unfiltered, route.success.status);
+  const all = expectObjects(unfiltered, 'signals');
   const names = [...new Set(all.map((s) => s.name).filter((n): n is string => typeof n === 'string'))];
   if (names.length < 2) throw new NotRun(`the data holds ${names.length} signal name(s); two are needed to see a filter`);
   const chosen = names.slice(0, 2);
   const res = await ctx.call(route, { query: { ...range, name: chosen.join(',') } });
   expectStatus(res, route.success.status);
-  const filtered = expectArray(res, 'signals') as Item[];
+  const filtered = expectObjects(res, 'signals');
   const other = filtered.findIndex((s) => !chosen.includes(String(s.name)));
   if (other >= 0) {
     fail({ expected: `only signals named ${chosen.join(' or ')}`, actual: `a signal named ${show(filtered[other].name)}`, pointer: `/${other}/name`, exchange: res.exchange });
@@ -243,7 +245,7 @@ export async function tripsInclusive(ctx: CheckContext): Promise<void> {
     const listed = async (inclusive?: string) => {
       const res = await ctx.call(route, { query: inclusive ? { ...query, inclusive } : query });
       expectStatus(res, route.success.status);
-      return { ids: (expectArray(res, 'trips') as Item[]).map((t) => t.id), res };
+      return { ids: expectObjects(res, 'trips').map((t) => t.id), res };
     };
     const rule = `trip ${show(trip.id)} ${straddles} (begin=${query.begin}, end=${query.end})`;
     const withInclusive = await listed('true');
@@ -264,18 +266,18 @@ export async function statsInitialValue(ctx: CheckContext): Promise<void> {
   const base = await ctx.call(route, { query: ctx.window() });
   if (base.status === 404) throw new NotRun('the statistic has no data in the data window');
   expectStatus(base, route.success.status);
-  const value = (expectJson(base) as Item).value;
+  const value = expectObject(base, 'a statistic').value;
   // The default initialValue is 0.
   const zero = await ctx.call(route, { query: { ...ctx.window(), initialValue: '0' } });
   expectStatus(zero, route.success.status);
-  const withZero = (expectJson(zero) as Item).value;
+  const withZero = expectObject(zero, 'a statistic').value;
   if (!sameNumber(withZero, value)) {
     fail({ expected: `initialValue=0 answers the value without initialValue (${show(value)}): its default is 0`, actual: `value ${show(withZero)}`, pointer: '/value', exchange: zero.exchange });
   }
   const offset = 1234;
   const res = await ctx.call(route, { query: { ...ctx.window(), initialValue: String(offset) } });
   expectStatus(res, route.success.status);
-  const shifted = (expectJson(res) as Item).value;
+  const shifted = expectObject(res, 'a statistic').value;
   if (typeof value !== 'number' || !sameNumber(shifted, value + offset)) {
     fail({ expected: `value ${show(value)} + initialValue ${offset} = ${typeof value === 'number' ? value + offset : '?'}`, actual: `value ${show(shifted)}`, pointer: '/value', exchange: res.exchange });
   }
@@ -296,7 +298,7 @@ export async function statsNoData(ctx: CheckContext): Promise<void> {
       continue;
     }
     expectStatus(res, [route.success.status, 404]);
-    const value = (expectJson(res) as Item).value;
+    const value = expectObject(res, 'a statistic').value;
     if (!sameNumber(value, Number(initialValue))) {
       fail({ expected: `over a range with no trips: value ${initialValue} (0 + initialValue) or 404 "Statistics not found"`, actual: `value ${show(value)}`, pointer: '/value', exchange: res.exchange });
     }

@@ -1,7 +1,7 @@
 // Checks on one valid request to a route: status, content type, record shape; and the shape of its
 // errors, what ids that are not ids give, and which credentials it accepts.
 import {
-  expectContentType, expectContract, expectError, expectJson, expectStatus, statusMatches,
+  expectContentType, expectContract, expectError, expectJson, expectObjects, expectStatus, statusMatches,
 } from '../../../harness/assertions';
 import type { ApiResponse } from '../../../harness/api';
 import { resourceParam, type Route } from '../../../harness/catalogue';
@@ -94,7 +94,7 @@ export async function dateOrder(ctx: CheckContext): Promise<void> {
   const query = route.query.includes('begin') ? ctx.window() : {};
   const res = await ctx.call(route, { query });
   expectStatus(res, route.success.status);
-  const items = expectJson(res) as Array<Record<string, unknown>>;
+  const items = expectObjects(res, 'items');
   const times = items.map((i) => Date.parse(String(i[route.dates[0]])));
   const ascending = times.every((t, i) => i === 0 || t >= times[i - 1]);
   const descending = times.every((t, i) => i === 0 || t <= times[i - 1]);
@@ -248,8 +248,8 @@ export async function contractEachCar(ctx: CheckContext): Promise<void> {
   const listRoute = ctx.catalogue.route('GET /users/{userId}/cars');
   const list = await ctx.call(listRoute);
   expectStatus(list, 200, 'listing the user\'s cars');
-  const cars = (expectJson(list) as Array<{ id?: unknown }>) ?? [];
-  if (!Array.isArray(cars) || cars.length === 0) throw new NotRun('the user has no car');
+  const cars = expectObjects(list, 'cars');
+  if (cars.length === 0) throw new NotRun('the user has no car');
   for (const car of cars.slice(0, 10)) {
     const res = await ctx.call(route, { ids: { carId: String(car.id) } });
     expectStatus(res, route.success.status, `car ${show(car.id)}`);

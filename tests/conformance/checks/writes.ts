@@ -1,6 +1,6 @@
 // Write routes, run only when the target allows writes: car creation, and the device lifecycle.
 // Each check arranges the state it needs and puts the target back as it found it, so runs repeat.
-import { expectArray, expectContract, expectError, expectJson, expectNoBody, expectStatus, sameValue, statusMatches } from '../../../harness/assertions';
+import { expectArray, expectContract, expectError, expectJson, expectNoBody, expectObject, expectObjects, expectStatus, sameValue, statusMatches } from '../../../harness/assertions';
 import { validCarBody, type CheckContext } from '../../../harness/check-context';
 import { expandDeep, rawBody, unknownIdLike } from '../../../harness/templates';
 import type { ApiResponse } from '../../../harness/api';
@@ -64,13 +64,13 @@ export async function carCreate(ctx: CheckContext): Promise<void> {
   for (const listRoute of ['GET /users/me/cars', 'GET /users/{userId}/cars']) {
     const list = await ctx.call(route(ctx, listRoute));
     expectStatus(list, 200);
-    if (!(expectArray(list, 'cars') as Item[]).some((c) => sameValue(c.id, created.id))) {
+    if (!expectObjects(list, 'cars').some((c) => sameValue(c.id, created.id))) {
       fail({ expected: `the created car ${show(created.id)} in ${listRoute}`, actual: 'not listed', exchange: list.exchange });
     }
   }
   const single = await ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: String(created.id) } });
   expectStatus(single, 200, 'the created car at GET /cars/{id}');
-  const car = expectJson(single) as Item;
+  const car = expectObject(single, 'the created car');
   if (car.make !== body.make || car.model !== body.model) {
     fail({ expected: `GET /cars/${show(created.id)} with make ${show(body.make)} and model ${show(body.model)}`, actual: `make ${show(car.make)}, model ${show(car.model)}`, exchange: single.exchange });
   }
@@ -111,7 +111,7 @@ function expectFields(res: ApiResponse, record: Item, body: Record<string, unkno
 
 /** The created car answers every field of the body as it was sent. */
 function expectEchoed(res: ApiResponse, body: Record<string, unknown>): Item {
-  const created = expectJson(res) as Item;
+  const created = expectObject(res, 'the created car');
   for (const [field, value] of Object.entries(body)) {
     if (!sameValue(created[field], value)) fail({ expected: `${field} ${show(value)} as sent`, actual: show(created[field]), pointer: `/${field}`, exchange: res.exchange });
   }
@@ -243,7 +243,7 @@ async function signInThroughRestrictedApp(ctx: CheckContext): Promise<string> {
 async function carDeviceId(ctx: CheckContext): Promise<unknown> {
   const res = await ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: ctx.data('deviceCarId') } });
   expectStatus(res, 200, 'reading the associated car');
-  return (expectJson(res) as Item).deviceId;
+  return expectObject(res, 'the car record').deviceId;
 }
 
 /** Runs `act` on a device in a known state, and always leaves the device free afterwards. */

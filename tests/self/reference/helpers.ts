@@ -70,6 +70,8 @@ export function firstError(res: Res): { type?: unknown; message?: unknown; tip?:
 export class Harness {
   readonly seed: Seed;
   private tokens = new Map<string, string>();
+  /** The sign-in form's username field, as the server's page names it. */
+  private readonly loginField: string;
 
   private constructor(
     readonly app: FastifyInstance,
@@ -78,7 +80,9 @@ export class Harness {
   ) {
     // The server's data: seedFor is pure and cached by clock value and seed options, so this is the
     // generation the app's store was built from (no second generation per harness).
-    this.seed = seedFor(clock.now, seedOptions(new Variants(variant)));
+    const variants = new Variants(variant);
+    this.seed = seedFor(clock.now, seedOptions(variants));
+    this.loginField = variants.has('signin-form-unlabelled') ? 'login' : 'username';
   }
 
   /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */
@@ -132,7 +136,7 @@ export class Harness {
   /** Submits the sign-in form; returns the 302 Location (or the failing response). */
   async signIn(options: SignInOptions = {}): Promise<Res & { location: URL | null }> {
     const user = USERS[options.user ?? 'alice'];
-    const form: Record<string, string> = { username: user.email, password: options.password ?? user.password, client_id: CLIENTS[options.client ?? 'full'].id };
+    const form: Record<string, string> = { [this.loginField]: user.email, password: options.password ?? user.password, client_id: CLIENTS[options.client ?? 'full'].id };
     if (options.scope !== undefined) form.scope = options.scope;
     if (options.state !== undefined) form.state = options.state;
     if (options.redirectUri !== undefined) form.redirect_uri = options.redirectUri;

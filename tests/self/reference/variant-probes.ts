@@ -2,7 +2,10 @@
 // when the server makes the variant's choice. variants.test.ts runs each probe against the server
 // with the variant (must be true) and against the default server (must be false).
 
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Mode } from '../../../reference-server/context';
+import { IDLE_MS } from '../../../reference-server/http/idle-close';
 import type { VariantName } from '../../../reference-server/variants';
 import { DAY, firstError, Harness, iso, MONTH_START, NOW, Res, SEED_IDS, STRICT_DATE } from './helpers';
 
@@ -25,6 +28,17 @@ const isJsonArrayText = (res: Res) => {
     return false;
   }
 };
+
+/** GET /v3/users/me over a real socket (the agent's kept-alive one, or a fresh one): its status and Keep-Alive header, or none. */
+function rawGet(port: number, agent: http.Agent | undefined): Promise<{ status?: number; keepAlive?: string }> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/v3/users/me', agent: agent ?? false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, keepAlive: res.headers['keep-alive'] as string | undefined }));
+    });
+    req.on('error', () => resolve({}));
+  });
+}
 
 export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
   'quiet-month': {
@@ -66,6 +80,16 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const res = await h.get('/v3/auth/auth?client_id=vds-conformance');
       const outside = res.text.replace(/<template[\s\S]*<\/template>/, '');
       return res.status === 200 && /<template id="signin-form">[\s\S]*name="password"/.test(res.text) && !outside.includes('<form') && outside.includes('<script>');
+    },
+  },
+  'signin-form-unlabelled': {
+    // No label in the form; the login field is named login and has a placeholder only; signing in through it works.
+    check: async (h) => {
+      const res = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      const form = /<form[\s\S]*<\/form>/.exec(res.text)?.[0] ?? '';
+      const signedIn = await h.signIn();
+      return res.status === 200 && !/<label/i.test(form) && /<input name="login" type="text" placeholder="[^"]+">/.test(form) &&
+        /type="password"/.test(form) && />Continue<\/button>/.test(form) && signedIn.status === 302;
     },
   },
   'limit-zero-means-all': {
@@ -288,6 +312,25 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       }
       const right = await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token });
       return right.status === 403 && firstError(right).type === 'AUTHORIZATION_ERROR';
+    },
+  },
+  'idle-connection-close': {
+    // Over a real connection: the first answer announces no Keep-Alive time; after a pause longer than
+    // the server's idle time, a request on the same connection gets no answer, and one on a fresh
+    // connection does.
+    check: async (h) => {
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = h.app.server.address() as AddressInfo;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const first = await rawGet(port, agent);
+        await new Promise((resolve) => setTimeout(resolve, IDLE_MS + 150));
+        const again = await rawGet(port, agent);
+        const fresh = await rawGet(port, undefined);
+        return first.status === 401 && first.keepAlive === undefined && again.status === undefined && fresh.status === 401;
+      } finally {
+        agent.destroy();
+      }
     },
   },
   'range-limit-31-days-23-hours': {

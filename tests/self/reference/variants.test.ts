@@ -175,6 +175,20 @@ test.describe('variant details', () => {
     }
   });
 
+  test('signin-form-unlabelled: the form posts login, not username; a filled field for bots is refused', async () => {
+    const h = await Harness.start({ variant: 'signin-form-unlabelled' });
+    try {
+      const base = { password: 'alice-password', client_id: 'vds-conformance' };
+      expect((await h.post('/v3/auth/auth', { form: { ...base, login: 'alice@reference.test' } })).status).toBe(302);
+      expect((await h.post('/v3/auth/auth', { form: { ...base, username: 'alice@reference.test' } })).status).toBe(401);
+      const bot = await h.post('/v3/auth/auth', { form: { ...base, login: 'alice@reference.test', website: 'http://spam.example' } });
+      expect(bot.status).toBe(401);
+      expect(bot.text).toContain('<input name="login" type="text" placeholder="Email or username" value="alice@reference.test">');
+    } finally {
+      await h.close();
+    }
+  });
+
   test('token-clock-skew: the token itself still expires after expires_in', async () => {
     const h = await Harness.start({ variant: 'token-clock-skew' });
     try {

@@ -102,3 +102,28 @@ test('a run stopped by Ctrl-C or a timeout says so, with what it kept (nothing e
   const out = renderConsole({ ...c, run: { ...c.run, errors: [RUN_STOPPED.interrupted] } }, '/tmp');
   expect(out).toContain(`no verdict, the run did not complete: ${RUN_STOPPED.interrupted} (${countsLine(c)}; the reports keep what ran)`);
 });
+
+test('checks the suite broke under are counted apart, in every rendering and in the JSON', () => {
+  const c = certificate([requirement('CORE-A'), requirement('CORE-B')], [
+    check('CORE-A', 'GET /cars/{carId}', 'not-run', { reason: 'the suite broke under this check (...): boom', suiteBroke: true }),
+    check('CORE-B', 'GET /cars/{carId}', 'not-run'),
+  ]);
+  expect(c.counts.checks).toMatchObject({ notRun: 2, notRunBySuite: 1 });
+  const line = '1 check did not run because the suite itself broke under it (a defect of the suite or of its inputs, not of the server: please report it)';
+  expect(renderConsole(c, '/tmp')).toContain(`suite: ${line}; see Not run`);
+  expect(renderMarkdown(c)).toContain('- **Not run because of the suite:** 1 check did not run');
+  expect(renderHtml(c)).toContain(`<dt>Not run because of the suite</dt><dd class="not-run">${line}</dd>`);
+  // A run where the suite broke under nothing says nothing of it.
+  const clean = sample();
+  expect(clean.counts.checks.notRunBySuite).toBe(0);
+  for (const text of [renderConsole(clean, '/tmp'), renderMarkdown(clean), renderHtml(clean)]) expect(text).not.toMatch(/because of the suite|suite itself broke/);
+});
+
+test('requests sent again on a fresh connection are counted in the run, in every rendering, never as failures', () => {
+  const c = { ...sample(), run: { ...sample().run, reconnectedRequests: 12 } };
+  const line = '12 requests sent again on a fresh connection: the kept-alive connection they went on was closed before any byte of answer (not failures)';
+  expect(renderConsole(c, '/tmp')).toContain(`reconnected: ${line}`);
+  expect(renderMarkdown(c)).toContain(`- **Reconnected:** ${line}`);
+  expect(renderHtml(c)).toContain(`<dt>Reconnected</dt><dd>${line}</dd>`);
+  for (const text of [renderConsole(sample(), '/tmp'), renderMarkdown(sample()), renderHtml(sample())]) expect(text).not.toMatch(/Reconnected|reconnected:/);
+});

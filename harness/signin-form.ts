@@ -1,0 +1,159 @@
+// Finds the sign-in form on the service's page as a person would. The profile says only that
+// GET /auth/auth is a sign-in web page (v3-profile.md § Sign-in page): nothing of its markup. So a
+// field is taken from, in turn,
+//   1. the target file's selector (oauth.signInPage.{username,password,submit}), and then only that;
+//   2. its label (a <label>, aria-label, aria-labelledby), in the form that holds the password field;
+//   3. the form's layout: its password field, the text or e-mail field just before it, and the
+//      form's submit control (the one named like "sign in" or "continue" first): what a person
+//      sees when the fields carry no label (a placeholder only, an <input type=email>, an
+//      <input type=submit value=...>), skipping what is hidden (honeypots) and what is not an entry
+//      (a "show password" button, a "remember me" box).
+// A page that shows no control at all within the wait has no form (the server's doing: SIGNIN-PAGE
+// fails on it); one whose controls cannot be told apart is the suite's limit, and its checks are not
+// run, naming oauth.signInPage (signin-page-state.ts remembers it for the run).
+import type { Locator, Page } from '@playwright/test';
+import type { Target } from './target';
+
+export type FieldName = 'username' | 'password' | 'submit';
+export const FIELD_NAMES: readonly FieldName[] = ['username', 'password', 'submit'];
+
+export interface SignInForm {
+  username: Locator;
+  password: Locator;
+  submit: Locator;
+  /** Some field was found by the form's layout (no selector, no label): a reading of the page, not its word. */
+  byLayout: boolean;
+}
+
+export interface FormProblem {
+  /** no-form: the page shows no control to sign in with; unidentified: controls the suite cannot tell apart. */
+  kind: 'no-form' | 'unidentified';
+  /** What was not found, in a reader's words. */
+  missing: string[];
+}
+
+export type FormSearch = { form: SignInForm } | { problem: FormProblem };
+
+/** How long the form is awaited after the page loaded (a single-page application renders it later). */
+export const FORM_WAIT_MS = 5_000;
+const POLL_MS = 100;
+
+const USERNAME_LABEL = /e-?mail|user(name)?|login|identifier/i;
+const PASSWORD_LABEL = /password|passcode/i;
+const SUBMIT_NAME = /sign ?in|log ?in|connect|submit|continue|next/i;
+/** Inputs a username is typed into (type text is also what a missing or unknown type reads as). */
+const TEXT_INPUT = 'input:is([type=text], [type=email], [type=tel], :not([type]))';
+/** The attribute the layout reading puts on the fields it found, so that locators can name them. */
+const MARK = 'data-vds-signin-field';
+
+const WHAT: Record<FieldName, string> = { username: 'a username field', password: 'a password field', submit: 'a submit control' };
+
+/** Looks for the three fields, again and again until all are found or `waitMs` has passed. */
+export async function findSignInForm(page: Page, target: Pick<Target, 'oauth'>, waitMs = FORM_WAIT_MS): Promise<FormSearch> {
+  const custom = target.oauth?.signInPage ?? {};
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const layout = await readLayout(page);
+    const scope = layout.passwordInForm ? page.locator(`form:has([${MARK}="password"])`) : page;
+    const found: Partial<Record<FieldName, Locator>> = {};
+    let byLayout = false;
+    for (const name of FIELD_NAMES) {
+      const selector = custom[name];
+      if (selector) {
+        const given = page.locator(selector).filter({ visible: true }).first();
+        if (await given.count()) found[name] = given;
+        continue;
+      }
+      const labelled = name === 'username' ? scope.getByLabel(USERNAME_LABEL).and(page.locator(TEXT_INPUT))
+        : name === 'password' ? scope.getByLabel(PASSWORD_LABEL).and(page.locator('input[type=password]'))
+          : undefined;
+      const first = labelled?.filter({ visible: true }).first();
+      if (first && (await first.count())) {
+        found[name] = first;
+      } else if (layout.marked.includes(name)) {
+        found[name] = page.locator(`[${MARK}="${name}"]`);
+        // A submit control is the form's by HTML's own rules; the entry fields are a reading of the page.
+        if (name !== 'submit') byLayout = true;
+      } else if (name === 'submit') {
+        const named = page.getByRole('button', { name: SUBMIT_NAME }).filter({ visible: true }).first();
+        if (await named.count()) found[name] = named;
+      }
+    }
+    if (found.username && found.password && found.submit) {
+      return { form: { username: found.username, password: found.password, submit: found.submit, byLayout } };
+    }
+    if (Date.now() >= deadline) {
+      const missing = FIELD_NAMES.filter((n) => !found[n]).map((n) => (custom[n] ? `oauth.signInPage.${n} (${custom[n]}) matches nothing visible` : WHAT[n]));
+      return { problem: { kind: layout.controls === 0 && !Object.keys(custom).length ? 'no-form' : 'unidentified', missing } };
+    }
+    await page.waitForTimeout(POLL_MS);
+  }
+}
+
+interface Layout {
+  /** Visible controls of any kind on the page; undefined when the page could not be read (it was navigating). */
+  controls?: number;
+  /** The fields the layout reading found (and marked). */
+  marked: FieldName[];
+  passwordInForm: boolean;
+}
+
+/**
+ * The layout reading, run in the page: marks its password field, the text field before it and its
+ * submit control, and counts the page's visible controls. Plain JavaScript in a string on purpose: a
+ * TypeScript transpiler may add helpers to a function (esbuild's __name) that the page does not have.
+ */
+const LAYOUT_SCRIPT = String.raw`({ mark, submitName }) => {
+  const submitWords = new RegExp(submitName, 'i');
+  for (const el of document.querySelectorAll('[' + mark + ']')) el.removeAttribute(mark);
+  const visible = (el) => {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none' && Number(style.opacity) !== 0;
+  };
+  // What a person can use: shown on the page (not moved off it, as a field for bots is), enabled,
+  // editable, reachable with the keyboard, and not hidden from assistive technology.
+  const onPage = (el) => { const box = el.getBoundingClientRect(); return box.right + window.scrollX > 0 && box.bottom + window.scrollY > 0; };
+  const usable = (el) => visible(el) && onPage(el) && !el.disabled && !el.readOnly && el.tabIndex >= 0 && !el.closest('[aria-hidden=true]');
+  const precedes = (a, b) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const controls = [...document.querySelectorAll('input:not([type=hidden]), textarea, select, button, [role=button], [contenteditable=true], [contenteditable=""]')].filter(visible).length;
+  const layout = { controls, marked: [], passwordInForm: false };
+  const textLike = (el) => ['text', 'email', 'tel'].includes(el.type) && usable(el);
+  const password = [...document.querySelectorAll('input[type=password]')].find(usable);
+  // Without a password field (the first step of a two-step sign-in), the first text field stands
+  // for the form, so that what is missing is named: the password field.
+  const anchor = password || [...document.querySelectorAll('input')].find(textLike);
+  if (!anchor) return layout;
+  const form = anchor.form || anchor.closest('form');
+  const scope = form || document;
+  let username = anchor;
+  if (password) {
+    password.setAttribute(mark, 'password');
+    layout.marked.push('password');
+    layout.passwordInForm = Boolean(form);
+    // The text or e-mail field just before the password; in a form, else its first such field.
+    const texts = [...scope.querySelectorAll('input')].filter(textLike);
+    username = texts.filter((el) => precedes(el, password)).pop() || (form ? texts[0] : undefined);
+  }
+  if (username) {
+    username.setAttribute(mark, 'username');
+    layout.marked.push('username');
+  }
+  // The form's submit controls (a <button> without type submits; type=button does not), the one
+  // named like signing in first; without a form, the controls after the fields.
+  const name = (el) => (el.innerText || '') + ' ' + (el.value || '') + ' ' + (el.getAttribute('aria-label') || '');
+  const submits = [...scope.querySelectorAll('button, input[type=submit], input[type=image], [role=button]')]
+    .filter((el) => usable(el) && (el.tagName !== 'BUTTON' || el.type === 'submit') && (form || precedes(anchor, el)));
+  const submit = submits.find((el) => submitWords.test(name(el))) || (form ? submits.find((el) => el.tagName === 'BUTTON' || el.tagName === 'INPUT') : undefined);
+  if (submit) {
+    submit.setAttribute(mark, 'submit');
+    layout.marked.push('submit');
+  }
+  return layout;
+}`;
+
+async function readLayout(page: Page): Promise<Layout> {
+  const args = JSON.stringify({ mark: MARK, submitName: SUBMIT_NAME.source });
+  // A page that is navigating cannot be read: the layout is then unknown (never "no control").
+  return page.evaluate(`(${LAYOUT_SCRIPT})(${args})`).then((l) => l as Layout).catch(() => ({ marked: [], passwordInForm: false }));
+}

@@ -1,0 +1,128 @@
+// The HTTP client's connections (harness/api.ts, connection-reuse.ts): a GET that meets a kept-alive
+// connection the server closed while idle (no byte of answer) is sent again once on a fresh
+// connection and counted; a POST goes on a fresh connection of its own, never sent twice; a failure
+// on a fresh connection, or once some of the answer came, is the server's (no answer, no retry).
+// Once a server was seen closing idle connections, the client no longer reuses one idle that long.
+import http from 'node:http';
+import { expect, test } from '@playwright/test';
+import { ApiClient, NoAnswerError } from '../../../harness/api';
+import { Redactor } from '../../../harness/redact';
+import { closeIdleConnections, IDLE_MS } from '../../../reference-server/http/idle-close';
+import { listenOnLoopback } from '../support/loopback-server';
+
+interface Seen { method: string; port: number; connection?: string }
+
+/** A server answering 200 "ok", recording each request with the client port it came from. */
+async function start(handle?: (req: http.IncomingMessage, res: http.ServerResponse, seen: Seen[]) => boolean) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push({ method: req.method ?? '', port: req.socket.remotePort ?? 0, connection: req.headers.connection });
+    req.resume();
+    if (handle?.(req, res, seen)) return;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('"ok"');
+  });
+  server.keepAliveTimeout = 60_000;
+  const { origin, close } = await listenOnLoopback(server);
+  return { server, seen, api: new ApiClient(`${origin}/v3`, 3000, new Redactor([])), close };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('a GET on a connection closed while idle is sent again on a fresh one, once, and counted', async () => {
+  const s = await start();
+  closeIdleConnections(s.server);
+  try {
+    expect((await s.api.get('/a')).status).toBe(200);
+    await pause(IDLE_MS + 150);
+    const again = await s.api.get('/a');
+    expect(again.status).toBe(200);
+    expect(again.exchange.reconnected).toBe(1);
+    // The server saw the first request, and the second on a new connection (the one it dropped never reached it).
+    expect(s.seen.map((r) => r.method)).toEqual(['GET', 'GET']);
+    expect(s.seen[1].port).not.toBe(s.seen[0].port);
+    // No pause, no close: the connection is reused, nothing is sent twice.
+    const next = await s.api.get('/a');
+    expect(next.exchange.reconnected).toBeUndefined();
+    // The client has learnt the server's habit (a connection idle that long is closed): after a pause
+    // as long or longer it opens a connection instead of meeting a closed one (nothing dropped, nothing
+    // sent again). Longer here: on a busy machine the idle time measured may exceed the pause.
+    await pause(3 * (IDLE_MS + 150));
+    const later = await s.api.get('/a');
+    expect(later.exchange.reconnected).toBeUndefined();
+    expect(s.seen).toHaveLength(4);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a POST goes on a fresh connection of its own (never reused, never sent twice)', async () => {
+  const s = await start();
+  closeIdleConnections(s.server);
+  try {
+    await s.api.get('/a');
+    await pause(IDLE_MS + 150);
+    const first = await s.api.post('/b', { body: {} });
+    await pause(IDLE_MS + 150);
+    const second = await s.api.post('/b', { body: {} });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect([first.exchange.reconnected, second.exchange.reconnected]).toEqual([undefined, undefined]);
+    const posts = s.seen.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(2);
+    expect(posts.every((p) => p.connection === 'close')).toBe(true);
+    expect(new Set(s.seen.map((r) => r.port)).size).toBe(3);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a server that drops the request again on the fresh connection has not answered: the server\'s failure, after one retry', async () => {
+  // The first request is answered; every later one is dropped unanswered.
+  const s = await start((req, _res, seen) => {
+    if (seen.length === 1) return false;
+    req.socket.destroy();
+    return true;
+  });
+  try {
+    await s.api.get('/a');
+    await pause(50); // the connection back in the pool: the next request reuses it
+    const failure = await s.api.get('/a').catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(NoAnswerError);
+    expect((failure as NoAnswerError).message).toMatch(/closed the connection before answering \(on a fresh connection, sent again after the kept-alive one closed unanswered\)/);
+    expect((failure as NoAnswerError).exchange.reconnected).toBe(1);
+    expect(s.seen).toHaveLength(3);
+  } finally {
+    await s.close();
+  }
+});
+
+test('no retry on a fresh connection, nor once part of the answer came', async () => {
+  const dropped = await start((req) => {
+    req.socket.destroy();
+    return true;
+  });
+  try {
+    // The first request of this client to the server goes on a fresh connection: dropped, it is the server's.
+    const failure = await dropped.api.get('/a').catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(NoAnswerError);
+    expect(dropped.seen).toHaveLength(1);
+  } finally {
+    await dropped.close();
+  }
+  const cut = await start((_req, res, seen) => {
+    if (seen.length === 1) return false;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    res.write('"partial');
+    setTimeout(() => res.socket?.destroy(), 20);
+    return true;
+  });
+  try {
+    await cut.api.get('/a');
+    await pause(50);
+    const failure = await cut.api.get('/a').catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(NoAnswerError);
+    expect((failure as NoAnswerError).exchange.reconnected).toBeUndefined();
+    expect(cut.seen).toHaveLength(2);
+  } finally {
+    await cut.close();
+  }
+});

@@ -1,0 +1,104 @@
+// Finding the sign-in form as a person would (harness/signin-form.ts), on realistic markups with and
+// without labels, in a real Chromium: the right field each time (never a search box, a honeypot, a
+// "remember me" box or a "show password" button), a page with nothing to sign in with as no-form,
+// and fields that cannot be told apart as unidentified. Skipped (with the reason) without a browser.
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { chooseBrowser, launchBrowser } from '../../../harness/browser';
+import { findSignInForm, type FormSearch } from '../../../harness/signin-form';
+
+const choice = chooseBrowser();
+let browser: Browser;
+
+test.describe('sign-in form in Chromium', () => {
+  test.skip(!choice.executablePath, `no Chromium: ${choice.missing}`);
+  test.beforeAll(async () => {
+    browser = await launchBrowser(choice);
+  });
+  test.afterAll(async () => browser?.close());
+
+  /** The form search on this markup; the fields it found, by their name (or text, for a control). */
+  async function search(html: string, signInPage: Record<string, string> = {}, waitMs = 400): Promise<{ result: FormSearch; names?: string[]; page: Page }> {
+    const page = await browser.newPage();
+    await page.setContent(`<!DOCTYPE html><html><body>${html}</body></html>`);
+    const result = await findSignInForm(page, { oauth: { signInPage } }, waitMs);
+    if (!('form' in result)) return { result, page };
+    const id = (el: Element) => (el as HTMLInputElement).name || (el as HTMLElement).innerText || (el as HTMLInputElement).value;
+    const names = await Promise.all([result.form.username, result.form.password, result.form.submit].map((l) => l.evaluate(id)));
+    return { result, names, page };
+  }
+
+  const cases: Array<{ name: string; html: string; expected: [string, string, string]; byLayout: boolean }> = [
+    {
+      name: 'labelled fields (the reference page)',
+      html: `<form><label for="u">Email</label><input id="u" name="username" type="email"><label for="p">Password</label><input id="p" name="password" type="password"><button type="submit">Sign in</button></form>`,
+      expected: ['username', 'password', 'Sign in'], byLayout: false,
+    },
+    {
+      name: 'no label: a text field with a placeholder, a password, a "Continue" button (issue 25)',
+      html: `<form><input name="login" type="text" placeholder="Email or username"><input name="password" type="password" placeholder="Password"><button>Continue</button></form>`,
+      expected: ['login', 'password', 'Continue'], byLayout: true,
+    },
+    {
+      name: 'no label: an e-mail field and an <input type=submit value=...>',
+      html: `<form><input name="user" type="email"><input name="pass" type="password"><input type="submit" value="Log in"></form>`,
+      expected: ['user', 'pass', 'Log in'], byLayout: true,
+    },
+    {
+      name: 'a search box outside the form, a honeypot moved off the page, a "Show" button and a link in it',
+      html: `<header><input name="q" type="text" placeholder="Search"></header>
+        <form><input name="login" type="text"><input name="website" type="text" tabindex="-1" style="position:absolute;left:-10000px">
+        <div><input name="password" type="password"><button type="button">Show</button></div><a href="#">Forgot your password?</a><button class="primary">Continue</button></form>`,
+      expected: ['login', 'password', 'Continue'], byLayout: true,
+    },
+    {
+      name: 'a "remember my login" box and a labelled "show password" button are not fields',
+      html: `<form><input name="id" type="text" placeholder="Identifier"><input name="secret" type="password"><button type="button" aria-label="Show password">👁</button>
+        <label><input name="remember" type="checkbox"> Remember my login</label><button type="button">Sign in with another account</button><button type="submit">Go</button></form>`,
+      expected: ['id', 'secret', 'Go'], byLayout: true,
+    },
+    {
+      name: 'no <form> (a single-page application): the fields and a role=button after them',
+      html: `<div><input name="email" type="email"><input name="password" type="password"><div role="button" tabindex="0">Continue</div></div>`,
+      expected: ['email', 'password', 'Continue'], byLayout: true,
+    },
+    {
+      name: 'the target file\'s selectors win over labels and layout',
+      html: `<form><label for="a">Email</label><input id="a" name="decoy" type="email"><input name="real" type="text"><input name="pw" type="password"><button>Enter</button></form>`,
+      expected: ['real', 'pw', 'Enter'], byLayout: false,
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const selectors: Record<string, string> = c.name.startsWith('the target file') ? { username: '[name=real]', password: '[name=pw]', submit: 'text=Enter' } : {};
+      const { result, names, page } = await search(c.html, selectors);
+      try {
+        expect('form' in result ? names : result).toEqual(c.expected);
+        expect('form' in result && result.form.byLayout).toBe(c.byLayout);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  test('a form rendered by a script after the page loaded is awaited', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.setContent(`<main></main><script>setTimeout(() => { document.querySelector('main').innerHTML = '<form><input name="login"><input name="password" type="password"><button>Continue</button></form>'; }, 300)</script>`);
+      const result = await findSignInForm(page, { oauth: {} }, 3000);
+      expect('form' in result).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a page with no control at all shows no form; fields that cannot be told apart are unidentified', async () => {
+    const notice = await search('<h1>Sign in</h1><p>Signing in is not available at the moment.</p>');
+    expect(notice.result).toEqual({ problem: { kind: 'no-form', missing: ['a username field', 'a password field', 'a submit control'] } });
+    // The first step of a two-step sign-in: an e-mail field and "Next", the password on another page.
+    const twoStep = await search('<form><input name="email" type="email"><button>Next</button></form>');
+    expect(twoStep.result).toEqual({ problem: { kind: 'unidentified', missing: ['a password field'] } });
+    const wrongSelector = await search('<form><input name="u"><input name="p" type="password"><button>Sign in</button></form>', { username: '#nope' });
+    expect(wrongSelector.result).toEqual({ problem: { kind: 'unidentified', missing: ['oauth.signInPage.username (#nope) matches nothing visible'] } });
+    for (const s of [notice, twoStep, wrongSelector]) await s.page.close();
+  });
+});

@@ -1,0 +1,76 @@
+// A sign-in page whose form the suite cannot find (here the first step of a two-step sign-in: an
+// e-mail field and "Next", no password field): every browser check is not run, naming
+// oauth.signInPage, none failed and none waiting out a timeout; the rest of the run is unaffected.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
+import { expect, test } from '@playwright/test';
+import { chooseBrowser } from '../../../harness/browser';
+import type { Certificate } from '../../../reporters/model';
+import { readJson, runCommand, startReference } from '../reporting/real-run';
+import { startFrontServer } from '../support/front-server';
+
+const TWO_STEP_PAGE = `<!DOCTYPE html><html><body><main><h1>Welcome</h1>
+<form method="post" action="/v3/auth/next"><input name="email" type="email" placeholder="you@example.com"><button>Next</button></form>
+</main></body></html>`;
+
+const BROWSER_CHECKS = ['SIGNIN-PAGE', 'SIGNIN-CODE-STATE', 'SIGNIN-REDIRECT-EXACT', 'SIGNIN-SCOPE-SUBSET'];
+const TOKEN_CHECKS_THROUGH_THE_PAGE = ['TOKEN-CODE-GRANT', 'TOKEN-CODE-SINGLE-USE', 'TOKEN-BAD-CLIENT', 'TOKEN-REFRESH'];
+
+test.skip(!chooseBrowser().executablePath, 'no Chromium: the browser checks would not run anyway');
+test.setTimeout(300_000);
+
+/** The reference's target file pointed at the front server, with more keys. */
+function targetVia(file: string, front: string, control: Record<string, unknown>): string {
+  const target = YAML.parse(fs.readFileSync(file, 'utf8'));
+  target.baseUrl = `${front}/v3`;
+  target.control = { ...target.control, ...control };
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');
+  fs.writeFileSync(out, YAML.stringify(target));
+  return out;
+}
+
+/** Every step (check) of the run's Allure results, with its duration. */
+function allureSteps(reportsDir: string): Array<{ name: string; ms: number }> {
+  const dir = path.join(reportsDir, 'allure-results');
+  return fs.readdirSync(dir).filter((f) => f.endsWith('-result.json')).flatMap((f) => {
+    const result = readJson<{ steps?: Array<{ name: string; start: number; stop: number }> }>(path.join(dir, f));
+    return (result.steps ?? []).map((s) => ({ name: s.name, ms: s.stop - s.start }));
+  });
+}
+
+function byId(c: Certificate, id: string) {
+  return c.requirements.find((r) => r.id === id)!;
+}
+
+for (const mode of ['tokens from the sign-in page', 'tokens from the control API'] as const) {
+  test(`a form that cannot be found (${mode}): the browser checks are not run, at once, naming oauth.signInPage`, async () => {
+    const reference = await startReference();
+    const front = await startFrontServer(`http://127.0.0.1:${reference.port}`, { '/v3/auth/auth': TWO_STEP_PAGE });
+    try {
+      const throughPage = mode === 'tokens from the sign-in page';
+      const target = targetVia(reference.targetFile, front.origin, throughPage ? { mintTokens: false } : {});
+      const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '@auth'], { target, timeoutMs: 240_000 });
+      const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
+      expect(c.counts.checks.failed, run.output.slice(-3000)).toBe(0);
+      expect(c.counts.checks.notRunBySuite).toBe(0);
+      const skipped = throughPage ? [...BROWSER_CHECKS, ...TOKEN_CHECKS_THROUGH_THE_PAGE] : BROWSER_CHECKS;
+      for (const id of skipped) {
+        const r = byId(c, id);
+        expect(r.status, id).toBe('not-run');
+        expect(r.notRun.map((n) => n.reason).join(' | '), id).toMatch(/the sign-in form was not found on the page within 5 s \(a password field\).*oauth\.signInPage\.\{username,password,submit\}/);
+      }
+      if (!throughPage) for (const id of TOKEN_CHECKS_THROUGH_THE_PAGE) expect(byId(c, id).status, id).toBe('passed');
+      // At once: the form search's wait (5 s) once in the run at most, never a sign-in's timeout (15 s)
+      // nor a check's time limit (80 s); the steps' times are read from the Allure results.
+      const steps = allureSteps(run.reportsDir).filter((s) => /^(SIGNIN|TOKEN)-/.test(s.name));
+      expect(steps.length).toBeGreaterThan(8);
+      const slow = steps.filter((s) => s.ms > 10_000).map((s) => `${s.name}: ${s.ms} ms`);
+      expect(slow).toEqual([]);
+    } finally {
+      await front.close();
+      await reference.stop();
+    }
+  });
+}
