@@ -3,6 +3,7 @@
 // bounded time and size for every answer, redirects never followed, and a redacted record of each
 // exchange (for the reports) with its latency (for monitoring).
 import type { Redactor } from './redact';
+import type { TokenKey } from './target';
 
 import fs from 'node:fs';
 import { curlCommand, type SecretRefs } from './curl';
@@ -38,6 +39,12 @@ export interface Exchange {
   url: string;
   /** The catalogue route this request exercised, when known (latency is aggregated per route). */
   route?: string;
+  /**
+   * The credential the request carried, never its value: "none", the run's token key ("full",
+   * "noScopes", "withoutScope.cars_read", ...), or "header" (a raw Authorization header the check
+   * wrote). Set by CheckContext.call; absent for other requests. The triage reads it.
+   */
+  credential?: Credential;
   requestHeaders: Record<string, string>;
   requestBody?: string;
   status?: number;
@@ -50,6 +57,9 @@ export interface Exchange {
   /** 429 answers waited out before this answer (harness/http-policy.ts). */
   throttled?: number;
 }
+
+/** Which credential a request carried (Exchange.credential): a name, never the secret. */
+export type Credential = 'none' | 'header' | TokenKey;
 
 export interface ApiResponse {
   status: number;
@@ -78,6 +88,8 @@ export interface RequestOptions {
   rawBody?: string;
   form?: Record<string, string>;
   route?: string;
+  /** Which credential `authorization` is (recorded on the exchange; never the value). */
+  credential?: Credential;
   /** The most of the body read (default MAX_BODY_BYTES). */
   maxBytes?: number;
 }
@@ -148,6 +160,7 @@ export class ApiClient {
       method,
       url: this.redactor.redact(url),
       route: options.route,
+      ...(options.credential ? { credential: options.credential } : {}),
       requestHeaders: this.redactor.redactValue(headers),
       requestBody: body === undefined ? undefined : this.redactor.redact(body).slice(0, 2000),
       durationMs: 0,
