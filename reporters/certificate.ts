@@ -6,14 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
-import { loadCatalogue, planChecks } from '../harness/catalogue';
+import { loadCatalogue, planChecks, type Catalogue } from '../harness/catalogue';
 import { loadTargetFromEnv } from '../harness/target';
 import { evaluateBaseline, readBaseline, writeBaseline, type BaselineEntry } from './baseline';
 import { compareCertificates, readCertificate } from './compare';
 import { certificationInfo } from './certification';
 import { decideGate } from './gate';
 import { addRunWarnings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
-import { RUN_STOPPED, type Certificate, type TargetInfo } from './model';
+import { RUN_STOPPED, type Certificate, type TargetInfo, type Triage } from './model';
 import { optionsFromEnv, type CertificateOptions } from './options';
 import { REPORT_FILES } from './paths';
 import { redactDeep, reportRedactor, runContextIfAny } from './redaction';
@@ -26,6 +26,7 @@ import type { CheckResult } from './model';
 import type { CheckRecord } from './check-record';
 import { checkRecordsOf, checkResultsOf, groupOf, NEVER_STARTED } from './results';
 import { renderJunit } from './render-junit';
+import { triage } from './triage';
 import { buildCertificate, checkStates, NOT_SELECTED, resolveChecks, type Check, type PlannedKey, type RequirementInfo } from './verdict';
 
 export default class CertificateReporter implements Reporter {
@@ -137,10 +138,13 @@ export default class CertificateReporter implements Reporter {
       notRunFails: run?.certify,
     });
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
-    const throttled = tests.flatMap((t) => checkRecordsOf(t)).reduce((n, r) => n + r.exchanges.reduce((m, e) => m + (e.throttled ?? 0), 0), 0);
+    const records = tests.flatMap((t) => checkRecordsOf(t));
+    const throttled = records.reduce((n, r) => n + r.exchanges.reduce((m, e) => m + (e.throttled ?? 0), 0), 0);
     if (throttled) certificate.run.throttledRequests = throttled;
+    const triaged = triageOf(records, catalogue, certificate);
+    if (triaged) certificate.triage = triaged;
     this.checks = resolveChecks(requirements, planned, results, missingReason);
-    this.exchanges = run?.certify ? tests.flatMap((t) => checkRecordsOf(t)) : undefined;
+    this.exchanges = run?.certify ? records : undefined;
     const states = checkStates(requirements, planned, results, missingReason);
     const problems: string[] = [];
     const { baseline, updateBaseline, compare } = this.options;
@@ -186,6 +190,24 @@ function attempt<T>(read: () => T, problems: string[]): T | undefined {
     return read();
   } catch (err) {
     problems.push((err as Error).message);
+    return undefined;
+  }
+}
+
+/**
+ * The failures by likely cause (reporters/triage.ts), from the records of the requirements the
+ * certificate counts. It only regroups failures: should it break, the run keeps its verdict and says so.
+ */
+function triageOf(records: CheckRecord[], catalogue: Catalogue, certificate: Certificate): Triage | undefined {
+  const known = new Set(certificate.requirements.map((r) => r.id));
+  try {
+    return triage(records.filter((r) => known.has(r.requirement)), {
+      routes: catalogue.routes,
+      statements: Object.fromEntries(catalogue.requirements.map((r) => [r.id, r.statements])),
+      env: certificate.target.env,
+    });
+  } catch (err) {
+    certificate.run.warnings.push(`the triage of the failures could not be made (a defect of the suite): ${(err as Error).message}`);
     return undefined;
   }
 }
