@@ -86,6 +86,10 @@ function gateSection(c: Certificate): string {
     parts.push(`<p>Baseline <code>${esc(b.path)}</code>${b.written ? ' (written by this run)' : ''}: ${esc(plural(b.regressions.length, 'regression'))}, ${esc(plural(b.known.length, 'known failure'))}.</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}`);
   }
   if (c.comparison) parts.push(`<p>Compared with <code>${esc(c.comparison.previous.path)}</code> (${esc(c.comparison.previous.date)}): see changes.md.</p>`);
+  if (c.triage) {
+    const causes = c.triage.causes.map((k, i) => `<li><a href="#cause-${i + 1}">${esc(k.title)}</a>: ${esc(plural(k.explains, 'check'))}</li>`);
+    parts.push(`<p>Likely causes of the ${esc(plural(c.triage.failed, 'failing check'))} (details under Failures):</p><ol>${causes.join('')}</ol>`);
+  }
   return parts.length ? `<h2>Exit status</h2>\n${parts.join('\n')}` : '';
 }
 

@@ -77,6 +77,11 @@ function gateSection(c: Certificate): string {
   }
   const cmp = c.comparison;
   if (cmp) lines.push('', `Compared with \`${cmp.previous.path}\` (${cmp.previous.date}): see changes.md.`);
+  // Up here too, in a line each: a CI job summary shows this page from the top.
+  if (c.triage) {
+    lines.push('', `Likely causes of the ${plural(c.triage.failed, 'failing check')} (details under Failures):`, '');
+    c.triage.causes.forEach((k, i) => lines.push(`${i + 1}. ${text(k.title)}: ${plural(k.explains, 'check')}`));
+  }
   return lines.length ? ['## Exit status', '', ...lines].join('\n') : '';
 }
 
