@@ -68,6 +68,8 @@ export function triage(records: CheckRecord[], facts: TriageFacts): Triage | und
       ev.byRoute.set(e.route, list);
     }
   }
+  const order = new Map(facts.routes.map((r, i) => [r.route, i]));
+  const byCatalogue = (a: string, b: string) => order.get(a)! - order.get(b)!;
   const claimed = new Set<string>();
   const causes: TriageCause[] = [];
   for (const rule of RULES) {
@@ -82,7 +84,7 @@ export function triage(records: CheckRecord[], facts: TriageFacts): Triage | und
       for (const { r } of mine) claimed.add(r.key);
       const shown = mine.find(({ e }) => e.credential === 'full' && e.curl) ?? mine.find(({ e }) => e.curl) ?? mine[0];
       causes.push({
-        id: f.id, title: f.title, explains: mine.length, checks: mine.map(({ r }) => r.key), routes: f.routes,
+        id: f.id, title: f.title, explains: mine.length, checks: mine.map(({ r }) => r.key), routes: [...f.routes].sort(byCatalogue),
         example: exampleOf(shown.r, shown.e), fix: f.fix,
       });
     }
