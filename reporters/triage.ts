@@ -8,6 +8,8 @@
 // the causes' counts add up. A cause is shown when it explains enough checks: MIN_CHECKS for a cause
 // on a route of its own, and for a cause that speaks of "every route" also MIN_ROUTES routes (one
 // route's oddity is the per-requirement list's business). Causes are ranked by checks explained.
+// The rules read every check's exchanges; with VDS_ATTACH=failures (the mutation runner) only the
+// failing checks keep theirs, and a rule sees less of each route.
 import { requestLine, type Exchange } from '../harness/api';
 import type { Group, Route } from '../harness/catalogue';
 import { checkContract } from '../harness/contracts';
