@@ -8,6 +8,7 @@
 // once on a fresh connection (connection-reuse.ts), and counted. Only a failure on a fresh
 // connection is the server's.
 import type { Redactor } from './redact';
+import type { TokenKey } from './target';
 
 import fs from 'node:fs';
 import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
@@ -44,6 +45,12 @@ export interface Exchange {
   url: string;
   /** The catalogue route this request exercised, when known (latency is aggregated per route). */
   route?: string;
+  /**
+   * The credential the request carried, never its value: "none", the run's token key ("full",
+   * "noScopes", "withoutScope.cars_read", ...), or "header" (a raw Authorization header the check
+   * wrote). Set by CheckContext.call; absent for other requests. The triage reads it.
+   */
+  credential?: Credential;
   requestHeaders: Record<string, string>;
   requestBody?: string;
   status?: number;
@@ -58,6 +65,9 @@ export interface Exchange {
   /** Times it was sent again on a fresh connection: a reused one closed before any byte of answer (connection-reuse.ts). */
   reconnected?: number;
 }
+
+/** Which credential a request carried (Exchange.credential): a name, never the secret. */
+export type Credential = 'none' | 'header' | TokenKey;
 
 export interface ApiResponse {
   status: number;
@@ -86,6 +96,8 @@ export interface RequestOptions {
   rawBody?: string;
   form?: Record<string, string>;
   route?: string;
+  /** Which credential `authorization` is (recorded on the exchange; never the value). */
+  credential?: Credential;
   /** The most of the body read (default MAX_BODY_BYTES). */
   maxBytes?: number;
 }
@@ -159,6 +171,7 @@ export class ApiClient {
       method,
       url: this.redactor.redact(url),
       route: options.route,
+      ...(options.credential ? { credential: options.credential } : {}),
       requestHeaders: this.redactor.redactValue(headers),
       requestBody: body === undefined ? undefined : this.redactor.redact(body).slice(0, 2000),
       durationMs: 0,

@@ -2,7 +2,7 @@
 // route under test, and requests that fill in ids and credentials the way the documents say.
 // Inputs that are missing raise NotRun naming the target-file key that would provide them.
 import type { Browser } from '@playwright/test';
-import { MAX_LIST_BODY_BYTES, type ApiClient, type ApiResponse } from './api';
+import { MAX_LIST_BODY_BYTES, type ApiClient, type ApiResponse, type Credential } from './api';
 import type { Catalogue, Requirement, Route } from './catalogue';
 import type { DataKey, RunContext } from './run-context';
 import type { Redactor } from './redact';
@@ -145,6 +145,13 @@ export class CheckContext {
     return { path, query };
   }
 
+  /** Which credential an Authorization header is, by name: the run's token key it carries, or a raw header. */
+  private credentialOf(authorization: string | null): Credential {
+    if (authorization === null) return 'none';
+    const key = Object.entries(this.run.tokens).find(([, token]) => token && authorization === `Bearer ${token}`)?.[0];
+    return (key as TokenKey | undefined) ?? 'header';
+  }
+
   async call(route: Route, options: CallOptions = {}): Promise<ApiResponse> {
     if (route.method !== 'GET') this.requireWrites();
     const { path, query } = this.resolve(route, options.ids);
@@ -166,6 +173,7 @@ export class CheckContext {
       body,
       rawBody: options.rawBody,
       route: route.route,
+      credential: this.credentialOf(authorization),
       ...(list ? { maxBytes: MAX_LIST_BODY_BYTES } : {}),
     });
     if (list && res.truncated && res.status === route.success.status) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
-import { isCarDate, isRfc3339DateTime } from './contracts/formats';
+import { FORMAT_EXPECTATIONS, isCarDate, isRfc3339DateTime } from './contracts/formats';
 import { escapePointerToken, unescapePointerToken } from './contracts/json-pointer';
 import { toViolations, type ContractViolation } from './contracts/violations';
 
@@ -209,4 +209,32 @@ export function unknownFields(contract: string, body: unknown): string[] {
  */
 export function documentedOnly(contract: string, body: unknown): unknown {
   return walkContract(contract, body).documented;
+}
+
+/**
+ * The date members of a contract at any depth ("car[]": those of a car), by name: the date format
+ * each must follow (vds-car-date or vds-date-time, harness/contracts/formats.ts). The triage
+ * (reporters/triage-dates.ts) reads the dates of answers through it.
+ */
+export function dateMembers(contract: string): Map<string, string> {
+  const { name } = splitName(contract);
+  const schema = contractRegistry().schemas.get(name)!;
+  const found = new Map<string, string>();
+  const seen = new Set<object>();
+  const visit = (list: Facet[]): void => {
+    for (const f of list) {
+      if (seen.has(f.schema)) continue;
+      seen.add(f.schema);
+      for (const [key, sub] of Object.entries((f.schema.properties as Schema | undefined) ?? {})) {
+        const subFacets = facets(sub, f.base);
+        const format = subFacets.map((s) => s.schema.format).find((x): x is string => typeof x === 'string' && x in FORMAT_EXPECTATIONS);
+        if (format && !found.has(key)) found.set(key, format);
+        visit(subFacets);
+      }
+      const items = [f.schema.items, ...((f.schema.prefixItems as unknown[] | undefined) ?? [])];
+      for (const item of items) visit(facets(item, f.base));
+    }
+  };
+  visit(facets(schema, schema.$id as string));
+  return found;
 }

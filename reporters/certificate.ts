@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
-import { loadCatalogue, planChecks } from '../harness/catalogue';
+import { loadCatalogue, planChecks, type Catalogue } from '../harness/catalogue';
 import { loadTargetFromEnv } from '../harness/target';
 import { evaluateBaseline, readBaseline, writeBaseline, type BaselineEntry } from './baseline';
 import { compareCertificates, readCertificate } from './compare';
@@ -17,7 +17,7 @@ import { decideGate } from './gate';
 import { addToHistory, historyEntry, readHistory } from './history';
 import { serverLatency } from './latency';
 import { addLatencySampling, addRunWarnings, readLatencySamplings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
-import { RUN_STOPPED, type Certificate, type TargetInfo } from './model';
+import { RUN_STOPPED, type Certificate, type TargetInfo, type Triage } from './model';
 import { optionsFromEnv, type CertificateOptions } from './options';
 import { REPORT_FILES } from './paths';
 import { redactDeep, reportRedactor, runContextIfAny } from './redaction';
@@ -31,6 +31,7 @@ import type { CheckResult } from './model';
 import type { CheckRecord } from './check-record';
 import { checkRecordsOf, checkResultsOf, groupOf, NEVER_STARTED } from './results';
 import { renderJunit } from './render-junit';
+import { triage } from './triage';
 import { buildCertificate, checkStates, NOT_SELECTED, resolveChecks, type Check, type PlannedKey, type RequirementInfo } from './verdict';
 
 export default class CertificateReporter implements Reporter {
@@ -152,13 +153,16 @@ export default class CertificateReporter implements Reporter {
     const sampled = serverLatency(readLatencySamplings(metadata));
     if (sampled) certificate.serverLatency = sampled;
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
-    const exchanges = tests.flatMap((t) => checkRecordsOf(t)).flatMap((r) => r.exchanges);
+    const records = tests.flatMap((t) => checkRecordsOf(t));
+    const exchanges = records.flatMap((r) => r.exchanges);
     const throttled = exchanges.reduce((n, e) => n + (e.throttled ?? 0), 0);
     if (throttled) certificate.run.throttledRequests = throttled;
     const reconnected = exchanges.reduce((n, e) => n + (e.reconnected ?? 0), 0);
     if (reconnected) certificate.run.reconnectedRequests = reconnected;
+    const triaged = triageOf(records, catalogue, certificate);
+    if (triaged) certificate.triage = triaged;
     this.checks = resolveChecks(requirements, planned, results, missingReason);
-    this.exchanges = run?.certify ? tests.flatMap((t) => checkRecordsOf(t)) : undefined;
+    this.exchanges = run?.certify ? records : undefined;
     const states = checkStates(requirements, planned, results, missingReason);
     const problems: string[] = [];
     const { baseline, updateBaseline, compare } = this.options;
@@ -223,6 +227,24 @@ function attempt<T>(read: () => T, problems: string[]): T | undefined {
     return read();
   } catch (err) {
     problems.push((err as Error).message);
+    return undefined;
+  }
+}
+
+/**
+ * The failures by likely cause (reporters/triage.ts), from the records of the requirements the
+ * certificate counts. It only regroups failures: should it break, the run keeps its verdict and says so.
+ */
+function triageOf(records: CheckRecord[], catalogue: Catalogue, certificate: Certificate): Triage | undefined {
+  const known = new Set(certificate.requirements.map((r) => r.id));
+  try {
+    return triage(records.filter((r) => known.has(r.requirement)), {
+      routes: catalogue.routes,
+      statements: Object.fromEntries(catalogue.requirements.map((r) => [r.id, r.statements])),
+      env: certificate.target.env,
+    });
+  } catch (err) {
+    certificate.run.warnings.push(`the triage of the failures could not be made (a defect of the suite): ${(err as Error).message}`);
     return undefined;
   }
 }

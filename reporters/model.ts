@@ -174,6 +174,40 @@ export interface Certificate {
   certification?: Certification;
   baseline?: BaselineEvaluation;
   comparison?: Comparison;
+  /**
+   * The failures regrouped by likely cause (reporters/triage.ts), most checks first; absent when no
+   * check failed or no cause explains several. It never changes a verdict.
+   */
+  triage?: Triage;
+}
+
+/** The kinds of cause the triage knows (reporters/triage.ts states each rule). */
+export const TRIAGE_CAUSES = ['not-implemented', 'no-answer', 'auth-refused', 'error-body', 'content-type', 'scope-map', 'date-shape'] as const;
+export type TriageCauseId = (typeof TRIAGE_CAUSES)[number];
+
+export interface Triage {
+  /** Failing checks of the run. */
+  failed: number;
+  /** Of them, those a cause below explains (each by one cause only, so the causes' counts add up to this). */
+  explained: number;
+  causes: TriageCause[];
+}
+
+/** One likely cause of many failures, found in the recorded exchanges. */
+export interface TriageCause {
+  id: TriageCauseId;
+  /** What the answers show, e.g. "10 routes answer a non-API 404 to every valid request (not implemented?)". */
+  title: string;
+  /** How many failing checks it explains: checks.length. */
+  explains: number;
+  /** The keys of those checks. */
+  checks: string[];
+  /** The catalogue routes where the answers show it. */
+  routes: string[];
+  /** One exchange that shows it. */
+  example?: { check: string; request: string; curl?: string; body?: string };
+  /** The fix, in one sentence. */
+  fix: string;
 }
 
 export interface Certification {

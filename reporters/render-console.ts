@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { CLASSES } from './verdict';
 import { countsLine, plural, reconnectedLine, shortList, STATUS_MARK, suiteBrokeLine, targetLine } from './format';
-import { RUN_STOPPED, type Certificate } from './model';
+import { RUN_STOPPED, type Certificate, type Triage } from './model';
 import { REPORT_FILES } from './paths';
 import { renderChangesText } from './render-changes';
 
@@ -36,11 +36,18 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
 
   const failed = c.requirements.filter((r) => r.failures.length);
   if (failed.length) {
-    out.push('  Failed:');
+    // With a triage, its causes come first and the list by requirement shows the other failures.
+    const explained = new Set(c.triage?.causes.flatMap((k) => k.checks) ?? []);
+    if (c.triage) out.push(...triageLines(c.triage));
+    const rest = failed.map((r) => ({ r, failures: r.failures.filter((f) => !explained.has(f.check)) }));
+    const covered = rest.filter((x) => !x.failures.length).map((x) => x.r.id);
+    if (c.triage && rest.some((x) => x.failures.length)) out.push('  Other failures, by requirement:');
+    else if (!c.triage) out.push('  Failed:');
     let shown = 0;
-    for (const r of failed) {
+    for (const { r, failures } of rest) {
+      if (!failures.length) continue;
       out.push(`    ${STATUS_MARK.failed} ${r.id} (${r.class}, ${r.severity}): ${r.title}`, `        cite: ${r.cite}`);
-      for (const f of r.failures) {
+      for (const f of failures) {
         if (shown++ >= MAX_FAILED_CHECKS) continue;
         out.push(`        ${f.check}`, `          expected: ${oneLine(f.expected)}`, `          actual:   ${oneLine(f.actual)}`);
         if (f.curl) out.push(`          curl:     ${f.curl}`);
@@ -48,6 +55,7 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
       }
     }
     if (shown > MAX_FAILED_CHECKS) out.push(`    … ${shown - MAX_FAILED_CHECKS} more failing checks in conformance.md`);
+    if (covered.length) out.push(`  Requirements failed only by the causes above: ${shortList(covered, 8).join(', ')} (every failing check in conformance.md)`);
   }
   const notRun = c.requirements.filter((r) => r.status === 'not-run' && r.applicable !== false);
   const elsewhere = c.requirements.filter((r) => r.applicable === false);
@@ -74,6 +82,21 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
   out.push(...more);
   out.push(countsLine(c));
   return `${out.join('\n')}\n`;
+}
+
+/** The triage: each likely cause in a few lines, most checks first. */
+function triageLines(t: Triage): string[] {
+  const out = [`  Failed: ${plural(t.failed, 'check')}; likely causes first (${t.explained} of them explained, each by one cause):`];
+  for (const k of t.causes) {
+    out.push(`    ${STATUS_MARK.failed} ${k.title}: ${plural(k.explains, 'check')}`);
+    out.push(`        routes:  ${shortList(k.routes, 4).join(', ')}`);
+    if (k.example) {
+      out.push(`        example: ${oneLine(k.example.request)}${k.example.body ? ` ${oneLine(k.example.body, 120)}` : ''}`);
+      if (k.example.curl) out.push(`                 ${k.example.curl}`);
+    }
+    out.push(`        fix:     ${k.fix}`);
+  }
+  return out;
 }
 
 function oneLine(text: string, max = 240): string {

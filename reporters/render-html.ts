@@ -3,7 +3,7 @@
 import { GROUPS } from '../harness/catalogue';
 import { CLASSES } from './verdict';
 import { countsLine, plural, reconnectedLine, seconds, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
-import type { Certificate, CheckFailure, RequirementResult } from './model';
+import type { Certificate, CheckFailure, RequirementResult, Triage } from './model';
 
 export const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:75rem;padding:0 1rem;color:#1d2330}
@@ -95,6 +95,10 @@ function gateSection(c: Certificate): string {
     parts.push(`<p>Baseline <code>${esc(b.path)}</code>${b.written ? ' (written by this run)' : ''}: ${esc(plural(b.regressions.length, 'regression'))}, ${esc(plural(b.known.length, 'known failure'))}.</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}`);
   }
   if (c.comparison) parts.push(`<p>Compared with <code>${esc(c.comparison.previous.path)}</code> (${esc(c.comparison.previous.date)}): see changes.md.</p>`);
+  if (c.triage) {
+    const causes = c.triage.causes.map((k, i) => `<li><a href="#cause-${i + 1}">${esc(k.title)}</a>: ${esc(plural(k.explains, 'check'))}</li>`);
+    parts.push(`<p>Likely causes of the ${esc(plural(c.triage.failed, 'failing check'))} (details under Failures):</p><ol>${causes.join('')}</ol>`);
+  }
   return parts.length ? `<h2>Exit status</h2>\n${parts.join('\n')}` : '';
 }
 
@@ -136,17 +140,29 @@ function requirementHead(r: RequirementResult, mark: string, withAnchor = true):
 function failuresSection(c: Certificate): string {
   const failed = c.requirements.filter((r) => r.failures.length);
   if (!failed.length) return '<h2>Failures</h2><p>None.</p>';
+  const causeOf = new Map(c.triage?.causes.flatMap((k, i) => k.checks.map((check) => [check, i + 1] as const)) ?? []);
   const blocks = failed.map((r) => `<div class="box">${requirementHead(r, STATUS_MARK.failed)}
 <table class="wide"><tr><th>Check</th><th>Expected</th><th>Actual</th></tr>
-${r.failures.map(failureRow).join('\n')}</table></div>`);
-  return `<h2>Failures</h2>\n${blocks.join('\n')}`;
+${r.failures.map((f) => failureRow(f, causeOf.get(f.check))).join('\n')}</table></div>`);
+  return `<h2>Failures</h2>\n${c.triage ? triageSection(c.triage) : ''}${blocks.join('\n')}`;
+}
+
+/** The likely causes first (reporters/triage.ts), numbered: a failing check below names its cause's number. */
+function triageSection(t: Triage): string {
+  const items = t.causes.map((k, i) => `<li id="cause-${i + 1}"><strong>${esc(k.title)}</strong>: ${esc(plural(k.explains, 'failing check'))}
+<dl><dt>Routes</dt><dd>${k.routes.map((r) => `<code>${esc(r)}</code>`).join(', ')}</dd>
+${k.example ? `<dt>Example</dt><dd><code>${esc(k.example.request)}</code>${k.example.body ? ` answered <code>${esc(k.example.body)}</code>` : ''}${k.example.curl ? `<pre>${esc(k.example.curl)}</pre>` : ''}</dd>` : ''}
+<dt>Fix</dt><dd>${esc(k.fix)}</dd><dt>Checks</dt><dd>${checkList(k.checks)}</dd></dl></li>`);
+  return `<div class="box"><h3 id="triage">Likely causes (triage)</h3>
+<p>${esc(plural(t.failed, 'failing check'))}; ${t.explained} of them explained by the causes below, each by one cause, most checks first. Every failing check is still listed by requirement below, with its cause's number.</p>
+<ol>${items.join('\n')}</ol></div>\n`;
 }
 
 /** One failing check: expected vs actual side by side; the request and body folded under them. */
-function failureRow(f: CheckFailure): string {
+function failureRow(f: CheckFailure, cause?: number): string {
   const evidence = [f.request && `request: ${f.request}`, f.body && `body: ${f.body}`, f.curl && `reproduce: ${f.curl}`, f.rerun && `rerun the check: ${f.rerun}`]
     .filter(Boolean).join('\n');
-  return `<tr><td><code>${esc(f.check)}</code></td><td><pre>${esc(f.expected)}</pre></td><td><pre>${esc(f.actual)}</pre>` +
+  return `<tr><td><code>${esc(f.check)}</code>${cause ? ` <a class="muted" href="#cause-${cause}">likely cause ${cause}</a>` : ''}</td><td><pre>${esc(f.expected)}</pre></td><td><pre>${esc(f.actual)}</pre>` +
     `${f.pointer ? `<div class="muted">at ${esc(f.pointer)}</div>` : ''}` +
     `${evidence ? `<details><summary>request</summary><pre>${esc(evidence)}</pre></details>` : ''}</td></tr>`;
 }

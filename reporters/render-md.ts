@@ -2,7 +2,7 @@
 import { GROUPS } from '../harness/catalogue';
 import { CLASSES } from './verdict';
 import { countsLine, plural, reconnectedLine, seconds, shortList, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
-import type { Certificate, CheckFailure, RequirementResult } from './model';
+import type { Certificate, CheckFailure, RequirementResult, Triage } from './model';
 
 export function renderMarkdown(c: Certificate): string {
   return [
@@ -79,6 +79,11 @@ function gateSection(c: Certificate): string {
   }
   const cmp = c.comparison;
   if (cmp) lines.push('', `Compared with \`${cmp.previous.path}\` (${cmp.previous.date}): see changes.md.`);
+  // Up here too, in a line each: a CI job summary shows this page from the top.
+  if (c.triage) {
+    lines.push('', `Likely causes of the ${plural(c.triage.failed, 'failing check')} (details under Failures):`, '');
+    c.triage.causes.forEach((k, i) => lines.push(`${i + 1}. ${text(k.title)}: ${plural(k.explains, 'check')}`));
+  }
   return lines.length ? ['## Exit status', '', ...lines].join('\n') : '';
 }
 
@@ -117,21 +122,42 @@ function groupTable(c: Certificate): string {
 function failuresSection(c: Certificate): string {
   const failed = c.requirements.filter((r) => r.failures.length);
   if (!failed.length) return '## Failures\n\nNone.';
-  return ['## Failures', '', ...failed.map(failureBlock)].join('\n');
+  const causeOf = new Map(c.triage?.causes.flatMap((k, i) => k.checks.map((check) => [check, i + 1] as const)) ?? []);
+  return ['## Failures', '', ...(c.triage ? [triageSection(c.triage)] : []), ...failed.map((r) => failureBlock(r, causeOf))].join('\n');
 }
 
-function failureBlock(r: RequirementResult): string {
+/** The likely causes first (reporters/triage.ts), numbered: a failing check below names its cause's number. */
+function triageSection(t: Triage): string {
+  const causes = t.causes.map((k, i) => [
+    `${i + 1}. **${text(k.title)}**: ${plural(k.explains, 'failing check')}`,
+    `   - routes: ${k.routes.map((r) => code(r)).join(', ')}`,
+    ...(k.example ? [`   - example: ${code(k.example.request)}${k.example.body ? ` answered ${code(k.example.body)}` : ''}`] : []),
+    ...(k.example?.curl ? [`   - reproduce: ${code(k.example.curl)}`] : []),
+    `   - fix: ${text(k.fix)}`,
+  ].join('\n'));
+  return [
+    '### Likely causes (triage)',
+    '',
+    `${plural(t.failed, 'failing check')}; ${t.explained} of them explained by the causes below, each by one cause, most checks first. ` +
+      'Every failing check is still listed by requirement below, with its cause\'s number.',
+    '',
+    ...causes,
+    '',
+  ].join('\n');
+}
+
+function failureBlock(r: RequirementResult, causeOf: Map<string, number>): string {
   return [
     `### ${STATUS_MARK.failed} ${r.id}: ${text(r.title)}`,
     '',
     `${r.class}, ${r.severity} — cite: ${text(r.cite)}`,
     '',
-    ...r.failures.map(failureItem),
+    ...r.failures.map((f) => failureItem(f, causeOf.get(f.check))),
   ].join('\n');
 }
 
-function failureItem(f: CheckFailure): string {
-  const lines = [`- \`${f.check}\``, `  - expected: ${code(f.expected)}`, `  - actual: ${code(f.actual)}`];
+function failureItem(f: CheckFailure, cause?: number): string {
+  const lines = [`- \`${f.check}\`${cause ? ` (likely cause ${cause})` : ''}`, `  - expected: ${code(f.expected)}`, `  - actual: ${code(f.actual)}`];
   if (f.pointer) lines.push(`  - at: ${code(f.pointer)}`);
   if (f.request) lines.push(`  - request: ${code(f.request)}`);
   if (f.body) lines.push(`  - body: ${code(f.body)}`);

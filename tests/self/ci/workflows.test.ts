@@ -14,7 +14,9 @@ import { writeCertificationArchive } from '../../../cli/certification';
 import { loadTarget } from '../../../harness/target';
 import { writeBaseline } from '../../../reporters/baseline';
 import { EXIT } from '../../../reporters/exit-codes';
+import type { Certificate } from '../../../reporters/model';
 import { DEFAULT_BASELINE, REPORT_FILES, ROOT } from '../../../reporters/paths';
+import { renderMarkdown } from '../../../reporters/render-md';
 import { certificate, check, requirement } from '../reporting/synthetic';
 
 const WORKFLOWS_DIR = path.join(ROOT, '.github', 'workflows');
@@ -343,6 +345,58 @@ test('every run script is valid bash (the runner\'s default shell), its expressi
     }
   }
   expect(spawnSync('bash', ['-n'], { input: 'if [ -f x ]; then echo\n', encoding: 'utf8' }).stderr).not.toBe('');
+});
+
+/** A failing run's certificate, with the likely cause of its failures (the triage). */
+function failingWithTriage(): Certificate {
+  const c = certificate([requirement('RESP-STATUS', { class: 'profile' })], [
+    check('RESP-STATUS', 'GET /trips/{tripId}', 'failed'), check('RESP-STATUS', 'GET /trips/{tripId}/stats', 'failed'),
+  ]);
+  return {
+    ...c,
+    gate: { status: 'failed', exitCode: EXIT.failed, rule: 'conformance gate (core and profile)', reasons: ['the profile verdict is FAIL: RESP-STATUS'] },
+    triage: {
+      failed: 2, explained: 2,
+      causes: [{
+        id: 'not-implemented', title: '2 routes answer a non-API 404 to every valid request (not implemented?)', explains: 2,
+        checks: ['RESP-STATUS GET /trips/{tripId}', 'RESP-STATUS GET /trips/{tripId}/stats'], routes: ['GET /trips/{tripId}', 'GET /trips/{tripId}/stats'],
+        fix: 'Implement these routes.',
+      }],
+    },
+  };
+}
+
+test('each job summary shows the certificate from its top: the verdict, the exit status and the likely causes first; a huge one is cut at 1 MiB, not lost', () => {
+  const dir = fs.mkdtempSync(path.join(scratchDir(), 'summary-'));
+  fs.mkdirSync(path.join(dir, 'reports'));
+  const summaryOf = (markdown: string): string[] => workflowFiles().map((file) => {
+    fs.writeFileSync(path.join(dir, 'reports', 'conformance.md'), markdown);
+    const wf = parse(file);
+    const steps = Object.values(wf.jobs).flatMap((job) => (job.steps ?? []).map((step) => ({ job, step })))
+      .filter(({ step }) => step.run?.includes('GITHUB_STEP_SUMMARY') && step.run.includes('reports/conformance.md'));
+    expect(steps, path.basename(file)).toHaveLength(1);
+    const [{ job, step }] = steps;
+    const out = path.join(dir, `${path.basename(file)}.summary.md`);
+    fs.rmSync(out, { force: true });
+    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expandExpressions(String(v), wf, job)]));
+    // As GitHub runs a step's script: bash -e -o pipefail.
+    const ran = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', expandExpressions(step.run!, wf, job)], {
+      cwd: dir, encoding: 'utf8', env: { ...process.env, ...env, GITHUB_STEP_SUMMARY: out, RUNNER_TEMP: dir },
+    });
+    expect(ran.status, `${path.basename(file)}: ${ran.stderr}`).toBe(0);
+    return fs.readFileSync(out, 'utf8');
+  });
+  for (const summary of summaryOf(renderMarkdown(failingWithTriage()))) {
+    const cause = summary.indexOf('1. 2 routes answer a non-API 404 to every valid request (not implemented?): 2 checks');
+    expect(cause).toBeGreaterThan(summary.indexOf('**Exit status: 1 failed**'));
+    expect(cause).toBeLessThan(summary.indexOf('## Requirements by route group'));
+    expect(summary).toContain('### Likely causes (triage)');
+  }
+  const huge = `${renderMarkdown(failingWithTriage())}${'- a failing check\n'.repeat(150_000)}`;
+  for (const summary of summaryOf(huge)) {
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(1024 * 1024);
+    expect(summary).toContain('Likely causes of the 2 failing checks');
+  }
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -115,6 +115,8 @@ test('--certify writes one archive: the certificate in its three forms and every
   if (chooseBrowser().executablePath) {
     expect(run.code, run.output.slice(-3000)).toBe(EXIT.passed);
     expect(c0.verdict).toEqual({ core: 'PASS', profile: 'PASS' });
+    expect(c0.triage, 'a clean run has no triage').toBeUndefined();
+    expect(run.output).not.toContain('likely causes');
   } else expect(run.code, run.output.slice(-2000)).toBe(EXIT.failed);
   const archive = fs.readdirSync(run.reportsDir).find((f) => /^certification-local-\d{4}-\d{2}-\d{2}\.tar\.gz$/.test(f));
   expect(archive, fs.readdirSync(run.reportsDir).join(', ')).toBeTruthy();
