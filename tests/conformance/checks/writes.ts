@@ -27,7 +27,7 @@ export async function coreCarCreate(ctx: CheckContext): Promise<void> {
   const listCars = async () => {
     const res = await ctx.call(list);
     expectStatus(res, '2xx', "listing the user's cars");
-    return { cars: expectArray(res, 'cars') as Item[], exchange: res.exchange };
+    return { cars: expectObjects(res, 'cars'), exchange: res.exchange };
   };
   const before = new Set((await listCars()).cars.map((c) => String(c.id)));
   const stamp = Date.now().toString(36);
@@ -154,7 +154,7 @@ async function listedDeviceId(ctx: CheckContext): Promise<unknown> {
   const res = await ctx.call(route(ctx, 'GET /users/{userId}/cars'));
   expectStatus(res, '2xx', "reading the user's cars");
   const carId = ctx.data('deviceCarId');
-  const car = (expectArray(res, 'cars') as Item[]).find((c) => String(c.id) === carId);
+  const car = expectObjects(res, 'cars').find((c) => String(c.id) === carId);
   if (!car) fail({ expected: `car ${carId} (data.deviceCarId) among the user's cars`, actual: 'not listed', exchange: res.exchange });
   return car.deviceId;
 }

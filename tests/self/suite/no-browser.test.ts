@@ -1,5 +1,6 @@
-// A machine without any browser: the default run still checks everything but the sign-in page
-// (tokens and codes come from the embedded reference's control API), says so on its first line,
+// A machine without any browser: the default run still checks everything but the sign-in page and
+// the sign-in through a second application (tokens and codes come from the embedded reference's
+// control API), says so on its first line,
 // and reports those checks as not run with how to get a browser, never as passed.
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -14,7 +15,7 @@ test('without a browser, only the sign-in page checks are not run, and the first
   const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
   expect(c.counts.checks.failed).toBe(0);
   const notRun = c.requirements.filter((r) => r.applicable && r.status === 'not-run');
-  expect(notRun.map((r) => r.id).sort()).toEqual(['SIGNIN-CODE-STATE', 'SIGNIN-PAGE', 'SIGNIN-REDIRECT-EXACT', 'SIGNIN-SCOPE-SUBSET']);
+  expect(notRun.map((r) => r.id).sort()).toEqual(['CORE-DEVICE-SCOPE-RESTRICTED', 'SIGNIN-CODE-STATE', 'SIGNIN-PAGE', 'SIGNIN-REDIRECT-EXACT', 'SIGNIN-SCOPE-SUBSET']);
   for (const r of notRun) expect(r.notRun[0].reason, r.id).toMatch(/needs a browser for the sign-in page: VDS_BROWSER=none/);
   // The token endpoint's checks ran: codes came from the control API.
   expect(c.requirements.find((r) => r.id === 'TOKEN-CODE-GRANT')!.status).toBe('passed');

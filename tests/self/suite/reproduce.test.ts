@@ -15,7 +15,7 @@ test('a failing check\'s curl line and rerun command reproduce the failure', asy
   const reference = await startReference({ fault: 'route-answers-500@GET /cars/:carId/status' });
   try {
     const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', `^${CHECK.replace(/[{}]/g, '\\$&')} @`], { target: reference.targetFile });
-    expect(run.code, run.output.slice(-2000)).toBe(0); // a profile failure: the gate follows the core verdict
+    expect(run.code, run.output.slice(-2000)).toBe(1); // a profile failure fails the default gate (core and profile)
     const failure = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json')).requirements
       .flatMap((r) => r.failures).find((f) => f.check === CHECK)!;
     expect(failure.actual).toBe('status 500');
@@ -35,7 +35,7 @@ test('a failing check\'s curl line and rerun command reproduce the failure', asy
     const again = spawnSync('bash', ['-c', failure.rerun!], {
       cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...freshRunEnv(process.env), VDS_REPORTS_DIR: reportsDir },
     });
-    expect(again.status, `${again.stdout}${again.stderr}`.slice(-2000)).toBe(0);
+    expect(again.status, `${again.stdout}${again.stderr}`.slice(-2000)).toBe(1); // the same profile failure
     const rerun = readJson<Certificate>(path.join(reportsDir, 'conformance.json'));
     expect(rerun.counts.checks.failed).toBe(1);
     expect(rerun.counts.checks.passed).toBe(0);
