@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { type Catalogue, type ConformanceClass, loadCatalogue, planChecks } from '../harness/catalogue';
+import { faultSpecs } from '../reference-server/fault-specs';
 
 export const KILLS_FILE = path.resolve(__dirname, '..', 'contracts', 'fault-kills.yaml');
 
@@ -65,13 +66,26 @@ export function readClassKills(): Record<string, ConformanceClass[]> | undefined
   return readDoc()?.classes as Record<string, ConformanceClass[]> | undefined;
 }
 
-/** Rewrites one section, keeping the other, and derives the classes each fault fails from both. */
+/**
+ * Only faults of the registry and requirements or checks of the catalogue: a fault or requirement
+ * renamed or removed since a run wrote the matrix leaves no stale entry.
+ */
+function pruned(matrix: KillMatrix | undefined, known: Set<string>): KillMatrix | undefined {
+  if (!matrix) return undefined;
+  const faults = new Set(faultSpecs());
+  return Object.fromEntries(Object.entries(matrix).filter(([fault]) => faults.has(fault)).map(([fault, ids]) => [fault, ids.filter((id) => known.has(id))]));
+}
+
+/** Rewrites one section, keeping the other (both pruned), and derives the classes each fault fails from both. */
 export function writeKills(matrix: KillMatrix, section: Section = 'faults'): void {
+  const catalogue = loadCatalogue();
+  const known = { faults: new Set(catalogue.requirements.map((r) => r.id)), checks: new Set(planChecks(catalogue).map((p) => p.key)) };
   const sorted = Object.fromEntries(Object.entries(matrix).filter(([, ids]) => section === 'faults' || ids.length).sort(([a], [b]) => a.localeCompare(b)));
   const { classes: _old, ...kept } = readDoc() ?? {};
   const doc: Partial<Record<Section, KillMatrix>> = { faults: {}, ...kept, [section]: sorted };
+  doc.faults = pruned(doc.faults, known.faults);
+  doc.checks = pruned(doc.checks, known.checks);
   fs.writeFileSync(KILLS_FILE, HEADER + YAML.stringify({ faults: doc.faults, ...(doc.checks ? { checks: doc.checks } : {}) }));
-  const catalogue = loadCatalogue();
   const classOf = new Map(catalogue.requirements.map((r) => [r.id, r.class]));
   const classes = Object.fromEntries(Object.entries(requirementKills(catalogue) ?? {}).sort(([a], [b]) => a.localeCompare(b))
     .map(([fault, ids]) => [fault, [...new Set(ids.map((id) => classOf.get(id)).filter((c): c is ConformanceClass => c !== undefined))].sort()]));
