@@ -97,6 +97,8 @@ export default class CertificateReporter implements Reporter {
     }
     certificate = redactDeep(certificate, redactor);
     this.write(certificate);
+    // A replay's own tally (harness/replay.ts): verify compares it with the archive's certificate next.
+    if (replayDir()) process.stdout.write('\nThe replay\'s own tally (the browser\'s checks not run); its comparison with the archive\'s certificate follows.');
     process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : []));
     // `playwright test` exits with this status. merge-reports ignores it (it exits 0 unless a reporter
     // crashed): `npm run merge` reads the gate from conformance.json instead.
