@@ -12,11 +12,11 @@ import * as tar from 'tar';
 import { loadCatalogue, planChecks } from '../harness/catalogue';
 import { REPLAY_ENV, REPLAY_FILE, type RecordedCheck, type ReplayContextFile } from '../harness/replay';
 import { SELECTION_ENV } from '../harness/selection';
-import { contentHash } from '../reporters/certification';
+import { suiteContentHash } from '../reporters/certification';
 import { EXIT } from '../reporters/exit-codes';
 import { suiteInfo } from '../reporters/metadata';
 import type { Certificate, CheckStatus } from '../reporters/model';
-import { reportsDir, REPORT_FILES, ROOT } from '../reporters/paths';
+import { reportsDir, REPORT_FILES } from '../reporters/paths';
 import { UsageError, type Invocation } from './args';
 import { ARCHIVED } from './certification';
 
@@ -45,7 +45,7 @@ export async function verify(inv: Invocation, playwright: (args: string[], env: 
   const dir = extract(archive);
   try {
     const { certificate, context } = readArchive(archive, dir);
-    const installed = { version: suiteInfo().version, contentSha256: contentHash(['contracts', 'tests'].map((d) => path.join(ROOT, d))) };
+    const installed = { version: suiteInfo().version, contentSha256: suiteContentHash() };
     const made = { version: certificate.certification?.suite.version ?? certificate.suite.version, contentSha256: certificate.certification?.suite.contentSha256 };
     if (made.version !== installed.version) {
       throw new UsageError(
