@@ -7,6 +7,9 @@
 // server may have applied it); any other request that meets one, no byte of answer, is sent again
 // once on a fresh connection (connection-reuse.ts), and counted. Only a failure on a fresh
 // connection is the server's.
+// Transports: ApiClient builds each request and its redacted record; a Transport answers it. The
+// network's (networkTransport: everything above) in a run; in a replay of a certification archive
+// (harness/replay.ts), the check's recorded answers. A check cannot tell which.
 import type { Redactor } from './redact';
 import type { TokenKey } from './target';
 
