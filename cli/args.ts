@@ -37,6 +37,11 @@ Options:
                            target's environment rules out) is a FAIL; writes one archive with the certificate
                            and every check's redacted requests: reports/certification-<product>-<date>.tar.gz
   --merge DIR              no run: merge the blob reports in DIR (from --shard runs) into one certificate
+  --verify ARCHIVE         no server: replay a certification archive offline (every request answered from its
+                           recorded exchanges) and compare each check's verdict with its certificate; --grep
+                           narrows it (one check, to debug). Reports in reports/verify/. Also: vds-conformance verify ARCHIVE.
+                           Exit 0: every replayable verdict reproduced; 1: some differ or had no recorded answer;
+                           2: unreadable archive, or made by another suite version
   -h, --help               this help
 
 Selecting checks:
@@ -57,6 +62,8 @@ export interface Invocation {
   help: boolean;
   /** A folder of blob reports to merge, instead of a run. */
   merge?: string;
+  /** A certification archive to replay offline and compare with its certificate (cli/verify.ts). */
+  verify?: string;
   /** --certify: a whole, unnarrowed run whose archive is written at the end. */
   certify: boolean;
   /** --last-failed: select the checks that failed in the previous run. */
@@ -88,7 +95,7 @@ const NARROWING = new Set(['--shard', '--test-list', '--test-list-invert', '--on
 
 const OWN_FLAGS = [
   '--target', '--monitor', '--compare', '--latency-ratio', '--latency-floor-ms', '--history', '--gate', '--baseline', '--update-baseline', '--require-complete', '--certify',
-  '--merge', '--help', '--grep', '--grep-invert', '--last-failed', '--max-failures',
+  '--merge', '--verify', '--help', '--grep', '--grep-invert', '--last-failed', '--max-failures',
 ];
 
 export function parseArgs(argv: string[]): Invocation {
@@ -176,6 +183,9 @@ export function parseArgs(argv: string[]): Invocation {
         inv.env[SELECTION_ENV.grepInvert] = checkPattern(flag, value());
         inv.narrowing.push(flag);
         break;
+      case '--verify':
+        inv.verify = userPath(value());
+        break;
       case '--merge': {
         const dir = userPath(value());
         if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--merge: ${dir} is not a folder of blob reports`);
@@ -194,6 +204,15 @@ export function parseArgs(argv: string[]): Invocation {
     throw new UsageError('--merge takes no run options (--target, --monitor, --grep, --certify, playwright test options): the blob reports carry them');
   }
   if (inv.merge && inv.compareLast) throw new UsageError('--merge takes --compare PATH, not --compare last: give the previous certificate\'s path');
+  if (inv.verify) {
+    const others = [
+      ...(inv.certify ? ['--certify'] : []), ...(inv.merge ? ['--merge'] : []), ...(inv.lastFailed ? ['--last-failed'] : []), ...(inv.compareLast ? ['--compare'] : []),
+      ...Object.entries(VERIFY_REFUSES).filter(([k]) => inv.env[k]).map(([, flag]) => flag),
+    ];
+    if (others.length) {
+      throw new UsageError(`--verify replays the archive's own run: it cannot be combined with ${others.join(', ')} (only --grep, --grep-invert and playwright test options)`);
+    }
+  }
   if (inv.certify && inv.env.VDS_GATE === 'core') throw new UsageError('--certify judges every class: it cannot be combined with --gate core');
   if (inv.certify && inv.narrowing.length) {
     throw new UsageError(`--certify runs the whole suite: it cannot be combined with ${[...new Set(inv.narrowing)].join(', ')}`);
@@ -201,6 +220,12 @@ export function parseArgs(argv: string[]): Invocation {
   if (inv.certify) inv.env.VDS_CERTIFY = '1';
   return inv;
 }
+
+/** Run options a verify takes from the archive, not the command line. */
+const VERIFY_REFUSES: Record<string, string> = {
+  VDS_TARGET: '--target', VDS_MONITOR: '--monitor', VDS_COMPARE: '--compare', VDS_HISTORY: '--history', VDS_GATE: '--gate', VDS_BASELINE: '--baseline',
+  VDS_UPDATE_BASELINE: '--update-baseline', VDS_REQUIRE_COMPLETE: '--require-complete', VDS_LATENCY_RATIO: '--latency-ratio', VDS_LATENCY_FLOOR_MS: '--latency-floor-ms',
+};
 
 function passThrough(raw: string, flag: string, args: string[], inv: Invocation): void {
   if (!flag.startsWith('-')) {

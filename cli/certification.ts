@@ -8,7 +8,7 @@ import * as tar from 'tar';
 import type { Certificate } from '../reporters/model';
 import { REPORT_FILES } from '../reporters/paths';
 
-export const ARCHIVED = [REPORT_FILES.certificateJson, REPORT_FILES.certificateMd, REPORT_FILES.certificateHtml, REPORT_FILES.exchanges];
+export const ARCHIVED = [REPORT_FILES.certificateJson, REPORT_FILES.certificateMd, REPORT_FILES.certificateHtml, REPORT_FILES.exchanges, REPORT_FILES.replay];
 
 /** reports/certification-<product>-<date>.tar.gz; undefined when the run wrote no certificate. */
 export function writeCertificationArchive(dir: string): string | undefined {

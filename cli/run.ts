@@ -13,6 +13,7 @@ import type { Certificate } from '../reporters/model';
 import { reportsDir, REPORT_FILES, ROOT } from '../reporters/paths';
 import { UsageError, type Invocation } from './args';
 import { writeCertificationArchive } from './certification';
+import { verify } from './verify';
 import { lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation): Promise<number> {
@@ -26,6 +27,7 @@ export async function run(inv: Invocation): Promise<number> {
     throw new UsageError(`--history: ${env.VDS_HISTORY} is inside the reports folder ${dir}, which every run empties: keep the nights elsewhere (e.g. ./nights)`);
   }
   if (inv.merge) return merge(inv.merge, env, dir);
+  if (inv.verify) return verify(inv, playwright);
 
   const last = lastCertificate(dir);
   if (inv.lastFailed) {
@@ -92,7 +94,7 @@ function nodeArgs(): string[] {
   return ROOT.split(path.sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs', { paths: [ROOT] })] : [];
 }
 
-function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const cli = require.resolve('@playwright/test/cli', { paths: [ROOT] });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: 'inherit' });

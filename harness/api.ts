@@ -7,6 +7,9 @@
 // server may have applied it); any other request that meets one, no byte of answer, is sent again
 // once on a fresh connection (connection-reuse.ts), and counted. Only a failure on a fresh
 // connection is the server's.
+// Transports: ApiClient builds each request and its redacted record; a Transport answers it. The
+// network's (networkTransport: everything above) in a run; in a replay of a certification archive
+// (harness/replay.ts), the check's recorded answers. A check cannot tell which.
 import type { Redactor } from './redact';
 import type { TokenKey } from './target';
 
@@ -56,8 +59,14 @@ export interface Exchange {
   status?: number;
   responseHeaders?: Record<string, string>;
   bodyExcerpt?: string;
+  /** The whole answer, redacted: recorded by a certification (--certify), so that its archive can be replayed. */
+  body?: string;
+  /** The answer was larger than the request read (body holds what was read). */
+  truncated?: boolean;
   durationMs: number;
   error?: string;
+  /** What kind of no-answer `error` is (a replay throws the same): timeout, network, or 429s past maxRetries. */
+  errorKind?: 'timeout' | 'network' | 'rate-limited';
   /** The request as one shell line, secrets as variable references (harness/curl.ts). */
   curl?: string;
   /** 429 answers waited out before this answer (harness/http-policy.ts). */
@@ -135,6 +144,10 @@ export class ApiClient {
     private readonly redactor: Redactor,
     /** Given, every exchange carries its curl line (the checks' clients; not setup's). */
     private readonly secretRefs?: SecretRefs,
+    /** Where requests go: the network unless a replay answers them (harness/replay.ts). */
+    private readonly transport: Transport = networkTransport,
+    /** Keep each answer's whole body (redacted) on its exchange: a certification's archive is replayed from it. */
+    private readonly recordBodies = false,
   ) {}
 
   url(pathOrUrl: string, query?: Query): string {
@@ -178,16 +191,80 @@ export class ApiClient {
       ...(this.secretRefs ? { curl: curlCommand({ method, url, headers, body }, this.secretRefs, this.redactor) } : {}),
     };
     this.exchanges.push(exchange);
-    const breakerKey = options.route ?? new URL(url).pathname;
+    const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+    const answer = await this.transport.send(
+      { method, url, headers, body, maxBytes, timeoutMs: this.timeoutMs, breakerKey: options.route ?? new URL(url).pathname },
+      exchange,
+    );
+    const { status, headers: responseHeaders, text, truncated, durationMs } = answer;
+    const contentType = responseHeaders['content-type'] ?? '';
+    let json: unknown;
+    let jsonError: string | undefined;
+    if (text.length === 0) jsonError = 'the body is empty';
+    else if (truncated) jsonError = `the body is larger than ${maxBytes} bytes`;
+    else {
+      try {
+        json = JSON.parse(text);
+      } catch (err) {
+        jsonError = `the body is not JSON (${(err as Error).message})`;
+      }
+    }
+    Object.assign(exchange, {
+      status,
+      responseHeaders: this.redactor.redactValue(responseHeaders),
+      bodyExcerpt: this.redactor.redact(text.slice(0, 1500)),
+      durationMs,
+      // A certification keeps every answer whole (redacted), so that its archive can be replayed.
+      ...(this.recordBodies ? { body: this.redactor.redact(text), ...(truncated ? { truncated } : {}) } : {}),
+    });
+    return { status, headers: responseHeaders, contentType, text, json, jsonError, truncated, durationMs, exchange };
+  }
+}
+
+/** What a transport is asked to send: the request as it goes out (secrets included: never recorded as is). */
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  maxBytes: number;
+  timeoutMs: number;
+  /** The route (or path) whose silent answers the breaker counts. */
+  breakerKey: string;
+}
+
+/** An HTTP answer as a transport got it. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  truncated: boolean;
+  durationMs: number;
+}
+
+/**
+ * Where a request goes: the network (networkTransport), or a certification archive's recorded answers
+ * (harness/replay.ts). The checks never know which: ApiClient builds the request and its redacted
+ * record, the transport answers it, or throws NoAnswerError / RateLimitedError (having set the record's
+ * error, status, throttled or reconnected members).
+ */
+export interface Transport {
+  send(request: OutgoingRequest, exchange: Exchange): Promise<RawAnswer>;
+}
+
+/** The network: the target's operator controls, kept-alive or fresh connections, 429s waited out, the breaker. */
+export const networkTransport: Transport = {
+  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey }, exchange) {
     if ((silentRequests.get(breakerKey) ?? 0) >= MAX_SILENT_REQUESTS) {
       exchange.error = `not sent: the last ${MAX_SILENT_REQUESTS} requests to ${breakerKey} got no answer`;
+      exchange.errorKind = 'network';
       throw new NoAnswerError(`${method} ${exchange.url}: ${exchange.error}`, 'network', exchange);
     }
     if (RECORD_TO) fs.appendFileSync(RECORD_TO, `${JSON.stringify({ method, url, headers, body } satisfies RecordedRequest)}\n`);
     await throttle();
     let started = performance.now();
     const controller = new AbortController();
-    let timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    let timer = setTimeout(() => controller.abort(), timeoutMs);
     const idempotent = IDEMPOTENT.has(method);
     /** The last attempt was the one sent again on a fresh connection. */
     let sentAgain = false;
@@ -213,6 +290,7 @@ export class ApiClient {
         if (retries >= httpPolicy().maxRetries) {
           exchange.status = 429;
           exchange.durationMs = Math.round(performance.now() - started);
+          exchange.errorKind = 'rate-limited';
           throw new RateLimitedError(`${method} ${exchange.url}: still 429 Too Many Requests after ${retries} retries`, exchange);
         }
         clearTimeout(timer);
@@ -221,47 +299,27 @@ export class ApiClient {
         exchange.throttled = retries + 1;
         await throttle();
         started = performance.now();
-        timer = setTimeout(() => controller.abort(), this.timeoutMs);
+        timer = setTimeout(() => controller.abort(), timeoutMs);
         res = await send();
       }
-      const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
       const { text, truncated } = await readCapped(res, maxBytes);
-      const durationMs = Math.round(performance.now() - started);
-      const responseHeaders = Object.fromEntries(res.headers.entries());
-      const contentType = res.headers.get('content-type') ?? '';
-      let json: unknown;
-      let jsonError: string | undefined;
-      if (text.length === 0) jsonError = 'the body is empty';
-      else if (truncated) jsonError = `the body is larger than ${maxBytes} bytes`;
-      else {
-        try {
-          json = JSON.parse(text);
-        } catch (err) {
-          jsonError = `the body is not JSON (${(err as Error).message})`;
-        }
-      }
       silentRequests.delete(breakerKey);
-      Object.assign(exchange, {
-        status: res.status,
-        responseHeaders: this.redactor.redactValue(responseHeaders),
-        bodyExcerpt: this.redactor.redact(text.slice(0, 1500)),
-        durationMs,
-      });
-      return { status: res.status, headers: responseHeaders, contentType, text, json, jsonError, truncated, durationMs, exchange };
+      return { status: res.status, headers: Object.fromEntries(res.headers.entries()), text, truncated, durationMs: Math.round(performance.now() - started) };
     } catch (err) {
       if (err instanceof RateLimitedError) throw err;
       exchange.durationMs = Math.round(performance.now() - started);
       const timedOut = controller.signal.aborted;
-      const reason = (timedOut ? `no complete answer within ${this.timeoutMs} ms (requestTimeoutMs)` : describeNetworkError(err)) +
+      const reason = (timedOut ? `no complete answer within ${timeoutMs} ms (requestTimeoutMs)` : describeNetworkError(err)) +
         (sentAgain ? ' (on a fresh connection, sent again after the kept-alive one closed unanswered)' : '');
       exchange.error = reason;
+      exchange.errorKind = timedOut ? 'timeout' : 'network';
       silentRequests.set(breakerKey, (silentRequests.get(breakerKey) ?? 0) + 1);
       throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, timedOut ? 'timeout' : 'network', exchange);
     } finally {
       clearTimeout(timer);
     }
-  }
-}
+  },
+};
 
 /** Reads at most maxBytes, so a huge or endless body cannot exhaust memory. */
 async function readCapped(res: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {

@@ -8,6 +8,7 @@ import type { DataKey, RunContext } from './run-context';
 import type { Redactor } from './redact';
 import type { Scope, Target, TokenKey } from './target';
 import { expectStatus } from './assertions';
+import { systemClock, type Clock } from './clock';
 import { NotApplicable, NotRun } from './outcome';
 
 export interface CallOptions {
@@ -48,7 +49,14 @@ export class CheckContext {
     readonly scope?: Scope,
     /** Runs a function with the worker's browser (fixtures/conformance.ts). */
     private readonly browserSession?: BrowserSession,
+    /** The clock the check reads (harness/clock.ts): the system's, or a replay's recorded readings. */
+    private readonly clock: Clock = systemClock(),
   ) {}
+
+  /** Now, in milliseconds: every date a check computes starts here (never Date.now(): a replay must read the recorded instants). */
+  now(): number {
+    return this.clock.now();
+  }
 
   /** Uses the worker's browser for the sign-in page, or NotRun saying why there is none. */
   withBrowser<T>(use: (browser: Browser) => Promise<T>): Promise<T> {
@@ -162,7 +170,7 @@ export class CheckContext {
         : this.defaultAuthorization(route);
     let body = options.body;
     if (body === undefined && options.rawBody === undefined && route.method === 'POST' && route.success.contract === 'createdCar') {
-      body = validCarBody();
+      body = validCarBody(this.now());
     }
     // A list grows with the data (neither document states a page size): more of it is read, and an
     // answer larger still is not judged (the check is not run) rather than failed.
@@ -195,6 +203,6 @@ export function isSuiteCreatedCar(car: Record<string, unknown>): boolean {
   return car.make === CREATED_CAR_PREFIX || String(car.name ?? '').startsWith(CREATED_CAR_PREFIX);
 }
 
-export function validCarBody(): Record<string, unknown> {
-  return { make: CREATED_CAR_PREFIX, model: 'Reference run', name: `${CREATED_CAR_PREFIX} ${new Date().toISOString().slice(0, 10)}` };
+export function validCarBody(now: number): Record<string, unknown> {
+  return { make: CREATED_CAR_PREFIX, model: 'Reference run', name: `${CREATED_CAR_PREFIX} ${new Date(now).toISOString().slice(0, 10)}` };
 }

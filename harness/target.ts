@@ -7,6 +7,7 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import dotenv from 'dotenv';
 import YAML from 'yaml';
 import { didYouMean } from './did-you-mean';
+import { replayDir, replayTarget } from './replay';
 
 export const SCOPES = [
   'users_read', 'cars_read', 'cars_write', 'status_read',
@@ -95,6 +96,9 @@ export function listTargetNames(): string[] {
 
 /** Loads the target named by VDS_TARGET (default `local`). VDS_MONITOR=1 (--monitor) makes it read-only. */
 export function loadTargetFromEnv(env: NodeJS.ProcessEnv = process.env): Target {
+  // A replay of a certification archive: the recorded target, its secrets as placeholders (harness/replay.ts).
+  const replaying = replayDir(env);
+  if (replaying) return replayTarget(replaying);
   dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
   const target = loadTarget(env.VDS_TARGET || 'local', env);
   // Nightly monitoring may point at production: it never writes, whatever the target file allows.

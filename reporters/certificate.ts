@@ -8,7 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { loadCatalogue, planChecks, type Catalogue } from '../harness/catalogue';
-import { loadTargetFromEnv } from '../harness/target';
+import { fuzzSeed } from '../harness/fuzz';
+import { recordedTarget, REPLAY_FORMAT, replayDir, type RecordedCheck, type ReplayContextFile } from '../harness/replay';
+import { knownSignInProblem } from '../harness/signin-page-state';
+import { loadTargetFromEnv, type TokenKey } from '../harness/target';
 import { evaluateBaseline, readBaseline, writeBaseline, type BaselineEntry } from './baseline';
 import { compareCertificates, readCertificate } from './compare';
 import { certificationInfo } from './certification';
@@ -42,6 +45,8 @@ export default class CertificateReporter implements Reporter {
   private checks: Check[] = [];
   /** A certification's evidence: every check's record with its requests and answers. */
   private exchanges?: CheckRecord[];
+  /** A certification's run context, for a replay of its archive (harness/replay.ts). */
+  private replayContext?: ReplayContextFile;
   private readonly options: CertificateOptions;
   /** Set when the run stopped at --max-failures (-x). */
   private maxFailuresReached?: number;
@@ -92,6 +97,8 @@ export default class CertificateReporter implements Reporter {
     }
     certificate = redactDeep(certificate, redactor);
     this.write(certificate);
+    // A replay's own tally (harness/replay.ts): verify compares it with the archive's certificate next.
+    if (replayDir()) process.stdout.write('\nThe replay\'s own tally (the browser\'s checks not run); its comparison with the archive\'s certificate follows.');
     process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : []));
     // `playwright test` exits with this status. merge-reports ignores it (it exits 0 unless a reporter
     // crashed): `npm run merge` reads the gate from conformance.json instead.
@@ -162,7 +169,9 @@ export default class CertificateReporter implements Reporter {
     const triaged = triageOf(records, catalogue, certificate);
     if (triaged) certificate.triage = triaged;
     this.checks = resolveChecks(requirements, planned, results, missingReason);
-    this.exchanges = run?.certify ? records : undefined;
+    // A certification's evidence, and a replay's (cli/verify.ts compares it with the archive's).
+    this.exchanges = run?.certify || replayDir() ? records : undefined;
+    if (run?.certify) this.replayContext = replayContextOf(certificate, run.selection ?? {});
     const states = checkStates(requirements, planned, results, missingReason);
     const problems: string[] = [];
     const { baseline, updateBaseline, compare } = this.options;
@@ -196,9 +205,12 @@ export default class CertificateReporter implements Reporter {
     fs.writeFileSync(path.join(dir, REPORT_FILES.certificateHtml), renderHtml(c));
     if (this.options.junit) fs.writeFileSync(path.join(dir, REPORT_FILES.junit), reportRedactor().redact(renderJunit(c, this.checks)));
     if (this.exchanges) {
-      const evidence = this.exchanges.map(({ key, requirement, group, status, exchanges }) => ({ key, requirement, group, status, exchanges }));
+      const evidence: RecordedCheck[] = this.exchanges.map(({ key, requirement, group, status, reason, clock, replay, exchanges }) => ({
+        key, requirement, group, status, ...(reason ? { reason } : {}), ...(clock ? { clock } : {}), ...(replay ? { replay } : {}), exchanges,
+      }));
       fs.writeFileSync(path.join(dir, REPORT_FILES.exchanges), `${JSON.stringify(redactDeep(evidence, reportRedactor()), null, 1)}\n`);
     }
+    if (this.replayContext) fs.writeFileSync(path.join(dir, REPORT_FILES.replay), `${JSON.stringify(redactDeep(this.replayContext, reportRedactor()), null, 1)}\n`);
     if (c.comparison) fs.writeFileSync(path.join(dir, REPORT_FILES.changes), renderChangesMarkdown(c.comparison));
     if (this.options.history) this.writeHistory(c, this.options.history);
   }
@@ -247,6 +259,37 @@ function triageOf(records: CheckRecord[], catalogue: Catalogue, certificate: Cer
     certificate.run.warnings.push(`the triage of the failures could not be made (a defect of the suite): ${(err as Error).message}`);
     return undefined;
   }
+}
+
+/**
+ * What a replay of a certification's archive needs of the run besides its exchanges (harness/replay.ts):
+ * never a secret (the target's secrets become placeholders naming their key, the tokens their keys).
+ */
+function replayContextOf(certificate: Certificate, selection: Record<string, string>): ReplayContextFile | undefined {
+  const context = runContextIfAny();
+  if (!context) return undefined;
+  const suite = certificate.certification?.suite;
+  const problem = knownSignInProblem(context);
+  return {
+    format: REPLAY_FORMAT,
+    suite: { name: certificate.suite.name, version: certificate.suite.version, ...(suite ? { contentSha256: suite.contentSha256 } : {}) },
+    startedAt: context.startedAt,
+    fuzzSeed: fuzzSeed(),
+    concurrency: context.concurrency,
+    selection,
+    target: recordedTarget(loadTargetFromEnv()),
+    run: {
+      tokenKeys: Object.entries(context.tokens).filter(([, v]) => !!v).map(([k]) => k as TokenKey),
+      tokenNotes: context.tokenNotes,
+      data: context.data,
+      dataNotes: context.dataNotes,
+      ...(context.window ? { window: context.window } : {}),
+      browser: context.browser.executablePath ? { available: true } : { available: false, missing: context.browser.missing },
+      warnings: context.warnings,
+      freshState: context.freshState,
+      ...(problem ? { signInPageProblem: problem } : {}),
+    },
+  };
 }
 
 /** Without the config's metadata (another config file was used): the target file, if it loads. */

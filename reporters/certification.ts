@@ -1,6 +1,8 @@
 // What a certification records about the suite that certified: its version, its git commit and
 // whether the working tree was modified, and a SHA-256 over the files that decide its verdicts
-// (contracts/ and tests/), so that a reviewer can tell which suite produced a certificate.
+// (contracts/ and tests/conformance/: not the project's own tests, which a clone has and an installed
+// package has not), so that a reviewer can tell which suite produced a certificate, and verify
+// (cli/verify.ts) compare it with the installed suite's.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -9,20 +11,25 @@ import type { Certification } from './model';
 import { ROOT } from './paths';
 
 export const CERTIFICATION_RULE = 'certification: anything not run (but what the target\'s environment rules out) makes its class FAIL';
-const HASHED = ['contracts', 'tests'];
+const HASHED = ['contracts', 'tests/conformance'];
 
 export function certificationInfo(suite: { name: string; version: string }, product?: Certification['product']): Certification {
   return {
     rule: CERTIFICATION_RULE,
-    suite: { ...suite, ...gitState(), contentSha256: contentHash(HASHED.map((d) => path.join(ROOT, d))), hashed: HASHED.map((d) => `${d}/`) },
+    suite: { ...suite, ...gitState(), contentSha256: suiteContentHash(), hashed: HASHED.map((d) => `${d}/`) },
     ...(product ? { product } : {}),
   };
+}
+
+/** The SHA-256 of what decides the verdicts of this installed suite. */
+export function suiteContentHash(): string {
+  return contentHash(HASHED.map((d) => path.join(ROOT, d)));
 }
 
 function gitState(): { commit: string; workingTreeModified: boolean | 'unknown' } {
   try {
     const git = (args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    return { commit: git(['rev-parse', 'HEAD']), workingTreeModified: git(['status', '--porcelain', '--', ...HASHED, 'harness', 'reporters', 'fixtures', 'package.json']) !== '' };
+    return { commit: git(['rev-parse', 'HEAD']), workingTreeModified: git(['status', '--porcelain', '--', 'contracts', 'tests', 'harness', 'reporters', 'fixtures', 'package.json']) !== '' };
   } catch {
     return { commit: 'unknown (not a git checkout)', workingTreeModified: 'unknown' };
   }

@@ -4,6 +4,7 @@
 // defined once.
 import { requestLine, type Exchange } from '../harness/api';
 import { excerpt, type FailureDetails } from '../harness/outcome';
+import type { ReplayOutcome } from '../harness/replay';
 import type { CheckFailure, CheckResult } from './model';
 
 /** The attachment of a conformance test that holds one CheckRecord per check it ran. */
@@ -15,6 +16,10 @@ export const GROUP_ANNOTATION = 'group';
 export interface CheckRecord extends Omit<CheckResult, 'latencies'> {
   /** Every request of the check, redacted (kept for failures only when VDS_ATTACH=failures). */
   exchanges: Exchange[];
+  /** A certification's record of the instants the check read from its clock (harness/clock.ts), for a replay. */
+  clock?: number[];
+  /** A replay's outcome besides the status: no recorded answer, or verified from the record only (harness/replay.ts). */
+  replay?: ReplayOutcome;
 }
 
 /** Expected vs actual, with the request line and a body excerpt, as the certificate shows them. */
@@ -33,7 +38,7 @@ export function failureOf(check: string, d: FailureDetails): CheckFailure {
 
 /** The certificate's view of a record: its exchanges reduced to latency samples. */
 export function resultOf(record: CheckRecord): CheckResult {
-  const { exchanges, ...rest } = record;
+  const { exchanges, clock: _clock, replay: _replay, ...rest } = record;
   return {
     ...rest,
     latencies: (exchanges ?? [])

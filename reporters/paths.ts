@@ -17,6 +17,7 @@ export const REPORT_FILES = {
   trendHtml: 'trend.html',
   trendMd: 'trend.md',
   exchanges: 'exchanges.json',
+  replay: 'replay.json',
   junit: 'junit.xml',
   html: 'html',
   allureResults: 'allure-results',

@@ -126,7 +126,8 @@ function stepMessage(p: PlannedCheck, r: CheckRecord): string {
 
 /** One attachment with every check's record: the certificate reads it. */
 async function attachRecords(testInfo: TestInfo, records: CheckRecord[]): Promise<void> {
-  const keepAll = process.env.VDS_ATTACH !== 'failures';
+  // A certification keeps every check's exchanges whatever VDS_ATTACH says: its archive is replayed from them.
+  const keepAll = process.env.VDS_ATTACH !== 'failures' || process.env.VDS_CERTIFY === '1';
   const attached = records.map((r) => (keepAll || r.status === 'failed' ? r : { ...r, exchanges: [] }));
   await testInfo.attach(CHECKS_ATTACHMENT, { body: JSON.stringify(attached), contentType: 'application/json' });
 }

@@ -11,9 +11,11 @@
 // did not mint): never a conformance failure, so not-run with the reason, flagged `suiteBroke` and
 // counted apart in the certificate. A server's odd answer must therefore always meet an assertion
 // (ConformanceFailure) before it can break a procedure: that is the procedures' job, not this file's.
-import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../../harness/api';
+import { ApiClient, networkTransport, NoAnswerError, RateLimitedError, type Exchange } from '../../harness/api';
 import type { Catalogue, PlannedCheck } from '../../harness/catalogue';
 import { CheckContext, type BrowserSession } from '../../harness/check-context';
+import { systemClock } from '../../harness/clock';
+import { NotReplayable, recordedChecks, replayDir, ReplaySession } from '../../harness/replay';
 import type { SecretRefs } from '../../harness/curl';
 import { interruption, watchForInterruption } from '../../harness/interruption';
 import { redactorFor, type RunContext } from '../../harness/run-context';
@@ -49,8 +51,14 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   }
   watchForInterruption();
   const redactor = redactorFor(run);
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs);
-  const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, inputs.browserSession);
+  // The network, or during a replay (harness/replay.ts) this check's recorded answers and clock: the
+  // check cannot tell. A certification records every answer whole and every reading of the clock.
+  const replaying = replayDir();
+  const replay = replaying ? new ReplaySession(recordedChecks(replaying).get(p.key)) : undefined;
+  const recording = !replay && process.env.VDS_CERTIFY === '1';
+  const clock = replay?.clock ?? systemClock(recording);
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs, replay ?? networkTransport, recording);
+  const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, replay?.browserSession ?? inputs.browserSession, clock);
   const limit = checkTimeLimitMs(target);
   const started = performance.now();
   let outcome: unknown;
@@ -75,7 +83,15 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   }
   const exchanges: Exchange[] = api.exchanges.map((e) => redactor.redactValue(e));
   const warnings = ctx.warnings.map((w) => redactor.redact(w));
-  const done = { ...base, warnings, exchanges, durationMs: Math.round(performance.now() - started) };
+  const done = { ...base, warnings, exchanges, durationMs: Math.round(performance.now() - started), ...(clock.readings ? { clock: clock.readings } : {}) };
+  // A replay that met a request the archive does not answer, or a browser: its verdict says nothing.
+  if (replay?.misses.length) {
+    return { ...done, status: 'not-run', reason: `no recorded answer: ${replay.misses[0]}`, replay: { kind: 'no-recorded-answer', requests: replay.misses } };
+  }
+  if (replay?.needsBrowser || outcome instanceof NotReplayable) {
+    const why = outcome instanceof NotReplayable ? outcome.why : 'needs a browser, which a replay does not drive';
+    return { ...done, status: 'not-run', reason: `verified from the record only: ${why}`, replay: { kind: 'record-only', why } };
+  }
   if (outcome === undefined) return { ...done, status: 'passed' };
   const signal = interruption();
   if (signal) return { ...done, status: 'not-run', reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server` };

@@ -210,7 +210,7 @@ export async function signinRejects(ctx: CheckContext): Promise<void> {
 }
 
 export async function signinCodeState(ctx: CheckContext): Promise<void> {
-  const state = `vds-state-${Date.now().toString(36)}`;
+  const state = `vds-state-${ctx.now().toString(36)}`;
   const result = await freshCode(ctx, undefined, state);
   if (result.state !== state) fail({ expected: `the redirect echoes state=${state}`, actual: result.state === undefined ? 'no state parameter' : `state=${show(result.state)}` });
 }
@@ -244,9 +244,9 @@ export async function signinScopeSubset(ctx: CheckContext): Promise<void> {
 
 export async function tokenCodeGrant(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
-  const before = Math.floor(Date.now() / 1000);
+  const before = Math.floor(ctx.now() / 1000);
   const res = await codeGrant(ctx, code);
-  const after = Math.ceil(Date.now() / 1000);
+  const after = Math.ceil(ctx.now() / 1000);
   expectStatus(res, 200);
   // Neither document states the token answer's content type: a JSON body is what is checked.
   if (mediaType(res.contentType) !== 'application/json') ctx.warn(`the token record is labelled ${show(res.contentType)}, not application/json`);

@@ -29,7 +29,7 @@ const MALFORMED_DEVICE_ID = 'not a device id!';
 const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
 
 export function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): CallOptions {
-  const options: CallOptions = { query: v.query ? expandDeep(v.query) : undefined };
+  const options: CallOptions = { query: v.query ? expandDeep(v.query, new Date(ctx.now())) : undefined };
   if (v.id === 'unknown-device') {
     options.ids = { deviceId: unknownIdLike(ctx.idFor(route, 'deviceId')) };
   } else if (v.id === 'malformed-device') {

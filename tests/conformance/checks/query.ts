@@ -132,7 +132,7 @@ export async function queryRange(ctx: CheckContext): Promise<void> {
  */
 export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
-  const requestedAt = Date.now();
+  const requestedAt = ctx.now();
   const monthStart = monthStartOf(requestedAt);
   const res = await ctx.call(route);
   expectStatus(res, route.success.status);
@@ -150,7 +150,7 @@ export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
       }
     }
   });
-  const end = new Date(Math.ceil(Date.now() / 1000) * 1000);
+  const end = new Date(Math.ceil(ctx.now() / 1000) * 1000);
   const explicit = await ctx.call(route, { query: { begin: rfc3339(new Date(monthStart)), end: rfc3339(end) } });
   expectStatus(explicit, route.success.status, 'the same range given explicitly');
   const expected = expectObjects(explicit, 'items').filter((item) => datesOf(route, item).every((t) => t <= requestedAt - CLOCK_SKEW_MS));
@@ -181,7 +181,7 @@ export async function queryRangeAccepted(ctx: CheckContext): Promise<void> {
   const days = ctx.param<number>('days');
   // Ends now, not in the discovered data window: a server that refuses such a range also leaves
   // discovery without a window, and this check must still run and say so.
-  const end = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const end = new Date(Math.floor(ctx.now() / 1000) * 1000);
   const begin = new Date(end.getTime() - days * DAY);
   const res = await ctx.call(route, { query: { begin: rfc3339(begin), end: rfc3339(end) } });
   if (res.status === 404 && route.query.includes('initialValue')) {
@@ -226,7 +226,7 @@ export async function signalNameFilter(ctx: CheckContext): Promise<void> {
 export async function tripsInclusive(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const trips = await itemsInWindow(ctx, route, { inclusive: 'true' });
-  const now = Date.now();
+  const now = ctx.now();
   const trip = trips.find((t) => {
     const b = Date.parse(String(t.beginDate));
     const e = Date.parse(String(t.endDate));
@@ -406,7 +406,7 @@ export async function queryRangeStats(ctx: CheckContext): Promise<void> {
     }
   };
   expectWithin(await answerFor(ctx, route, asked), begin, begin + DAY, `begin=${asked.begin} and end=${asked.end}`);
-  const requestedAt = Date.now();
+  const requestedAt = ctx.now();
   expectWithin(await answerFor(ctx, route, {}), monthStartOf(requestedAt), requestedAt + CLOCK_SKEW_MS, 'the default range (the 1st of the month to now)');
 }
 

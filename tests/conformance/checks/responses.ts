@@ -178,7 +178,7 @@ export async function malformedId(ctx: CheckContext): Promise<void> {
   const param = resourceParam(route);
   const problems: string[] = [];
   for (const raw of ctx.param<string[]>('values')) {
-    const value = expandTemplate(raw);
+    const value = expandTemplate(raw, new Date(ctx.now()));
     const res = await ctx.call(route, { ids: { [param]: value } });
     const label = value.length > 30 ? `${value.slice(0, 12)}…(${value.length} chars)` : value;
     if (!statusMatches(res.status, [400, 404])) {

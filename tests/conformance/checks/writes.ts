@@ -30,8 +30,8 @@ export async function coreCarCreate(ctx: CheckContext): Promise<void> {
     return { cars: expectObjects(res, 'cars'), exchange: res.exchange };
   };
   const before = new Set((await listCars()).cars.map((c) => String(c.id)));
-  const stamp = Date.now().toString(36);
-  const bodies: Array<Record<string, unknown>> = [1, 2].map((n) => ({ ...validCarBody(), model: `Core ${n} ${stamp}` }));
+  const stamp = ctx.now().toString(36);
+  const bodies: Array<Record<string, unknown>> = [1, 2].map((n) => ({ ...validCarBody(ctx.now()), model: `Core ${n} ${stamp}` }));
   for (const body of bodies) {
     const res = await ctx.call(create, { body });
     expectStatus(res, '2xx', 'creating a car for the user');
@@ -52,7 +52,7 @@ export async function coreCarCreate(ctx: CheckContext): Promise<void> {
 export async function carCreate(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const userId = ctx.data('userId');
-  const body = validCarBody();
+  const body = validCarBody(ctx.now());
   const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body });
   expectStatus(res, 201, 'the documented success of car creation');
   expectContract(res, 'createdCar');
@@ -84,7 +84,7 @@ export async function carCreate(ctx: CheckContext): Promise<void> {
  */
 export async function carCreateFull(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
-  const body = expandDeep(ctx.param<Record<string, unknown>>('body'));
+  const body = expandDeep(ctx.param<Record<string, unknown>>('body'), new Date(ctx.now()));
   const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body });
   expectStatus(res, 201, 'the documented success of car creation');
   expectContract(res, 'createdCar');
@@ -124,7 +124,7 @@ export async function carCreateInvalid(ctx: CheckContext): Promise<void> {
   const problems: string[] = [];
   for (const [rule, template] of Object.entries(bodies)) {
     const raw = rawBody(template);
-    const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), raw !== undefined ? { rawBody: raw } : { body: expandDeep(template) });
+    const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), raw !== undefined ? { rawBody: raw } : { body: expandDeep(template, new Date(ctx.now())) });
     try {
       expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
     } catch (err) {

@@ -122,7 +122,7 @@ test('--certify writes one archive: the certificate in its three forms and every
   expect(archive, fs.readdirSync(run.reportsDir).join(', ')).toBeTruthy();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-archive-'));
   tar.extract({ file: path.join(run.reportsDir, archive!), cwd: out, sync: true });
-  expect(fs.readdirSync(out).sort()).toEqual(['conformance.html', 'conformance.json', 'conformance.md', 'exchanges.json']);
+  expect(fs.readdirSync(out).sort()).toEqual(['conformance.html', 'conformance.json', 'conformance.md', 'exchanges.json', 'replay.json']);
 
   const c = readJson<Certificate>(path.join(out, 'conformance.json'));
   expect(c.certification?.suite.version).toBeTruthy();
