@@ -354,7 +354,11 @@ function plan(o: Options): Plan {
   const runs: Run[] = specs.map((spec) => {
     // A fault that breaks the spec must fail the core class: the gate runs only core checks against it.
     const breaksSpec = !o.full && !o.topUp && breaksTheSpec(spec);
-    const killers = (targets[spec] ?? []).filter((id) => !breaksSpec || catalogue.requirements.find((r) => r.id === id)?.class === 'core');
+    // Advisory requirements only warn (they cannot make the run exit 1); a spec fault must fail core.
+    const killers = (targets[spec] ?? []).filter((id) => {
+      const r = catalogue.requirements.find((q) => q.id === id);
+      return r !== undefined && !r.advisory && (!breaksSpec || r.class === 'core');
+    });
     return {
       label: labelFor(spec),
       target: targetFor(spec),
