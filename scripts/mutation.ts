@@ -500,7 +500,13 @@ function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): {
     else if (o.full) {
       writeKills(updatedKills(readKills() ?? {}, mutants, o.only ? 'first' : 'fresh'));
       console.log('wrote contracts/fault-kills.yaml; run `npm run requirements` to render it');
-    } else console.log('--write-kills needs --full or --top-up: a targeted run stops at the first failing check');
+    } else {
+      // The release gate's runs stop at the first failing check: what they caught goes first, before
+      // what the matrix knew (nothing is dropped), so that a fault missed by its targeted run and
+      // caught by the run of every (core) check is targeted right the next time.
+      writeKills(updatedKills(readKills() ?? {}, mutants.filter((m) => m.failedRequirements.length), 'first'));
+      console.log('updated contracts/fault-kills.yaml (what each fault\'s run caught first); run `npm run requirements` to render it');
+    }
   }
   return { passed, failed, gatePower };
 }
