@@ -154,12 +154,7 @@ export function parseArgs(argv: string[]): Invocation {
         break;
       }
       case '--gate':
-        try {
-          inv.env.VDS_GATE = parseGate(value());
-        } catch (err) {
-          if (err instanceof OptionError) throw new UsageError(err.message);
-          throw err;
-        }
+        inv.env.VDS_GATE = checked(() => parseGate(value()));
         break;
       case '--require-complete':
         inv.env.VDS_REQUIRE_COMPLETE = '1';

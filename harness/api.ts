@@ -18,6 +18,9 @@ import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
 import { curlCommand, type SecretRefs } from './curl';
 import { countThrottled, freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
 
+/** How many characters of an answer every exchange keeps (bodyExcerpt). */
+export const EXCERPT_CHARS = 1500;
+
 /** The most of one answer read: a record, an error (a huge or endless body cannot exhaust memory). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** The most of a list answer read: its size follows the data, and neither document states a page size. */
@@ -59,6 +62,8 @@ export interface Exchange {
   status?: number;
   responseHeaders?: Record<string, string>;
   bodyExcerpt?: string;
+  /** The answer was longer than its excerpt (EXCERPT_CHARS): the excerpt alone cannot be judged as JSON. */
+  excerptCut?: boolean;
   /** The whole answer, redacted: recorded by a certification (--certify), so that its archive can be replayed. */
   body?: string;
   /** The answer was larger than the request read (body holds what was read). */
@@ -212,7 +217,8 @@ export class ApiClient {
     Object.assign(exchange, {
       status,
       responseHeaders: this.redactor.redactValue(responseHeaders),
-      bodyExcerpt: this.redactor.redact(text.slice(0, 1500)),
+      bodyExcerpt: this.redactor.redact(text.slice(0, EXCERPT_CHARS)),
+      ...(text.length > EXCERPT_CHARS ? { excerptCut: true } : {}),
       durationMs,
       // A certification keeps every answer whole (redacted), so that its archive can be replayed.
       ...(this.recordBodies ? { body: this.redactor.redact(text), ...(truncated ? { truncated } : {}) } : {}),

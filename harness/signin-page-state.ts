@@ -4,7 +4,9 @@
 // browser check after it is then not run with the same reason, without waiting out the page again.
 // Kept in the run's state folder (run-state.ts): shared by the workers, and surviving a worker's
 // restart after a failed test.
-import type { SignInResult } from './oauth';
+import type { Browser } from '@playwright/test';
+import { signIn, type SignInRequest, type SignInResult } from './oauth';
+import { NotRun } from './outcome';
 import type { RunContext } from './run-context';
 import { readRunState, writeRunState } from './run-state';
 import { FORM_WAIT_MS, type FormProblem } from './signin-form';
@@ -64,4 +66,20 @@ export function signInProblem(result: SignInResult, target: Pick<Target, 'source
   if (result.formProblem) return formProblem(result.formProblem, target, result.pageText);
   if (!result.code && result.byLayout) return layoutSignInProblem(`no redirect to the redirect_uri (the page shows: "${result.pageText ?? ''}")`, target);
   return undefined;
+}
+
+/**
+ * A check's sign-in through the page: not run at once when the run already knows the page's form
+ * cannot be used, and a problem met now is remembered for every later browser check of the run.
+ */
+export async function signInForCheck(run: Run, browser: Browser, target: Target, request: SignInRequest): Promise<SignInResult> {
+  const known = knownSignInProblem(run);
+  if (known) throw new NotRun(known.reason);
+  const signed = await signIn(browser, target, request);
+  const problem = signInProblem(signed, target);
+  if (problem) {
+    rememberSignInProblem(run, problem);
+    throw new NotRun(problem.reason);
+  }
+  return signed;
 }

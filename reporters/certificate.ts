@@ -32,7 +32,7 @@ import { renderTrendHtml, renderTrendMarkdown } from './render-trend';
 import { selectChecks, selectionFromEnv } from '../harness/selection';
 import type { CheckResult } from './model';
 import type { CheckRecord } from './check-record';
-import { checkRecordsOf, checkResultsOf, groupOf, NEVER_STARTED } from './results';
+import { ANSI, checkRecordsOf, checkResultsOf, groupOf, NEVER_STARTED } from './results';
 import { renderJunit } from './render-junit';
 import { triage } from './triage';
 import { buildCertificate, checkStates, NOT_SELECTED, resolveChecks, type Check, type PlannedKey, type RequirementInfo } from './verdict';
@@ -77,7 +77,7 @@ export default class CertificateReporter implements Reporter {
 
   onError(error: TestError): void {
     // eslint-disable-next-line no-control-regex
-    const message = (error.message ?? error.value ?? 'unknown error').replace(/\u001b\[[0-9;]*m/g, '').replace(/^Error: /, '');
+    const message = (error.message ?? error.value ?? 'unknown error').replace(ANSI, '').replace(/^Error: /, '');
     // --max-failures / -x: stopping there was asked for. The run has its verdict; the checks it did
     // not reach are not run, with that reason.
     const stop = /stopped early after (\d+) maximum allowed failures/.exec(message);

@@ -68,7 +68,8 @@ function readJson(a: AttachmentLike | undefined): unknown {
 }
 
 // eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
+/** ANSI colour codes (Playwright's messages carry them). */
+export const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** The first lines of an error message, without colours: enough to say what went wrong. */
 function firstLines(text: string, max = 6): string {

@@ -2,6 +2,7 @@
 // API's error array, its media type, whether its credential made it a valid request. The triage
 // judges answers by these facts only (never by a check's name), so each is defined once, here.
 import { requestLine, type Exchange } from '../harness/api';
+import { mediaType } from '../harness/assertions';
 import type { Route } from '../harness/catalogue';
 import { checkContract } from '../harness/contracts';
 import type { CheckRecord } from './check-record';
@@ -13,7 +14,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 }
 
 export function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return mediaType(contentType ?? '');
 }
 
 export function contentTypeOf(e: Exchange): string | undefined {
@@ -36,9 +37,9 @@ export function jsonBody(e: Exchange): { json: boolean; value?: unknown } {
   return p;
 }
 
-/** The excerpt was cut (harness/api.ts keeps 1500 characters): its JSON cannot be judged. */
+/** The excerpt was cut (harness/api.ts says so where it keeps EXCERPT_CHARS): its JSON cannot be judged. */
 function cut(e: Exchange): boolean {
-  return (e.bodyExcerpt?.length ?? 0) >= 1500 && !jsonBody(e).json;
+  return e.excerptCut === true && !jsonBody(e).json;
 }
 
 /**

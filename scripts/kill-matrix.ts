@@ -61,11 +61,6 @@ export function readCheckKills(): KillMatrix | undefined {
   return readDoc()?.checks;
 }
 
-/** fault -> the classes of the requirements it made fail (section `classes`, derived when a section is written). */
-export function readClassKills(): Record<string, ConformanceClass[]> | undefined {
-  return readDoc()?.classes as Record<string, ConformanceClass[]> | undefined;
-}
-
 /**
  * Only faults of the registry and requirements or checks of the catalogue: a fault or requirement
  * renamed or removed since a run wrote the matrix leaves no stale entry.

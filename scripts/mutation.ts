@@ -416,7 +416,11 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
       if (!remaining.length) break;
       const out = await runSuite(o.byCheck ? { ...run, checks: remaining } : { ...run, requirements: remaining });
       for (const id of o.byCheck ? out.failedChecks : out.failedRequirements) p.uncaught.delete(id);
-      Object.assign(merged, { ok: merged.ok && out.ok, total: merged.total + out.total, seconds: merged.seconds + out.seconds, problem: out.problem ?? merged.problem });
+      Object.assign(merged, {
+        ok: merged.ok && out.ok, total: merged.total + out.total, seconds: merged.seconds + out.seconds, problem: out.problem ?? merged.problem,
+        // The exit status shown is the worst of the rounds (a round that caught something exits 1).
+        exitCode: merged.exitCode !== 0 ? merged.exitCode : out.exitCode, coreFailed: merged.coreFailed || out.coreFailed,
+      });
       merged.failedRequirements.push(...out.failedRequirements);
       merged.failedChecks.push(...out.failedChecks);
       merged.suiteBroke.push(...out.suiteBroke);

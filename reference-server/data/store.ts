@@ -123,9 +123,4 @@ export class Store {
     this.auditLog = [...this.auditLog.slice(1 - AUDIT_LOG_SIZE), entry];
     return new Promise((resolve) => setTimeout(resolve, AUDIT_WRITE_MS).unref());
   }
-
-  /** The latest audit entries, oldest first. */
-  audited(): readonly AuditEntry[] {
-    return this.auditLog;
-  }
 }

@@ -4,10 +4,10 @@ import type { Browser } from '@playwright/test';
 import { expectContract, expectError, expectJson, expectObject, expectStatus, mediaType } from '../../../harness/assertions';
 import type { ApiResponse } from '../../../harness/api';
 import type { CheckContext } from '../../../harness/check-context';
-import { basicAuth, missingSignInKeys, openPage, pageText, signIn, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../../../harness/oauth';
+import { basicAuth, missingSignInKeys, openPage, pageText, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../../../harness/oauth';
 import { fail, NotRun, show, unreadable } from '../../../harness/outcome';
 import { findSignInForm, FORM_WAIT_MS } from '../../../harness/signin-form';
-import { formProblem, knownSignInProblem, rememberSignInProblem, signInProblem } from '../../../harness/signin-page-state';
+import { formProblem, knownSignInProblem, rememberSignInProblem, signInForCheck } from '../../../harness/signin-page-state';
 
 /** The oauth keys every sign-in needs; NotRun names those the target file lacks. */
 function requireOauth(ctx: CheckContext) {
@@ -28,17 +28,7 @@ function withBrowser<T>(ctx: CheckContext, use: (browser: Browser) => Promise<T>
  */
 async function freshCode(ctx: CheckContext, scope?: string, state?: string): Promise<{ code: string; state?: string; redirectedTo: string }> {
   const o = requireOauth(ctx);
-  const result = await withBrowser(ctx, async (b) => {
-    const known = knownSignInProblem(ctx.run);
-    if (known) throw new NotRun(known.reason);
-    const signed = await signIn(b, ctx.target, { username: o.username, password: o.password, scope, state });
-    const problem = signInProblem(signed, ctx.target);
-    if (problem) {
-      rememberSignInProblem(ctx.run, problem);
-      throw new NotRun(problem.reason);
-    }
-    return signed;
-  });
+  const result = await withBrowser(ctx, (b) => signInForCheck(ctx.run, b, ctx.target, { username: o.username, password: o.password, scope, state }));
   if (!result.code) {
     fail({ expected: 'after sign-in, a redirect to redirect_uri carrying a code', actual: ctx.redactor.redact(result.problem ?? `a redirect without code: ${result.redirectedTo}`) });
   }
@@ -340,14 +330,14 @@ export async function tokenRefreshScopes(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx, 'users_read status_read');
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'exchanging a fresh code for users_read and status_read');
-  const token = keepSecret(ctx, expectJson(first));
+  const token = tokenOf(ctx, first, 'exchanging a fresh code for users_read and status_read');
   if (!token.refresh_token) throw new NotRun('the token record has no refresh_token (TOKEN-REFRESH judges it)');
   // The grant itself must be the limited one, or the refresh proves nothing (SIGNIN-SCOPE-SUBSET judges it).
   const before = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization: `Bearer ${token.access_token}` });
   if (before.status < 400) throw new NotRun('the token of the grant for users_read and status_read already reads /users/me/cars: SIGNIN-SCOPE-SUBSET judges the grant');
   const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token });
   expectStatus(res, 200, 'refreshing it');
-  const refreshed = keepSecret(ctx, expectJson(res));
+  const refreshed = tokenOf(ctx, res, 'refreshing it');
   const authorization = `Bearer ${refreshed.access_token}`;
   expectStatus(await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization }), 200, 'the refreshed token keeps users_read');
   const cars = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization });

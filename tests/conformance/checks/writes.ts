@@ -6,7 +6,8 @@ import { expandDeep, rawBody, unknownIdLike } from '../../../harness/templates';
 import type { ApiResponse } from '../../../harness/api';
 import { readRunState, writeRunState } from '../../../harness/run-state';
 import { ConformanceFailure, fail, NotRun, show, type FailureDetails } from '../../../harness/outcome';
-import { exchangeCode, restrictedAppTarget, signIn } from '../../../harness/oauth';
+import { exchangeCode, restrictedAppTarget } from '../../../harness/oauth';
+import { signInForCheck } from '../../../harness/signin-page-state';
 import { SCOPES } from '../../../harness/target';
 
 type Item = Record<string, unknown>;
@@ -171,22 +172,15 @@ function expectSucceeded(res: ApiResponse, what: string): void {
  * (vehicle-data-service-v3.md § Car record, deviceId; § Endpoints, Devices). Read in the user's car list.
  */
 export async function coreDeviceCar(ctx: CheckContext): Promise<void> {
-  ctx.requireWrites();
   const device = ctx.data('deviceForCarId');
-  const carId = ctx.data('deviceCarId');
-  await dissociate(ctx); // free it, whatever an interrupted run left (any answer is fine here)
-  const before = await listedDeviceId(ctx);
-  if (before !== null) throw new NotRun(`car ${carId} (data.deviceCarId) already has device ${show(before)}: give a car without a device`);
-  try {
+  await withFreeDeviceAndCar(ctx, async () => {
     expectSucceeded(await associate(ctx), 'associating a free device with a car without one');
     const associated = await listedDeviceId(ctx);
     if (associated !== device) fail({ expected: `the car's deviceId is the serial number of the associated device, ${show(device)}`, actual: show(associated), pointer: '/deviceId' });
     expectSucceeded(await dissociate(ctx), 'dissociating the device from its car');
     const dissociated = await listedDeviceId(ctx);
     if (dissociated !== null) fail({ expected: "the car's deviceId is null once it has no associated device", actual: show(dissociated), pointer: '/deviceId' });
-  } finally {
-    await dissociate(ctx).catch(() => undefined);
-  }
+  });
 }
 
 /**
@@ -205,19 +199,18 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
   if (me.status !== 200 && !(me.status === 403 && Array.isArray(me.json) && me.json.some((e) => (e as Item)?.type === 'AUTHORIZATION_ERROR'))) {
     throw new NotRun(`tokens.restrictedApp is not a token the service takes (GET /users/me answered ${me.status}): give a valid token of an application without devices_management`);
   }
-  const carId = ctx.data('deviceCarId');
-  await dissociate(ctx);
-  if ((await listedDeviceId(ctx)) !== null) throw new NotRun(`car ${carId} (data.deviceCarId) already has a device: give a car without a device`);
-  const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { authorization: `Bearer ${token}` });
-  if (res.status < 300) {
-    await dissociate(ctx).catch(() => undefined);
-    fail({
-      expected: 'a token of an application without devices_management is refused on device routes (403 AUTHORIZATION_ERROR): the scope is not available to all applications',
-      actual: `status ${res.status}: the device was associated`,
-      exchange: res.exchange,
-    });
-  }
-  expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' });
+  // A wrongful association is undone by withDevice, whatever happens.
+  await withFreeDeviceAndCar(ctx, async () => {
+    const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { authorization: `Bearer ${token}` });
+    if (res.status < 300) {
+      fail({
+        expected: 'a token of an application without devices_management is refused on device routes (403 AUTHORIZATION_ERROR): the scope is not available to all applications',
+        actual: `status ${res.status}: the device was associated`,
+        exchange: res.exchange,
+      });
+    }
+    expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' });
+  });
 }
 
 /**
@@ -230,7 +223,7 @@ async function signInThroughRestrictedApp(ctx: CheckContext): Promise<string> {
   const missing = [...(['restrictedClientId', 'restrictedClientSecret'] as const).filter((k) => !o[k]), ...(['username', 'password'] as const).filter((k) => !o[k])];
   if (missing.length) throw new NotRun(`needs tokens.restrictedApp, or oauth.${missing.join(', oauth.')} in ${ctx.target.source} to sign in through a second application without devices_management`);
   const app = restrictedAppTarget(ctx.target);
-  const signed = await ctx.withBrowser((browser) => signIn(browser, app, { username: o.username!, password: o.password!, scope: SCOPES.join(' ') }));
+  const signed = await ctx.withBrowser((browser) => signInForCheck(ctx.run, browser, app, { username: o.username!, password: o.password!, scope: SCOPES.join(' ') }));
   if (!signed.code) throw new NotRun(`signing in through oauth.restrictedClientId gave no code: ${ctx.redactor.redact(signed.problem ?? 'the redirect carried no code')}`);
   ctx.redactor.add(signed.code);
   const token = await exchangeCode(ctx.api, app, signed.code).catch((err: Error) => {
@@ -261,6 +254,15 @@ async function withDevice(ctx: CheckContext, associated: boolean, act: () => Pro
   } finally {
     await dissociate(ctx).catch(() => undefined);
   }
+}
+
+/** withDevice(free), on a car that has no device either (data.deviceCarId): else the check cannot be arranged. */
+async function withFreeDeviceAndCar(ctx: CheckContext, act: () => Promise<void>): Promise<void> {
+  await withDevice(ctx, false, async () => {
+    const before = await listedDeviceId(ctx);
+    if (before !== null) throw new NotRun(`car ${ctx.data('deviceCarId')} (data.deviceCarId) already has device ${show(before)}: give a car without a device`);
+    await act();
+  });
 }
 
 export async function deviceCarAssociate(ctx: CheckContext): Promise<void> {
@@ -369,8 +371,7 @@ export async function deviceCrossUser(ctx: CheckContext): Promise<void> {
     await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: otherDevice } }).catch(() => undefined);
     if (homeOfTheirDevice) await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice, carId: String(homeOfTheirDevice.id) }, ...asOtherUser }).catch(() => undefined);
   };
-  await withDevice(ctx, false, async () => {
-    if ((await listedDeviceId(ctx)) !== null) throw new NotRun(`car ${ownCar} (data.deviceCarId) already has a device: give a car without a device`);
+  await withFreeDeviceAndCar(ctx, async () => {
     const problems: FailureDetails[] = [];
     /** The answer is the profile's refusal; a wrongful success is undone by `undo`. */
     const refused = async (what: string, res: ApiResponse, undo: () => Promise<unknown>) => {
@@ -428,8 +429,6 @@ function lockedBefore(): NotRun {
   );
 }
 
-/** The answer to the run's one pin association of data.freeDeviceId (harness/run-state.ts). */
-interface PinAssociation { status: number; text: string; exchange: ApiResponse['exchange'] }
 const PIN_ASSOCIATION = 'pin-association';
 
 /**
@@ -437,8 +436,8 @@ const PIN_ASSOCIATION = 'pin-association';
  * a user association everywhere (a server may keep it: dissociation is "from its car"), so the
  * spec's requirement (a success) and the profile's (204, no body) judge the same answer.
  */
-async function associateByPinOnce(ctx: CheckContext): Promise<PinAssociation> {
-  const done = readRunState<PinAssociation | undefined>(ctx.run, PIN_ASSOCIATION, undefined);
+async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
+  const done = readRunState<ApiResponse | undefined>(ctx.run, PIN_ASSOCIATION, undefined);
   if (done) {
     ctx.api.exchanges.push(done.exchange);
     ctx.warn('judged on the answer to the run\'s one pin association of data.freeDeviceId (made by the first check that needed it)');
@@ -448,28 +447,19 @@ async function associateByPinOnce(ctx: CheckContext): Promise<PinAssociation> {
   const pin = ctx.data('devicePin');
   await dissociate(ctx, 'freeDeviceId'); // frees it where dissociation undoes a user association (204 or 409: both fine)
   try {
+    // The answer as ApiClient gave it (plain JSON), kept in the run's state for every check that judges it.
     const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
-    const answer = { status: res.status, text: res.text, exchange: res.exchange };
-    writeRunState(ctx.run, PIN_ASSOCIATION, answer);
-    return answer;
+    writeRunState(ctx.run, PIN_ASSOCIATION, res);
+    return res;
   } finally {
     await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
   }
 }
 
 /** Pin association: a success (the spec: expectStatus 2xx) or 204 with no body (the profile). */
 export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
-  const answer = await associateByPinOnce(ctx);
-  const res = { ...answer, headers: {}, contentType: '', json: parseJson(answer.text), truncated: false, durationMs: 0 } as ApiResponse;
+  const res = await associateByPinOnce(ctx);
   // No documented request undoes a user association: on a server that keeps its state between
   // runs, the device an earlier run associated stays associated (409 "already associated").
   if (res.status === 409 && !ctx.run.freshState) {
