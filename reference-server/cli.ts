@@ -23,7 +23,8 @@ interface CliOptions {
   listVariants: boolean;
 }
 
-class UsageError extends Error {}
+/** A bad flag or value: the command prints its message as one line and exits 2. */
+export class UsageError extends Error {}
 
 const FLAGS = ['--port', '--host', '--mode', '--fault', '--variant', '--latency-ms', '--route-latency', '--list-faults', '--list-variants', '--help'];
 const USAGE =

@@ -11,18 +11,39 @@ export function isNone(spec: string | null | undefined): spec is '' | 'none' | n
   return spec === undefined || spec === null || spec === '' || spec === 'none';
 }
 
-/** The active fault of one app instance (or none). */
+/**
+ * The active fault of one app instance (or none). It can be switched while the server runs
+ * (`set`, the control API's `POST /_control/fault`): the mutation gate starts one reference per worker
+ * and moves it from fault to fault instead of starting a server per fault. Every guard reads it at
+ * request time, so a switch takes effect on the next request.
+ */
 export class Faults {
-  readonly active: FaultName | null;
+  private current: FaultName | null = null;
   /** The one route a per-route fault is on; null for a plain fault. */
-  readonly route: RouteKey | null = null;
+  private currentRoute: RouteKey | null = null;
 
   /** Throws an Error that says what is wrong for an unknown name or a misplaced route. */
   constructor(spec?: string | null) {
-    if (isNone(spec)) {
-      this.active = null;
-      return;
-    }
+    this.set(spec);
+  }
+
+  get active(): FaultName | null {
+    return this.current;
+  }
+
+  get route(): RouteKey | null {
+    return this.currentRoute;
+  }
+
+  /** Switches to another fault (or none); a bad spec throws and leaves the active fault as it was. */
+  set(spec?: string | null): void {
+    const { name, route } = Faults.parse(spec);
+    this.current = name;
+    this.currentRoute = route;
+  }
+
+  private static parse(spec?: string | null): { name: FaultName | null; route: RouteKey | null } {
+    if (isNone(spec)) return { name: null, route: null };
     const { name, route } = parseFaultSpec(spec);
     if (!isFaultName(name)) {
       throw new Error(`Unknown fault '${spec}' (valid: ${faultNames().join(', ')})`);
@@ -32,11 +53,10 @@ export class Faults {
       if (route === undefined || !(routes as string[]).includes(route)) {
         throw new Error(`Fault '${name}' is put on one route: start it as '${name}@<route>' with a route of ${routes.join(', ')}`);
       }
-      this.route = route as RouteKey;
-    } else if (route !== undefined) {
-      throw new Error(`Fault '${name}' is not per route: start it as '${name}'`);
+      return { name, route: route as RouteKey };
     }
-    this.active = name;
+    if (route !== undefined) throw new Error(`Fault '${name}' is not per route: start it as '${name}'`);
+    return { name, route: null };
   }
 
   has(name: FaultName): boolean {

@@ -16,10 +16,17 @@ export interface Reference {
   port: number;
   targetFile: string;
   control: string;
+  /** Switches the server to another fault (or none, null), after a reset: POST /_control/fault. */
+  setFault(fault: string | null): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** The target files a started reference can be reached through (fixtures/targets/<name>.yaml, on its port). */
+export type ReferenceTarget = 'local' | 'local-signin' | 'local-sandbox';
+
 export interface ReferenceOptions {
+  /** The target file to write for it (default local; local-sandbox starts the sandbox mode). */
+  target?: ReferenceTarget;
   fault?: string;
   variant?: string;
   /** false: the target file says control.reset: false (runs keep what earlier runs left). */
@@ -41,16 +48,20 @@ export function freshRunEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 const PLAYWRIGHT_WORKER_VARS = new Set(['TEST_WORKER_INDEX', 'TEST_PARALLEL_INDEX']);
 
-/** Starts reference-server/cli.ts in cloud mode (optionally with a fault or a variant) and writes a target file for it. */
+/**
+ * Starts reference-server/cli.ts (cloud mode; sandbox mode for the local-sandbox target), optionally
+ * with a fault or a variant, and writes a target file for it.
+ */
 export async function startReference(options: ReferenceOptions = {}): Promise<Reference> {
   const port = await freePort();
+  const mode = options.target === 'local-sandbox' ? 'sandbox' : 'cloud';
   const flags = [
     ...(options.fault ? ['--fault', options.fault] : []),
     ...(options.variant ? ['--variant', options.variant] : []),
     ...(options.latencyMs ? ['--latency-ms', String(options.latencyMs)] : []),
     ...(options.routeLatency ? ['--route-latency', options.routeLatency] : []),
   ];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', 'cloud', ...flags], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', mode, ...flags], {
     cwd: ROOT, stdio: 'ignore', detached: true, env: freshRunEnv(process.env),
   });
   const stop = () => stopGroup(child);
@@ -61,16 +72,21 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     await stop();
     throw err;
   }
-  return { port, targetFile: writeTargetFile(port, options), control: `${base}/_control`, stop };
+  const control = `${base}/_control`;
+  const setFault = async (fault: string | null) => {
+    const res = await fetch(`${control}/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault }) });
+    if (res.status !== 204) throw new Error(`the reference did not switch to fault ${fault}: ${res.status} ${await res.text()}`);
+  };
+  return { port, targetFile: writeTargetFile(port, options), control, setFault, stop };
 }
 
-/** The local target, pointed at this server, without a startCommand (the server is already up). */
+/** The target file (local by default), pointed at this server, without a startCommand (the server is already up). */
 function writeTargetFile(port: number, options: ReferenceOptions): string {
   const onPort = (s: string) => s.replace(/\$\{VDS_REFERENCE_PORT:-\d+\}/g, String(port));
-  const target = YAML.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', 'local.yaml'), 'utf8'));
+  const target = YAML.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', `${options.target ?? 'local'}.yaml`), 'utf8'));
   delete target.startCommand;
   target.baseUrl = onPort(target.baseUrl);
-  target.control = { ...target.control, url: onPort(target.control.url), ...(options.reset === false ? { reset: false } : {}) };
+  if (target.control) target.control = { ...target.control, url: onPort(target.control.url), ...(options.reset === false ? { reset: false } : {}) };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');
   fs.writeFileSync(file, YAML.stringify(target));
   return file;

@@ -1,7 +1,8 @@
 // Test-control API, outside /v3 and never part of the API under test (docs/ARCHITECTURE.md):
 // reset the writable state, mint tokens and authorization codes without the sign-in page (a suite gets
 // its many scoped tokens fast, and the token endpoint's checks need no browser), expire or revoke an access token so the auth checks can get one, and list every secret
-// issued (so a test can prove none of them reached the suite's reports). Faults and variants never
+// issued (so a test can prove none of them reached the suite's reports), and switch the active fault (the
+// mutation gate moves one server from fault to fault). Faults and variants never
 // apply here (app.ts): the plumbing must behave the same whatever server is under test.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -56,6 +57,24 @@ export function controlRoutes(ctx: AppContext) {
 
   return async function plugin(app: FastifyInstance): Promise<void> {
     app.post('/reset', (_request: FastifyRequest, reply: FastifyReply) => {
+      ctx.store.reset();
+      ctx.tokens.clear();
+      return reply.code(204).send();
+    });
+
+    // Another fault (or none) from the next request on, after a reset: one server serves a whole
+    // mutation gate, fault after fault (body {"fault": "name" | "name@<route key>" | null}).
+    app.post('/fault', (request: FastifyRequest, reply: FastifyReply) => {
+      const parsed = parseJson(request.body);
+      const fault = parsed.ok && isPlainObject(parsed.value) ? parsed.value.fault : undefined;
+      if (!(fault === null || typeof fault === 'string')) {
+        throw parametersError(400, 'Body must be a JSON object with a fault name or null', 'Send {"fault": "car-date-zulu"}, {"fault": "route-answers-500@GET /cars/:carId"} or {"fault": null}');
+      }
+      try {
+        ctx.faults.set(fault);
+      } catch (err) {
+        throw parametersError(400, (err as Error).message, 'See npm run reference -- --list-faults');
+      }
       ctx.store.reset();
       ctx.tokens.clear();
       return reply.code(204).send();
