@@ -43,3 +43,25 @@ export async function launchBrowser(choice: BrowserChoice): Promise<Browser> {
     args: ['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost'],
   });
 }
+
+/** Runs `use` with the worker's browser; one use at a time. */
+export type BrowserSession = <T>(use: (browser: Browser) => Promise<T>) => Promise<T>;
+
+/**
+ * One browser for a worker's checks, launched when a check first asks for it, and used by one
+ * sign-in at a time: a page renders on the same two cores as everything else, and measured here,
+ * five sign-ins in parallel took longer than five in a row. `close` ends it, if it was launched.
+ */
+export function sharedBrowser(choice: BrowserChoice): { session: BrowserSession; close: () => Promise<void> } {
+  let launched: Promise<Browser> | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const session: BrowserSession = (fn) => {
+    const turn = queue.then(async () => fn(await (launched ??= launchBrowser(choice))));
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+  const close = async () => {
+    if (launched) await (await launched.catch(() => undefined))?.close().catch(() => undefined);
+  };
+  return { session, close };
+}

@@ -2,6 +2,7 @@
 // route under test, and requests that fill in ids and credentials the way the documents say.
 // Inputs that are missing raise NotRun naming the target-file key that would provide them.
 import type { Browser } from '@playwright/test';
+import type { BrowserSession } from './browser';
 import { MAX_LIST_BODY_BYTES, type ApiClient, type ApiResponse, type Credential } from './api';
 import type { Catalogue, Requirement, Route } from './catalogue';
 import type { DataKey, RunContext } from './run-context';
@@ -24,8 +25,7 @@ export interface CallOptions {
   rawBody?: string;
 }
 
-/** Runs `use` with the worker's browser; one use at a time (fixtures/conformance.ts). */
-export type BrowserSession = <T>(use: (browser: Browser) => Promise<T>) => Promise<T>;
+export type { BrowserSession };
 
 /** Which run id fills each parameter of a route by default. */
 const DEFAULT_IDS: Record<string, DataKey> = {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
-import { loadCatalogue, planChecks, type Catalogue } from '../harness/catalogue';
+import { loadCatalogue } from '../harness/catalogue';
 import { fuzzSeed } from '../harness/fuzz';
 import { recordedTarget, REPLAY_FORMAT, replayDir, type RecordedCheck, type ReplayContextFile } from '../harness/replay';
 import { knownSignInProblem } from '../harness/signin-page-state';
@@ -15,27 +15,25 @@ import { loadTargetFromEnv, type TokenKey } from '../harness/target';
 import { evaluateBaseline, readBaseline, writeBaseline, type BaselineEntry } from './baseline';
 import { compareCertificates, readCertificate } from './compare';
 import { certificationInfo } from './certification';
+import { writeCertificateFiles } from './certificate-files';
 import { EXIT } from './exit-codes';
 import { decideGate } from './gate';
+import { judgeRun } from './judge';
 import { addToHistory, historyEntry, readHistory } from './history';
 import { serverLatency } from './latency';
 import { addLatencySampling, addRunWarnings, readLatencySamplings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
-import { RUN_STOPPED, type Certificate, type TargetInfo, type Triage } from './model';
+import { RUN_STOPPED, type Certificate, type TargetInfo } from './model';
 import { optionsFromEnv, type CertificateOptions } from './options';
 import { REPORT_FILES } from './paths';
 import { redactDeep, reportRedactor, runContextIfAny } from './redaction';
 import { renderChangesMarkdown } from './render-changes';
 import { renderConsole } from './render-console';
-import { renderHtml } from './render-html';
-import { renderMarkdown } from './render-md';
 import { renderTrendHtml, renderTrendMarkdown } from './render-trend';
-import { selectChecks, selectionFromEnv } from '../harness/selection';
+import { selectionFromEnv } from '../harness/selection';
 import type { CheckResult } from './model';
 import type { CheckRecord } from './check-record';
-import { ANSI, checkRecordsOf, checkResultsOf, groupOf, NEVER_STARTED } from './results';
-import { renderJunit } from './render-junit';
-import { triage } from './triage';
-import { buildCertificate, checkStates, NOT_SELECTED, resolveChecks, type Check, type PlannedKey, type RequirementInfo } from './verdict';
+import { ANSI, checkRecordsOf, checkResultsOf, groupOf } from './results';
+import { checkStates, resolveChecks, type Check } from './verdict';
 
 export default class CertificateReporter implements Reporter {
   private config?: FullConfig;
@@ -114,36 +112,18 @@ export default class CertificateReporter implements Reporter {
     if (result.status === 'timedout') errors.push(RUN_STOPPED.timedOut);
     const tests = this.suite?.allTests() ?? [];
     const catalogue = loadCatalogue();
-    const requirements: RequirementInfo[] = catalogue.requirements.map((r) => ({
-      id: r.id, class: r.class, title: r.title, cite: r.cite, routes: r.routes, severity: r.severity, advisory: r.advisory,
-      // A requirement of another environment (sandbox-only on a cloud target) is not this target's.
-      applicable: !run?.target.env || r.env.includes(run.target.env as 'cloud' | 'sandbox'),
-    }));
-    const planned: PlannedKey[] = planChecks(catalogue).map((p) => ({ requirement: p.requirement.id, key: p.key, group: p.group }));
     const results: CheckResult[] = [];
     for (const t of tests) {
       const { results: found, problem } = checkResultsOf(t);
       results.push(...found);
       if (problem) errors.push(problem);
     }
-    const stopped = errors.length
-      ? `the run stopped before this check ran: ${errors[0].split('\n')[0]}`
-      : this.maxFailuresReached !== undefined
-        ? `the run stopped after ${this.maxFailuresReached} failing check(s) (--max-failures) before this check ran`
-        : undefined;
-    // A check of a group this run (or shard) has a test for, selected but without a result: the run
-    // stopped first (--max-failures, a crash, an interruption). Any other planned check was not selected.
-    const groups = new Set(tests.map(groupOf));
-    const have = new Set(results.map((r) => r.key));
-    const selection = run?.selection ? selectionFromEnv(run.selection) : selectionFromEnv();
-    for (const p of selectChecks(planChecks(catalogue), selection)) {
-      if (!groups.has(p.group) || have.has(p.key)) continue;
-      results.push({ key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', reason: stopped ?? NEVER_STARTED, warnings: [], latencies: [] });
-    }
-    const missingReason = NOT_SELECTED;
-    const certificate = buildCertificate({
+    const records = tests.flatMap((t) => checkRecordsOf(t));
+    const { certificate, requirements, planned, results: allResults, missingReason } = judgeRun({
+      catalogue,
       suite: run?.suite ?? suiteInfo(),
       target: run?.target ?? targetFallback(),
+      environment: run?.target.env,
       run: {
         date: result.startTime.toISOString(),
         durationMs: Math.round(result.duration),
@@ -151,28 +131,21 @@ export default class CertificateReporter implements Reporter {
         errors,
         warnings: readRunWarnings(metadata),
       },
-      requirements,
-      planned,
       results,
-      missingReason,
-      notRunFails: run?.certify,
+      records,
+      groupsRun: new Set(tests.map(groupOf).filter((g): g is string => g !== undefined)),
+      selection: run?.selection ? selectionFromEnv(run.selection) : selectionFromEnv(),
+      maxFailuresReached: this.maxFailuresReached,
+      certify: run?.certify,
     });
     const sampled = serverLatency(readLatencySamplings(metadata));
     if (sampled) certificate.serverLatency = sampled;
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
-    const records = tests.flatMap((t) => checkRecordsOf(t));
-    const exchanges = records.flatMap((r) => r.exchanges);
-    const throttled = exchanges.reduce((n, e) => n + (e.throttled ?? 0), 0);
-    if (throttled) certificate.run.throttledRequests = throttled;
-    const reconnected = exchanges.reduce((n, e) => n + (e.reconnected ?? 0), 0);
-    if (reconnected) certificate.run.reconnectedRequests = reconnected;
-    const triaged = triageOf(records, catalogue, certificate);
-    if (triaged) certificate.triage = triaged;
-    this.checks = resolveChecks(requirements, planned, results, missingReason);
+    this.checks = resolveChecks(requirements, planned, allResults, missingReason);
     // A certification's evidence, and a replay's (cli/verify.ts compares it with the archive's).
     this.exchanges = run?.certify || replayDir() ? records : undefined;
     if (run?.certify) this.replayContext = replayContextOf(certificate, run.selection ?? {});
-    const states = checkStates(requirements, planned, results, missingReason);
+    const states = checkStates(requirements, planned, allResults, missingReason);
     const problems: string[] = [];
     const { baseline, updateBaseline, compare } = this.options;
     if (updateBaseline) {
@@ -199,11 +172,7 @@ export default class CertificateReporter implements Reporter {
 
   private write(c: Certificate): void {
     const dir = this.options.outputDir;
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, REPORT_FILES.certificateJson), `${JSON.stringify(c, null, 2)}\n`);
-    fs.writeFileSync(path.join(dir, REPORT_FILES.certificateMd), renderMarkdown(c));
-    fs.writeFileSync(path.join(dir, REPORT_FILES.certificateHtml), renderHtml(c));
-    if (this.options.junit) fs.writeFileSync(path.join(dir, REPORT_FILES.junit), reportRedactor().redact(renderJunit(c, this.checks)));
+    writeCertificateFiles(dir, c, reportRedactor(), this.options.junit ? this.checks : undefined);
     if (this.exchanges) {
       const evidence: RecordedCheck[] = this.exchanges.map(({ key, requirement, group, status, reason, clock, replay, exchanges }) => ({
         key, requirement, group, status, ...(reason ? { reason } : {}), ...(clock ? { clock } : {}), ...(replay ? { replay } : {}), exchanges,
@@ -239,24 +208,6 @@ function attempt<T>(read: () => T, problems: string[]): T | undefined {
     return read();
   } catch (err) {
     problems.push((err as Error).message);
-    return undefined;
-  }
-}
-
-/**
- * The failures by likely cause (reporters/triage.ts), from the records of the requirements the
- * certificate counts. It only regroups failures: should it break, the run keeps its verdict and says so.
- */
-function triageOf(records: CheckRecord[], catalogue: Catalogue, certificate: Certificate): Triage | undefined {
-  const known = new Set(certificate.requirements.map((r) => r.id));
-  try {
-    return triage(records.filter((r) => known.has(r.requirement)), {
-      routes: catalogue.routes,
-      statements: Object.fromEntries(catalogue.requirements.map((r) => [r.id, r.statements])),
-      env: certificate.target.env,
-    });
-  } catch (err) {
-    certificate.run.warnings.push(`the triage of the failures could not be made (a defect of the suite): ${(err as Error).message}`);
     return undefined;
   }
 }

@@ -19,11 +19,7 @@ import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../../rep
 import { failureLines } from '../../reporters/format';
 import { test } from '../../fixtures/conformance';
 import { runCheck, type CheckInputs } from './run-check';
-
-/** Checks that write run one after another, in catalogue order: they share state. */
-function writes(p: PlannedCheck): boolean {
-  return p.requirement.per === 'once' && p.requirement.routes.some((r) => r.startsWith('POST /users') || r.startsWith('POST /devices'));
-}
+import { runScheduled } from './schedule';
 
 export function defineGroupSuite(group: Group): void {
   const selected = selectChecks(planChecks(loadCatalogue()).filter((p) => p.group === group));
@@ -73,27 +69,12 @@ export function defineGroupSuite(group: Group): void {
       inFlight.delete(p);
       records.push(record!);
     };
-    // The checks that write form one lane, in catalogue order, beside the others (as they always
-    // ran beside other checks): reads tolerate a write in flight (coherence checks leave out the
-    // cars the suite creates), and a distant target's round trips overlap.
-    await Promise.all([
-      inParallel(selected.filter((p) => !writes(p)), run.concurrency, check),
-      (async () => {
-        for (const p of selected.filter(writes)) await check(p);
-      })(),
-    ]);
+    // The reads concurrently, the writes as one lane beside them (schedule.ts).
+    await runScheduled(selected, run.concurrency, check);
     stopWatching();
     await attachOnce(records);
     verdict(testInfo, records);
   });
-}
-
-/** Runs `work` over the items, at most `limit` at a time. */
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
 }
 
 /** VDS_MAX_FAILURES (the wrapper's --max-failures and -x): no new check starts once a worker has seen that many fail. */
