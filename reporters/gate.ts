@@ -68,9 +68,10 @@ function decide({ certificate, gate = 'all', baseline, comparison, problems = []
       : { status: 'passed', rule: 'certification', reasons: ['every class PASS'] };
   }
   const classes = GATE_CLASSES[gate];
-  const incomplete = classes.filter((k) => certificate.verdict[k] === 'INCOMPLETE');
+  // Not only an INCOMPLETE class: a class that FAILs on failures a baseline accepts may leave checks unrun too.
+  const incomplete = classes.filter((k) => certificate.requirements.some((r) => r.class === k && counted(r) && r.status === 'not-run'));
   if (requireComplete && incomplete.length) {
-    return { status: 'failed', rule: 'completeness', reasons: [`${incomplete.join(' and ')} INCOMPLETE: some checks did not run (--require-complete)`] };
+    return { status: 'failed', rule: 'completeness', reasons: [`${incomplete.join(' and ')}: some checks did not run (--require-complete)`] };
   }
   if (problems.length) return { status: 'failed', rule: BAD_OPTIONS, reasons: problems };
   if (!baseline && !comparison) {
