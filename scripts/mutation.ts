@@ -9,7 +9,12 @@
 // precision (conforming servers it passes) are printed and written for npm test's summary. Runs go
 // two at a time, one Playwright worker each (2 cores).
 //
-//   npx tsx scripts/mutation.ts [--precision | --full | --top-up [--by-check]] [--every-route] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
+//   npx tsx scripts/mutation.ts [--release | --precision | --full | --top-up [--by-check]] [--every-route] [--only a,b] [--jobs N] [--max-failures N] [--write-kills]
+//
+// The maintainers' release check (--release, the default): the proof npm test makes in-process
+// (tests/self/power/), made again through the command once per fault, as users run it: a CLI, a
+// runner, a worker and a reference process per fault (about 9 s each on the slower machine), so not
+// part of npm test.
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
 // (contracts/fault-kills.yaml; for a fault that breaks the spec, only the core ones), stopping at the
@@ -38,8 +43,8 @@ import type { Certificate } from '../reporters/model';
 import { REPORT_FILES } from '../reporters/paths';
 import { NOT_SELECTED } from '../reporters/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
+import { breaksTheSpec, conformingServers, faultTarget, isCaught, MAY_NOT_RUN } from './power-plan';
 import { FAULTS } from '../reference-server/faults';
-import { VARIANTS, variantMode } from '../reference-server/variants';
 import { freshRunEnv, startReference } from './reference-process';
 import { gatePowerLine, type GatePower } from './mutation-summary';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
@@ -84,69 +89,9 @@ interface Outcome extends Run {
   problem?: string;
 }
 
-/** Sandbox faults only show on a sandbox target; every other fault on the cloud-mode reference. */
-function targetFor(spec: string): Run['target'] {
-  return faultFamily(spec) === 'sandbox' ? 'local-sandbox' : 'local';
-}
-
-/**
- * What each conforming server cannot show, and so may leave not run (every other check must run
- * and pass). A server that keeps its state: the second run finds the pin device associated (no
- * documented request undoes a user association) and the lockable device locked.
- */
-const MAY_NOT_RUN: Record<string, string[]> = {
-  'quiet-month': ['QUERY-RANGE-DEFAULT'],
-  'persistent-second-run': ['CORE-DEVICE-PIN', 'DEV-PIN-ASSOCIATE', 'DEV-PIN-MALFORMED', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
-};
-
-/** The target on which a set of variants shows: a sandbox, the sign-in page, or the cloud API. */
-function variantTarget(names: string[]): Run['target'] {
-  if (names.some((n) => variantMode(n) === 'sandbox')) return 'local-sandbox';
-  // A variant of the sign-in page only shows when tokens are minted through it.
-  return names.some((n) => VARIANTS.find((v) => v.name === n && 'signIn' in v && v.signIn)) ? 'local-signin' : 'local';
-}
-
-/**
- * The variants combined: a server taking every documented choice at once, as a vendor's
- * implementation differs from the reference in many ways together; and a sandbox taking them too (its
- * open routes answer with the same records and errors). A variant that leaves a requirement
- * unshowable (MAY_NOT_RUN) is left out: it runs alone, where that allowance cannot hide another
- * variant's false alarm.
- */
-function combinedVariantRuns(): Run[] {
-  const combinable = VARIANTS.map((v) => v.name as string).filter((n) => !MAY_NOT_RUN[n]);
-  const cloud = combinable.filter((n) => variantMode(n) === 'cloud');
-  return [
-    { label: 'variants-combined', target: variantTarget(cloud), variant: cloud.join(','), maxFailures: 0 },
-    { label: 'variants-combined-sandbox', target: 'local-sandbox', variant: combinable.join(','), maxFailures: 0 },
-  ];
-}
-
-function variantAlone(name: string): Run {
-  return { label: `variant-${name}`, target: variantTarget([name]), variant: name, mayNotRun: MAY_NOT_RUN[name], maxFailures: 0 };
-}
-
-/**
- * The conforming servers: clean, tokens from the sign-in page, twice on one server, and the
- * variants: combined, plus alone those that cannot be combined (the release gate), or plus each
- * alone (--precision: which variant a false alarm comes from).
- */
+/** The conforming servers of the plan, as runs of the command. */
 function precisionRuns(eachVariantAlone: boolean): Run[] {
-  const alone = VARIANTS.map((v) => v.name as string).filter((n) => eachVariantAlone || MAY_NOT_RUN[n]);
-  const variantRuns = [...combinedVariantRuns(), ...alone.map(variantAlone)];
-  return [
-    { label: 'clean-local', target: 'local', maxFailures: 0 },
-    { label: 'clean-local-sandbox', target: 'local-sandbox', maxFailures: 0 },
-    { label: 'clean-local-signin', target: 'local-signin', maxFailures: 0 },
-    { label: 'persistent-twice', target: 'persistent', variant: 'dissociate-cars-only', maxFailures: 0 },
-    ...variantRuns,
-  ];
-}
-
-/** The fault breaks a statement of the spec (reference-server/faults.ts `breaks: S-...`). */
-function breaksTheSpec(spec: string): boolean {
-  const { name } = parseFaultSpec(spec);
-  return FAULTS.find((f) => f.name === name)?.breaks.startsWith('S-') ?? false;
+  return conformingServers(eachVariantAlone).map((c) => ({ ...c, maxFailures: 0 }));
 }
 
 /** A directory-safe label for a fault spec (`route-answers-500@GET /cars/:carId` -> `route-answers-500@GET_cars_carId`). */
@@ -223,7 +168,7 @@ function isClean(o: Outcome): boolean {
 
 /** A fault is killed when the command exits 1 on a failing check, and for a fault that breaks the spec, the core class fails. */
 function isKilled(o: Outcome): boolean {
-  return o.exitCode === 1 && o.failedChecks.length > 0 && (!o.breaksSpec || o.coreFailed);
+  return isCaught({ exitCode: o.exitCode, failedChecks: o.failedChecks.length, coreFailed: o.coreFailed }, !!o.breaksSpec);
 }
 
 function unexpectedNotRun(o: Outcome): Outcome['notRun'] {
@@ -361,7 +306,7 @@ function plan(o: Options): Plan {
     });
     return {
       label: labelFor(spec),
-      target: targetFor(spec),
+      target: faultTarget(spec),
       fault: spec,
       breaksSpec,
       requirements: !o.full && !o.topUp && killers.length ? killers.slice(0, 3) : undefined,

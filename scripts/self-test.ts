@@ -1,18 +1,28 @@
 // `npm test`: the project's own tests, stage by stage, then one plain line "N passed, N failed"
 // summing everything that ran (CI reads that line; it is also written to reports/self/summary.txt).
 //   1. typecheck            tsc --noEmit
-//   2. unit and integration  Playwright Test over tests/self (contracts, harness, reference, reporters, hostile servers)
-//   3. suite power          the conformance suite against the clean reference and once per injected fault
+//   2. unit and integration  Playwright Test over tests/self, project unit (contracts, harness, reference, reporters,
+//                            the command line, hostile servers, the gate's properties)
+//   3. suite power          project power, tests/self/power: every reference fault caught and every conforming server
+//                            passed, in-process, and a sample of both through the README's command (the per-fault
+//                            release check through the command is `npx tsx scripts/mutation.ts --release`, for
+//                            maintainers: docs/CONTRIBUTING.md)
+// Stages 2 and 3 are one Playwright run of both projects (tests/self/self-test.config.ts), each read apart.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gatePowerLine, type GatePower } from './mutation-summary';
+import { powerLines, readOutcomes } from '../tests/self/power/outcome';
 
 const ROOT = path.resolve(__dirname, '..');
 const SELF_DIR = path.join(ROOT, 'reports', 'self');
 
 interface Counts { passed: number; failed: number; skipped: number; note?: string }
-interface Stage { name: string; run: () => Counts }
+interface Stage {
+  name: string;
+  /** The Playwright project of tests/self/self-test.config.ts this stage reads. */
+  project?: string;
+  run: (projects: string[]) => Counts;
+}
 
 function sh(command: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -21,6 +31,20 @@ function sh(command: string, args: string[], env: NodeJS.ProcessEnv = {}): numbe
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
+const RESULTS = path.join(SELF_DIR, 'results.json');
+
+/** The last run of the self-tests (tests/self/self-test.config.ts), shared by the two stages it serves. */
+let testsRun: { code: number; projects: string[] } | undefined;
+
+/** One Playwright run for the projects asked (unit, power): both cores busy to the end. */
+function runTests(projects: string[]): number {
+  if (testsRun && projects.every((p) => testsRun!.projects.includes(p))) return testsRun.code;
+  fs.rmSync(RESULTS, { force: true });
+  const code = sh(npx, ['playwright', 'test', '-c', 'tests/self/self-test.config.ts', ...projects.flatMap((p) => ['--project', p])]);
+  testsRun = { code, projects };
+  return code;
+}
+
 const stages: Stage[] = [
   {
     name: 'typecheck',
@@ -28,34 +52,44 @@ const stages: Stage[] = [
   },
   {
     name: 'unit and integration tests',
-    run: () => {
-      const resultsFile = path.join(SELF_DIR, 'results.json');
-      fs.rmSync(resultsFile, { force: true });
-      const code = sh(npx, ['playwright', 'test', '-c', 'tests/self/self-test.config.ts']);
-      return playwrightCounts(resultsFile, code);
-    },
+    project: 'unit',
+    run: (projects) => playwrightCounts(RESULTS, runTests(projects), 'unit'),
   },
   {
-    name: 'suite power (mutation testing)',
-    run: () => {
-      const summary = path.join(ROOT, 'reports', 'mutation', 'summary.json');
-      fs.rmSync(summary, { force: true });
-      const code = sh(npx, ['tsx', 'scripts/mutation.ts']);
-      if (!fs.existsSync(summary)) return { passed: 0, failed: 1, skipped: 0 };
-      const { gatePower, ...counts } = JSON.parse(fs.readFileSync(summary, 'utf8')) as Counts & { gatePower?: GatePower };
-      const note = gatePower ? gatePowerLine(gatePower) : undefined;
-      return code === 0 || counts.failed > 0 ? { ...counts, note } : { ...counts, failed: counts.failed + 1, note };
+    name: 'suite power (faults caught, conforming servers passed)',
+    project: 'power',
+    run: (projects) => {
+      const counts = playwrightCounts(RESULTS, runTests(projects), 'power');
+      return { ...counts, note: powerLines(readOutcomes(RESULTS)).join('\n  ') };
     },
   },
 ];
 
-/** Counts from Playwright's JSON reporter; a run that wrote none counts as one failure. */
-function playwrightCounts(file: string, exitCode: number): Counts {
+/** Counts of one project from Playwright's JSON reporter; a run that wrote none counts as one failure. */
+function playwrightCounts(file: string, exitCode: number, project: string): Counts {
   if (!fs.existsSync(file)) return { passed: 0, failed: 1, skipped: 0 };
-  const stats = JSON.parse(fs.readFileSync(file, 'utf8')).stats as { expected: number; unexpected: number; flaky: number; skipped: number };
-  const counts = { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
-  if (exitCode !== 0 && counts.failed === 0) counts.failed = 1; // e.g. no test found, or a crash
+  const report = JSON.parse(fs.readFileSync(file, 'utf8')) as { suites?: JsonSuite[]; errors?: unknown[] };
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  const walk = (s: JsonSuite) => {
+    for (const spec of s.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.projectName !== project) continue;
+        if (t.status === 'expected' || t.status === 'flaky') counts.passed += 1;
+        else if (t.status === 'skipped') counts.skipped += 1;
+        else counts.failed += 1;
+      }
+    }
+    for (const child of s.suites ?? []) walk(child);
+  };
+  for (const s of report.suites ?? []) walk(s);
+  // No test of the project found, or the run broke outside any test (a crash, a config error).
+  if (counts.passed + counts.failed + counts.skipped === 0 || (exitCode !== 0 && counts.failed === 0 && (report.errors ?? []).length)) counts.failed += 1;
   return counts;
+}
+
+interface JsonSuite {
+  specs?: Array<{ tests?: Array<{ projectName?: string; status?: 'expected' | 'unexpected' | 'flaky' | 'skipped' }> }>;
+  suites?: JsonSuite[];
 }
 
 function main(): void {
@@ -64,10 +98,11 @@ function main(): void {
   const only = process.argv.slice(2);
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   const lines: string[] = [];
-  for (const stage of stages) {
-    if (only.length && !only.some((o) => stage.name.startsWith(o))) continue;
+  const chosen = stages.filter((stage) => !only.length || only.some((o) => stage.name.startsWith(o)));
+  const projects = chosen.flatMap((s) => (s.project ? [s.project] : []));
+  for (const stage of chosen) {
     console.log(`\n=== ${stage.name} ===`);
-    const c = stage.run();
+    const c = stage.run(projects);
     total.passed += c.passed;
     total.failed += c.failed;
     total.skipped += c.skipped;

@@ -1,0 +1,150 @@
+// What the proof of the suite's power and precision runs, shared by its two runners: npm test's
+// in-process gate (tests/self/power/) and the maintainers' release check through the command once per
+// fault (scripts/mutation.ts). One plan, so both prove the same thing:
+//   - the conforming servers (precision): which, on which target, and what each may leave unrun
+//     because the server cannot show it;
+//   - per fault (power): the target that shows it, whether it breaks the spec (then only core checks
+//     run, and the core class must fail), and the requirements to try first (those that caught it
+//     before: contracts/fault-kills.yaml), else every check of the class;
+//   - what "caught" means: exit status 1 on a failing check, and core FAIL for a fault of the spec.
+import type { Catalogue } from '../harness/catalogue';
+import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
+import { FAULT_FAMILIES, FAULTS } from '../reference-server/faults';
+import { VARIANTS, variantMode } from '../reference-server/variants';
+import type { KillMatrix } from './kill-matrix';
+
+export type PlanTarget = 'local' | 'local-sandbox' | 'local-signin' | 'persistent';
+
+/** A conforming server of the precision proof. */
+export interface ConformingServer {
+  label: string;
+  target: PlanTarget;
+  /** Variants of the reference (reference-server/variants.ts), comma-separated. */
+  variant?: string;
+  /** Requirements that may be reported as not run against this server (what it cannot show). */
+  mayNotRun?: string[];
+}
+
+/**
+ * What each conforming server cannot show, and so may leave not run (every other check must run
+ * and pass). A server that keeps its state: the second run finds the pin device associated (no
+ * documented request undoes a user association) and the lockable device locked.
+ */
+export const MAY_NOT_RUN: Record<string, string[]> = {
+  'quiet-month': ['QUERY-RANGE-DEFAULT'],
+  'persistent-second-run': ['CORE-DEVICE-PIN', 'DEV-PIN-ASSOCIATE', 'DEV-PIN-MALFORMED', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
+};
+
+/** The target on which a set of variants shows: a sandbox, the sign-in page, or the cloud API. */
+export function variantTarget(names: string[]): PlanTarget {
+  if (names.some((n) => variantMode(n) === 'sandbox')) return 'local-sandbox';
+  // A variant of the sign-in page only shows when tokens are minted through it.
+  return names.some((n) => VARIANTS.find((v) => v.name === n && 'signIn' in v && v.signIn)) ? 'local-signin' : 'local';
+}
+
+/**
+ * The variants combined: a server taking every documented choice at once, as a vendor's
+ * implementation differs from the reference in many ways together; and a sandbox taking them too (its
+ * open routes answer with the same records and errors). A variant that leaves a requirement
+ * unshowable (MAY_NOT_RUN) is left out: it runs alone, where that allowance cannot hide another
+ * variant's false alarm.
+ */
+export function combinedVariantServers(): ConformingServer[] {
+  const combinable = VARIANTS.map((v) => v.name as string).filter((n) => !MAY_NOT_RUN[n]);
+  const cloud = combinable.filter((n) => variantMode(n) === 'cloud');
+  return [
+    { label: 'variants-combined', target: variantTarget(cloud), variant: cloud.join(',') },
+    { label: 'variants-combined-sandbox', target: 'local-sandbox', variant: combinable.join(',') },
+  ];
+}
+
+export function variantAlone(name: string): ConformingServer {
+  return { label: `variant-${name}`, target: variantTarget([name]), variant: name, mayNotRun: MAY_NOT_RUN[name] };
+}
+
+/**
+ * The conforming servers: clean (cloud, sandbox, tokens from the sign-in page), twice on one server
+ * that keeps its state, and the variants: combined, plus alone those that cannot be combined (the
+ * gate), or plus each alone (`eachVariantAlone`: which variant a false alarm comes from).
+ */
+export function conformingServers(eachVariantAlone = false): ConformingServer[] {
+  const alone = VARIANTS.map((v) => v.name as string).filter((n) => eachVariantAlone || MAY_NOT_RUN[n]);
+  return [
+    { label: 'clean-local', target: 'local' },
+    { label: 'clean-local-sandbox', target: 'local-sandbox' },
+    { label: 'clean-local-signin', target: 'local-signin' },
+    { label: 'persistent-twice', target: 'persistent', variant: 'dissociate-cars-only' },
+    ...combinedVariantServers(),
+    ...alone.map(variantAlone),
+  ];
+}
+
+/** The fault breaks a statement of the spec (reference-server/faults.ts `breaks: S-...`). */
+export function breaksTheSpec(spec: string): boolean {
+  const { name } = parseFaultSpec(spec);
+  return FAULTS.find((f) => f.name === name)?.breaks.startsWith('S-') ?? false;
+}
+
+/** Sandbox faults only show on a sandbox target; every other fault on the cloud-mode reference. */
+export function faultTarget(spec: string): 'local' | 'local-sandbox' {
+  return faultFamily(spec) === 'sandbox' ? 'local-sandbox' : 'local';
+}
+
+/** How the gate runs one fault. */
+export interface FaultGatePlan {
+  spec: string;
+  target: 'local' | 'local-sandbox';
+  /** Breaks the spec: only core checks run, and the core class must fail. */
+  breaksSpec: boolean;
+  /** The requirements that caught it before (at most three, of the class that must fail, never advisory); undefined: none known. */
+  first?: string[];
+  /** The class-wide fallback: `@core` for a fault of the spec, else every check (undefined). */
+  fallbackGrep?: string;
+}
+
+export function faultGatePlan(spec: string, catalogue: Catalogue, kills: KillMatrix): FaultGatePlan {
+  const breaksSpec = breaksTheSpec(spec);
+  // Advisory requirements only warn (they cannot make the run exit 1); a spec fault must fail core.
+  const killers = (kills[spec] ?? []).filter((id) => {
+    const r = catalogue.requirements.find((q) => q.id === id);
+    return r !== undefined && !r.advisory && (!breaksSpec || r.class === 'core');
+  });
+  return {
+    spec,
+    target: faultTarget(spec),
+    breaksSpec,
+    ...(killers.length ? { first: killers.slice(0, 3) } : {}),
+    ...(breaksSpec ? { fallbackGrep: '@core' } : {}),
+  };
+}
+
+/** What a run against a fault showed, as far as "caught" is concerned. */
+export interface FaultRunOutcome {
+  exitCode: number | null;
+  failedChecks: number;
+  coreFailed: boolean;
+}
+
+/** A fault is caught when the command exits 1 on a failing check, and for a fault that breaks the spec, the core class fails. */
+export function isCaught(o: FaultRunOutcome, breaksSpec: boolean): boolean {
+  return o.exitCode === 1 && o.failedChecks > 0 && (!breaksSpec || o.coreFailed);
+}
+
+/** The faults npm test's gate proves: every plain fault, and every per-route fault on its first route. */
+export function gateFaultSpecs(): string[] {
+  return faultSpecs({ firstRouteOnly: true });
+}
+
+/**
+ * The end-to-end sample through the README's command: one fault of every family, its first per-route
+ * fault where it has one (a per-route defect is one route's handler), else its first fault; and the
+ * sample holds faults of the spec and of the profile alike (each family's order in the registry
+ * decides, so the sample is the same on every run).
+ */
+export function commandSampleFaults(): string[] {
+  const specs = gateFaultSpecs();
+  return FAULT_FAMILIES.map((family) => {
+    const ofFamily = specs.filter((s) => faultFamily(s) === family);
+    return ofFamily.find((s) => parseFaultSpec(s).route !== undefined) ?? ofFamily[0];
+  }).filter((s): s is string => s !== undefined);
+}

@@ -1,0 +1,54 @@
+// Precision, in-process: the conforming servers that the command sample (command.test.ts) does not
+// run, each through every check of the suite (tests/conformance/in-process.ts): the reference with
+// every token minted through its sign-in page, a server that keeps its state between two runs, the
+// sandbox taking every variant, and alone each variant that leaves something unshowable. Every check
+// must pass and the gate exit 0; a check may be not run only where the server cannot show it
+// (scripts/power-plan.ts MAY_NOT_RUN). Each is a server of its own: a variant is fixed when it starts.
+import { loadTarget } from '../../../harness/target';
+import { startReference, type ReferenceTarget } from '../../../scripts/reference-process';
+import { conformingServers, MAY_NOT_RUN, type ConformingServer } from '../../../scripts/power-plan';
+import { runInProcess, type InProcessRun } from '../../conformance/in-process';
+import { COMMAND_CONFORMING } from './command-sample';
+import { expect, test } from './fixtures';
+import { falseAlarms, recordOutcome } from './outcome';
+
+const servers = conformingServers(false).filter((s) => !COMMAND_CONFORMING.includes(s.label));
+
+for (const server of servers) {
+  test(`conforming ${server.label}`, async ({ browserSession, browserChoice, catalogue }) => {
+    test.setTimeout(300_000);
+    const persistent = server.target === 'persistent';
+    const reference = await startReference({
+      target: persistent ? 'local' : (server.target as ReferenceTarget), variant: server.variant, ...(persistent ? { reset: false } : {}),
+    });
+    try {
+      const target = loadTarget(reference.targetFile);
+      const run = () => runInProcess({ target, catalogue, browser: browserSession, browserChoice });
+      // A server that keeps its state: two runs, the second finding what the first left.
+      const runs: Array<{ run: InProcessRun; mayNotRun?: string[] }> = persistent
+        ? [{ run: await run() }, { run: await run(), mayNotRun: MAY_NOT_RUN['persistent-second-run'] }]
+        : [{ run: await run(), mayNotRun: server.mayNotRun }];
+      judge(server, runs);
+    } finally {
+      await reference.stop();
+    }
+  });
+}
+
+function judge(server: ConformingServer, runs: Array<{ run: InProcessRun; mayNotRun?: string[] }>): void {
+  const problems = runs.flatMap(({ run, mayNotRun }, i) => {
+    const { failed, notRun } = falseAlarms(run.certificate, mayNotRun);
+    const which = runs.length > 1 ? `run ${i + 1}: ` : '';
+    return [
+      ...(run.exitCode !== 0 ? [`${which}exit status ${run.exitCode}: ${run.certificate.gate?.reasons.join('; ')}`] : []),
+      ...failed.map((f) => `${which}failed ${f}`),
+      ...notRun.map((n) => `${which}not run ${n}`),
+    ];
+  });
+  const last = runs[runs.length - 1].run;
+  recordOutcome({
+    kind: 'conforming', label: server.label, ok: problems.length === 0, exitCode: runs.find((r) => r.run.exitCode !== 0)?.run.exitCode ?? last.exitCode,
+    failed: [...new Set(runs.flatMap(({ run }) => run.certificate.requirements.filter((r) => r.failures.length).map((r) => r.id)))],
+  });
+  expect(problems, `false alarms against the conforming server ${server.label}${server.variant ? ` (variants ${server.variant})` : ''}`).toEqual([]);
+}
