@@ -4,20 +4,22 @@
 import { expect, test } from '@playwright/test';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { parseArgs, UsageError } from '../../../reference-server/cli';
 import { FAULTS } from '../../../reference-server/faults';
 import { VARIANTS } from '../../../reference-server/variants';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = join(ROOT, 'reference-server', 'cli.ts');
+/** node with tsx's loader (what `npm run reference` runs, without npm's and tsx's own processes). */
+const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(TSX, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+  return spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
 }
 
 /** Starts the server and resolves with its start-up line. */
 function start(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 20_000);
@@ -81,7 +83,13 @@ test('bad flags and values: one line naming the problem and the valid values, ex
     [['--fault', 'route-answers-500'], {}, /Invalid --fault 'route-answers-500': .*start it as 'route-answers-500@<route>' with a route of GET \/users\/me/],
     [['--fault', 'car-date-zulu@GET /users/me'], {}, /Invalid --fault 'car-date-zulu@GET \/users\/me': .*not per route/],
   ];
+  // Each case's message from the parser itself; two of them through the command, which prints that
+  // message as its one line and exits 2 (a process each: the parser is what differs between cases).
   for (const [args, env, message] of cases) {
+    expect(() => parseArgs(args, env), args.join(' ')).toThrow(UsageError);
+    expect(() => parseArgs(args, env), args.join(' ')).toThrow(message);
+  }
+  for (const [args, env, message] of [cases[0], cases[7]]) {
     const res = run(args, env);
     expect(res.status, args.join(' ')).toBe(2);
     expect(res.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);

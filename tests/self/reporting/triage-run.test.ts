@@ -1,17 +1,22 @@
-// The triage end to end, through the README's command: servers that fail many checks for one
-// reason each, made from the reference (a fault, or a proxy in front of it for what no fault does),
-// each run narrowed by --grep to the checks that show the cause. The half-built server of issue 26
-// (trips and device routes not written: its framework answers them) runs nearly whole: its failure
-// section must start with "N routes answer a non-API 404 to every valid request", explaining most
-// failures. No run may print a secret in its triage.
+// The triage on real runs: servers that fail many checks for one reason each, made from the reference
+// (a fault, or a proxy in front of it for what no fault does), each run narrowed (as --grep would) to
+// the checks that show the cause. The half-built server of issue 26 (trips and device routes not
+// written: its framework answers them) runs nearly whole: its failure section must start with "N
+// routes answer a non-API 404 to every valid request", explaining most failures. No run may print a
+// secret in its triage. The runs are in-process (tests/conformance/in-process.ts: the command's
+// preparation, checks, judgement and console text, without its processes); the last test shows the
+// command printing the same section.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
 import { loadCatalogue } from '../../../harness/catalogue';
+import type { Selection } from '../../../harness/selection';
+import { loadTarget } from '../../../harness/target';
+import { runInProcess } from '../../conformance/in-process';
 import type { Certificate, TriageCauseId } from '../../../reporters/model';
 import { dropsConnection, halfBuilt, refusesBearer, startFrontProxy, type Answer } from '../support/front-proxy';
-import { readJson, runCommand, startReference } from './real-run';
+import { newReportsDir, readJson, runCommand, startReference } from './real-run';
 import { Scanner } from './scan';
 
 interface Scenario {
@@ -41,18 +46,23 @@ async function runAgainst(s: Scenario): Promise<Outcome> {
     if (proxy) target.baseUrl = `${proxy.origin}/v3`;
     if (s.ids) target.data = { ...target.data, ...(await primaryIds(upstream, reference.control)) };
     fs.writeFileSync(reference.targetFile, YAML.stringify(target));
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', ...s.args], { target: reference.targetFile, timeoutMs: 400_000 });
+    const reportsDir = newReportsDir();
+    const run = await runInProcess({ target: loadTarget(reference.targetFile), selection: selectionOf(s.args), reportsDir });
     const secrets = ((await (await fetch(`${reference.control}/issued`)).json()) as { secrets: string[] }).secrets;
-    const file = path.join(run.reportsDir, 'conformance.json');
-    expect(fs.existsSync(file), run.output.slice(-3000)).toBe(true);
     return {
-      code: run.code, output: run.output, certificate: readJson<Certificate>(file), reportsDir: run.reportsDir,
-      markdown: fs.readFileSync(path.join(run.reportsDir, 'conformance.md'), 'utf8'), secrets,
+      code: run.exitCode, output: run.console, certificate: readJson<Certificate>(path.join(reportsDir, 'conformance.json')), reportsDir,
+      markdown: fs.readFileSync(path.join(reportsDir, 'conformance.md'), 'utf8'), secrets,
     };
   } finally {
     await proxy?.close();
     await reference.stop();
   }
+}
+
+/** The command's --grep / --grep-invert, as a selection. */
+function selectionOf(args: string[]): Selection {
+  const value = (flag: string) => (args.includes(flag) ? new RegExp(args[args.indexOf(flag) + 1]) : undefined);
+  return { grep: value('--grep'), grepInvert: value('--grep-invert') };
 }
 
 /** The primary user's id and car, asked of the reference itself (a proxy in front may refuse the suite's discovery). */
@@ -157,3 +167,19 @@ for (const { name, scenario, causes } of CAUSES) {
     expectNoSecret(o);
   });
 }
+
+test('the command prints the triage first in its failure section, as the in-process runs render it', async () => {
+  const reference = await startReference({ fault: 'car-date-zulu' });
+  try {
+    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '@RESP-CONTRACT|@CORE-CAR-RECORD'], { target: reference.targetFile, timeoutMs: 300_000 });
+    expect(run.code, run.output.slice(-3000)).toBe(1);
+    const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
+    const cause = c.triage!.causes[0];
+    expect(cause.id).toBe('date-shape');
+    const section = failureSection(run.output);
+    expect(section[0]).toMatch(/^ {2}Failed: \d+ checks; likely causes first/);
+    expect(section[1]).toBe(`    ✘ ${cause.title}: ${cause.explains} checks`);
+  } finally {
+    await reference.stop();
+  }
+});

@@ -1,13 +1,13 @@
 // Against servers whose every answer is JSON of the wrong shape (tests/self/hostile/odd-shapes-server.ts):
 // the whole suite runs, the checks fail with expected vs actual, and none breaks on the suite (a
-// procedure reading a member of null is the suite's defect; the odd answer is the server's).
-import path from 'node:path';
+// procedure reading a member of null is the suite's defect; the odd answer is the server's). In-process
+// (tests/conformance/in-process.ts: the command's preparation, checks and judgement).
 import { expect, test } from '@playwright/test';
 import { SCOPES } from '../../../harness/target';
-import type { Certificate } from '../../../reporters/model';
+import { loadTarget } from '../../../harness/target';
+import { runInProcess } from '../../conformance/in-process';
 import { ODD_SHAPES, startOddShapesServer } from '../hostile/odd-shapes-server';
-import { readJson } from '../support/child-run';
-import { runSuite, writeTargetFile } from './run-suite';
+import { writeTargetFile } from './run-suite';
 
 test.setTimeout(240_000);
 
@@ -38,10 +38,9 @@ for (const [name, body] of Object.entries(ODD_SHAPES)) {
   test(`every answer is ${name}: failures with expected vs actual, no check breaks on the suite`, async () => {
     const server = await startOddShapesServer(body);
     try {
-      const run = await runSuite({ target: targetFor(server.url), timeoutMs: 200_000 });
-      expect(run.timedOut, 'the run must end by itself').toBe(false);
-      const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
-      expect(c.run.errors, run.output.slice(-2000)).toEqual([]);
+      const run = await runInProcess({ target: loadTarget(targetFor(server.url)) });
+      const c = run.certificate;
+      expect(c.run.errors, run.console).toEqual([]);
       const broke = c.requirements.flatMap((r) => r.notRun.filter((n) => /the suite broke/.test(n.reason)).map((n) => `${r.id} (${n.checks.length}): ${n.reason}`));
       expect(broke).toEqual([]);
       expect(c.counts.checks.notRunBySuite).toBe(0);

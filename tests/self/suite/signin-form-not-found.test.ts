@@ -1,6 +1,7 @@
 // A sign-in page whose form the suite cannot find (here the first step of a two-step sign-in: an
 // e-mail field and "Next", no password field): every browser check is not run, naming
 // oauth.signInPage, none failed and none waiting out a timeout; the rest of the run is unaffected.
+// In-process (tests/conformance/in-process.ts: the command's preparation, checks and judgement).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,9 @@ import YAML from 'yaml';
 import { expect, test } from '@playwright/test';
 import { chooseBrowser } from '../../../harness/browser';
 import type { Certificate } from '../../../reporters/model';
-import { readJson, runCommand, startReference } from '../reporting/real-run';
+import { loadTarget } from '../../../harness/target';
+import { runInProcess } from '../../conformance/in-process';
+import { startReference } from '../reporting/real-run';
 import { startFrontServer } from '../support/front-server';
 
 const TWO_STEP_PAGE = `<!DOCTYPE html><html><body><main><h1>Welcome</h1>
@@ -31,15 +34,6 @@ function targetVia(file: string, front: string, control: Record<string, unknown>
   return out;
 }
 
-/** Every step (check) of the run's Allure results, with its duration. */
-function allureSteps(reportsDir: string): Array<{ name: string; ms: number }> {
-  const dir = path.join(reportsDir, 'allure-results');
-  return fs.readdirSync(dir).filter((f) => f.endsWith('-result.json')).flatMap((f) => {
-    const result = readJson<{ steps?: Array<{ name: string; start: number; stop: number }> }>(path.join(dir, f));
-    return (result.steps ?? []).map((s) => ({ name: s.name, ms: s.stop - s.start }));
-  });
-}
-
 function byId(c: Certificate, id: string) {
   return c.requirements.find((r) => r.id === id)!;
 }
@@ -51,9 +45,9 @@ for (const mode of ['tokens from the sign-in page', 'tokens from the control API
     try {
       const throughPage = mode === 'tokens from the sign-in page';
       const target = targetVia(reference.targetFile, front.origin, throughPage ? { mintTokens: false } : {});
-      const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '@auth'], { target, timeoutMs: 240_000 });
-      const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
-      expect(c.counts.checks.failed, run.output.slice(-3000)).toBe(0);
+      const run = await runInProcess({ target: loadTarget(target), selection: { grep: /@auth/ } });
+      const c = run.certificate;
+      expect(c.counts.checks.failed, run.console).toBe(0);
       expect(c.counts.checks.notRunBySuite).toBe(0);
       const skipped = throughPage ? [...BROWSER_CHECKS, ...TOKEN_CHECKS_THROUGH_THE_PAGE] : BROWSER_CHECKS;
       for (const id of skipped) {
@@ -63,8 +57,8 @@ for (const mode of ['tokens from the sign-in page', 'tokens from the control API
       }
       if (!throughPage) for (const id of TOKEN_CHECKS_THROUGH_THE_PAGE) expect(byId(c, id).status, id).toBe('passed');
       // At once: the form search's wait (5 s) once in the run at most, never a sign-in's timeout (15 s)
-      // nor a check's time limit (80 s); the steps' times are read from the Allure results.
-      const steps = allureSteps(run.reportsDir).filter((s) => /^(SIGNIN|TOKEN)-/.test(s.name));
+      // nor a check's time limit (80 s).
+      const steps = run.records.map((r) => ({ name: r.key, ms: r.durationMs ?? 0 })).filter((s) => /^(SIGNIN|TOKEN)-/.test(s.name));
       expect(steps.length).toBeGreaterThan(8);
       const slow = steps.filter((s) => s.ms > 10_000).map((s) => `${s.name}: ${s.ms} ms`);
       expect(slow).toEqual([]);

@@ -83,18 +83,39 @@ test.describe('a certification archive of the embedded reference', () => {
   test.describe.configure({ mode: 'serial' });
   let archive: string;
   let minted: string[];
+  let made: Awaited<ReturnType<typeof certify>>;
 
   test.beforeAll(async () => {
     test.setTimeout(600_000);
     const reference = await startReference();
     try {
       const run = await certify(reference.targetFile);
+      made = run;
       expect(run.code, run.output.slice(-3000)).toBe(chooseBrowser().executablePath ? EXIT.passed : EXIT.failed);
       archive = archiveIn(run.reportsDir);
       minted = ((await (await fetch(`${reference.control}/issued`)).json()) as { secrets: string[] }).secrets;
     } finally {
       await reference.stop(); // from here on, offline: nothing answers at the archive's address
     }
+  });
+
+  test('--certify writes one archive: the certificate in its three forms and every check\'s exchanges; a clean certified run has no triage', () => {
+    // A cloud reference with every token is certifiable: every class PASS (with a browser for the sign-in page).
+    const c0 = readJson<Certificate>(path.join(made.reportsDir, 'conformance.json'));
+    if (chooseBrowser().executablePath) {
+      expect(c0.verdict).toEqual({ core: 'PASS', profile: 'PASS' });
+      expect(c0.triage, 'a clean run has no triage').toBeUndefined();
+      expect(made.output).not.toContain('likely causes');
+    }
+    expect(path.basename(archive)).toMatch(/^certification-local-\d{4}-\d{2}-\d{2}\.tar\.gz$/);
+    const out = extracted(archive);
+    const c = readJson<Certificate>(path.join(out, 'conformance.json'));
+    expect(c.certification?.suite.version).toBeTruthy();
+    expect(c.certification?.suite.commit).toMatch(/^[0-9a-f]{40}$|unknown/);
+    expect(c.certification?.suite.contentSha256).toMatch(/^[0-9a-f]{64}$/);
+    const exchanges = readJson<Array<{ key: string; exchanges: unknown[] }>>(path.join(out, 'exchanges.json'));
+    expect(exchanges.length).toBe(c.counts.checks.total); // every check of the run, passed, failed or not run
+    expect(exchanges.filter((e) => e.exchanges.length > 0).length).toBeGreaterThan(400);
   });
 
   test('verify reproduces every replayable verdict, offline; the browser checks are verified from the record only', async () => {

@@ -43,7 +43,7 @@ export function readJson<T>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 }
 
-/** `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test']. */
+/** `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test'] (['tsx', FILE] runs FILE with node and tsx's loader). */
 export function runCommand(command: string[], options: RunOptions = {}): Promise<Run> {
   const reportsDir = options.reportsDir ?? newReportsDir();
   const env: NodeJS.ProcessEnv = {
@@ -56,7 +56,9 @@ export function runCommand(command: string[], options: RunOptions = {}): Promise
   const [bin, ...args] = command;
   return new Promise((resolve) => {
     // Its own process group, so a run that overstays is stopped with everything it started.
-    const child = spawn(path.join(ROOT, 'node_modules', '.bin', bin), args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // tsx FILE is node with tsx's loader, without the extra process tsx's own command line starts.
+    const [file, argv] = bin === 'tsx' ? [process.execPath, ['--import', 'tsx', ...args]] : [path.join(ROOT, 'node_modules', '.bin', bin), args];
+    const child = spawn(file, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let interrupting = false;
     const read = (d: Buffer) => {
