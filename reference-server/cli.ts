@@ -149,6 +149,18 @@ async function main(): Promise<void> {
   const app = await buildReferenceApp({ mode: options.mode, fault: options.fault ?? undefined, variant: options.variant ?? undefined, latencyMs: options.latencyMs,
     routeLatencyMs: options.routeLatencyMs,
   });
+  // Before the start-up line: whoever reads it may stop the server at once (a test, a suite's teardown).
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   try {
     await app.listen({ port: options.port, host: options.host });
   } catch (error) {
@@ -162,17 +174,6 @@ async function main(): Promise<void> {
   const latency = (options.latencyMs > 0 ? `, latency ${options.latencyMs} ms` : '') + (slowRoutes.length ? `, slower: ${slowRoutes.join(', ')}` : '');
   process.stdout.write(`VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on http://${host}:${port}/v3\n`);
 
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
 }
 
 if (require.main === module) {
