@@ -78,6 +78,8 @@ export interface Exchange {
   throttled?: number;
   /** Times it was sent again on a fresh connection: a reused one closed before any byte of answer (connection-reuse.ts). */
   reconnected?: number;
+  /** Refused as expired, the suite's token was renewed and the request sent again with it (token-keeper.ts). */
+  tokenRenewed?: boolean;
 }
 
 /** Which credential a request carried (Exchange.credential): a name, never the secret. */
@@ -140,6 +142,23 @@ export class NoAnswerError extends Error {
   }
 }
 
+/** A request's Authorization as the run's token keeper sends it (harness/token-keeper.ts). */
+export interface KeptAuthorization {
+  /** The header to send now: the token's current value, renewed first if it was about to run out. */
+  header: string;
+  /** After the answer: a renewed header when it says the token expired (send again once), else undefined. */
+  afterAnswer: (status: number, text: string) => Promise<string | undefined>;
+  /** The secrets its renewals added (the client's redactor learns them). */
+  secrets: () => string[];
+}
+
+/** The run's token keeper, when one keeps the tokens of this process's run (it registers itself). */
+let tokenKeeper: ((authorization: string | null | undefined) => Promise<KeptAuthorization | undefined>) | undefined;
+
+export function setTokenKeeper(keeper: typeof tokenKeeper): void {
+  tokenKeeper = keeper;
+}
+
 export class ApiClient {
   readonly exchanges: Exchange[] = [];
 
@@ -197,10 +216,22 @@ export class ApiClient {
     };
     this.exchanges.push(exchange);
     const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
-    const answer = await this.transport.send(
-      { method, url, headers, body, maxBytes, timeoutMs: this.timeoutMs, breakerKey: options.route ?? new URL(url).pathname },
+    const breakerKey = options.route ?? new URL(url).pathname;
+    // A token the suite minted goes out as its current value (token-keeper.ts: renewed before it runs
+    // out); the exchange and its curl line keep the value the check gave, named by its key.
+    const kept = this.transport === networkTransport && tokenKeeper ? await tokenKeeper(options.authorization) : undefined;
+    const sendWith = (authorization?: string) => this.transport.send(
+      { method, url, headers: authorization ? { ...headers, authorization } : headers, body, maxBytes, timeoutMs: this.timeoutMs, breakerKey },
       exchange,
     );
+    let answer = await sendWith(kept?.header);
+    // Refused as expired all the same (the server's clock ran ahead of ours): renewed, and sent once more.
+    const renewed = kept ? await kept.afterAnswer(answer.status, answer.text) : undefined;
+    if (renewed) {
+      answer = await sendWith(renewed);
+      exchange.tokenRenewed = true;
+    }
+    if (kept) this.redactor.add(...kept.secrets());
     const { status, headers: responseHeaders, text, truncated, durationMs } = answer;
     const contentType = responseHeaders['content-type'] ?? '';
     let json: unknown;

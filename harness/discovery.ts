@@ -1,7 +1,8 @@
 // Finds the ids the checks need when the target file does not give them: the user through
-// /users/me, a car with trips through /users/me/cars and /cars/{id}/trips, a trip of that car, the
-// second user's car with a trip and that trip, a device of the second user (where writes are allowed), and a
-// window of at most 28 days that holds data (for range checks).
+// /users/me, the car with the most data through /users/me/cars and /cars/{id}/trips (a test account
+// may have many cars, some never driven, in any order), a trip of that car, the second user's car and
+// trip likewise, a device of the second user (where writes are allowed), and a window of at most 28
+// days that holds data (for range checks). What it chose is said in the console (`choices`).
 // Never fails the run: what cannot be found is noted, and the checks needing it are not run.
 import { ApiClient, NoAnswerError } from './api';
 import { isSuiteCreatedCar } from './check-context';
@@ -14,14 +15,18 @@ const DAY = 86_400_000;
 /** Windows are 28 days: clearly inside the documented "at most one month" (v3-profile.md decisions). */
 const WINDOW_DAYS = 28;
 const WINDOWS_SEARCHED = 6;
+/** How many of a user's cars are looked at for data (a test account may have many). */
+const CARS_EXAMINED = 30;
+/** Trip lists asked at once while looking: a few, so that a distant server's round trips overlap. */
+const LOOKUPS_AT_ONCE = 4;
 
-type Found = Pick<RunContext, 'data' | 'dataNotes' | 'window' | 'warnings'>;
+type Found = Pick<RunContext, 'data' | 'dataNotes' | 'window' | 'warnings'> & { choices: string[] };
 
 export async function discoverData(
   target: Target, tokens: Partial<Record<TokenKey, string>>, redactor: Redactor, now = new Date(),
 ): Promise<Found> {
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
-  const found: Found = { data: { ...target.data }, dataNotes: {}, warnings: [] };
+  const found: Found = { data: { ...target.data }, dataNotes: {}, warnings: [], choices: [] };
   const { data, dataNotes } = found;
   const bearer = (key: TokenKey) => (tokens[key] ? `Bearer ${tokens[key]}` : undefined);
   // Read routes by id: a sandbox serves them without a token; the cloud needs the primary token.
@@ -70,11 +75,13 @@ export async function discoverData(
   // data) may fill the start of the list.
   const ownCars = idsOf([...cars.filter((c) => !isSuiteCreatedCar(c)), ...cars.filter(isSuiteCreatedCar)]);
   const primaryCandidates = data.carId ? [data.carId] : ownCars;
-  const primary = canReadById ? await firstCarWithTrips(primaryCandidates, byIdAuth) : undefined;
+  const primary = canReadById ? await carWithMostData(primaryCandidates, byIdAuth) : undefined;
   if (primary) {
+    const givenTrip = data.tripId;
     data.carId ??= primary.carId;
     found.window = primary.range;
     data.tripId ??= primary.tripId;
+    found.choices.push(choiceLine('primary', primary, primaryCandidates.length, givenTrip));
   }
   data.carId ??= primaryCandidates[0];
   missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
@@ -93,10 +100,11 @@ export async function discoverData(
     if (!data.otherUserId) data.otherUserId = idOf(await getJson('/users/me', bearer('otherUser')));
     // Their car with a trip (the list's order is not documented: the first car may have none).
     const candidates = data.otherCarId ? [data.otherCarId] : idsOf(await getJson('/users/me/cars', bearer('otherUser')));
-    const other = data.otherTripId ? undefined : await firstCarWithTrips(candidates, bearer('otherUser'));
+    const other = data.otherTripId ? undefined : await carWithMostData(candidates, bearer('otherUser'));
     if (other) {
       data.otherCarId ??= other.carId;
       data.otherTripId = other.tripId;
+      found.choices.push(choiceLine('second user\'s', other, candidates.length));
     }
     data.otherCarId ??= candidates[0];
     // A device of theirs, for the cross-user writes: the deviceId of one of their cars, read in the
@@ -117,25 +125,54 @@ export async function discoverData(
   }
   return found;
 
-  /** The first of these cars (at most 8) with a trip in one of the recent windows, and that window. */
-  async function firstCarWithTrips(carIds: string[], authorization: string | null | undefined) {
-    for (const carId of carIds.slice(0, 8)) {
-      const window = await findWindowWithTrips(carId, authorization);
-      if (window) return { carId, ...window };
-    }
-    return undefined;
-  }
-
-  async function findWindowWithTrips(carId: string, authorization: string | null | undefined) {
+  /**
+   * Of these cars (the first CARS_EXAMINED), the one with the most trips in the most recent 28-day
+   * window where any of them has one (ties: the first listed), that window and its first trip.
+   */
+  async function carWithMostData(carIds: string[], authorization: string | null | undefined): Promise<Chosen | undefined> {
+    const examined = carIds.slice(0, CARS_EXAMINED);
     for (let i = 0; i < WINDOWS_SEARCHED; i++) {
       // Whole seconds, written as the checks write dates (rfc3339): a check that narrows the window
       // compares items with the very bounds it sent.
       const end = new Date(Math.floor(now.getTime() / 1000) * 1000 - i * WINDOW_DAYS * DAY);
-      const begin = new Date(end.getTime() - WINDOW_DAYS * DAY);
-      const range = { begin: rfc3339(begin), end: rfc3339(end) };
-      const trips = await getJson(`/cars/${encodeURIComponent(carId)}/trips`, authorization, range);
-      if (Array.isArray(trips) && trips.length > 0) return { range, tripId: idOf(trips[0]) };
+      const range = { begin: rfc3339(new Date(end.getTime() - WINDOW_DAYS * DAY)), end: rfc3339(end) };
+      const lists = await inTurns(examined, LOOKUPS_AT_ONCE, async (carId) => {
+        const trips = await getJson(`/cars/${encodeURIComponent(carId)}/trips`, authorization, range);
+        return Array.isArray(trips) ? trips : [];
+      });
+      const best = lists.reduce((b, trips, k) => (trips.length > lists[b].length ? k : b), 0);
+      if (lists[best]?.length) return { carId: examined[best], range, tripId: idOf(lists[best][0]), trips: lists[best].length, examined: examined.length };
     }
     return undefined;
   }
+}
+
+interface Chosen {
+  carId: string;
+  range: { begin: string; end: string };
+  tripId?: string;
+  /** Its trips in the window. */
+  trips: number;
+  /** How many cars were looked at. */
+  examined: number;
+}
+
+/** What discovery chose, for the console: "car 5001 (44 trips from ... to ..., the most of 3 cars looked at), trip ...". */
+function choiceLine(whose: string, c: Chosen, listed: number, givenTrip?: string): string {
+  const among = c.examined > 1 ? `, the most of ${c.examined} cars looked at${listed > c.examined ? ` (of ${listed})` : ''}` : '';
+  return `discovery: the ${whose} car ${c.carId} (${c.trips} trip${c.trips === 1 ? '' : 's'} from ${c.range.begin} to ${c.range.end}${among})` +
+    (givenTrip ? '' : `, trip ${c.tripId ?? 'none'}`);
+}
+
+/** `work` over the items, at most `limit` at a time, the results in the items' order. */
+async function inTurns<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]);
+    }
+  }));
+  return out;
 }

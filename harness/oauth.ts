@@ -2,7 +2,7 @@
 // captured, and the code is exchanged at POST /auth/access_token with HTTP Basic client credentials.
 import type { Browser, Locator, Page } from '@playwright/test';
 import type { ApiClient, ApiResponse } from './api';
-import { findSignInForm, type FormProblem } from './signin-form';
+import { findSignInForm, FORM_WAIT_MS, type FormProblem } from './signin-form';
 import type { Target } from './target';
 
 export interface SignInResult {
@@ -18,6 +18,10 @@ export interface SignInResult {
   pageText?: string;
   /** The username or password field was read from the form's layout (no selector, no label named it). */
   byLayout?: boolean;
+  /** After the sign-in, a page offered no control the suite recognises (to allow the application, or to go on): its limit, not the server's. */
+  stuckBetween?: boolean;
+  /** The pages between the sign-in and the redirect it went through ("allowing the application (\"Allow\")"). */
+  pagesBetween?: string[];
 }
 
 export interface SignInRequest {
@@ -81,6 +85,11 @@ async function fillSecret(field: Locator, value: string): Promise<void> {
   }, value);
 }
 
+/**
+ * Signs in as a person would: the form (on one page, or the account then the password on the next),
+ * then any page between the sign-in and the redirect (one that asks to allow the application: allow
+ * it; one that only offers to go on: go on; never deny), until the browser is sent to the redirect_uri.
+ */
 export async function signIn(browser: Browser, target: Target, request: SignInRequest, timeoutMs = 15_000): Promise<SignInResult> {
   const oauth = target.oauth ?? {};
   const redirectUri = oauth.redirectUri ?? '';
@@ -93,25 +102,123 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     if (opened.status >= 400) return { problem: `the sign-in page answered ${opened.status}` };
     const search = await findSignInForm(page, target);
     if ('problem' in search) return { formProblem: search.problem, pageText: await pageText(page) };
-    const { form } = search;
-    await form.username.fill(request.username);
-    await fillSecret(form.password, request.password);
-    // A server-side 302 to the redirect URI is not seen by page.route: wait for the navigation request.
-    const redirected = page
-      .waitForRequest((r) => r.url().startsWith(redirectUri) && r.isNavigationRequest(), { timeout: timeoutMs })
-      .then((r) => r.url())
-      .catch(() => undefined);
-    await form.submit.click();
-    const url = await redirected;
+    let { form } = search;
+    let byLayout = form.byLayout;
+    // A server-side 302 to the redirect URI is not seen by page.route: every navigation request is
+    // watched, from the first submit on (the redirect may follow any page of the sign-in).
+    const flow: Flow = { page, timeoutMs };
+    page.on('request', (r) => {
+      if (!flow.redirectedTo && r.isNavigationRequest() && r.url().startsWith(redirectUri)) flow.redirectedTo = r.url();
+    });
+    if (form.username) await form.username.fill(request.username);
+    if (!form.password) {
+      // Two steps: the account, then its password on a page of its own.
+      await submit(flow, form.submit);
+      if (!flow.redirectedTo) {
+        const second = await findSignInForm(page, target, FORM_WAIT_MS, 'password');
+        if ('problem' in second) return { formProblem: { ...second.problem, kind: 'unidentified', secondPage: true }, pageText: await pageText(page), byLayout };
+        form = second.form;
+        byLayout ||= form.byLayout;
+        if (form.username && !(await form.username.inputValue().catch(() => ''))) await form.username.fill(request.username);
+      }
+    }
+    if (form.password && !flow.redirectedTo) {
+      await fillSecret(form.password, request.password);
+      await submit(flow, form.submit);
+    }
+    // Pages between the sign-in and the redirect: allow the application, or go on.
+    const passed: string[] = [];
+    let stuck = false;
+    for (let i = 0; !flow.redirectedTo && i < PAGES_BETWEEN; i++) {
+      const next = await nextStep(page, target);
+      if (next === 'refused') break;
+      if (!next) {
+        stuck = true;
+        break;
+      }
+      passed.push(next.what);
+      await submit(flow, next.control);
+    }
+    const url = flow.redirectedTo;
     if (!url) {
       const text = await pageText(page);
-      return { problem: `no redirect to the redirect_uri after signing in; the page shows: "${text}"`, pageText: text, byLayout: form.byLayout };
+      const after = passed.length ? ` (after ${passed.join(', then ')})` : '';
+      return { problem: `no redirect to the redirect_uri after signing in${after}; the page shows: "${text}"`, pageText: text, byLayout, ...(stuck ? { stuckBetween: true } : {}) };
     }
     const params = new URL(url).searchParams;
-    return { code: params.get('code') ?? undefined, state: params.get('state') ?? undefined, redirectedTo: url };
+    return { code: params.get('code') ?? undefined, state: params.get('state') ?? undefined, redirectedTo: url, ...(passed.length ? { pagesBetween: passed } : {}) };
   } finally {
     await context.close();
   }
+}
+
+interface Flow {
+  page: Page;
+  timeoutMs: number;
+  /** The redirect_uri the browser was sent to, once it was. */
+  redirectedTo?: string;
+}
+
+/** At most this many pages between the sign-in and the redirect are gone through. */
+const PAGES_BETWEEN = 3;
+// The words of those controls, in the languages authorization servers' pages most often come in
+// (English, French, German, Spanish, Italian); any other page names its control in the target file.
+/** A control that allows the application (a consent page). */
+const ALLOW = /(^|[^\p{L}])(allow|authori[sz]e|accept|approve|agree|grant|consent|confirm|yes|autoriser|accepter|approuver|oui|erlauben|zulassen|zustimmen|genehmigen|akzeptieren|ja|permitir|autorizar|aceptar|consentir|autorizza|consenti|accetta)([^\p{L}]|$)/iu;
+/** A control that only goes on. */
+const GO_ON = /(^|[^\p{L}])(continue|next|proceed|go on|ok|done|continuer|suivant|weiter|fortfahren|continuar|siguiente|continua|avanti)([^\p{L}]|$)/iu;
+/** Never clicked: it would refuse the application, or leave. */
+const REFUSE = /(^|[^\p{L}])(deny|cancel|reject|decline|refuse|no|back|not you|sign out|log ?out|refuser|annuler|non|ablehnen|verweigern|abbrechen|nein|denegar|rechazar|cancelar|rifiuta|annulla)([^\p{L}]|$)/iu;
+
+/** Clicks the control and waits for the next page (or the redirect), at most the sign-in's time limit. */
+async function submit(flow: Flow, control: Locator): Promise<void> {
+  const { page, timeoutMs } = flow;
+  const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: timeoutMs })
+    .then(() => page.waitForLoadState('load', { timeout: timeoutMs }))
+    .catch(() => undefined);
+  await control.click();
+  // Whichever comes first: the next page, the redirect (its navigation may never load: the
+  // redirect_uri need not answer), or the time limit. The watch ends with the wait.
+  let waiting = true;
+  const redirected = (async () => {
+    const deadline = Date.now() + timeoutMs;
+    while (waiting && !flow.redirectedTo && Date.now() < deadline && !page.isClosed()) await new Promise((r) => setTimeout(r, 50));
+  })();
+  await Promise.race([navigated, redirected]);
+  waiting = false;
+}
+
+/**
+ * What a page after the sign-in offers: a control that allows the application (target file's
+ * oauth.signInPage.allow first, else one named like "Allow"), else one that only goes on
+ * ("Continue"); 'refused' when it shows a password field again (the sign-in was refused: the
+ * server's answer to judge); undefined when it offers neither (the suite cannot tell how to go on).
+ */
+async function nextStep(page: Page, target: Target): Promise<{ control: Locator; what: string } | 'refused' | undefined> {
+  if (await page.locator('input[type=password]').filter({ visible: true }).count()) return 'refused';
+  const custom = target.oauth?.signInPage?.allow;
+  if (custom) {
+    const given = page.locator(custom).filter({ visible: true }).first();
+    if (await given.count()) return { control: given, what: `oauth.signInPage.allow (${custom})` };
+  }
+  for (const [words, what] of [[ALLOW, 'allowing the application'], [GO_ON, 'going on']] as const) {
+    const control = await controlNamed(page, words);
+    if (control) return { control, what: `${what} ("${control.name}")` };
+  }
+  return undefined;
+}
+
+/** The first visible button, submit input or link whose name matches `words` and never a refusal. */
+async function controlNamed(page: Page, words: RegExp): Promise<(Locator & { name?: string }) | undefined> {
+  const candidates = page.locator('button, input[type=submit], input[type=button], [role=button], a[href]').filter({ visible: true });
+  const count = Math.min(await candidates.count(), 30);
+  for (let i = 0; i < count; i++) {
+    const el = candidates.nth(i);
+    const name = ((await el.getAttribute('aria-label')) ?? (await el.innerText().catch(() => '')) ?? '') || ((await el.getAttribute('value')) ?? '');
+    const clean = name.replace(/\s+/g, ' ').trim();
+    if (words.test(clean) && !REFUSE.test(clean)) return Object.assign(el, { name: clean.slice(0, 40) });
+  }
+  return undefined;
 }
 
 export interface TokenRecord {

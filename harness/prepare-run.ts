@@ -1,6 +1,6 @@
 // A run's preparation, once per run and before any check: checks that the target answers at all
-// (and times a round trip), resets it through its control API when it has one, obtains the tokens,
-// discovers the ids the checks need, proves the tokens minted through the sign-in page, and samples
+// (and times a round trip), resets it through its control API when it has one, obtains the tokens
+// (and from then on keeps those it minted alive: token-keeper.ts), discovers the ids the checks need, proves the tokens minted through the sign-in page, and samples
 // each read route's answer time while nothing else of the suite runs. Global setup
 // (fixtures/global-setup.ts) publishes its result to the workers; the in-process runs of the
 // project's own tests (tests/conformance/in-process.ts) hand it to the checks directly: one
@@ -18,6 +18,7 @@ import { concurrencyFor, targetSecrets, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
 import { proveTokens } from './token-proof';
+import { startKeeping } from './token-keeper';
 import { obtainTokens } from './tokens';
 
 export interface PrepareOptions {
@@ -41,8 +42,11 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   const freshState = target.control && target.control.reset !== false ? await resetReference(target, redactor) : false;
 
   const browser = options.browser ?? chooseBrowser();
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
   const t0 = performance.now();
   const tokens = await obtainTokens(target, browser, redactor);
+  // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
+  startKeeping({ target, stateDir, browser }, tokens.kept);
   const t1 = performance.now();
   const found = await discoverData(target, tokens.tokens, redactor);
   const catalogue = options.catalogue ?? loadCatalogue();
@@ -65,8 +69,9 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
     browser,
     secrets: [...redactor.values],
     warnings: found.warnings,
+    choices: found.choices,
     freshState,
-    stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-')),
+    stateDir,
     concurrency: concurrencyFor(roundTripMs),
     latency,
   };

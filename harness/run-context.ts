@@ -3,6 +3,7 @@
 import type { LatencySampling } from './latency-sampling';
 import type { DataKey, Target, TokenKey } from './target';
 import { Redactor } from './redact';
+import { keptSecrets } from './token-keeper';
 
 
 export type { DataKey } from './target';
@@ -21,6 +22,8 @@ export interface RunContext {
   secrets: string[];
   /** Problems found while preparing the run, shown once in the console and the certificate. */
   warnings: string[];
+  /** What discovery chose among several (the car with the most data, its trip), shown in the console. */
+  choices?: string[];
   /** True when the control API reset the target before this run: no earlier run's writes remain. */
   freshState: boolean;
   /** A folder of this run for what stateful checks share across workers (harness/run-state.ts). */
@@ -63,6 +66,7 @@ export function targetSecrets(target: Target): string[] {
   ].filter((v): v is string => typeof v === 'string');
 }
 
-export function redactorFor(context: Pick<RunContext, 'secrets'>): Redactor {
-  return new Redactor(context.secrets);
+/** The run's secrets: those it started with, and the tokens renewed since (token-keeper.ts). */
+export function redactorFor(context: Pick<RunContext, 'secrets'> & Partial<Pick<RunContext, 'stateDir'>>): Redactor {
+  return new Redactor([...context.secrets, ...keptSecrets(context.stateDir)]);
 }

@@ -11,6 +11,9 @@
 // A page that shows no control at all within the wait has no form (the server's doing: SIGNIN-PAGE
 // fails on it); one whose controls cannot be told apart is the suite's limit, and its checks are not
 // run, naming oauth.signInPage (signin-page-state.ts remembers it for the run).
+// A sign-in in two steps (the e-mail and "Next", then the password on a page of its own) is read as
+// such: a username field and a submit control without a password field, still so a moment after
+// they showed, is the first step (`stage: 'password'` then finds the second page's field).
 import type { Locator, Page } from '@playwright/test';
 import type { Target } from './target';
 
@@ -18,18 +21,25 @@ export type FieldName = 'username' | 'password' | 'submit';
 export const FIELD_NAMES: readonly FieldName[] = ['username', 'password', 'submit'];
 
 export interface SignInForm {
-  username: Locator;
-  password: Locator;
+  /** Absent on the second page of a two-step sign-in (the account was given on the first). */
+  username?: Locator;
+  /** Absent on the first page of a two-step sign-in: the password comes on the next page. */
+  password?: Locator;
   submit: Locator;
   /** Some field was found by the form's layout (no selector, no label): a reading of the page, not its word. */
   byLayout: boolean;
 }
+
+/** Which page of the sign-in is looked for: the first (one or two steps), or a two-step sign-in's password page. */
+export type FormStage = 'first' | 'password';
 
 export interface FormProblem {
   /** no-form: the page shows no control to sign in with; unidentified: controls the suite cannot tell apart. */
   kind: 'no-form' | 'unidentified';
   /** What was not found, in a reader's words. */
   missing: string[];
+  /** On the second page of a two-step sign-in (the account was given on the first). */
+  secondPage?: boolean;
 }
 
 export type FormSearch = { form: SignInForm } | { problem: FormProblem };
@@ -37,6 +47,8 @@ export type FormSearch = { form: SignInForm } | { problem: FormProblem };
 /** How long the form is awaited after the page loaded (a single-page application renders it later). */
 export const FORM_WAIT_MS = 5_000;
 const POLL_MS = 100;
+/** A username field and a submit control without a password field for this long: the first page of two. */
+const TWO_STEP_AFTER_MS = 600;
 
 const USERNAME_LABEL = /e-?mail|user(name)?|login|identifier/i;
 const PASSWORD_LABEL = /password|passcode/i;
@@ -48,10 +60,11 @@ const MARK = 'data-vds-signin-field';
 
 const WHAT: Record<FieldName, string> = { username: 'a username field', password: 'a password field', submit: 'a submit control' };
 
-/** Looks for the three fields, again and again until all are found or `waitMs` has passed. */
-export async function findSignInForm(page: Page, target: Pick<Target, 'oauth'>, waitMs = FORM_WAIT_MS): Promise<FormSearch> {
+/** Looks for the fields, again and again until they are found or `waitMs` has passed. */
+export async function findSignInForm(page: Page, target: Pick<Target, 'oauth'>, waitMs = FORM_WAIT_MS, stage: FormStage = 'first'): Promise<FormSearch> {
   const custom = target.oauth?.signInPage ?? {};
   const deadline = Date.now() + waitMs;
+  let firstStepSince: number | undefined;
   for (;;) {
     const layout = await readLayout(page);
     const scope = layout.passwordInForm ? page.locator(`form:has([${MARK}="password"])`) : page;
@@ -82,8 +95,16 @@ export async function findSignInForm(page: Page, target: Pick<Target, 'oauth'>, 
     if (found.username && found.password && found.submit) {
       return { form: { username: found.username, password: found.password, submit: found.submit, byLayout } };
     }
+    // The second page of a two-step sign-in: its password field (the account was given before).
+    if (stage === 'password' && found.password && found.submit) return { form: { password: found.password, submit: found.submit, byLayout } };
+    // The first page of a two-step sign-in: the account, "Next", and no password field a moment later.
+    if (stage === 'first' && found.username && found.submit && !found.password) {
+      firstStepSince ??= Date.now();
+      if (Date.now() - firstStepSince >= TWO_STEP_AFTER_MS) return { form: { username: found.username, submit: found.submit, byLayout } };
+    } else firstStepSince = undefined;
     if (Date.now() >= deadline) {
-      const missing = FIELD_NAMES.filter((n) => !found[n]).map((n) => (custom[n] ? `oauth.signInPage.${n} (${custom[n]}) matches nothing visible` : WHAT[n]));
+      const wanted = stage === 'password' ? FIELD_NAMES.filter((n) => n !== 'username') : FIELD_NAMES;
+      const missing = wanted.filter((n) => !found[n]).map((n) => (custom[n] ? `oauth.signInPage.${n} (${custom[n]}) matches nothing visible` : WHAT[n]));
       return { problem: { kind: layout.controls === 0 && !Object.keys(custom).length ? 'no-form' : 'unidentified', missing } };
     }
     await page.waitForTimeout(POLL_MS);

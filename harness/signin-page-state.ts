@@ -13,8 +13,12 @@ import { FORM_WAIT_MS, type FormProblem } from './signin-form';
 import type { Target } from './target';
 
 export interface SignInPageProblem {
-  /** no-form and unidentified: see signin-form.ts; layout-sign-in: signing in through fields read from the layout gave no redirect. */
-  kind: FormProblem['kind'] | 'layout-sign-in';
+  /**
+   * no-form and unidentified: see signin-form.ts; layout-sign-in: signing in through fields read from
+   * the layout gave no redirect; between-pages: a page after the sign-in offered no control the suite
+   * recognises (to allow the application, or to go on).
+   */
+  kind: FormProblem['kind'] | 'layout-sign-in' | 'between-pages';
   /** Why the browser checks do not run: names oauth.signInPage in the target file. */
   reason: string;
   /** What the page showed, for SIGNIN-PAGE's failure (no-form). */
@@ -45,10 +49,11 @@ export function formProblem(problem: FormProblem, target: Pick<Target, 'source'>
       reason: `the sign-in page shows no control to sign in with within ${seconds} s (SIGNIN-PAGE fails on it); if it has a form the suite cannot see, ${GIVE_SELECTORS(target)}`,
     };
   }
+  const where = problem.secondPage ? "the sign-in's second page (after the account was given on the first)" : 'the page';
   return {
     kind: 'unidentified',
     pageText,
-    reason: `the sign-in form was not found on the page within ${seconds} s (${problem.missing.join(', ')}), by label nor by the form's layout: ${GIVE_SELECTORS(target)}`,
+    reason: `the sign-in form was not found on ${where} within ${seconds} s (${problem.missing.join(', ')}), by label nor by the form's layout: ${GIVE_SELECTORS(target)}`,
   };
 }
 
@@ -61,9 +66,20 @@ export function layoutSignInProblem(what: string, target: Pick<Target, 'source'>
   };
 }
 
+/** A page after the sign-in that the suite cannot go on from: its limit, said once, naming the key that tells it how. */
+export function betweenPagesProblem(pageText: string | undefined, target: Pick<Target, 'source'>): SignInPageProblem {
+  return {
+    kind: 'between-pages',
+    pageText,
+    reason: `after signing in, a page ("${pageText ?? ''}") offered no control the suite recognises to allow the application or go on, ` +
+      `nor a redirect to the redirect_uri: give the control to click as a Playwright selector, oauth.signInPage.allow in ${target.source}`,
+  };
+}
+
 /** What a sign-in that gave no code says of the page itself, if anything (else it is the server's answer to judge). */
 export function signInProblem(result: SignInResult, target: Pick<Target, 'source'>): SignInPageProblem | undefined {
   if (result.formProblem) return formProblem(result.formProblem, target, result.pageText);
+  if (!result.code && result.stuckBetween) return betweenPagesProblem(result.pageText, target);
   if (!result.code && result.byLayout) return layoutSignInProblem(`no redirect to the redirect_uri (the page shows: "${result.pageText ?? ''}")`, target);
   return undefined;
 }

@@ -47,7 +47,7 @@ export interface Target {
     username?: string; password?: string; otherUsername?: string; otherPassword?: string;
     /** A second application, one without devices_management (the spec: not available to all applications). */
     restrictedClientId?: string; restrictedClientSecret?: string; restrictedRedirectUri?: string;
-    signInPage?: { username?: string; password?: string; submit?: string };
+    signInPage?: { username?: string; password?: string; submit?: string; allow?: string };
   };
   data: Partial<Record<DataKey, string>>;
   /** Where the file came from, for messages. */

@@ -10,6 +10,7 @@ import { launchBrowser, type BrowserChoice } from './browser';
 import { exchangeCode, missingSignInKeys, signIn, type TokenRecord } from './oauth';
 import { Redactor } from './redact';
 import { signInProblem, type SignInPageProblem } from './signin-page-state';
+import { keptToken, type KeptTokens } from './token-keeper';
 import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';
 
 export interface ObtainedTokens {
@@ -21,6 +22,8 @@ export interface ObtainedTokens {
   signedIn: TokenKey[];
   /** The sign-in page's form could not be found (or used): the browser checks skip at once (signin-page-state.ts). */
   signInPageProblem?: SignInPageProblem;
+  /** The minted tokens' records (refresh token, lifetime, how to get another): token-keeper.ts renews them. */
+  kept: KeptTokens;
 }
 
 interface MintPlan {
@@ -35,7 +38,7 @@ interface MintPlan {
 export const NO_SUCH_SCOPE = 'vds_conformance_no_such_scope';
 
 export async function obtainTokens(target: Target, browserChoice: BrowserChoice, redactor: Redactor): Promise<ObtainedTokens> {
-  const result: ObtainedTokens = { tokens: {}, notes: {}, otherSecrets: [], signedIn: [] };
+  const result: ObtainedTokens = { tokens: {}, notes: {}, otherSecrets: [], signedIn: [], kept: {} };
   if (target.env === 'sandbox' && !hasAnyToken(target) && !target.oauth?.clientId) {
     return noteAll(result, 'the target is a sandbox with no tokens (the sandbox needs none on its read routes)');
   }
@@ -158,6 +161,7 @@ async function mintThroughControl(target: Target, plans: MintPlan[], result: Obt
       if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
       redactor.add(token.access_token, token.refresh_token);
       result.tokens[plan.key] = token.access_token;
+      result.kept[plan.key] = keptToken(token, Date.now(), 'control', plan.user, plan.scope);
       if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
     } catch (err) {
       result.notes[plan.key] = `minting tokens.${plan.key} through the control API (${target.control!.url}) failed: ${redactor.redact((err as Error).message)}`;
@@ -184,6 +188,7 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
     }
     const creds = plan.user === 'primary' ? { username: o.username!, password: o.password! } : { username: o.otherUsername!, password: o.otherPassword! };
     const mint = async (scope: string): Promise<string> => {
+      const obtained = Date.now();
       const signed = await signIn(browser, target, { ...creds, scope });
       if (!signed.code) {
         const pageProblem = signInProblem(signed, target);
@@ -195,6 +200,7 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
       const token = await exchangeCode(api, target, signed.code);
       redactor.add(token.access_token, token.refresh_token);
       if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
+      result.kept[plan.key] = keptToken(token, obtained, 'signin', plan.user, scope);
       return token.access_token;
     };
     try {
@@ -223,8 +229,12 @@ async function expireAndRevoke(target: Target, result: ObtainedTokens, redactor:
       const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
       const res = await api.post(`${target.control.url}/tokens/${action}`, { body: { token } });
       if (res.status >= 300) throw new Error(`the control API answered ${res.status}`);
+      // The expired token stays expired; the revoked one is kept revoked but alive (token-keeper.ts).
+      if (key === 'expired') delete result.kept.expired;
+      else if (result.kept.revoked) result.kept.revoked.revoke = true;
     } catch (err) {
       delete result.tokens[key];
+      delete result.kept[key];
       result.notes[key] = `making a ${key} token through the control API failed: ${redactor.redact((err as Error).message)}`;
     }
   }

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { oauthRoutes } from './auth/oauth';
-import { TokenStore } from './auth/tokens';
+import { SHORT_ACCESS_TOKEN_LIFETIME_S, TokenStore } from './auth/tokens';
 import type { AppContext, Mode, Switches } from './context';
 import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
@@ -37,9 +37,9 @@ export interface ReferenceAppOptions {
   routeLatencyMs?: RouteLatency;
 }
 
-/** The data a variant asks for: quiet-month is the one variant that changes the seed. */
+/** The data a variant asks for: quiet-month and many-cars are the variants that change the seed. */
 export function seedOptions(variants: Variants): SeedOptions {
-  return { quietMonth: variants.has('quiet-month') };
+  return { quietMonth: variants.has('quiet-month'), manyCars: variants.has('many-cars') };
 }
 
 /** The control API is test plumbing: neither faults nor variants change its answers. */
@@ -63,7 +63,8 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     variants,
     now: () => clock().getTime(),
     store: new Store(clock().getTime(), seedOptions(variants)),
-    tokens: new TokenStore(),
+    // variant short-lived-tokens: access tokens expire within a run.
+    tokens: new TokenStore(variants.has('short-lived-tokens') ? SHORT_ACCESS_TOKEN_LIFETIME_S : undefined),
   };
 
   const switchesFor = (request: FastifyRequest): Switches => (request.url.startsWith('/_control') ? PLAIN : ctx);

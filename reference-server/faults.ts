@@ -88,6 +88,7 @@ export const FAULTS = [
   { name: 'bearer-scheme-not-checked', family: 'authentication', description: 'The Bearer scheme is not checked: the last word of the Authorization header is taken as the token ("Basic <token>" is served)', breaks: 'S-AUTH-BEARER' },
   { name: 'unknown-token-as-first-user', family: 'authentication', description: 'A token the server never issued falls back to a default session (the first user, every scope) instead of 401', breaks: 'S-AUTH-BEARER' },
   { name: 'status-route-unprotected', family: 'authentication', description: 'In the cloud, GET /cars/{carId}/status answers without any Authorization (the route misses the auth hook)', breaks: 'S-HOSTS-CLOUD' },
+  { name: 'status-says-token-expired', family: 'authentication', description: 'GET /cars/{carId}/status refuses every valid token as expired (403 "Token has expired": its expiry compared with a clock in seconds)', breaks: 'S-ENDPOINT-PURPOSE' },
 
   // scopes (incl. the scope map)
   { name: 'scope-map-status-needs-cars-read', family: 'scopes', description: 'GET /cars/{carId}/status requires cars_read instead of status_read', breaks: 'P-ROUTE-SCOPES' },

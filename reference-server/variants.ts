@@ -29,6 +29,16 @@ export const VARIANTS = [
     allowedBy: 'vehicle-data-service-v3.md § Resources and their fields (no amount of data is stated) and v3-profile.md § Conflicts and decisions (status with no data yet)',
   },
   {
+    name: 'many-cars',
+    description: 'The primary user has twelve more cars, listed before the others: the tenth was driven a few times in the last three days, the rest never (a test account with many cars)',
+    allowedBy: 'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
+  },
+  {
+    name: 'short-lived-tokens',
+    description: 'Access tokens expire 8 s after they are issued (expires_in 8, the refresh token renews them): shorter than a run of the suite',
+    allowedBy: 'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Records (token: expires_at, expires_in, refresh_token)',
+  },
+  {
     name: 'stats-no-data-404',
     description: 'Car stats over a range with no trips answer 404 PARAMETERS_ERROR "Statistics not found" instead of 0 (+initialValue)',
     allowedBy: 'v3-profile.md § Conflicts and decisions (car stats over a range with no trips)',
@@ -55,6 +65,24 @@ export const VARIANTS = [
     signIn: true,
     description: 'The sign-in form has no label: a text field named login with a placeholder only, a password field with a "Show" button, a field for bots hidden off-screen, and a "Continue" button',
     allowedBy: 'v3-profile.md § Errors, Sign-in page (a sign-in web page: its markup, field names and labels are not stated)',
+  },
+  {
+    name: 'signin-two-step',
+    signIn: true,
+    description: 'Signing in takes two pages: the e-mail and "Next", then the password (the account shown, "Not you?") and "Sign in"',
+    allowedBy: 'v3-profile.md § Errors, Sign-in page (a sign-in web page: how many pages it takes is not stated, only its parameters and the redirect after sign-in)',
+  },
+  {
+    name: 'signin-consent-page',
+    signIn: true,
+    description: 'After the password, a page asks the user to allow the application (its scopes listed; Deny, then Allow); Allow redirects with the code, Deny with error=access_denied',
+    allowedBy: 'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected": the pages of signing in are not stated) and RFC 6749 section 4.1 (the authorization server asks the resource owner)',
+  },
+  {
+    name: 'signin-continue-page',
+    signIn: true,
+    description: 'After the password, a page says the user is signed in and only offers "Continue", which redirects with the code',
+    allowedBy: 'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected": the pages of signing in are not stated)',
   },
   {
     name: 'limit-zero-means-all',

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../harness/catalogue';
+import { renewalsOf } from '../harness/token-keeper';
 import { fuzzSeed } from '../harness/fuzz';
 import { recordedTarget, REPLAY_FORMAT, replayDir, type RecordedCheck, type ReplayContextFile } from '../harness/replay';
 import { knownSignInProblem } from '../harness/signin-page-state';
@@ -138,6 +139,8 @@ export default class CertificateReporter implements Reporter {
       maxFailuresReached: this.maxFailuresReached,
       certify: run?.certify,
     });
+    const renewals = renewalsOf(runContextIfAny()?.stateDir);
+    if (renewals) certificate.run.tokenRenewals = renewals;
     const sampled = serverLatency(readLatencySamplings(metadata));
     if (sampled) certificate.serverLatency = sampled;
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);

@@ -43,6 +43,12 @@ export function reconnectedLine(c: Certificate): string | undefined {
   return n ? `${plural(n, 'request')} sent again on a fresh connection: the kept-alive connection ${n === 1 ? 'it' : 'they'} went on was closed before any byte of answer (not failures)` : undefined;
 }
 
+/** The suite's tokens renewed within the run (the server's tokens expire sooner than a run): never failures. */
+export function renewalsLine(c: Certificate): string | undefined {
+  const n = c.run.tokenRenewals ?? 0;
+  return n ? `${plural(n, 'token renewal')}: tokens the suite minted ran out within the run and were renewed (the refresh grant, else minted again); not failures` : undefined;
+}
+
 /**
  * The checks the suite itself broke under (a defect of the suite or of its inputs), counted apart
  * from the other checks not run: never a failure of the server, and never what a target file fixes.

@@ -152,6 +152,11 @@ export interface Certificate {
      * went on was closed before any byte of answer (harness/connection-reuse.ts); never failures.
      */
     reconnectedRequests?: number;
+    /**
+     * Renewals of the tokens the suite minted, which the server let expire within the run
+     * (harness/token-keeper.ts: before they ran out, or refused as expired and sent again); never failures.
+     */
+    tokenRenewals?: number;
   };
   verdict: Record<ConformanceClass, ClassVerdict>;
   counts: {

@@ -4,6 +4,7 @@
 // file's static secrets and the patterns of harness/redact.ts still apply.
 import { Redactor } from '../harness/redact';
 import { targetSecrets, type RunContext } from '../harness/run-context';
+import { keptSecrets } from '../harness/token-keeper';
 import { loadTargetFromEnv } from '../harness/target';
 
 export function runContextIfAny(env: NodeJS.ProcessEnv = process.env): RunContext | undefined {
@@ -15,7 +16,8 @@ export function runContextIfAny(env: NodeJS.ProcessEnv = process.env): RunContex
 }
 
 export function reportRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
-  const redactor = new Redactor(runContextIfAny(env)?.secrets ?? []);
+  const context = runContextIfAny(env);
+  const redactor = new Redactor([...(context?.secrets ?? []), ...keptSecrets(context?.stateDir)]);
   try {
     redactor.add(...targetSecrets(loadTargetFromEnv(env)));
   } catch {

@@ -2,7 +2,7 @@
 // with the details. Its last line is the plain "N passed, N failed, N not run" that CI reads.
 import path from 'node:path';
 import { CLASSES } from './verdict';
-import { countsLine, plural, reconnectedLine, shortList, STATUS_MARK, suiteBrokeLine, targetLine } from './format';
+import { countsLine, plural, reconnectedLine, renewalsLine, shortList, STATUS_MARK, suiteBrokeLine, targetLine } from './format';
 import { RUN_STOPPED, type Certificate, type Triage } from './model';
 import { REPORT_FILES } from './paths';
 import { renderChangesText } from './render-changes';
@@ -31,6 +31,8 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
   if (c.run.throttledRequests) out.push(`  throttled: ${plural(c.run.throttledRequests, 'answer')} 429 Too Many Requests waited out and retried (not failures)`);
   const reconnected = reconnectedLine(c);
   if (reconnected) out.push(`  reconnected: ${reconnected}`);
+  const renewals = renewalsLine(c);
+  if (renewals) out.push(`  renewed: ${renewals}`);
   const suiteBroke = suiteBrokeLine(c);
   if (suiteBroke) out.push(`  suite: ${suiteBroke}; see Not run`);
 

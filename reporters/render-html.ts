@@ -2,7 +2,7 @@
 // external asset), so it opens from disk or as a mail attachment.
 import { GROUPS } from '../harness/catalogue';
 import { CLASSES } from './verdict';
-import { countsLine, plural, reconnectedLine, seconds, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
+import { countsLine, plural, reconnectedLine, renewalsLine, seconds, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from './model';
 
 export const CSS = `
@@ -53,8 +53,10 @@ ${runCountRows(c)}${certificationRows(c)}</dl>`;
 function runCountRows(c: Certificate): string {
   const suiteBroke = suiteBrokeLine(c);
   const reconnected = reconnectedLine(c);
+  const renewed = renewalsLine(c);
   return (c.run.throttledRequests ? `<dt>Throttled</dt><dd>${c.run.throttledRequests} answers 429 Too Many Requests waited out and retried (not failures)</dd>\n` : '') +
     (reconnected ? `<dt>Reconnected</dt><dd>${esc(reconnected)}</dd>\n` : '') +
+    (renewed ? `<dt>Renewed</dt><dd>${esc(renewed)}</dd>\n` : '') +
     (suiteBroke ? `<dt>Not run because of the suite</dt><dd class="not-run">${esc(suiteBroke)}</dd>\n` : '');
 }
 

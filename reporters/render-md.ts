@@ -1,7 +1,7 @@
 // reports/conformance.md: the certificate for people (a pull request, a ticket, an e-mail).
 import { GROUPS } from '../harness/catalogue';
 import { CLASSES } from './verdict';
-import { countsLine, plural, reconnectedLine, seconds, shortList, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
+import { countsLine, plural, reconnectedLine, renewalsLine, seconds, shortList, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from './model';
 
 export function renderMarkdown(c: Certificate): string {
@@ -28,6 +28,7 @@ function header(c: Certificate): string {
     `- **Checks:** ${countsLine(c)}`,
     ...(c.run.throttledRequests ? [`- **Throttled:** ${c.run.throttledRequests} answers 429 Too Many Requests waited out and retried (not failures)`] : []),
     ...(reconnectedLine(c) ? [`- **Reconnected:** ${text(reconnectedLine(c)!)}`] : []),
+    ...(renewalsLine(c) ? [`- **Renewed:** ${text(renewalsLine(c)!)}`] : []),
     ...(suiteBrokeLine(c) ? [`- **Not run because of the suite:** ${text(suiteBrokeLine(c)!)}`] : []),
     ...certificationLines(c),
   ].join('\n');

@@ -75,7 +75,7 @@ export function authenticate(request: FastifyRequest, ctx: AppContext): AccessTo
 
 /** The session a faulty server falls back to: the first user, every scope, never expiring. */
 function defaultSession(ctx: AppContext): AccessToken {
-  return { value: 'default-session', clientId: 'vds-conformance', userId: ctx.store.seed.users[0].id, scopes: [...SCOPES], expiresAt: Number.MAX_SAFE_INTEGER, forcedExpired: false, revoked: false };
+  return { value: 'default-session', clientId: 'vds-conformance', userId: ctx.store.seed.users[0].id, scopes: [...SCOPES], expiresAt: Number.MAX_SAFE_INTEGER, lifetimeS: Number.MAX_SAFE_INTEGER, forcedExpired: false, revoked: false };
 }
 
 export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext): void {
@@ -157,6 +157,10 @@ export async function runRoute<R = undefined, Q = undefined>(
       case 'auth':
         // Sandbox read routes ignore any Authorization header (profile: "may ignore it").
         if (!open) token = authenticate(request, ctx);
+        // fault status-says-token-expired: this route compares the expiry (ms) with a clock in seconds, so every token has expired.
+        if (token && steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-says-token-expired')) {
+          throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
+        }
         break;
       case 'scope':
         if (token) checkScopes(steps.route, token, ctx);

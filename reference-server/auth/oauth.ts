@@ -1,6 +1,9 @@
 // OAuth 2 authorization-code flow (profile: "Sign-in page" and "Token endpoint"):
 // GET /auth/auth shows the sign-in form, POST /auth/auth checks the credentials and redirects with a
 // single-use code (60 s), POST /auth/access_token exchanges a code or a refresh token for tokens.
+// Variants put pages in between, as real authorization servers do: the e-mail first and the password
+// on a second page (signin-two-step), and after the password a page where the user allows the
+// application (signin-consent-page) or only goes on (signin-continue-page): POST /auth/consent.
 
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +13,7 @@ import { ApiError, internalError, LegacyError, parametersError } from '../http/e
 import { extraMembers } from '../http/extension';
 import { asQuery, Query } from '../http/params';
 import { Application, findApplication, Scope, SCOPES } from './clients';
-import { HONEYPOT_FIELD, renderErrorPage, renderSignInPage } from './signin-page';
+import { HONEYPOT_FIELD, renderConsentPage, renderErrorPage, renderPasswordStep, renderSignInPage } from './signin-page';
 import { IssuedTokens, tokenRecord } from './tokens';
 
 /** First value of a query parameter (HTML routes are lenient with repeats). */
@@ -75,10 +78,15 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
 export function oauthRoutes(ctx: AppContext) {
   const { faults, variants, store, tokens } = ctx;
 
-  /** How the page is built, as the variants of the sign-in page say. */
+  /** How the page is built, as the variants of the sign-in page say (two steps: the e-mail page has its own form). */
   function pageVariants() {
-    return { scripted: variants.has('signin-form-scripted'), unlabelled: variants.has('signin-form-unlabelled') };
+    const twoStep = variants.has('signin-two-step');
+    return { scripted: variants.has('signin-form-scripted'), unlabelled: !twoStep && variants.has('signin-form-unlabelled'), twoStep };
   }
+
+  /** A sign-in waiting on the page after the password (consent or continue): the ticket its form carries. */
+  interface Pending { app: Application; userId: number; userName: string; req: SignInRequest; redirectUri: string }
+  const pending = new Map<string, Pending>();
 
   function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
     // fault signin-page-text-plain: the page string sent without a content type.
@@ -126,21 +134,49 @@ export function oauthRoutes(ctx: AppContext) {
     const resolved = resolveClient(req, reply, false);
     if (!resolved.ok) return resolved.reply;
     const app = resolved.app as Application; // never null: unknown clients are refused here
+    const { unlabelled, twoStep } = pageVariants();
     // variant signin-form-unlabelled: its own field names, and a field only bots fill.
-    const unlabelled = variants.has('signin-form-unlabelled');
     const username = unlabelled ? fields.login : fields.username;
     const bot = unlabelled && Boolean(fields[HONEYPOT_FIELD]);
+    const shown = { applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state };
+    // variant signin-two-step: the e-mail alone, then its password on a page of its own.
+    if (twoStep && fields.password === undefined && username) return sendHtml(reply, 200, renderPasswordStep({ ...shown, username }));
     const user = username === undefined || bot ? undefined : store.userByEmail(username);
     if (!user || user.password !== fields.password) {
-      return sendHtml(
-        reply,
-        401,
-        renderSignInPage({ applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state, username, error: 'Wrong email or password', ...pageVariants() }),
-      );
+      const html = twoStep && username ? renderPasswordStep({ ...shown, username, error: 'Wrong email or password' })
+        : renderSignInPage({ ...shown, username, error: 'Wrong email or password', ...pageVariants() });
+      return sendHtml(reply, 401, html);
     }
-    const code = tokens.issueCode({ clientId: app.clientId, userId: user.id, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null }, ctx.now());
+    // variants signin-consent-page and signin-continue-page: a page between the password and the redirect.
+    const consent = variants.has('signin-consent-page');
+    if (consent || variants.has('signin-continue-page')) {
+      const ticket = randomBytes(18).toString('base64url');
+      pending.set(ticket, { app, userId: user.id, userName: `${user.firstName} ${user.lastName}`, req, redirectUri: resolved.redirectUri });
+      return sendHtml(reply, 200, renderConsentPage({ applicationName: app.name, ticket, scopes: grantedScopes(app, req.scope, ctx), choice: consent, userName: `${user.firstName} ${user.lastName}` }));
+    }
+    return redirectWithCode(reply, app, user.id, req, resolved.redirectUri);
+  }
+
+  /** POST /auth/consent: the user allowed the application (or went on), or denied it (RFC 6749 4.1.2.1: access_denied). */
+  function consent(request: FastifyRequest, reply: FastifyReply) {
+    const { fields } = parseFields(request.body, request.headers['content-type']);
+    const waiting = fields.ticket === undefined ? undefined : pending.get(fields.ticket);
+    if (!waiting) return sendHtml(reply, 400, renderErrorPage('Sign in again', 'This page has expired: sign in again from the application.'));
+    pending.delete(fields.ticket!);
+    if (fields.decision === 'deny') {
+      const target = waiting.redirectUri;
+      let location = `${target}${target.includes('?') ? '&' : '?'}error=access_denied`;
+      if (waiting.req.state !== undefined) location += `&state=${encodeURIComponent(waiting.req.state)}`;
+      return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
+    }
+    return redirectWithCode(reply, waiting.app, waiting.userId, waiting.req, waiting.redirectUri);
+  }
+
+  /** The redirect of a successful sign-in: `<redirect_uri>?code=...` (plus `&state=...` when given). */
+  function redirectWithCode(reply: FastifyReply, app: Application, userId: number, req: SignInRequest, redirectUri: string): FastifyReply {
+    const code = tokens.issueCode({ clientId: app.clientId, userId, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null }, ctx.now());
     // fault redirect-uri-trailing-slash: the redirect URI normalised as a directory.
-    const target = faults.has('redirect-uri-trailing-slash') ? withTrailingSlash(resolved.redirectUri) : resolved.redirectUri;
+    const target = faults.has('redirect-uri-trailing-slash') ? withTrailingSlash(redirectUri) : redirectUri;
     // fault redirect-code-param-renamed: a non-standard parameter name.
     let location = `${target}${target.includes('?') ? '&' : '?'}${faults.has('redirect-code-param-renamed') ? 'auth_code' : 'code'}=${encodeURIComponent(code.value)}`;
     // fault state-not-echoed: the state is dropped from the redirect.
@@ -247,6 +283,7 @@ export function oauthRoutes(ctx: AppContext) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     app.get('/auth/auth', showPage);
     app.post('/auth/auth', signIn);
+    app.post('/auth/consent', consent);
     app.post('/auth/access_token', exchange);
   };
 }

@@ -18,6 +18,8 @@ export interface SignInPage {
   scripted?: boolean;
   /** Variant signin-form-unlabelled: a form without any label (see unlabelledForm). */
   unlabelled?: boolean;
+  /** Variant signin-two-step: the first page asks for the e-mail only ("Next"); the password comes on a second page. */
+  twoStep?: boolean;
 }
 
 /** The field of the unlabelled form a person never sees: a bot fills it, and its sign-in is refused. */
@@ -69,11 +71,66 @@ function unlabelledForm(p: SignInPage, hiddenFields: string): string {
 </form>`;
 }
 
+/** Variant signin-two-step, first page: the e-mail and "Next", as identity providers that look up the account first. */
+function emailStep(p: SignInPage, hiddenFields: string): string {
+  const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
+  return `<form method="post" action="/v3/auth/auth">
+  <label for="username">Email</label>
+  <input id="username" name="username" type="email" autocomplete="username" required${username}>${hiddenFields}
+  <button type="submit">Next</button>
+</form>`;
+}
+
+/** Variant signin-two-step, second page: the account chosen, its password. */
+export function renderPasswordStep(p: SignInPage & { username: string }): string {
+  const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
+  const hiddenFields = `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}${hidden('username', p.username)}`;
+  return page(
+    'Sign in - Vehicle Data Service',
+    `<main>
+<h1>Welcome</h1>
+<p>${escapeHtml(p.username)} <a href="#change">Not you?</a></p>${error}
+<form method="post" action="/v3/auth/auth">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>${hiddenFields}
+  <button type="submit">Sign in</button>
+</form>
+</main>`,
+  );
+}
+
+/**
+ * Variant signin-consent-page: after the password, the user approves the application (its scopes
+ * listed, Allow and Deny); variant signin-continue-page: a page that only offers to go on.
+ */
+export function renderConsentPage(p: { applicationName: string; ticket: string; scopes: string[]; choice: boolean; userName: string }): string {
+  const ticket = hidden('ticket', p.ticket);
+  if (!p.choice) {
+    return page('Signed in - Vehicle Data Service', `<main>
+<h1>You are signed in</h1>
+<p>Signed in as ${escapeHtml(p.userName)}. You will now go back to <strong>${escapeHtml(p.applicationName)}</strong>.</p>
+<form method="post" action="/v3/auth/consent">${ticket}
+  <button type="submit">Continue</button>
+</form>
+</main>`);
+  }
+  const scopes = p.scopes.length ? p.scopes.map((s) => `<li>${escapeHtml(s)}</li>`).join('') : '<li>your name only</li>';
+  return page('Authorize - Vehicle Data Service', `<main>
+<h1>Allow ${escapeHtml(p.applicationName)} to access your data?</h1>
+<p>${escapeHtml(p.applicationName)} will be able to:</p>
+<ul>${scopes}</ul>
+<form method="post" action="/v3/auth/consent">${ticket}
+  <button type="submit" name="decision" value="deny">Deny</button>
+  <button type="submit" name="decision" value="allow">Allow</button>
+</form>
+</main>`);
+}
+
 export function renderSignInPage(p: SignInPage): string {
   const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
   const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
   const hiddenFields = `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}`;
-  const form = p.unlabelled ? unlabelledForm(p, hiddenFields) : `<form method="post" action="/v3/auth/auth">
+  const form = p.twoStep ? emailStep(p, hiddenFields) : p.unlabelled ? unlabelledForm(p, hiddenFields) : `<form method="post" action="/v3/auth/auth">
   <label for="username">Email</label>
   <input id="username" name="username" type="email" autocomplete="username" required${username}>
   <label for="password">Password</label>

@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { Scope } from './clients';
 
 export const ACCESS_TOKEN_LIFETIME_S = 3600;
+/** Variant short-lived-tokens: access tokens live this long, shorter than a run of the suite. */
+export const SHORT_ACCESS_TOKEN_LIFETIME_S = 8;
 export const CODE_LIFETIME_MS = 60_000;
 
 export interface AuthCode {
@@ -24,6 +26,8 @@ export interface AccessToken {
   userId: number;
   scopes: Scope[];
   expiresAt: number;
+  /** Seconds it lives from its issue (expires_in). */
+  lifetimeS: number;
   /** Set by POST /_control/tokens/expire. */
   forcedExpired: boolean;
   revoked: boolean;
@@ -50,7 +54,7 @@ export function tokenRecord(issued: IssuedTokens): Record<string, unknown> {
   return {
     access_token: issued.access.value,
     expires_at: Math.floor(issued.access.expiresAt / 1000),
-    expires_in: ACCESS_TOKEN_LIFETIME_S,
+    expires_in: issued.access.lifetimeS,
     refresh_token: issued.refresh.value,
     token_type: 'bearer',
   };
@@ -62,6 +66,9 @@ export class TokenStore {
   private refreshTokens = new Map<string, RefreshToken>();
   /** Every secret value ever issued, kept across resets: the suite's secret scan looks for them. */
   private everIssued: string[] = [];
+
+  /** `lifetimeS`: how long an access token lives (variant short-lived-tokens: a few seconds). */
+  constructor(private readonly lifetimeS = ACCESS_TOKEN_LIFETIME_S) {}
 
   issueCode(input: Omit<AuthCode, 'value' | 'expiresAt' | 'used'>, nowMs: number): AuthCode {
     const code: AuthCode = { ...input, value: randomToken(24), expiresAt: nowMs + CODE_LIFETIME_MS, used: false };
@@ -80,7 +87,8 @@ export class TokenStore {
       clientId,
       userId,
       scopes: [...scopes],
-      expiresAt: nowMs + ACCESS_TOKEN_LIFETIME_S * 1000,
+      expiresAt: nowMs + this.lifetimeS * 1000,
+      lifetimeS: this.lifetimeS,
       forcedExpired: false,
       revoked: false,
     };

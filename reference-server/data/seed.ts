@@ -34,7 +34,15 @@ export const SEED_IDS = {
 export interface SeedOptions {
   /** Variant quiet-month: every history ends before the 1st of the current month (no data this month). */
   quietMonth?: boolean;
+  /** Variant many-cars: alice has twelve more cars, listed first: the tenth driven twice in the last days, the others never. */
+  manyCars?: boolean;
 }
+
+/** Variant many-cars: the first of alice's extra cars (ids from here). */
+export const MANY_CARS_FIRST_ID = 4001;
+const MANY_CARS_COUNT = 12;
+/** Variant many-cars: the one extra car with a device and a little data (the tenth listed). */
+export const MANY_CARS_DRIVEN_ID = MANY_CARS_FIRST_ID + 9;
 
 export interface Seed {
   readonly generatedAt: number;
@@ -82,9 +90,21 @@ function seedUsers(): User[] {
   ];
 }
 
-function seedCars(): Car[] {
+/**
+ * Variant many-cars: a test account's many cars, listed before the cars with months of data: the
+ * tenth has a device and was driven a couple of times in the last days, the others were never driven.
+ */
+function manyCars(car: (c: Omit<Car, 'timezone'>) => Car): Car[] {
+  return Array.from({ length: MANY_CARS_COUNT }, (_, i) => car({
+    id: MANY_CARS_FIRST_ID + i, userId: SEED_IDS.alice, name: `Fleet car ${i + 1}`, make: 'Generic', model: i % 2 ? 'Van' : null, year: 2020 + (i % 4),
+    numberPlate: null, deviceId: MANY_CARS_FIRST_ID + i === MANY_CARS_DRIVEN_ID ? 'VDSREF0201' : null, cardbId: 1, creationDate: at('2018-01-10T08:00:00Z'), lastUpdateDate: at('2018-01-10T08:00:00Z'),
+  }));
+}
+
+function seedCars(options: SeedOptions = {}): Car[] {
   const car = (c: Omit<Car, 'timezone'>): Car => ({ ...c, timezone: 'Europe/Paris' });
   return [
+    ...(options.manyCars ? manyCars(car) : []),
     car({ id: SEED_IDS.aliceRichCar, userId: SEED_IDS.alice, name: 'Daily driver', make: 'Renault', model: 'Zoe', year: 2019, numberPlate: 'AB-123-CD', deviceId: 'VDSREF0001', cardbId: 14022, creationDate: at('2019-04-02T08:15:00Z'), lastUpdateDate: at('2023-11-20T17:42:10Z') }),
     car({ id: SEED_IDS.aliceSecondCar, userId: SEED_IDS.alice, name: 'Weekend car', make: 'Peugeot', model: '308', year: 2016, numberPlate: 'EF-456-GH', deviceId: 'VDSREF0002', cardbId: 9817, creationDate: at('2020-02-11T12:00:00Z'), lastUpdateDate: at('2022-06-03T07:05:44Z') }),
     // "make may be a generic value", "model may be null", "year may be 0", "numberPlate may be null".
@@ -94,8 +114,10 @@ function seedCars(): Car[] {
   ];
 }
 
-function seedDevices(): Device[] {
+function seedDevices(options: SeedOptions = {}): Device[] {
   return [
+    // variant many-cars: the device of the first extra car.
+    ...(options.manyCars ? [{ id: 'VDSREF0201', pin: '5309', carId: MANY_CARS_DRIVEN_ID, userId: null }] : []),
     // Installed in their cars by the installer: linked to the car only (no user link); each belongs
     // to its car's owner.
     { id: 'VDSREF0001', pin: '4821', carId: SEED_IDS.aliceRichCar, userId: null },
@@ -126,6 +148,11 @@ const PROFILES: HistoryProfile[] = [
   { carId: SEED_IDS.aliceSecondCar, historyDays: 20, gapHours: [10, 40], durationMinutes: [10, 50], home: { latitude: 44.8378, longitude: -0.5792 }, odometerKm: 112904.0, fuelLitres: 30 },
   { carId: SEED_IDS.bobCar, historyDays: 35, gapHours: [6, 30], durationMinutes: [8, 60], home: { latitude: 45.764, longitude: 4.8357 }, odometerKm: 23077.8, fuelLitres: 36 },
 ];
+
+/** Variant many-cars: the one extra car driven, twice in the last three days. */
+const MANY_CARS_PROFILE: HistoryProfile = {
+  carId: MANY_CARS_DRIVEN_ID, historyDays: 3, gapHours: [30, 40], durationMinutes: [5, 15], home: { latitude: 43.2965, longitude: 5.3698 }, odometerKm: 1520.2, fuelLitres: 20,
+};
 
 interface Slot {
   /** Backward index: 0 is the most recent trip. Ids are derived from it, never from dates. */
@@ -298,7 +325,7 @@ const cache = new Map<string, Seed>();
 const CACHE_SIZE = 8;
 
 export function seedFor(nowMs: number, options: SeedOptions = {}): Seed {
-  const key = `${nowMs}|${options.quietMonth === true}`;
+  const key = `${nowMs}|${options.quietMonth === true}|${options.manyCars === true}`;
   let seed = cache.get(key);
   if (!seed) {
     seed = generateSeed(nowMs, options);
@@ -312,7 +339,7 @@ export function seedFor(nowMs: number, options: SeedOptions = {}): Seed {
 export function generateSeed(nowMs: number, options: SeedOptions = {}): Seed {
   const histories = new Map<number, CarHistory>();
   const trips = new Map<string, Trip>();
-  for (const profile of PROFILES) {
+  for (const profile of options.manyCars ? [...PROFILES, MANY_CARS_PROFILE] : PROFILES) {
     const history = buildHistory(nowMs, profile, options.quietMonth === true);
     histories.set(profile.carId, history);
     for (const trip of history.trips) {
@@ -320,5 +347,5 @@ export function generateSeed(nowMs: number, options: SeedOptions = {}): Seed {
       trips.set(trip.id, trip);
     }
   }
-  return { generatedAt: nowMs, users: seedUsers(), cars: seedCars(), devices: seedDevices(), histories, trips };
+  return { generatedAt: nowMs, users: seedUsers(), cars: seedCars(options), devices: seedDevices(options), histories, trips };
 }

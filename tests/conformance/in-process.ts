@@ -18,6 +18,7 @@ import { configureHttp } from '../../harness/http-policy';
 import { prepareRun } from '../../harness/prepare-run';
 import { Redactor } from '../../harness/redact';
 import { targetSecrets, type RunContext } from '../../harness/run-context';
+import { keptSecrets, renewalsOf, stopKeeping } from '../../harness/token-keeper';
 import { selectChecks, type Selection } from '../../harness/selection';
 import type { Target } from '../../harness/target';
 import { writeCertificateFiles } from '../../reporters/certificate-files';
@@ -102,7 +103,10 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     selection: options.selection ?? {},
     ...(stopped() ? { maxFailuresReached: failed } : {}),
   });
-  const redactor = new Redactor([...context.secrets, ...targetSecrets(target)]);
+  stopKeeping();
+  const renewals = renewalsOf(context.stateDir);
+  if (renewals) judged.certificate.run.tokenRenewals = renewals;
+  const redactor = new Redactor([...context.secrets, ...targetSecrets(target), ...keptSecrets(context.stateDir)]);
   judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate });
   const certificate = redactDeep(judged.certificate, redactor);
   if (options.reportsDir) {

@@ -23,7 +23,7 @@ test.describe('sign-in form in Chromium', () => {
     const result = await findSignInForm(page, { oauth: { signInPage } }, waitMs);
     if (!('form' in result)) return { result, page };
     const id = (el: Element) => (el as HTMLInputElement).name || (el as HTMLElement).innerText || (el as HTMLInputElement).value;
-    const names = await Promise.all([result.form.username, result.form.password, result.form.submit].map((l) => l.evaluate(id)));
+    const names = await Promise.all([result.form.username, result.form.password, result.form.submit].map((l) => (l ? l.evaluate(id) : '')));
     return { result, names, page };
   }
 

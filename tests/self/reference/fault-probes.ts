@@ -92,6 +92,13 @@ export const PROBES: Record<FaultName, Probe> = {
   },
 
   // authentication
+  'status-says-token-expired': {
+    // A fresh token reads the car's status (and another route), never "Token has expired".
+    check: async (h) => {
+      const token = await h.alice();
+      return (await h.get(`/v3/cars/${RICH}/status`, token)).status === 200 && (await h.get(`/v3/cars/${RICH}`, token)).status === 200;
+    },
+  },
   'expired-token-accepted': {
     check: async (h) => {
       const token = (await h.tokenResponse()).access_token;

@@ -54,6 +54,8 @@ export interface SignInOptions extends TokenRequest {
   state?: string;
   redirectUri?: string;
   password?: string;
+  /** On a page between the password and the redirect (consent variants): allow (default), deny, or stop there. */
+  consent?: 'allow' | 'deny' | 'stop';
 }
 
 export const basic = (client: ClientKey) => `Basic ${Buffer.from(`${CLIENTS[client].id}:${CLIENTS[client].secret}`).toString('base64')}`;
@@ -140,7 +142,10 @@ export class Harness {
     if (options.scope !== undefined) form.scope = options.scope;
     if (options.state !== undefined) form.state = options.state;
     if (options.redirectUri !== undefined) form.redirect_uri = options.redirectUri;
-    const res = await this.post('/v3/auth/auth', { form });
+    let res = await this.post('/v3/auth/auth', { form });
+    // Variants signin-consent-page and signin-continue-page: a page between the password and the redirect.
+    const ticket = res.status === 200 ? /name="ticket" value="([^"]+)"/.exec(res.text)?.[1] : undefined;
+    if (ticket && options.consent !== 'stop') res = await this.post('/v3/auth/consent', { form: { ticket, decision: options.consent ?? 'allow' } });
     const location = typeof res.headers.location === 'string' ? new URL(res.headers.location) : null;
     return { ...res, location };
   }

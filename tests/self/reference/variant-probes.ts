@@ -52,6 +52,30 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return locations.json.length === 0 && trips.json.length === 0 && signals.json.length === 0 && status.json.location !== null && earlier.json.length > 0;
     },
   },
+  'many-cars': {
+    // Fifteen cars of alice's, the twelve extra ones first: nine never driven, then one with a few trips, her rich car further down.
+    check: async (h) => {
+      const token = await h.alice();
+      const cars = (await h.get(`/v3/users/${SEED_IDS.alice}/cars`, token)).json as Array<{ id: number }>;
+      const trips = async (carId: number) => (await h.get(`/v3/cars/${carId}/trips?${range(NOW - 27 * DAY, NOW)}`, token)).json as unknown[];
+      const counts = await Promise.all(cars.slice(0, 10).map((c) => trips(c.id)));
+      return cars.length === 15 && cars[0].id === 4001 && counts.slice(0, 9).every((t) => t.length === 0) &&
+        counts[9].length >= 1 && counts[9].length <= 4 && (await trips(RICH)).length > 10;
+    },
+  },
+  'short-lived-tokens': {
+    // A token says it lives 8 s, works, is refused as expired once they passed, and its refresh token renews it.
+    check: async (h) => {
+      const record = await h.tokenResponse();
+      const works = (await h.get('/v3/users/me', record.access_token)).status === 200;
+      h.clock.now += 9_000;
+      const expired = await h.get('/v3/users/me', record.access_token);
+      const renewed = await h.exchange({ grant_type: 'refresh_token', refresh_token: record.refresh_token });
+      h.clock.now -= 9_000;
+      return record.expires_in === 8 && works && expired.status === 403 && firstError(expired).message === 'Token has expired' &&
+        renewed.status === 200 && (await h.get('/v3/users/me', JSON.parse(renewed.text).access_token)).status === 200;
+    },
+  },
   'stats-no-data-404': {
     check: async (h) => {
       const res = await h.get(`/v3/cars/${BARE}/stats/mileage?initialValue=12`, await h.alice());
@@ -90,6 +114,37 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const signedIn = await h.signIn();
       return res.status === 200 && !/<label/i.test(form) && /<input name="login" type="text" placeholder="[^"]+">/.test(form) &&
         /type="password"/.test(form) && />Continue<\/button>/.test(form) && signedIn.status === 302;
+    },
+  },
+  'signin-two-step': {
+    // The first page asks for the e-mail only; its password page signs in.
+    check: async (h) => {
+      const first = await h.get('/v3/auth/auth?client_id=vds-conformance&state=s1');
+      const step = await h.post('/v3/auth/auth', { form: { username: 'alice@reference.test', client_id: 'vds-conformance', state: 's1' } });
+      const done = await h.signIn({ state: 's1' });
+      return first.status === 200 && first.text.includes('>Next<') && !first.text.includes('type="password"') &&
+        step.status === 200 && step.text.includes('type="password"') && step.text.includes('name="username" value="alice@reference.test"') &&
+        done.status === 302 && done.location?.searchParams.get('code') !== null && done.location?.searchParams.get('state') === 's1';
+    },
+  },
+  'signin-consent-page': {
+    // After the password: Allow and Deny; Deny redirects with access_denied, Allow with a code.
+    check: async (h) => {
+      const page = await h.signIn({ consent: 'stop', scope: 'users_read cars_read' });
+      const denied = await h.signIn({ consent: 'deny', state: 'd' });
+      const allowed = await h.signIn({ consent: 'allow', state: 'a' });
+      return page.status === 200 && page.text.includes('>Allow<') && page.text.includes('>Deny<') && page.text.includes('<li>cars_read</li>') &&
+        denied.status === 302 && denied.location?.searchParams.get('error') === 'access_denied' && !denied.location?.searchParams.get('code') &&
+        allowed.status === 302 && allowed.location?.searchParams.get('code') !== null && allowed.location?.searchParams.get('state') === 'a';
+    },
+  },
+  'signin-continue-page': {
+    // After the password: a page that only offers to go on, then the redirect with the code.
+    check: async (h) => {
+      const page = await h.signIn({ consent: 'stop' });
+      const done = await h.signIn({ state: 'c' });
+      return page.status === 200 && page.text.includes('>Continue<') && !page.text.includes('Deny') &&
+        done.status === 302 && done.location?.searchParams.get('code') !== null && done.location?.searchParams.get('state') === 'c';
     },
   },
   'limit-zero-means-all': {

@@ -10,14 +10,28 @@ export interface FrontServer {
   close(): Promise<void>;
 }
 
-/** `pages`: GET path (without the query) -> the HTML answered there instead of the server's own 200. */
-export async function startFrontServer(upstream: string, pages: Record<string, string>): Promise<FrontServer> {
+/**
+ * `pages`: GET path (without the query) -> the HTML answered there instead of the server's own 200.
+ * `rewrite`: path -> replacements made in the server's own 200 HTML answers there (any method).
+ */
+export async function startFrontServer(upstream: string, pages: Record<string, string>, rewrite: Record<string, Array<[RegExp, string]>> = {}): Promise<FrontServer> {
   const server = http.createServer((req, res) => {
-    const own = req.method === 'GET' ? pages[(req.url ?? '/').split('?')[0]] : undefined;
+    const pathname = (req.url ?? '/').split('?')[0];
+    const own = req.method === 'GET' ? pages[pathname] : undefined;
     const forward = http.request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (answer) => {
       if (own !== undefined && answer.statusCode === 200) {
         answer.resume();
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(own);
+        return;
+      }
+      const edits = rewrite[pathname];
+      if (edits && answer.statusCode === 200 && String(answer.headers['content-type']).startsWith('text/html')) {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('end', () => {
+          const html = edits.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), Buffer.concat(chunks).toString('utf8'));
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+        });
         return;
       }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
