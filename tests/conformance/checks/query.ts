@@ -641,7 +641,8 @@ export async function tripsInclusiveRange(ctx: CheckContext): Promise<void> {
   const within = (t: number) => t >= begin && t <= end;
   expectObjects(res, 'trips').forEach((trip, i) => {
     const [b, e] = [Date.parse(String(trip.beginDate)), Date.parse(String(trip.endDate))];
-    if (within(b) || within(e)) return;
+    // A trip without readable dates is RESP-CONTRACT's to fail, not this check's.
+    if (Number.isNaN(b) || Number.isNaN(e) || within(b) || within(e)) return;
     const where = e < begin ? 'ended before begin' : b > end ? 'started after end' : 'started before begin and ended after end';
     fail({
       expected: `inclusive=true with begin=${query.begin} and end=${query.end}: only trips that started or ended in the range (${outside.length} trip(s) of the window lie wholly outside it)`,
