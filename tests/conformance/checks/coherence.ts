@@ -1,5 +1,6 @@
 // Coherence across routes, only where it holds by definition: the same resource read through two
-// routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates.
+// routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates;
+// a route by id answers the record asked for, and a car's trip list that car's trips only.
 import { differingFields, expectJson, expectObject, expectObjects, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
 import { isSuiteCreatedCar, type CheckContext } from '../../../harness/check-context';
 import { documentedOnly } from '../../../harness/contracts';

@@ -1,5 +1,7 @@
 // Query parameters, each checked on the data it returns (not only on the status): limit, begin/end
-// and their defaults, signal names, inclusive, initialValue, and statistics over an empty range.
+// and their defaults, signal names, inclusive, initialValue, and statistics over an empty range; and
+// in combination (limit within a range or the default range, inclusive=true within the range), never
+// assuming which items a limit keeps nor the order of a list (neither document states them).
 import { expectArray, expectError, expectJson, expectObject, expectObjects, expectStatus, sameNumber, sameValue } from '../../../harness/assertions';
 import type { CheckContext } from '../../../harness/check-context';
 import type { Route } from '../../../harness/catalogue';
