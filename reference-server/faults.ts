@@ -62,6 +62,8 @@ export const FAULTS = [
   { name: 'user-by-id-missing-email', family: 'records', description: 'GET /users/{userId} omits the email field', breaks: 'P-REC-USER' },
   { name: 'signal-value-string', family: 'records', description: 'Signal values are serialized as strings instead of numbers', breaks: 'P-REC-SIGNAL' },
   { name: 'status-empty-signals-null', family: 'records', description: 'Status of a car without data has signals null instead of an empty array', breaks: 'P-REC-STATUS' },
+  { name: 'me-cars-date-zulu', family: 'records', description: 'GET /users/me/cars writes the car dates with "Z" (its own serializer); every other route keeps "+00:00"', breaks: 'S-CAR-CREATION-DATE' },
+  { name: 'car-no-device-empty-string', family: 'records', description: 'A car without a device has deviceId "" (an empty column) instead of null', breaks: 'S-CAR-DEVICE-ID' },
   { name: 'status-signal-value-2', family: 'records', description: 'The LockSts signal reports 2 for "locked" instead of 1 (signal routes and status)', breaks: 'P-SIGNAL-NAMES' },
 
   // errors: error body shape and texts
@@ -136,6 +138,11 @@ export const FAULTS = [
   { name: 'range-equal-refused', family: 'query', description: 'begin equal to end is refused with 416 like begin after end (the empty range is valid)', breaks: 'P-ERR-RANGE-REVERSED' },
   { name: 'date-param-offset-only', family: 'query', description: 'begin/end are accepted only as whole seconds with a +hh:mm offset: Z and fractional seconds answer 400', breaks: 'P-QUERY-RANGE' },
   { name: 'inclusive-end-only', family: 'query', description: 'inclusive=true adds the trips that ended in the range, not those that began in it and end after it', breaks: 'P-QUERY-INCLUSIVE' },
+  { name: 'limit-before-range', family: 'query', description: 'The limit is applied to the whole history before the range filter: a range in the past answers fewer items than the limit, or none', breaks: 'P-QUERY-LIMIT' },
+  { name: 'limit-skips-default-range', family: 'query', description: 'With limit and no begin/end, the answer is the limit most recent items of the whole history (a "latest n" shortcut that skips the default range)', breaks: 'P-QUERY-RANGE-DEFAULT' },
+  { name: 'name-filter-substring', family: 'query', description: 'The name filter keeps every signal whose name contains a requested name (LIKE %name%): name=FuelLevel also answers ComputedFuelLevel', breaks: 'P-QUERY-NAME' },
+  { name: 'name-filter-single-ignored', family: 'query', description: 'The name filter is applied only to a list of names: a single name (no comma) is ignored and every signal is answered', breaks: 'P-QUERY-NAME' },
+  { name: 'inclusive-ignores-range', family: 'query', description: 'inclusive=true tests overlap with OR instead of AND (began before end or ended after begin): every trip of the car, wholly outside the range too', breaks: 'P-QUERY-INCLUSIVE' },
 
   // geojson
   { name: 'geojson-lat-lon-swapped', family: 'geojson', description: 'GeoJSON coordinates are [latitude, longitude]', breaks: 'S-ENDPOINT-PURPOSE' },
@@ -159,6 +166,9 @@ export const FAULTS = [
   { name: 'users-me-first-user', family: 'coherence', description: 'GET /users/me answers the first user of the store whoever the token belongs to', breaks: 'S-ENDPOINT-PURPOSE' },
   { name: 'me-cars-all-users', family: 'coherence', description: 'GET /users/me/cars lists every user\'s cars (the query has no user filter)', breaks: 'S-ENDPOINT-PURPOSE' },
   { name: 'trip-list-ids-uppercase', family: 'coherence', description: 'GET /cars/{carId}/trips writes trip ids in upper case, which GET /trips/{tripId} does not find', breaks: 'S-TRIPS-OF-CAR' },
+  { name: 'car-by-id-first-car', family: 'coherence', description: "GET /cars/{carId} answers the first car of the asked car's owner, whichever of their cars is asked (the lookup keeps the owner and drops the id)", breaks: 'S-ENDPOINT-PURPOSE' },
+  { name: 'trip-by-id-latest-trip', family: 'coherence', description: "GET /trips/{tripId} answers the latest trip of the asked trip's car, whichever of its trips is asked", breaks: 'S-ENDPOINT-PURPOSE' },
+  { name: 'car-trips-all-user-cars', family: 'coherence', description: "GET /cars/{carId}/trips lists the trips of every car of the car's owner (the query filters on the user, not the car)", breaks: 'S-TRIPS-OF-CAR' },
 
   // devices
   { name: 'dissociate-leaves-deviceId', family: 'devices', description: "Dissociation leaves the car's deviceId set", breaks: 'S-CAR-DEVICE-ID' },

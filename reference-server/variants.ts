@@ -90,6 +90,11 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Query parameters (limit: "max items returned; a negative value is an error"; 0 is not defined)',
   },
   {
+    name: 'limit-keeps-oldest',
+    description: 'limit keeps the oldest items of the range (the first n in date order) instead of the most recent; so does the default page of default-page-size',
+    allowedBy: 'v3-profile.md § Query parameters (limit: "max items returned": which items are kept is not stated, nor the order of the lists)',
+  },
+  {
     name: 'errors-text-plain',
     description: 'Error arrays and the legacy error body are sent with content-type text/plain; charset=utf-8 (body unchanged)',
     allowedBy: 'vehicle-data-service-v3.md § Errors, Body (the body is stated, its content type is not)',
@@ -126,7 +131,7 @@ export const VARIANTS = [
   },
   {
     name: 'default-page-size',
-    description: 'Without limit, car locations, locations.geojson, signals and trips answer their 25 most recent items (a default limit of 25)',
+    description: 'Without limit, car locations, locations.geojson, signals and trips answer their 25 most recent items (a default limit of 25: the 25 an explicit limit=25 keeps)',
     allowedBy: 'vehicle-data-service-v3.md § Limits (page sizes: not shown) and v3-profile.md § Query parameters (no default limit is stated)',
   },
   {

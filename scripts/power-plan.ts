@@ -31,7 +31,7 @@ export interface ConformingServer {
  * documented request undoes a user association) and the lockable device locked.
  */
 export const MAY_NOT_RUN: Record<string, string[]> = {
-  'quiet-month': ['QUERY-RANGE-DEFAULT'],
+  'quiet-month': ['QUERY-RANGE-DEFAULT', 'QUERY-LIMIT-DEFAULT-RANGE'],
   'persistent-second-run': ['CORE-DEVICE-PIN', 'DEV-PIN-ASSOCIATE', 'DEV-PIN-MALFORMED', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
 };
 

@@ -269,6 +269,9 @@ function buildHistory(nowMs: number, p: HistoryProfile, quietMonth: boolean): Ca
     sig('HeadLightSts', hour >= 18 || hour < 7 ? 1 : 0, first);
     sig('BatteryVoltage', round(rng.range(13.8, 14.4), 2), first);
     sig('FuelLevel', round(fuel, 1), first);
+    // The level the service computes from the consumption (no PRNG draw: the other values stay as they
+    // were); its name contains FuelLevel, as the profile's catalogue has it (a name filter must match exactly).
+    sig('ComputedFuelLevel', round(fuel * 0.98, 1), first);
     sig('Odometer', round(odometer, 1), first);
     sig('VehiculeSpeed', 0, first);
     sig('EngineSpeed', rng.int(750, 900), first);
@@ -286,6 +289,7 @@ function buildHistory(nowMs: number, p: HistoryProfile, quietMonth: boolean): Ca
     sig('HeadLightSts', 0, last);
     sig('BatteryVoltage', round(rng.range(12.4, 12.7), 2), last);
     sig('FuelLevel', round(Math.max(fuel - fuelUsed, 0), 1), last);
+    sig('ComputedFuelLevel', round(Math.max(fuel - fuelUsed, 0) * 0.98, 1), last);
     sig('Odometer', round(odometer + mileage, 1), last);
 
     const accel = (date: number): Accelerometer => ({ x: rng.int(-150, 150), y: rng.int(-150, 150), z: rng.int(950, 1050), date });

@@ -93,6 +93,7 @@ export interface Device {
 export const SIGNAL_NAMES = [
   'Odometer',
   'FuelLevel',
+  'ComputedFuelLevel',
   'BatteryVoltage',
   'EngineSpeed',
   'VehiculeSpeed',

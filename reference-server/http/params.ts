@@ -125,8 +125,9 @@ export function parseLimit(query: Query, { faults, variants }: Switches): number
 }
 
 /**
- * Keeps the `limit` most recent items of an ascending list (the tail). Without a limit every item is
- * kept, or under the default-page-size variant the DEFAULT_PAGE_SIZE most recent.
+ * Keeps the `limit` most recent items of an ascending list (the tail; the oldest, its head, under the
+ * limit-keeps-oldest variant). Without a limit every item is kept, or under the default-page-size
+ * variant the DEFAULT_PAGE_SIZE that an explicit limit of that size would keep.
  */
 export function applyLimit<T>(items: readonly T[], asked: number | null, variants: Variants): T[] {
   // variant default-page-size: a server-side page size when the client gives no limit (a default
@@ -134,7 +135,8 @@ export function applyLimit<T>(items: readonly T[], asked: number | null, variant
   const limit = asked === null && variants.has('default-page-size') ? DEFAULT_PAGE_SIZE : asked;
   if (limit === null || limit >= items.length) return [...items];
   if (limit === 0) return [];
-  return items.slice(items.length - limit);
+  // variant limit-keeps-oldest: the first items of the range in date order (which items a limit keeps is not stated).
+  return variants.has('limit-keeps-oldest') ? items.slice(0, limit) : items.slice(items.length - limit);
 }
 
 /** A history list (ascending in the store) in the order the plain list routes answer it. */
@@ -160,7 +162,17 @@ export function parseSignalNames(query: Query, faults: Faults): Set<string> | nu
     if (faults.has('unknown-signal-name-accepted') || (faults.has('unknown-signal-name-mixed-accepted') && known.length > 0)) return new Set(known);
     throw parametersError(400, 'Wrong signal name', 'Use known signal names separated by commas, e.g. name=LockSts,Odometer');
   }
+  // fault name-filter-single-ignored: one name (no comma) stays a string, and only a list is applied.
+  if (faults.has('name-filter-single-ignored') && !raw.includes(',')) return null;
   return new Set(names);
+}
+
+/** Whether the name filter (null: every name) selects a signal of this name: by exact name. */
+export function nameSelected(filter: ReadonlySet<string> | null, name: string, faults: Faults): boolean {
+  if (filter === null) return true;
+  // fault name-filter-substring: the names matched as LIKE '%name%' patterns.
+  if (faults.has('name-filter-substring')) return [...filter].some((n) => name.includes(n));
+  return filter.has(name);
 }
 
 /** `inclusive` on car trips: "true" or "false" (case-insensitive), default false. */

@@ -46,9 +46,10 @@ export function userView(user: User, withEmail: boolean, { faults, variants }: S
   return extraMembers(view, variants);
 }
 
-export function carView(car: Car, { faults, variants }: Switches): Record<string, unknown> {
+/** `zulu`: the dates written with "Z" (fault me-cars-date-zulu, decided by the route). */
+export function carView(car: Car, { faults, variants }: Switches, { zulu = false } = {}): Record<string, unknown> {
   // fault car-date-zulu: dates written with toISOString-style "Z".
-  const date = faults.has('car-date-zulu') ? formatStrictZulu : (ms: number) => strictDate(ms, variants);
+  const date = faults.has('car-date-zulu') || zulu ? formatStrictZulu : (ms: number) => strictDate(ms, variants);
   return extraMembers(
     {
       // fault car-id-string: ids passed through as strings.
@@ -58,7 +59,8 @@ export function carView(car: Car, { faults, variants }: Switches): Record<string
       model: car.model,
       year: car.year,
       numberPlate: car.numberPlate,
-      deviceId: car.deviceId,
+      // fault car-no-device-empty-string: no device read from an empty text column.
+      deviceId: car.deviceId === null && faults.has('car-no-device-empty-string') ? '' : car.deviceId,
       cardbId: car.cardbId,
       creationDate: date(car.creationDate),
       lastUpdateDate: date(car.lastUpdateDate),

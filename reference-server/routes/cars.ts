@@ -13,6 +13,7 @@ import {
   geojsonOrder,
   historyOrder,
   inRange,
+  nameSelected,
   parseInclusive,
   parseInitialValue,
   parseLimit,
@@ -32,8 +33,13 @@ export function tripsWithin(trips: readonly Trip[], range: Range): Trip[] {
   return trips.filter((t) => inRange(t.beginDate, range) && inRange(t.endDate, range));
 }
 
-/** Trips that began or ended inside the range (inclusive=true); `endOnly` (fault inclusive-end-only): those that ended in it. */
-function tripsTouching(trips: readonly Trip[], range: Range, endOnly = false): Trip[] {
+/**
+ * Trips that began or ended inside the range (inclusive=true); `endOnly` (fault inclusive-end-only):
+ * those that ended in it; `anyOverlap` (fault inclusive-ignores-range): an overlap test written with OR
+ * (began before end, or ended after begin), which every trip passes.
+ */
+function tripsTouching(trips: readonly Trip[], range: Range, { endOnly = false, anyOverlap = false } = {}): Trip[] {
+  if (anyOverlap) return trips.filter((t) => t.beginDate <= range.end || t.endDate >= range.begin);
   return trips.filter((t) => (inRange(t.beginDate, range) && !endOnly) || inRange(t.endDate, range));
 }
 
@@ -50,11 +56,23 @@ export function carsRoutes(ctx: AppContext) {
   const now = () => ctx.now();
   const load = (request: CarRequest) => () => loadCar(ctx, request.params.carId);
 
+  /** The range of a route taking limit: begin/end with their defaults. */
+  const rangeOf = (q: ReturnType<typeof asQuery>, limit: number | null): Range =>
+    // fault limit-skips-default-range: a "latest n" shortcut when only limit is given: the whole history up to now.
+    faults.has('limit-skips-default-range') && limit !== null && q.begin === undefined && q.end === undefined
+      ? { begin: Number.NEGATIVE_INFINITY, end: now() }
+      : parseRange(q, now(), ctx);
   /** The query of the two location routes: the range, then the limit. */
   const rangeAndLimit = (request: CarRequest) => () => {
     const q = asQuery(request.query);
-    return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx) };
+    const limit = parseLimit(q, ctx);
+    return { range: rangeOf(q, limit), limit };
   };
+  /** A history's items in the range, then the limit (fault limit-before-range: the limit first, on the whole history). */
+  const inRangeLimited = <T extends { date: number }>(items: readonly T[], range: Range, limit: number | null): T[] =>
+    faults.has('limit-before-range')
+      ? applyLimit(items, limit, variants).filter((i) => inRange(i.date, range))
+      : applyLimit(items.filter((i) => inRange(i.date, range)), limit, variants);
   const locationsIn = (car: Car, range: Range) => store.history(car.id).locations.filter((l) => inRange(l.date, range));
 
   /** The two car stats routes: one sum over the trips of the range, of the mileage or the used time. */
@@ -85,7 +103,8 @@ export function carsRoutes(ctx: AppContext) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     register(app, ctx, 'GET /cars/:carId', (request: CarRequest) => ({
       load: load(request),
-      respond: (car) => carView(car, ctx),
+      // fault car-by-id-first-car: the lookup keeps the owner check and answers the owner's first car.
+      respond: (car) => carView(faults.has('car-by-id-first-car') ? store.carsOfUser(car.userId)[0] : car, ctx),
     }));
 
     register(app, ctx, 'GET /cars/:carId/status', (request: CarRequest) => ({
@@ -100,7 +119,7 @@ export function carsRoutes(ctx: AppContext) {
         // fault locations-end-ignored: the filter reads begin only.
         const range = faults.has('locations-end-ignored') ? { begin: asked.begin, end: now() } : asked;
         // fault limit-ignored: the parsed limit is never applied.
-        const items = faults.has('limit-ignored') ? locationsIn(car, range) : applyLimit(locationsIn(car, range), limit, variants);
+        const items = faults.has('limit-ignored') ? locationsIn(car, range) : inRangeLimited(store.history(car.id).locations, range, limit);
         return historyOrder(items, variants).map((l) => locationView(l, ctx));
       },
     }));
@@ -112,8 +131,9 @@ export function carsRoutes(ctx: AppContext) {
         // faults limit-ignored / geojson-limit-ignored: the GeoJSON variant drops the limit.
         const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
         // fault geojson-range-ignored: the GeoJSON variant reads the whole history, whatever begin and end.
-        const located = faults.has('geojson-range-ignored') ? store.history(car.id).locations : locationsIn(car, range);
-        const items = ignore ? located : applyLimit(located, limit, variants);
+        const all = store.history(car.id).locations;
+        const located = faults.has('geojson-range-ignored') ? all : locationsIn(car, range);
+        const items = ignore ? located : faults.has('limit-before-range') ? inRangeLimited(all, range, limit) : applyLimit(located, limit, variants);
         const points = geojsonOrder(items, variants).map((l) => pointView(l, ctx));
         // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
         const body = faults.has('car-geojson-feature-collection')
@@ -127,15 +147,18 @@ export function carsRoutes(ctx: AppContext) {
       load: load(request),
       query: () => {
         const q = asQuery(request.query);
-        return { range: parseRange(q, now(), ctx), limit: parseLimit(q, ctx), names: parseSignalNames(q, faults) };
+        const limit = parseLimit(q, ctx);
+        return { range: rangeOf(q, limit), limit, names: parseSignalNames(q, faults) };
       },
       respond: (car, { range, limit, names }) => {
         // fault name-filter-ignored: the name list is parsed but not applied.
         const filter = faults.has('name-filter-ignored') ? null : names;
-        let items = store.history(car.id).signals.filter((s) => inRange(s.date, range) && (filter === null || filter.has(s.name)));
+        const named = store.history(car.id).signals.filter((s) => nameSelected(filter, s.name, faults));
+        let items = named.filter((s) => inRange(s.date, range));
         // fault name-filter-latest-only: the name filter reuses the status query (latest value per name).
         if (filter !== null && faults.has('name-filter-latest-only')) items = latestOfEachName(items);
-        const page = faults.has('limit-ignored') ? items : applyLimit(items, limit, variants);
+        // fault limit-before-range: the limit taken from the whole (named) history, then the range.
+        const page = faults.has('limit-ignored') ? items : faults.has('limit-before-range') ? inRangeLimited(named, range, limit) : applyLimit(items, limit, variants);
         return historyOrder(page, variants).map((s) => signalView(s, ctx));
       },
     }));
@@ -151,10 +174,15 @@ export function carsRoutes(ctx: AppContext) {
         const range = faults.has('trips-end-ignored') ? { begin: asked.begin, end: now() } : asked;
         // fault inclusive-inverted: the boolean read the wrong way round.
         const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
-        const trips = store.history(car.id).trips;
+        // fault car-trips-all-user-cars: the query filters on the car's owner, not on the car.
+        const trips = faults.has('car-trips-all-user-cars')
+          ? store.carsOfUser(car.userId).flatMap((c) => store.history(c.id).trips).sort((a, b) => a.beginDate - b.beginDate)
+          : store.history(car.id).trips;
         // car trips take no limit; applyLimit gives the default page size of the default-page-size variant.
         // fault inclusive-end-only: inclusive=true adds the trips that ended in the range, not those that began in it.
-        const page = applyLimit(touching ? tripsTouching(trips, range, faults.has('inclusive-end-only')) : tripsWithin(trips, range), null, variants);
+        // fault inclusive-ignores-range: inclusive=true's overlap test is written with OR.
+        const options = { endOnly: faults.has('inclusive-end-only'), anyOverlap: faults.has('inclusive-ignores-range') };
+        const page = applyLimit(touching ? tripsTouching(trips, range, options) : tripsWithin(trips, range), null, variants);
         return historyOrder(page, variants).map((t) => {
           const view = tripSummaryView(t, ctx);
           // fault trip-list-dates-shifted: the list's beginDate converted as if it were Paris winter time (+01:00).

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { round } from '../data/geo';
-import { asQuery, geojsonOrder, historyOrder, parseSignalNames } from '../http/params';
+import { asQuery, geojsonOrder, historyOrder, nameSelected, parseSignalNames } from '../http/params';
 import { coordinates, locationView, pointView, signalView, tripStatView, tripView } from '../http/views';
 import { latestOfEachName } from './cars';
 import { sendGeoJson } from './geojson';
@@ -19,7 +19,8 @@ export function tripsRoutes(ctx: AppContext) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     register(app, ctx, 'GET /trips/:tripId', (request: TripRequest) => ({
       load: load(request),
-      respond: (trip) => tripView(trip, ctx),
+      // fault trip-by-id-latest-trip: the record read as the car's latest trip (the status query's), not the one asked.
+      respond: (trip) => tripView(faults.has('trip-by-id-latest-trip') ? (store.history(trip.carId).trips.at(-1) ?? trip) : trip, ctx),
     }));
 
     register(app, ctx, 'GET /trips/:tripId/locations', (request: TripRequest) => ({
@@ -50,7 +51,7 @@ export function tripsRoutes(ctx: AppContext) {
         // fault trip-signals-unfiltered: the car's signal list without the trip's time window.
         const source = faults.has('trip-signals-unfiltered') ? store.history(trip.carId).signals : trip.signals;
         const filter = faults.has('name-filter-ignored') ? null : names;
-        const named = source.filter((s) => filter === null || filter.has(s.name));
+        const named = source.filter((s) => nameSelected(filter, s.name, faults));
         // fault name-filter-latest-only: see the car signals route.
         const items = filter !== null && faults.has('name-filter-latest-only') ? latestOfEachName(named) : named;
         return historyOrder(items, variants).map((s) => signalView(s, ctx));

@@ -17,8 +17,10 @@ export function usersRoutes(ctx: AppContext) {
   // variant cars-newest-first: a user's cars, the most recently created first.
   const ordered = (cars: Car[]) => (variants.has('cars-newest-first') ? [...cars].reverse() : cars);
   const carList = (userId: number) => ordered(listed(store.carsOfUser(userId))).map((c) => carView(c, ctx));
+  // fault me-cars-date-zulu: the connected user's list has a serializer of its own, writing dates with "Z".
+  const meView = (c: Car) => carView(c, ctx, { zulu: faults.has('me-cars-date-zulu') });
   // fault me-cars-all-users: the connected user's list is queried without its user filter.
-  const meCars = (userId: number) => (faults.has('me-cars-all-users') ? ordered(listed(store.allCars())).map((c) => carView(c, ctx)) : carList(userId));
+  const meCars = (userId: number) => ordered(listed(faults.has('me-cars-all-users') ? store.allCars() : store.carsOfUser(userId))).map(meView);
   const load = (request: UserRequest) => () => loadUser(ctx, request.params.userId);
 
   return async function plugin(app: FastifyInstance): Promise<void> {

@@ -1,5 +1,6 @@
 // Coherence across routes, only where it holds by definition: the same resource read through two
-// routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates.
+// routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates;
+// a route by id answers the record asked for, and a car's trip list that car's trips only.
 import { differingFields, expectJson, expectObject, expectObjects, sameNumber, sameUpToRounding, sameValue } from '../../../harness/assertions';
 import { isSuiteCreatedCar, type CheckContext } from '../../../harness/check-context';
 import { documentedOnly } from '../../../harness/contracts';
@@ -120,16 +121,85 @@ export async function carListItems(ctx: CheckContext): Promise<void> {
   }
 }
 
-/** "The trips made by cars": each trip of a car's list is a trip the service answers by its id. */
-export async function coreCarTrips(ctx: CheckContext): Promise<void> {
-  const trips = (await read(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() })) as Item[];
+/** The ids of a car's trips over the data window, read through the profile's field name (trip summary id). */
+async function tripIdsOf(ctx: CheckContext, carId: string): Promise<string[]> {
+  const trips = (await read(ctx, 'GET /cars/{carId}/trips', { ids: { carId }, query: ctx.window() })) as Item[];
   if (!Array.isArray(trips)) throw unreadable('GET /cars/{carId}/trips is not an array (the profile\'s trip list)', 'RESP-CONTRACT');
-  if (trips.length === 0) throw new NotRun('no trip in the data window');
   const ids = trips.map((t) => t?.id);
   if (ids.some((id) => typeof id !== 'string' && typeof id !== 'number')) {
     throw unreadable('a trip of the list has no id member (the profile\'s trip summary)', 'RESP-CONTRACT');
   }
-  for (const id of ids.slice(0, SAMPLE)) await read(ctx, 'GET /trips/{tripId}', { ids: { tripId: String(id) } });
+  return ids.map(String);
+}
+
+/**
+ * The ids of the user's cars, read in the spec's one detailed answer (GET /users/{userId}/cars: car
+ * records, whose id the spec states), the user's own cars before those the suite created. A list that
+ * is not one is CORE-CAR-RECORD's to fail.
+ */
+async function userCarIds(ctx: CheckContext): Promise<string[]> {
+  const list = await read(ctx, 'GET /users/{userId}/cars');
+  if (!Array.isArray(list) || list.some((c) => !c || typeof c !== 'object' || (typeof (c as Item).id !== 'number' && typeof (c as Item).id !== 'string'))) {
+    throw new NotRun('GET /users/{userId}/cars is not an array of car records with ids, so this check cannot read the user\'s cars; CORE-CAR-RECORD judges that list');
+  }
+  const cars = list as Item[];
+  return [...stableCars(cars), ...cars.filter((c) => isSuiteCreatedCar(c))].map((c) => String(c.id));
+}
+
+/**
+ * "The trips made by cars", "Get car trips": each trip of a car's list is a trip of the service (GET
+ * /trips/{id} answers it), and a trip of that car: no other car of the user lists it over the same
+ * range (a trip is made by one car). A user with one car is tried on the first part only, with a warning.
+ */
+export async function coreCarTrips(ctx: CheckContext): Promise<void> {
+  const carId = ctx.data('carId');
+  const ids = await tripIdsOf(ctx, carId);
+  if (ids.length === 0) throw new NotRun('no trip in the data window');
+  for (const id of ids.slice(0, SAMPLE)) await read(ctx, 'GET /trips/{tripId}', { ids: { tripId: id } });
+  const others = (await userCarIds(ctx)).filter((id) => id !== carId).slice(0, 8);
+  if (others.length === 0) {
+    ctx.warn('the user has one car: that its trips are listed for no other car cannot be observed');
+    return;
+  }
+  const listed = new Set(ids);
+  const { begin, end } = ctx.window();
+  for (const other of others) {
+    const shared = (await tripIdsOf(ctx, other)).filter((id) => listed.has(id));
+    if (shared.length) {
+      fail({
+        expected: `each trip listed for the one car that made it: GET /cars/{carId}/trips ("Get car trips") of cars ${carId} and ${other} share no trip (begin=${begin}, end=${end})`,
+        actual: `${shared.length} trip(s) listed for both, e.g. ${show(shared[0])}`,
+      });
+    }
+  }
+}
+
+/** What each route by id answers, and where the ids to ask it come from. */
+const BY_ID: Record<string, { param: string; resource: string; ids: (ctx: CheckContext) => Promise<string[]> }> = {
+  'GET /cars/{carId}': { param: 'carId', resource: 'car', ids: userCarIds },
+  'GET /trips/{tripId}': { param: 'tripId', resource: 'trip', ids: (ctx) => tripIdsOf(ctx, ctx.data('carId')) },
+};
+
+/**
+ * "Get a car by id", "Get a trip by id": the record answered is the one asked for - its id is the id of
+ * the path (read through the profile's field name, id). Several of the user's cars, several trips of
+ * the data window are asked, not only the run's: a server answering another record of the same user
+ * (the first car, the latest trip) shows on the others.
+ */
+export async function coreById(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const { param, resource, ids: idsOf } = BY_ID[route.route];
+  const ids = (await idsOf(ctx)).slice(0, SAMPLE);
+  if (ids.length === 0) throw new NotRun(`no ${resource} to ask for (${resource === 'car' ? 'the user has no car' : 'no trip in the data window'})`);
+  for (const id of ids) {
+    const record = (await read(ctx, route.route, { ids: { [param]: id } })) as Item;
+    if (!record || typeof record !== 'object' || Array.isArray(record) || (typeof record.id !== 'number' && typeof record.id !== 'string')) {
+      throw unreadable(`${route.route} answered no record with an id member (the profile's ${resource} record)`, 'RESP-CONTRACT');
+    }
+    if (String(record.id) !== id) {
+      fail({ expected: `${route.route} with ${param}=${id} ("${route.purpose}"): ${resource} ${id}, the one asked for`, actual: `${resource} with id ${show(record.id)}` });
+    }
+  }
 }
 
 export async function tripListItems(ctx: CheckContext): Promise<void> {

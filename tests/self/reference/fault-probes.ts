@@ -64,6 +64,10 @@ export const PROBES: Record<FaultName, Probe> = {
       return values.includes(1) && status.length === 1 && values.every((v) => v === 0 || v === 1);
     },
   },
+  'me-cars-date-zulu': {
+    check: async (h) => ((await h.get('/v3/users/me/cars', await h.alice())).json as any[]).every((c) => STRICT.test(c.creationDate) && STRICT.test(c.lastUpdateDate)),
+  },
+  'car-no-device-empty-string': { check: async (h) => (await h.get(`/v3/cars/${BARE}`, await h.alice())).json.deviceId === null },
 
   // errors
   'error-body-object-not-array': { check: async (h) => Array.isArray((await h.get('/v3/users/me')).json) },
@@ -313,6 +317,47 @@ export const PROBES: Record<FaultName, Probe> = {
       return listed.some((t) => t.id === trip.id);
     },
   },
+  'limit-before-range': {
+    // A range in the past holding more than two locations: limit=2 answers two of them.
+    check: async (h) => {
+      const token = await h.alice();
+      const [begin, end] = [NOW - 10 * DAY, NOW - 8 * DAY];
+      const query = `begin=${encodeURIComponent(iso(begin))}&end=${encodeURIComponent(iso(end))}`;
+      const all = (await h.get(`/v3/cars/${RICH}/locations?${query}`, token)).json as any[];
+      const two = (await h.get(`/v3/cars/${RICH}/locations?${query}&limit=2`, token)).json as any[];
+      return all.length > 2 && two.length === 2 && two.every((l) => Date.parse(l.date) >= begin && Date.parse(l.date) <= end);
+    },
+  },
+  'limit-skips-default-range': {
+    // A limit larger than the default range holds: still only items since the 1st of the month.
+    check: async (h) => {
+      const token = await h.alice();
+      const month = (await h.get(`/v3/cars/${RICH}/locations`, token)).json as any[];
+      const more = (await h.get(`/v3/cars/${RICH}/locations?limit=${month.length + 1}`, token)).json as any[];
+      return month.length > 0 && more.length === month.length && more.every((l) => Date.parse(l.date) >= MONTH_START);
+    },
+  },
+  'name-filter-substring': {
+    check: async (h) => {
+      const signals = (await h.get(`/v3/cars/${RICH}/signals?name=FuelLevel`, await h.alice())).json as any[];
+      return signals.length > 0 && signals.every((s) => s.name === 'FuelLevel');
+    },
+  },
+  'name-filter-single-ignored': {
+    check: async (h) => {
+      const signals = (await h.get(`/v3/trips/${h.latestTrip(RICH)}/signals?name=LockSts`, await h.alice())).json as any[];
+      return signals.length > 0 && signals.every((s) => s.name === 'LockSts');
+    },
+  },
+  'inclusive-ignores-range': {
+    // Every trip listed with inclusive=true began or ended in the range.
+    check: async (h) => {
+      const [begin, end] = [NOW - 5 * DAY, NOW - 3 * DAY];
+      const listed = await tripsOf(h, `?begin=${encodeURIComponent(iso(begin))}&end=${encodeURIComponent(iso(end))}&inclusive=true`);
+      const inside = (date: string) => Date.parse(date) >= begin && Date.parse(date) <= end;
+      return listed.length > 0 && listed.every((t) => inside(t.beginDate) || inside(t.endDate));
+    },
+  },
 
   // geojson
   'geojson-lat-lon-swapped': {
@@ -430,6 +475,21 @@ export const PROBES: Record<FaultName, Probe> = {
       const token = await h.alice();
       const [first] = (await h.get(`/v3/cars/${RICH}/trips`, token)).json as any[];
       return (await h.get(`/v3/trips/${first.id}`, token)).status === 200;
+    },
+  },
+  'car-by-id-first-car': { check: async (h) => (await h.get(`/v3/cars/${SECOND}`, await h.alice())).json.id === SECOND },
+  'trip-by-id-latest-trip': {
+    check: async (h) => {
+      const [first] = await tripsOf(h, '');
+      return first.id !== h.latestTrip(RICH) && (await h.get(`/v3/trips/${first.id}`, await h.alice())).json.id === first.id;
+    },
+  },
+  'car-trips-all-user-cars': {
+    // No trip of the rich car is listed for alice's second car.
+    check: async (h) => {
+      const rich = (await tripsOf(h, '')).map((t) => t.id);
+      const second = ((await h.get(`/v3/cars/${SECOND}/trips`, await h.alice())).json as any[]).map((t) => t.id);
+      return rich.length > 0 && !second.some((id) => rich.includes(id));
     },
   },
 

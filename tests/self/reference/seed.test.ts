@@ -195,7 +195,7 @@ test.describe('coherence', () => {
   test('signals: realistic names, Sts values 0 or 1, the odometer grows with the mileage', async () => {
     const signals = (await h.get(`/v3/cars/${RICH}/signals`, token)).json as any[];
     const names = new Set(signals.map((s) => s.name));
-    expect([...names].sort()).toEqual(['BatteryVoltage', 'EngineSpeed', 'FuelLevel', 'HeadLightSts', 'IgnitionSts', 'LockSts', 'Odometer', 'VehiculeSpeed']);
+    expect([...names].sort()).toEqual(['BatteryVoltage', 'ComputedFuelLevel', 'EngineSpeed', 'FuelLevel', 'HeadLightSts', 'IgnitionSts', 'LockSts', 'Odometer', 'VehiculeSpeed']);
     expect(signals.filter((s) => typeof s.value !== 'number' || !RFC3339.test(s.date) || (s.name.endsWith('Sts') && s.value !== 0 && s.value !== 1))).toEqual([]);
     const odometer = signals.filter((s) => s.name === 'Odometer').map((s) => s.value as number);
     expect(odometer.every((v, i) => i === 0 || v >= odometer[i - 1])).toBe(true);

@@ -211,6 +211,17 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return res.status === 400 && firstError(res).type === 'PARAMETERS_ERROR';
     },
   },
+  'limit-keeps-oldest': {
+    // limit=3 keeps the first three items of the range in date order: the oldest.
+    check: async (h) => {
+      const token = await h.alice();
+      const all = (await h.get(`/v3/cars/${RICH}/locations`, token)).json as any[];
+      const three = (await h.get(`/v3/cars/${RICH}/locations?limit=3`, token)).json as any[];
+      const signals = (await h.get(`/v3/cars/${RICH}/signals?limit=2&${range(MONTH_START, NOW)}`, token)).json as any[];
+      const allSignals = (await h.get(`/v3/cars/${RICH}/signals?${range(MONTH_START, NOW)}`, token)).json as any[];
+      return all.length > 3 && JSON.stringify(three) === JSON.stringify(all.slice(0, 3)) && JSON.stringify(signals) === JSON.stringify(allSignals.slice(0, 2));
+    },
+  },
   'default-page-size': {
     // Without limit: the 25 most recent items (a default limit); with a limit above 25: that many.
     check: async (h) => {
