@@ -1,12 +1,13 @@
 // Device routes (profile, "Devices"): associate a device with a car (carId) or with the token's user
 // (pin), and dissociate it. Order after auth and scope: device id (400 malformed, 404 unknown) ->
-// query parameters (400) -> car existence (404) -> access (403) -> conflicts (409) -> pin check (400).
+// query parameters (400) -> car existence (404) -> access (403) -> pin lock (403) -> conflicts (409) -> pin
+// check (400) (variant pin-lock-before-format: the lock before the pin's format).
 // 404 and 409 use the type PARAMETERS_ERROR (decision table). A device on a car belongs to that car's
 // owner; one without a car to the user it is linked to (by pin), or to nobody (free).
 //
 // Each write is atomic: its checks and the state change it guards run in one synchronous step, so
-// concurrent requests see each other's writes (one association of a free device wins, every failed
-// pin counts). The audit entry is never waited for there.
+// concurrent requests see each other's writes (one association of a free device wins, so does one
+// dissociation, every failed pin counts). The audit entry is never waited for there.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessDenied, Owned } from '../auth/guard';
