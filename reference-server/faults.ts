@@ -100,6 +100,8 @@ export const FAULTS = [
   { name: 'missing-scope-401', family: 'scopes', description: 'A missing scope answers 401 AUTHENTICATION_ERROR instead of 403 AUTHORIZATION_ERROR', breaks: 'S-AUTH-MISSING-SCOPE' },
   { name: 'devices-scope-not-checked', family: 'scopes', description: 'Device routes do not require the devices_management scope', breaks: 'S-AUTH-DEVICE-SCOPE' },
   { name: 'scope-not-restricted-to-app', family: 'scopes', description: 'The sign-in page grants every requested scope, not only those the application has (devices_management to any application)', breaks: 'S-DEVICES-SCOPE-RESTRICTED' },
+  { name: 'dissociate-scope-reconnect-only', family: 'scopes', description: "Dissociation counts as missing only the scopes reconnecting would add (those of the token's application): a scope the application does not have is never missing, so any application dissociates devices", breaks: 'S-DEVICES-SCOPE-RESTRICTED' },
+  { name: 'pin-scope-reconnect-only', family: 'scopes', description: "Pin association counts as missing only the scopes reconnecting would add (those of the token's application): a scope the application does not have is never missing, so any application associates devices by pin", breaks: 'S-DEVICES-SCOPE-RESTRICTED' },
   { name: 'scope-checked-after-existence', family: 'scopes', description: 'Unknown ids answer 404 before the scope is checked', breaks: 'P-DEC-CHECK-ORDER' },
   { name: 'access-checked-before-scope', family: 'scopes', description: "The access check runs before the scope check: another user's resource answers \"Token can't access\" to a token without the scope", breaks: 'P-DEC-CHECK-ORDER' },
 
@@ -189,6 +191,9 @@ export const FAULTS = [
   { name: 'associate-check-then-act', family: 'devices', description: 'Car association waits for its audit write between the "already associated?" check and the write: two concurrent associations of one free device both succeed', breaks: 'P-DEV-409-ASSOCIATE' },
   { name: 'pin-failures-lost-update', family: 'devices', description: 'A wrong pin is counted read-modify-write around an awaited audit write: wrong pins sent together count once, and the lock after three failures does not come', breaks: 'P-DEV-403' },
   { name: 'pin-association-500', family: 'devices', description: 'Associating a device by its right pin fails with 500 (the user link is never saved)', breaks: 'S-DEVICES-OPERATIONS' },
+  { name: 'dissociate-check-then-act', family: 'devices', description: 'Dissociation waits for its audit write between the "is it associated?" check and the write: two concurrent dissociations of one device both answer 204', breaks: 'P-DEV-409-DISSOCIATE' },
+  { name: 'associate-conflict-same-car-only', family: 'devices', description: 'Car association refuses a device already on a car only when the request names that same car: naming another car of the user moves the device there (204)', breaks: 'P-DEV-409-ASSOCIATE' },
+  { name: 'pin-associate-ignores-car-link', family: 'devices', description: "Pin association looks for an earlier pin link only: a device already on the user's car is linked to the user again by its right pin (204)", breaks: 'P-DEV-409-ASSOCIATE' },
 
   // car creation
   { name: 'created-car-missing-timezone', family: 'car-creation', description: 'The created-car answer has no timezone field', breaks: 'P-REC-CREATED-CAR' },
@@ -202,6 +207,11 @@ export const FAULTS = [
   { name: 'car-text-latin1', family: 'car-creation', description: 'The car creation body is decoded as Latin-1: accents and emoji come back garbled', breaks: 'P-CREATE-BODY' },
   { name: 'car-create-64-refused', family: 'car-creation', description: 'A make, model, name or numberPlate of exactly 64 characters is refused (the maximum compared with >=)', breaks: 'P-CREATE-BODY' },
   { name: 'created-car-id-reused', family: 'car-creation', description: 'Every created car gets the same id (the id counter is never moved on): the second replaces the first', breaks: 'S-CAR-ID' },
+  { name: 'created-car-id-race', family: 'car-creation', description: 'A new car takes the next id before an awaited car-type lookup and is stored after it: two cars created together get one id, the second replacing the first', breaks: 'S-CAR-ID' },
+  { name: 'car-create-make-3-refused', family: 'car-creation', description: "A make of exactly 3 characters is refused (make's minimum compared with >)", breaks: 'P-CREATE-BODY' },
+  { name: 'car-create-model-64-refused', family: 'car-creation', description: "A model of exactly 64 characters is refused (model's maximum compared with >=; the other fields keep theirs)", breaks: 'P-CREATE-BODY' },
+  { name: 'car-create-empty-name-refused', family: 'car-creation', description: 'An empty name is refused (name validated as 1..64 when present)', breaks: 'P-CREATE-BODY' },
+  { name: 'car-create-empty-plate-refused', family: 'car-creation', description: 'An empty numberPlate is refused (a blank plate fails the plate check)', breaks: 'P-CREATE-BODY' },
 
   // token endpoint
   { name: 'auth-code-reusable', family: 'token-endpoint', description: 'An authorization code can be exchanged more than once', breaks: 'P-DEC-AUTH-CODES' },

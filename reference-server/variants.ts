@@ -180,6 +180,11 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Errors, Devices ("pin association failed 3 times already": which failures count is not stated)',
   },
   {
+    name: 'pin-lock-before-format',
+    description: 'A locked device answers every pin association 403 AUTHORIZATION_ERROR before its pin is read: a malformed pin to a locked device is 403, not 400',
+    allowedBy: 'v3-profile.md § Conflicts and decisions (order of checks: where the pin lock comes is not stated) and § Errors, Devices (malformed pin 400; pin association failed 3 times already 403)',
+  },
+  {
     name: 'idle-connection-close',
     description: 'A kept-alive connection idle for more than 100 ms is closed without announcing it (no Keep-Alive header), as a load balancer may: a request sent on it meanwhile gets no answer',
     allowedBy: 'vehicle-data-service-v3.md § Limits ("time-outs: not shown"; RFC 9112 § 9.3: either side may close an idle connection at any time)',

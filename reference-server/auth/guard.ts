@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError, REWORDED_TIP_PREFIX } from '../http/errors';
 import type { RouteKey } from '../route-keys';
-import { SCOPES, type Scope } from './clients';
+import { findApplication, SCOPES, type Scope } from './clients';
 import { requiredScopes, sandboxOpen } from './scopes';
 import type { AccessToken } from './tokens';
 
@@ -78,8 +78,12 @@ function defaultSession(ctx: AppContext): AccessToken {
   return { value: 'default-session', clientId: 'vds-conformance', userId: ctx.store.seed.users[0].id, scopes: [...SCOPES], expiresAt: Number.MAX_SAFE_INTEGER, lifetimeS: Number.MAX_SAFE_INTEGER, forcedExpired: false, revoked: false };
 }
 
-export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext): void {
-  const missing: Scope[] = requiredScopes(route, ctx.faults).filter((s) => !token.scopes.includes(s));
+export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext, request?: FastifyRequest): void {
+  // faults dissociate-scope-reconnect-only, pin-scope-reconnect-only: that device route counts as missing only
+  // the scopes reconnecting would add (the token's application has them), so a scope the application does not
+  // have (the restricted devices_management) is never missing there.
+  const app = reconnectOnly(route, ctx, request) ? findApplication(token.clientId) : undefined;
+  const missing: Scope[] = requiredScopes(route, ctx.faults).filter((s) => !token.scopes.includes(s) && (!app || app.scopes.includes(s)));
   if (missing.length === 0) return;
   const { faults, variants } = ctx;
   const named = `${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''}`;
@@ -93,6 +97,14 @@ export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext
   // fault missing-scope-401: scope problems reported as authentication problems.
   if (faults.has('missing-scope-401')) throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token does not have the required scope', tip);
   throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope', tip);
+}
+
+/** Whether the route, as this request uses it, has one of the faults that compare the scopes with the application's only. */
+function reconnectOnly(route: RouteKey, ctx: AppContext, request: FastifyRequest | undefined): boolean {
+  const { faults } = ctx;
+  if (route === 'POST /devices/:deviceId/dissociate') return faults.has('dissociate-scope-reconnect-only');
+  const byPin = (request?.query as Record<string, unknown> | undefined)?.pin !== undefined;
+  return route === 'POST /devices/:deviceId/associate' && byPin && faults.has('pin-scope-reconnect-only');
 }
 
 const ACCESS_TIPS: Record<ResourceKind, string> = {
@@ -163,7 +175,7 @@ export async function runRoute<R = undefined, Q = undefined>(
         }
         break;
       case 'scope':
-        if (token) checkScopes(steps.route, token, ctx);
+        if (token) checkScopes(steps.route, token, ctx, request);
         break;
       case 'load':
         resource = steps.load?.();

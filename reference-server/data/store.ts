@@ -86,8 +86,23 @@ export class Store {
 
   /** `keepCounter` (fault created-car-id-reused): the next id is read but the counter is not moved on. */
   createCar(input: NewCar, keepCounter = false): Car {
+    return this.storeCar(keepCounter ? this.nextCarId : this.nextCarId++, input);
+  }
+
+  /**
+   * Fault created-car-id-race: the next id is read now and the car stored under it `delayMs` later
+   * (after an awaited lookup), the counter moved on only then: cars created meanwhile get the same id.
+   */
+  async createCarLate(input: NewCar, delayMs: number): Promise<Car> {
+    const id = this.nextCarId;
+    await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+    this.nextCarId = Math.max(this.nextCarId, id + 1);
+    return this.storeCar(id, input);
+  }
+
+  private storeCar(id: number, input: NewCar): Car {
     const car: Car = {
-      id: keepCounter ? this.nextCarId : this.nextCarId++,
+      id,
       userId: input.userId,
       name: input.name,
       make: input.make,

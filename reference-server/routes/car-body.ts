@@ -29,8 +29,16 @@ function text(body: Record<string, unknown>, field: string, min: number, max: nu
   }
   if (typeof value !== 'string') throw invalid(`${field} must be a string`);
   // fault car-create-64-refused: the maximum compared with >= (a 64-character value is refused).
-  if (length(value) < min || length(value) > max || (faults.has('car-create-64-refused') && length(value) >= max)) {
+  // fault car-create-model-64-refused: the same, on the model only.
+  const maxRefused = faults.has('car-create-64-refused') || (field === 'model' && faults.has('car-create-model-64-refused'));
+  // fault car-create-make-3-refused: the make's minimum compared with > (a 3-character make is refused).
+  const minRefused = field === 'make' && faults.has('car-create-make-3-refused');
+  if (length(value) < min || length(value) > max || (maxRefused && length(value) >= max) || (minRefused && length(value) <= min)) {
     throw invalid(`${field} must be ${min} to ${max} characters long`);
+  }
+  // faults car-create-empty-name-refused, car-create-empty-plate-refused: an empty optional text taken for a bad one.
+  if (value === '' && ((field === 'name' && faults.has('car-create-empty-name-refused')) || (field === 'numberPlate' && faults.has('car-create-empty-plate-refused')))) {
+    throw invalid(`${field} must not be empty`);
   }
   return value;
 }

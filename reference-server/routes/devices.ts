@@ -1,12 +1,13 @@
 // Device routes (profile, "Devices"): associate a device with a car (carId) or with the token's user
 // (pin), and dissociate it. Order after auth and scope: device id (400 malformed, 404 unknown) ->
-// query parameters (400) -> car existence (404) -> access (403) -> conflicts (409) -> pin check (400).
+// query parameters (400) -> car existence (404) -> access (403) -> pin lock (403) -> conflicts (409) -> pin
+// check (400) (variant pin-lock-before-format: the lock before the pin's format).
 // 404 and 409 use the type PARAMETERS_ERROR (decision table). A device on a car belongs to that car's
 // owner; one without a car to the user it is linked to (by pin), or to nobody (free).
 //
 // Each write is atomic: its checks and the state change it guards run in one synchronous step, so
-// concurrent requests see each other's writes (one association of a free device wins, every failed
-// pin counts). The audit entry is never waited for there.
+// concurrent requests see each other's writes (one association of a free device wins, so does one
+// dissociation, every failed pin counts). The audit entry is never waited for there.
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessDenied, Owned } from '../auth/guard';
@@ -59,6 +60,16 @@ export function devicesRoutes(ctx: AppContext) {
     return parametersError(status, message, onAssociate ? 'Dissociate the device first' : 'Associate the device before dissociating it');
   }
 
+  /** Whether the device refuses pin association: it failed MAX_PIN_FAILURES attempts already. */
+  function pinLocked(deviceId: string): boolean {
+    // fault pin-lockout-never: the failure counter is kept but never read.
+    return store.pinFailureCount(deviceId) >= MAX_PIN_FAILURES && !faults.has('pin-lockout-never');
+  }
+
+  function tooManyAttempts(): ApiError {
+    return new ApiError(403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts', 'This device is locked for pin association; contact support');
+  }
+
   function parseAssociation(request: DeviceRequest): Association {
     const q = asQuery(request.query);
     const carId = single(q, 'carId');
@@ -74,6 +85,9 @@ export function devicesRoutes(ctx: AppContext) {
       return { kind: 'car', carId: id };
     }
     if (pin !== undefined) {
+      // variant pin-lock-before-format: a locked device refuses every pin association before the pin is read
+      // (the documents do not place the lock in the order of checks).
+      if (variants.has('pin-lock-before-format') && pinLocked(request.params.deviceId)) throw tooManyAttempts();
       if (!PIN.test(pin)) {
         // fault malformed-pin-500: the pin is parsed as a number before it is validated.
         if (faults.has('malformed-pin-500')) throw internalError(`Cannot convert '${pin.slice(0, 40)}' to a pin`);
@@ -99,13 +113,17 @@ export function devicesRoutes(ctx: AppContext) {
     // installer linked to another user's car has none, and only the conflict check below refuses it (409).
     const deviceOwner = faults.has('associate-device-owner-user-link') ? device.userId : ownerOf(device);
     if (deviceOwner !== null && deviceOwner !== token.userId) throw accessDenied('user');
-    if (device.carId !== null) throw conflict('Device already associated', true);
+    // fault associate-conflict-same-car-only: "already associated?" compares the device's car with the one named.
+    if (device.carId !== null && (device.carId === car.id || !faults.has('associate-conflict-same-car-only'))) throw conflict('Device already associated', true);
     if (car.deviceId !== null) throw conflict('Car already associated with a device', true);
     const entry = { at: ctx.now(), userId: token.userId, action: 'associate-car', deviceId: device.id, carId: car.id } as const;
     // fault associate-check-then-act: the audit entry is waited for between the checks above and the write
     // below, so two concurrent associations of one free device both pass the checks, and both succeed.
     if (faults.has('associate-check-then-act')) await store.audit(entry);
     else void store.audit(entry);
+    // Only with fault associate-conflict-same-car-only can the device be on another car here: it moves from it.
+    const previous = device.carId === null || device.carId === car.id ? undefined : store.car(device.carId);
+    if (previous) previous.deviceId = null;
     device.carId = car.id;
     device.userId = car.userId;
     // fault associate-leaves-deviceId-null: the car side of the link is not written.
@@ -117,13 +135,11 @@ export function devicesRoutes(ctx: AppContext) {
   }
 
   async function associatePin(device: Device, pin: string, token: AccessToken, reply: FastifyReply): Promise<FastifyReply> {
-    // fault pin-lockout-never: the failure counter is kept but never read.
     // fault pin-lockout-right-pin-accepted: the lock is checked only once the pin turned out wrong.
-    const locked = store.pinFailureCount(device.id) >= MAX_PIN_FAILURES && !faults.has('pin-lockout-never');
-    if (locked && !(faults.has('pin-lockout-right-pin-accepted') && pin === device.pin)) {
-      throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts', 'This device is locked for pin association; contact support');
-    }
-    if (device.userId !== null || device.carId !== null) throw conflict('Device already associated', true);
+    if (pinLocked(device.id) && !(faults.has('pin-lockout-right-pin-accepted') && pin === device.pin)) throw tooManyAttempts();
+    // fault pin-associate-ignores-car-link: only an earlier pin link (a user link without a car) counts as associated.
+    const associated = faults.has('pin-associate-ignores-car-link') ? device.userId !== null && device.carId === null : device.userId !== null || device.carId !== null;
+    if (associated) throw conflict('Device already associated', true);
     // fault pin-not-checked: only the pin's format is validated.
     if (pin !== device.pin && !faults.has('pin-not-checked')) {
       const entry = { at: ctx.now(), userId: token.userId, action: 'pin-failure', deviceId: device.id } as const;
@@ -158,7 +174,7 @@ export function devicesRoutes(ctx: AppContext) {
 
     register(app, ctx, 'POST /devices/:deviceId/dissociate', (request: DeviceRequest, reply: FastifyReply) => ({
       load: () => loadDevice(request.params.deviceId, true),
-      respond: (device, _q, token) => {
+      respond: async (device, _q, token) => {
         const car = device.carId === null ? undefined : store.car(device.carId);
         if (car) {
           // fault device-owner-not-checked: the car's owner is never compared with the token's user.
@@ -175,6 +191,11 @@ export function devicesRoutes(ctx: AppContext) {
           // fault dissociate-unassociated-204: dissociation treated as idempotent.
           throw conflict('Device is not associated', false);
         }
+        const entry = { at: ctx.now(), userId: token!.userId, action: 'dissociate', deviceId: device.id, ...(car ? { carId: car.id } : {}) } as const;
+        // fault dissociate-check-then-act: the audit entry is waited for between the checks above and the write
+        // below, so two concurrent dissociations of one device both pass the checks, and both succeed.
+        if (faults.has('dissociate-check-then-act')) await store.audit(entry);
+        else void store.audit(entry);
         if (car) {
           // fault dissociate-leaves-deviceId: only the device side of the link is cleared.
           if (!faults.has('dissociate-leaves-deviceId')) car.deviceId = null;
@@ -182,7 +203,6 @@ export function devicesRoutes(ctx: AppContext) {
         }
         device.carId = null;
         device.userId = null;
-        void store.audit({ at: ctx.now(), userId: token!.userId, action: 'dissociate', deviceId: device.id, ...(car ? { carId: car.id } : {}) });
         return reply.code(204).send();
       },
     }));

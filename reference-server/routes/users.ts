@@ -10,6 +10,9 @@ import type { Car } from '../data/types';
 
 type UserRequest = FastifyRequest<{ Params: { userId: string } }>;
 
+/** How long the car-type lookup of a created car takes with fault created-car-id-race (a remote car database). */
+const CAR_TYPE_LOOKUP_MS = 250;
+
 export function usersRoutes(ctx: AppContext) {
   const { store, faults, variants } = ctx;
   // fault created-car-not-listed: the list reads the seed only, not the cars created since.
@@ -50,9 +53,11 @@ export function usersRoutes(ctx: AppContext) {
     register(app, ctx, 'POST /users/:userId/cars', (request: UserRequest, reply: FastifyReply) => ({
       load: load(request),
       query: () => parseCarBody(request.body, faults),
-      respond: (user, input) => {
+      respond: async (user, input) => {
+        const newCar = { ...input, userId: user.id, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() };
+        // fault created-car-id-race: the id is taken before an awaited car-type lookup, the car stored after it.
         // fault created-car-id-reused: every created car gets the same id (the counter is never moved on).
-        const car = store.createCar({ ...input, userId: user.id, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() }, faults.has('created-car-id-reused'));
+        const car = faults.has('created-car-id-race') ? await store.createCarLate(newCar, CAR_TYPE_LOOKUP_MS) : store.createCar(newCar, faults.has('created-car-id-reused'));
         // fault created-car-200: the generic success status.
         return reply.code(faults.has('created-car-200') ? 200 : 201).send(createdCarView(car, ctx));
       },

@@ -1,11 +1,11 @@
 // Write routes, run only when the target allows writes: car creation, and the device lifecycle.
 // Each check arranges the state it needs and puts the target back as it found it, so runs repeat.
 import { expectArray, expectContract, expectError, expectJson, expectNoBody, expectObject, expectObjects, expectStatus, sameValue, statusMatches } from '../../../harness/assertions';
-import { validCarBody, type CheckContext } from '../../../harness/check-context';
+import { CREATED_CAR_PREFIX, isSuiteCreatedCar, validCarBody, type CheckContext } from '../../../harness/check-context';
 import { expandDeep, rawBody, unknownIdLike } from '../../../harness/templates';
 import type { ApiResponse } from '../../../harness/api';
 import { readRunState, writeRunState } from '../../../harness/run-state';
-import { ConformanceFailure, fail, NotRun, show, type FailureDetails } from '../../../harness/outcome';
+import { ConformanceFailure, fail, NotRun, show, unreadable, type FailureDetails } from '../../../harness/outcome';
 import { exchangeCode, restrictedAppTarget } from '../../../harness/oauth';
 import { signInForCheck } from '../../../harness/signin-page-state';
 import { SCOPES } from '../../../harness/target';
@@ -16,10 +16,13 @@ const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);
 // ---------------------------------------------------------------- car creation
 
 /**
- * "Create a car for this user" and "Get all cars of a user" (vehicle-data-service-v3.md § Endpoints,
- * Users): two cars created one after the other are both among the user's cars, each under an id of
- * its own (a car identifier names one car) with the make and model it was created with. The body is
- * the profile's (the spec does not show one); the cars are found in the spec's one detailed answer.
+ * "Create a car for this user", "Get all cars of a user" and "Get a car by id" (vehicle-data-service-v3.md
+ * § Endpoints, Users and Cars): two cars created at the same moment (as two clients, or one that
+ * retries, send them) are both among the user's cars, each under an id of its own (a car identifier
+ * names one car) with the make and model it was created with, and GET /cars/{id} of each answers that
+ * car: the make, model and name its list entry shows. A server that takes the next id and stores the
+ * car as two steps gives both one id. The body is the profile's (the spec does not show one); the cars
+ * are found in the spec's one detailed answer; GET /cars/{id} is read through the profile's car record.
  */
 export async function coreCarCreate(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
@@ -32,21 +35,40 @@ export async function coreCarCreate(ctx: CheckContext): Promise<void> {
   };
   const before = new Set((await listCars()).cars.map((c) => String(c.id)));
   const stamp = ctx.now().toString(36);
-  const bodies: Array<Record<string, unknown>> = [1, 2].map((n) => ({ ...validCarBody(ctx.now()), model: `Core ${n} ${stamp}` }));
-  for (const body of bodies) {
-    const res = await ctx.call(create, { body });
-    expectStatus(res, '2xx', 'creating a car for the user');
-  }
+  const bodies: Array<Record<string, unknown>> = [1, 2].map((n) => ({
+    ...validCarBody(ctx.now()), model: `Core ${n} ${stamp}`, name: `${CREATED_CAR_PREFIX} core ${n} ${stamp}`,
+  }));
+  const answers = await Promise.all(bodies.map((body) => ctx.call(create, { body })));
+  for (const res of answers) expectStatus(res, '2xx', 'creating a car for the user (two sent together)');
   const after = await listCars();
   const found = bodies.map((body) => after.cars.filter((c) => !before.has(String(c.id)) && c.model === body.model && c.make === body.make));
   found.forEach((cars, i) => {
     if (cars.length === 0) {
-      fail({ expected: `the car created with make ${show(bodies[i].make)} and model ${show(bodies[i].model)} among the user's cars`, actual: 'not listed', exchange: after.exchange });
+      fail({ expected: `the car created with make ${show(bodies[i].make)} and model ${show(bodies[i].model)} among the user's cars (two cars were created together)`, actual: 'not listed', exchange: after.exchange });
     }
   });
-  const [first, second] = found.map((cars) => cars[0]);
-  if (sameValue(first.id, second.id)) {
-    fail({ expected: 'two created cars have two distinct ids (a car identifier names one car)', actual: `both have id ${show(first.id)}`, exchange: after.exchange });
+  const cars = found.map((c) => c[0]);
+  if (sameValue(cars[0].id, cars[1].id)) {
+    fail({ expected: 'two cars created together have two distinct ids (a car identifier names one car)', actual: `both have id ${show(cars[0].id)}`, exchange: after.exchange });
+  }
+  for (const listed of cars) await expectSameCarById(ctx, listed);
+}
+
+/** GET /cars/{id} of a listed car answers that car: its id names one car, whichever route reads it. */
+async function expectSameCarById(ctx: CheckContext, listed: Item): Promise<void> {
+  const res = await ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: String(listed.id) } });
+  expectStatus(res, '2xx', `getting the created car ${show(listed.id)} by its id`);
+  const car = res.json as Item | undefined;
+  if (!car || typeof car !== 'object' || Array.isArray(car) || !['make', 'model', 'name'].every((f) => f in car)) {
+    throw unreadable('GET /cars/{carId} answers no car record with make, model and name (the profile\'s car record)', 'RESP-CONTRACT');
+  }
+  const differ = ['make', 'model', 'name'].filter((f) => !sameValue(car[f], listed[f]));
+  if (differ.length) {
+    fail({
+      expected: `GET /cars/${show(listed.id)} answers the car the user's list shows under that id: ${differ.map((f) => `${f} ${show(listed[f])}`).join(', ')} (a car identifier names one car)`,
+      actual: differ.map((f) => `${f} ${show(car[f])}`).join(', '),
+      exchange: res.exchange,
+    });
   }
 }
 
@@ -77,13 +99,15 @@ export async function carCreate(ctx: CheckContext): Promise<void> {
   }
 }
 
-/** Every optional field of the creation body, answered back as sent. */
 /**
- * Every optional field, text at its bound (64 characters) and in other scripts: answered back exactly
- * as sent, and read back the same at GET /cars/{id} and in the user's list (text is compared as sent:
- * a server that stores or decodes it in another character set shows here).
+ * A car created with the requirement's body (CAR-CREATE-FULL: every optional field, each text at its
+ * upper bound of 64 characters, in other scripts; CAR-CREATE-BOUNDS: each text at its lower bound,
+ * name and numberPlate empty) is accepted (201) and answered back exactly as sent, and read back the
+ * same at GET /cars/{id} and in the user's list (text is compared as sent: a server that stores or
+ * decodes it in another character set, or cuts it short, shows here). Only the Basic Multilingual
+ * Plane is used at a bound, where every reading of "characters" (code points, UTF-16 units) agrees.
  */
-export async function carCreateFull(ctx: CheckContext): Promise<void> {
+export async function carCreateReadBack(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const body = expandDeep(ctx.param<Record<string, unknown>>('body'), new Date(ctx.now()));
   const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body });
@@ -101,10 +125,21 @@ export async function carCreateFull(ctx: CheckContext): Promise<void> {
   expectFields(list, listed, body, carFields, "the user's list");
 }
 
-/** The record holds each of `fields` exactly as the body sent it. */
+/**
+ * The car record's fields that "may be null" (vehicle-data-service-v3.md § Car record: model,
+ * numberPlate): an empty text sent there may read back as null, which the documents leave open.
+ */
+const NULLABLE_TEXT: ReadonlySet<string> = new Set(['model', 'numberPlate']);
+
+/** A field of a car record holds what the body sent (an empty text or null where the field may be null). */
+function readsAsSent(field: string, value: unknown, sent: unknown): boolean {
+  return sameValue(value, sent) || (sent === '' && value === null && NULLABLE_TEXT.has(field));
+}
+
+/** The record holds each of `fields` as the body sent it. */
 function expectFields(res: ApiResponse, record: Item, body: Record<string, unknown>, fields: string[], where: string): void {
   for (const field of fields) {
-    if (!sameValue(record[field], body[field])) {
+    if (!readsAsSent(field, record[field], body[field])) {
       fail({ expected: `${where}: ${field} ${show(body[field])} as it was created`, actual: show(record[field]), pointer: `/${field}`, exchange: res.exchange });
     }
   }
@@ -114,7 +149,7 @@ function expectFields(res: ApiResponse, record: Item, body: Record<string, unkno
 function expectEchoed(res: ApiResponse, body: Record<string, unknown>): Item {
   const created = expectObject(res, 'the created car');
   for (const [field, value] of Object.entries(body)) {
-    if (!sameValue(created[field], value)) fail({ expected: `${field} ${show(value)} as sent`, actual: show(created[field]), pointer: `/${field}`, exchange: res.exchange });
+    if (!readsAsSent(field, created[field], value)) fail({ expected: `${field} ${show(value)} as sent`, actual: show(created[field]), pointer: `/${field}`, exchange: res.exchange });
   }
   return created;
 }
@@ -187,9 +222,11 @@ export async function coreDeviceCar(ctx: CheckContext): Promise<void> {
  * "The scope required for these routes is restricted: it is not available to all applications"
  * (vehicle-data-service-v3.md § Endpoints, Devices; § Authentication): the primary user's token from
  * an application without devices_management, signed in asking for every scope (tokens.restrictedApp),
- * is refused on a device route with 403 AUTHORIZATION_ERROR (a missing scope). The request is one only
- * the scope can refuse: a free device and a car without one, both the user's; a server that grants
- * the scope anyway associates them, and the association is undone.
+ * is refused with 403 AUTHORIZATION_ERROR (a missing scope) on each of the three device routes. Each
+ * request is one only the scope can refuse, the spec placing no other error before it: a free device
+ * and a car without one, both the user's (association by car); that device on that car
+ * (dissociation); data.freeDeviceId, freed first, with its right pin (association by pin: never a
+ * failed attempt). A server that grants the scope anyway makes the write: it is undone at once.
  */
 export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
@@ -199,18 +236,87 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
   if (me.status !== 200 && !(me.status === 403 && Array.isArray(me.json) && me.json.some((e) => (e as Item)?.type === 'AUTHORIZATION_ERROR'))) {
     throw new NotRun(`tokens.restrictedApp is not a token the service takes (GET /users/me answered ${me.status}): give a valid token of an application without devices_management`);
   }
-  // A wrongful association is undone by withDevice, whatever happens.
-  await withFreeDeviceAndCar(ctx, async () => {
-    const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { authorization: `Bearer ${token}` });
-    if (res.status < 300) {
+  const restricted = { authorization: `Bearer ${token}` };
+  const judge = new Judgement();
+  await judge.part(() => withFreeDeviceAndCar(ctx, async () => {
+    // A wrongful association is undone by withDevice, whatever happens.
+    judge.scopeRefusal(`associating the free device ${ctx.data('deviceForCarId')} with car ${ctx.data('deviceCarId')}`, await ctx.call(route(ctx, ASSOCIATE_CAR), restricted));
+  }));
+  await judge.part(() => withDeviceOnItsCar(ctx, async () => {
+    // A wrongful dissociation leaves the device free, as withDevice leaves it anyway.
+    judge.scopeRefusal(`dissociating device ${ctx.data('deviceForCarId')} from car ${ctx.data('deviceCarId')}`, await ctx.call(route(ctx, DISSOCIATE), restricted));
+  }));
+  await judge.part(async () => {
+    const device = ctx.data('freeDeviceId');
+    const ids = { deviceId: device, pin: ctx.data('devicePin') };
+    // Free for sure on a server reset before the run, before the run's own pin association of it.
+    const surelyFree = ctx.run.freshState && readRunState<unknown>(ctx.run, PIN_ASSOCIATION, undefined) === undefined;
+    await dissociate(ctx, 'freeDeviceId'); // frees it where dissociation undoes a user association (204 or 409: both fine)
+    const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids, ...restricted });
+    if (statusMatches(res.status, '2xx')) await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
+    if (!surelyFree && !statusMatches(res.status, '2xx') && !isScopeRefusal(res)) {
+      throw new NotRun(`associating data.freeDeviceId ${device} by its pin with the restricted token answered ${res.status}, and the device may be associated already ` +
+        '(an earlier run, or this one, associated it with the user, and no documented request undoes that everywhere): only a free device shows the scope alone refusing it; give a free device as data.freeDeviceId');
+    }
+    judge.scopeRefusal(`associating the free device ${device} with the user by its right pin`, res);
+  });
+  judge.conclude('each device route refuses the token of an application without devices_management with 403 AUTHORIZATION_ERROR: the scope is not available to all applications');
+}
+
+/** 403 AUTHORIZATION_ERROR with an error array: a refusal for a missing scope, as the spec words it. */
+function isScopeRefusal(res: ApiResponse): boolean {
+  try {
+    expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' });
+    return true;
+  } catch (err) {
+    if (err instanceof ConformanceFailure) return false;
+    throw err;
+  }
+}
+
+/**
+ * A check made of parts, each judged on its own: every part runs (so that every wrongful write is
+ * made and undone, and every answer judged), then the failures, else the parts that could not be
+ * arranged (not run), decide.
+ */
+class Judgement {
+  private readonly problems: FailureDetails[] = [];
+  private readonly notShown: string[] = [];
+
+  async part(run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      if (err instanceof ConformanceFailure) this.problems.push(err.details);
+      else if (err instanceof NotRun) this.notShown.push(err.message);
+      else throw err;
+    }
+  }
+
+  /** The answer is the spec's refusal for a missing scope; a success is named as the write it made. */
+  scopeRefusal(what: string, res: ApiResponse): void {
+    if (statusMatches(res.status, '2xx')) {
+      this.problems.push({ expected: `${what}: expected 403 AUTHORIZATION_ERROR`, actual: `status ${res.status}: it was done`, exchange: res.exchange });
+      return;
+    }
+    try {
+      expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' });
+    } catch (err) {
+      if (!(err instanceof ConformanceFailure)) throw err;
+      this.problems.push({ ...err.details, expected: `${what}: expected ${err.details.expected}` });
+    }
+  }
+
+  conclude(expected: string): void {
+    if (this.problems.length) {
       fail({
-        expected: 'a token of an application without devices_management is refused on device routes (403 AUTHORIZATION_ERROR): the scope is not available to all applications',
-        actual: `status ${res.status}: the device was associated`,
-        exchange: res.exchange,
+        expected,
+        actual: this.problems.map((p) => `\n          ${p.expected}, actual ${p.actual}`).join(''),
+        exchange: this.problems.find((p) => p.exchange)?.exchange,
       });
     }
-    expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' });
-  });
+    if (this.notShown.length) throw new NotRun(this.notShown.join('; '));
+  }
 }
 
 /**
@@ -265,6 +371,21 @@ async function withFreeDeviceAndCar(ctx: CheckContext, act: () => Promise<void>)
   });
 }
 
+/**
+ * data.deviceForCarId on data.deviceCarId while `act` runs, for a core check: the association that
+ * arranges it must succeed (any 2xx; its exact status is DEV-CAR-ASSOCIATE's), else the check is not
+ * run. The device is left free afterwards.
+ */
+async function withDeviceOnItsCar(ctx: CheckContext, act: () => Promise<void>): Promise<void> {
+  await withFreeDeviceAndCar(ctx, async () => {
+    const res = await associate(ctx);
+    if (!statusMatches(res.status, '2xx')) {
+      throw new NotRun(`to arrange the check, data.deviceForCarId is associated with data.deviceCarId: that answered ${res.status} (CORE-DEVICE-CAR judges that association)`);
+    }
+    await act();
+  });
+}
+
 export async function deviceCarAssociate(ctx: CheckContext): Promise<void> {
   await withDevice(ctx, false, async () => {
     const res = await associate(ctx);
@@ -305,6 +426,109 @@ export async function deviceCarAssociateRace(ctx: CheckContext): Promise<void> {
     expectError(answers.find((res) => res !== succeeded[0])!, { status: 409, type: 'PARAMETERS_ERROR' });
     const deviceId = await carDeviceId(ctx);
     if (deviceId !== device) fail({ expected: `after the two associations, the car's deviceId is the device's serial ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
+  });
+}
+
+/**
+ * Two dissociations of one associated device sent together: exactly one succeeds and the other finds
+ * the device no longer associated (409, v3-profile.md § Errors, Devices), and the car's deviceId is
+ * then null. A server that checks "associated?" and clears the link as two steps lets both through.
+ * The exact success status is DEV-DISSOCIATE's.
+ */
+export async function deviceDissociateRace(ctx: CheckContext): Promise<void> {
+  await withDevice(ctx, true, async () => {
+    const answers = await Promise.all([dissociate(ctx), dissociate(ctx)]);
+    const succeeded = answers.filter((res) => statusMatches(res.status, '2xx'));
+    if (succeeded.length !== 1) {
+      fail({
+        expected: 'of two dissociations of one associated device sent together, exactly one succeeds; the other finds the device not associated (409)',
+        actual: `statuses ${answers.map((res) => res.status).join(' and ')}${succeeded.length === 2 ? ': both succeeded, the device was dissociated twice' : ''}`,
+        exchange: (succeeded[1] ?? answers[1]).exchange,
+      });
+    }
+    expectError(answers.find((res) => res !== succeeded[0])!, { status: 409, type: 'PARAMETERS_ERROR' });
+    const deviceId = await carDeviceId(ctx);
+    if (deviceId !== null) fail({ expected: "after the two dissociations, the car's deviceId is null", actual: show(deviceId), pointer: '/deviceId' });
+  });
+}
+
+/**
+ * "Associate a device that is already associated: 409" (v3-profile.md § Errors, Devices), the second
+ * association naming another car: data.deviceForCarId on data.deviceCarId is associated with a second
+ * car of the user that has no device, and is refused with 409; the device stays on its car. The second
+ * car is one the suite created (never another of the user's own cars): one listed without a device,
+ * else one created now. Nothing else is wrong with the request (the car is the user's and free, the
+ * device the user's), so no order of checks the documents leave open decides the answer. A wrongful
+ * move is undone at once.
+ */
+export async function deviceAssociatedOtherCar(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const device = ctx.data('deviceForCarId');
+  const otherCar = await spareCar(ctx);
+  await withDevice(ctx, true, async () => {
+    const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: otherCar } });
+    if (statusMatches(res.status, '2xx')) {
+      await dissociate(ctx).catch(() => undefined);
+      fail({ expected: `device ${device}, already on car ${ctx.data('deviceCarId')}, refused when associated with another car ${otherCar} of the user: 409`, actual: `status ${res.status}: the device was associated again`, exchange: res.exchange });
+    }
+    expectError(res, { status: 409, type: 'PARAMETERS_ERROR' });
+    const deviceId = await carDeviceId(ctx);
+    if (deviceId !== device) fail({ expected: `after the refused association, the device stays on car ${ctx.data('deviceCarId')}: its deviceId ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
+  });
+}
+
+/**
+ * A car of the primary user without a device, other than data.deviceCarId, that the suite created: one
+ * listed (created by this run or an earlier one), else one created now (a created car has none).
+ * Not run when there is none and creating one does not succeed.
+ */
+async function spareCar(ctx: CheckContext): Promise<string> {
+  const deviceCar = ctx.data('deviceCarId');
+  const res = await ctx.call(route(ctx, 'GET /users/{userId}/cars'));
+  expectStatus(res, 200, "reading the user's cars");
+  const spare = expectObjects(res, 'cars').find((c) => isSuiteCreatedCar(c) && c.deviceId === null && String(c.id) !== deviceCar);
+  if (spare) return String(spare.id);
+  const created = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body: validCarBody(ctx.now()) });
+  const id = statusMatches(created.status, '2xx') ? (created.json as Item | undefined)?.id : undefined;
+  if (typeof id !== 'number' && typeof id !== 'string') {
+    throw new NotRun(`needs a second car of the user without a device (one the suite created): creating one answered ${created.status}${id === undefined ? '' : ' without an id'} (CAR-CREATE judges car creation)`);
+  }
+  return String(id);
+}
+
+/**
+ * "Associate a device that is already associated: 409" (v3-profile.md § Errors, Devices), the second
+ * association by pin: data.freeDeviceId is put on data.deviceCarId, then associated with the user by
+ * its right pin, and refused with 409; it stays on the car. A right pin on a device that is the user's
+ * leaves only the conflict (a wrong pin would leave 400 or 409 to an order the documents do not
+ * state), and counts as no failed attempt. Runs before the run's pin association of the device
+ * (catalogue order), while it is free; a wrongful link is undone at once by the dissociation that
+ * frees the device afterwards.
+ */
+export async function deviceAssociatedByPin(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const device = ctx.data('freeDeviceId');
+  const pin = ctx.data('devicePin');
+  const car = ctx.data('deviceCarId');
+  await dissociate(ctx, 'freeDeviceId'); // frees it where dissociation undoes a user association (204 or 409: both fine)
+  await withFreeDeviceAndCar(ctx, async () => {
+    const put = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: device } });
+    if (!statusMatches(put.status, '2xx')) {
+      await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
+      throw new NotRun(`to arrange the check, data.freeDeviceId ${device} is associated with car ${car}: that answered ${put.status} ` +
+        '(a server that keeps its state may have it associated with the user by an earlier run); give a free device as data.freeDeviceId');
+    }
+    try {
+      const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
+      if (statusMatches(res.status, '2xx')) {
+        fail({ expected: `device ${device}, already on car ${car}, refused when associated with the user by its pin: 409`, actual: `status ${res.status}: the device was associated again`, exchange: res.exchange });
+      }
+      expectError(res, { status: 409, type: 'PARAMETERS_ERROR' });
+      const deviceId = await carDeviceId(ctx);
+      if (deviceId !== device) fail({ expected: `after the refused pin association, the device stays on car ${car}: its deviceId ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
+    } finally {
+      await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
+    }
   });
 }
 
@@ -478,8 +702,10 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
 //
 // Failed pin attempts count towards the three-attempt lock and nothing documented resets them, so
 // every attempt a run makes goes to data.lockableDeviceId, the device the target file offers for
-// it, and is recorded (harness/run-state.ts): a malformed pin (which may or may not count: the
-// documents do not say), a wrong pin, two more wrong pins sent together, then the right pin.
+// it, and is recorded (harness/run-state.ts), in catalogue order: a wrong pin, two more wrong pins
+// sent together, then the right pin (refused: locked), and a malformed pin last. Whether a malformed
+// pin counts as a failed attempt is left open (variant malformed-pin-counts): sent last, it cannot
+// make up for a wrong pin the server lost, so the lock is decided by wrong pins alone.
 
 type PinKind = 'malformed' | 'wrong' | 'right';
 interface PinAttempt { kind: PinKind; status: number }
@@ -516,21 +742,34 @@ function refusedBeforeThreeFailures(ctx: CheckContext, res: ApiResponse, failure
   return true;
 }
 
-/** One attempt that must be refused as a bad pin (400), the device not being locked yet. */
-async function expectBadPin(ctx: CheckContext, kind: 'malformed' | 'wrong'): Promise<void> {
+/** The first wrong pin: refused as a bad pin (400), the device not being locked yet. */
+export async function devicePinWrong(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const before = failuresSoFar(ctx).possible;
-  const res = await attemptPin(ctx, kind);
+  const res = await attemptPin(ctx, 'wrong');
   refusedBeforeThreeFailures(ctx, res, before);
   expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
 }
 
+/**
+ * A malformed pin, sent last: 400 PARAMETERS_ERROR. Once this run's attempts have locked the device,
+ * 403 AUTHORIZATION_ERROR is right too: the decided order of checks (auth, scope, existence, access,
+ * then query parameters) does not say whether the lock is an access check, so a server may refuse a
+ * locked device before it reads the pin (variant pin-lock-before-format). Before three failures, a
+ * 403 is a lock too early (on a server that keeps its state, an earlier run's lock: not run).
+ */
 export async function devicePinMalformed(ctx: CheckContext): Promise<void> {
-  await expectBadPin(ctx, 'malformed');
-}
-
-export async function devicePinWrong(ctx: CheckContext): Promise<void> {
-  await expectBadPin(ctx, 'wrong');
+  ctx.requireWrites();
+  const before = failuresSoFar(ctx).possible;
+  // Locked by this run: three attempts failed, or the lockout check saw the device refuse (a 403).
+  const locked = before >= 3 || pinAttempts(ctx).some((a) => a.status === 403);
+  const res = await attemptPin(ctx, 'malformed');
+  if (res.status === 403 && locked) {
+    expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR' });
+    return;
+  }
+  refusedBeforeThreeFailures(ctx, res, before);
+  expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
 }
 
 /**
@@ -541,6 +780,8 @@ export async function devicePinWrong(ctx: CheckContext): Promise<void> {
 export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   ctx.data('lockableDeviceId');
+  // On a server that keeps its state, the run's first attempt already met an earlier run's lock: spend no more.
+  if (!ctx.run.freshState && pinAttempts(ctx).some((a) => a.status === 403)) throw lockedBefore();
   const before = failuresSoFar(ctx);
   const answers = await Promise.all(Array.from({ length: Math.max(0, 3 - before.certain) }, () => attemptPin(ctx, 'wrong')));
   for (const res of answers) if (res.status !== 403) expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
@@ -562,6 +803,7 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   if (!known) ctx.warn('data.lockableDevicePin is not given: the locked device was tried with a wrong pin, not its right one');
   const locked = await attemptPin(ctx, known ? 'right' : 'wrong');
   if (statusMatches(locked.status, '2xx')) {
+    await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ctx.data('lockableDeviceId') } }).catch(() => undefined); // undone at once
     fail({
       expected: `after three failed attempts (${answers.length} of them sent together), the device refuses pin association: 403 AUTHORIZATION_ERROR, even for the right pin`,
       actual: `status ${locked.status}: the device was associated (were the failures sent together all counted?)`,

@@ -166,6 +166,21 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR';
     },
   },
+  'dissociate-scope-reconnect-only': {
+    // The second application (no devices_management), its user asking for every scope: refused for the scope.
+    check: async (h) => {
+      const token = await h.token({ client: 'limited', scope: ALL_SCOPES.join(' ') });
+      const res = await h.post('/v3/devices/VDSREF0002/dissociate', { token });
+      return isError(res, 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope');
+    },
+  },
+  'pin-scope-reconnect-only': {
+    check: async (h) => {
+      const token = await h.token({ client: 'limited', scope: ALL_SCOPES.join(' ') });
+      const res = await h.post('/v3/devices/VDSREF0102/associate?pin=24680', { token });
+      return isError(res, 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope');
+    },
+  },
   'route-scope-unchecked': {
     check: async (h, route) => {
       const others = ALL_SCOPES.filter((s) => !caseOf(h, route).scopes.includes(s));
@@ -580,6 +595,33 @@ export const PROBES: Record<FaultName, Probe> = {
   'pin-association-500': { check: async (h) => (await h.post('/v3/devices/VDSREF0104/associate?pin=8642', { token: await h.alice() })).status === 204 },
 
   // car creation
+  'dissociate-check-then-act': {
+    check: async (h) => {
+      // Two dissociations of one associated device sent together: one wins, the other finds it not associated.
+      const token = await h.alice();
+      if ((await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })).status !== 204) return false;
+      const answers = await Promise.all([1, 2].map(() => h.post('/v3/devices/VDSREF0101/dissociate', { token })));
+      return answers.map((r) => r.status).sort().join() === '204,409';
+    },
+  },
+  'associate-conflict-same-car-only': {
+    check: async (h) => {
+      // A device on one car, associated again naming another car of the same user (a new one, without a device).
+      const token = await h.alice();
+      if ((await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })).status !== 204) return false;
+      const other = (await createCar(h, VALID_CAR)).json.id;
+      const res = await h.post(`/v3/devices/VDSREF0101/associate?carId=${other}`, { token });
+      return isError(res, 409, 'PARAMETERS_ERROR', 'Device already associated') && (await h.get(`/v3/cars/${BARE}`, token)).json.deviceId === 'VDSREF0101';
+    },
+  },
+  'pin-associate-ignores-car-link': {
+    check: async (h) => {
+      // A device on the user's car, associated again by its right pin.
+      const token = await h.alice();
+      if ((await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })).status !== 204) return false;
+      return isError(await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token }), 409, 'PARAMETERS_ERROR', 'Device already associated');
+    },
+  },
   'created-car-missing-timezone': { check: async (h) => typeof (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'string' },
   'created-car-default-timezone-utc': { check: async (h) => (await createCar(h, VALID_CAR)).json.timezone === 'Europe/Paris' },
   'car-create-short-make-accepted': { check: async (h) => (await createCar(h, { ...VALID_CAR, make: 'VW' })).status === 400 },
@@ -608,6 +650,19 @@ export const PROBES: Record<FaultName, Probe> = {
       return first.status === 201 && second.status === 201 && first.json.id !== second.json.id;
     },
   },
+  'created-car-id-race': {
+    check: async (h) => {
+      // Two cars created together: two ids, each reading back its own model.
+      const [first, second] = await Promise.all(['First', 'Second'].map((model) => createCar(h, { ...VALID_CAR, model })));
+      if (first.status !== 201 || second.status !== 201 || first.json.id === second.json.id) return false;
+      const token = await h.alice();
+      return (await h.get(`/v3/cars/${first.json.id}`, token)).json.model === 'First' && (await h.get(`/v3/cars/${second.json.id}`, token)).json.model === 'Second';
+    },
+  },
+  'car-create-make-3-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, make: 'Kia' })).status === 201 },
+  'car-create-model-64-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, model: 'M'.repeat(64) })).status === 201 },
+  'car-create-empty-name-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, name: '' })).status === 201 },
+  'car-create-empty-plate-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, numberPlate: '' })).status === 201 },
   'created-car-ignores-timezone': { check: async (h) => (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'Asia/Tokyo' },
 
   // token endpoint

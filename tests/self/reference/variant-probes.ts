@@ -380,6 +380,15 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return right.status === 403 && firstError(right).type === 'AUTHORIZATION_ERROR';
     },
   },
+  'pin-lock-before-format': {
+    check: async (h) => {
+      // Three wrong pins lock the device; a malformed pin to it is then refused as locked, not as malformed.
+      const token = await h.alice();
+      for (let i = 0; i < 3; i++) await h.post('/v3/devices/VDSREF0105/associate?pin=0000', { token });
+      const res = await h.post('/v3/devices/VDSREF0105/associate?pin=12', { token });
+      return res.status === 403 && firstError(res).type === 'AUTHORIZATION_ERROR';
+    },
+  },
   'idle-connection-close': {
     // Over a real connection: the first answer announces no Keep-Alive time; after a pause longer than
     // the server's idle time, a request on the same connection gets no answer, and one on a fresh

@@ -1,0 +1,58 @@
+// The car creation bodies of the catalogue sit where their requirements say: CAR-CREATE-FULL at every
+// upper bound, CAR-CREATE-BOUNDS at every lower bound, CAR-CREATE-INVALID just outside each bound
+// (v3-profile.md § Query parameters, car creation body: make 3..64, model 1..64, name 0..64,
+// numberPlate 0..64). An edit that moves a body off its bound would leave a fault at that bound unseen
+// while the checks still pass, so it is caught here. The accepted bodies use the Basic Multilingual
+// Plane only: there code points and UTF-16 units agree, so no reading of "characters" puts a text
+// past its bound; and the lower-bound car carries the suite's mark (it has no room for the prefix).
+import { expect, test } from '@playwright/test';
+import { loadCatalogue } from '../../../harness/catalogue';
+import { CREATED_CAR_SHORT_MAKE, isSuiteCreatedCar } from '../../../harness/check-context';
+import { expandDeep } from '../../../harness/templates';
+
+const catalogue = loadCatalogue();
+const TEXTS = ['make', 'model', 'name', 'numberPlate'] as const;
+const BOUNDS: Record<(typeof TEXTS)[number], [number, number]> = { make: [3, 64], model: [1, 64], name: [0, 64], numberPlate: [0, 64] };
+
+function body(id: string, name = 'body'): Record<string, unknown> {
+  const requirement = catalogue.requirements.find((r) => r.id === id);
+  if (!requirement) throw new Error(`no requirement ${id}`);
+  return expandDeep(requirement.params[name] as Record<string, unknown>);
+}
+
+const codePoints = (s: unknown) => [...String(s)].length;
+const bmpOnly = (s: unknown) => [...String(s)].every((c) => c.codePointAt(0)! <= 0xffff);
+
+test('CAR-CREATE-FULL: every text exactly at its upper bound, in the Basic Multilingual Plane, normalized (NFC)', () => {
+  const full = body('CAR-CREATE-FULL');
+  for (const field of TEXTS) {
+    expect(codePoints(full[field]), field).toBe(BOUNDS[field][1]);
+    expect(String(full[field]).length, `${field} in UTF-16 units`).toBe(BOUNDS[field][1]);
+    expect(bmpOnly(full[field]), field).toBe(true);
+    expect(String(full[field]).normalize('NFC'), field).toBe(full[field]);
+  }
+  expect(isSuiteCreatedCar(full)).toBe(true);
+});
+
+test('CAR-CREATE-BOUNDS: every text exactly at its lower bound, the car marked as the suite\'s', () => {
+  const low = body('CAR-CREATE-BOUNDS');
+  for (const field of TEXTS) expect(codePoints(low[field]), field).toBe(BOUNDS[field][0]);
+  expect(low.make).toBe(CREATED_CAR_SHORT_MAKE);
+  expect(isSuiteCreatedCar(low)).toBe(true);
+});
+
+test('CAR-CREATE-INVALID: a body just outside each bound, the rest of it valid', () => {
+  const bodies = Object.values(body('CAR-CREATE-INVALID', 'bodies')) as unknown[];
+  const outside = (field: (typeof TEXTS)[number], length: number) => bodies.some((b) => {
+    if (!b || typeof b !== 'object' || Array.isArray(b)) return false;
+    const rest = Object.entries(b).filter(([k]) => k !== field);
+    const restValid = rest.every(([k, v]) => !(k in BOUNDS) || (typeof v === 'string' && codePoints(v) >= BOUNDS[k as keyof typeof BOUNDS][0] && codePoints(v) <= 64));
+    return typeof (b as Record<string, unknown>)[field] === 'string' && codePoints((b as Record<string, unknown>)[field]) === length && restValid && 'make' in b && 'model' in b;
+  });
+  expect(outside('make', 2)).toBe(true);
+  expect(outside('make', 65)).toBe(true);
+  expect(outside('model', 0)).toBe(true);
+  expect(outside('model', 65)).toBe(true);
+  expect(outside('name', 65)).toBe(true);
+  expect(outside('numberPlate', 65)).toBe(true);
+});
