@@ -91,7 +91,7 @@ export const VARIANTS = [
   },
   {
     name: 'limit-keeps-oldest',
-    description: 'limit keeps the oldest items of the range (the first n in date order) instead of the most recent; so does the default page of default-page-size',
+    description: 'limit keeps the oldest items of the range (the first n in date order) instead of the most recent, while the default page of default-page-size still keeps the most recent',
     allowedBy: 'v3-profile.md § Query parameters (limit: "max items returned": which items are kept is not stated, nor the order of the lists)',
   },
   {

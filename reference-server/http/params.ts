@@ -125,18 +125,18 @@ export function parseLimit(query: Query, { faults, variants }: Switches): number
 }
 
 /**
- * Keeps the `limit` most recent items of an ascending list (the tail; the oldest, its head, under the
- * limit-keeps-oldest variant). Without a limit every item is kept, or under the default-page-size
- * variant the DEFAULT_PAGE_SIZE that an explicit limit of that size would keep.
+ * Keeps the `limit` most recent items of an ascending list (the tail; under the limit-keeps-oldest
+ * variant, an explicit limit keeps the oldest, its head). Without a limit every item is kept, or
+ * under the default-page-size variant its DEFAULT_PAGE_SIZE most recent (whatever an explicit limit keeps).
  */
 export function applyLimit<T>(items: readonly T[], asked: number | null, variants: Variants): T[] {
-  // variant default-page-size: a server-side page size when the client gives no limit (a default
-  // limit: the same selection as an explicit one).
+  // variant default-page-size: a server-side page size when the client gives no limit.
   const limit = asked === null && variants.has('default-page-size') ? DEFAULT_PAGE_SIZE : asked;
   if (limit === null || limit >= items.length) return [...items];
   if (limit === 0) return [];
-  // variant limit-keeps-oldest: the first items of the range in date order (which items a limit keeps is not stated).
-  return variants.has('limit-keeps-oldest') ? items.slice(0, limit) : items.slice(items.length - limit);
+  // variant limit-keeps-oldest: an explicit limit keeps the first items of the range in date order, while
+  // a default page keeps the most recent (which items either keeps is not stated: they need not agree).
+  return asked !== null && variants.has('limit-keeps-oldest') ? items.slice(0, limit) : items.slice(items.length - limit);
 }
 
 /** A history list (ascending in the store) in the order the plain list routes answer it. */
