@@ -30,7 +30,8 @@ oauth:
   otherUsername: \${VDS_OTHER_USERNAME}
   otherPassword: \${VDS_OTHER_PASSWORD}
   # A second application WITHOUT devices_management (the spec: that scope is not available to all
-  # applications); the suite signs in through it asking for every scope and checks it is not granted.
+  # applications); the suite signs in through it asking for every scope and checks it is not granted,
+  # and presents the first application's codes and refresh tokens with its credentials (refused).
   restrictedClientId: \${VDS_RESTRICTED_CLIENT_ID}
   restrictedClientSecret: \${VDS_RESTRICTED_CLIENT_SECRET}
 # Known ids; those not given are discovered through /users/me, /users/me/cars and /cars/{id}/trips.

@@ -6,7 +6,7 @@
 // it never meets a kept-alive connection the server closed while idle (it may not be sent twice: the
 // server may have applied it); any other request that meets one, no byte of answer, is sent again
 // once on a fresh connection (connection-reuse.ts), and counted. Only a failure on a fresh
-// connection is the server's.
+// connection is the server's. A route that gave no answer gets no more requests this run (breaker.ts).
 // Transports: ApiClient builds each request and its redacted record; a Transport answers it. The
 // network's (networkTransport: everything above) in a run; in a replay of a certification archive
 // (harness/replay.ts), the check's recorded answers. A check cannot tell which.
@@ -14,6 +14,7 @@ import type { Redactor } from './redact';
 import type { TokenKey } from './target';
 
 import fs from 'node:fs';
+import { answered, refusal, routeKeyOf, unanswered } from './breaker';
 import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
 import { curlCommand, type SecretRefs } from './curl';
 import { countThrottled, freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
@@ -39,12 +40,7 @@ export interface RecordedRequest {
   body?: string;
 }
 
-/**
- * After this many requests in a row to one route got no answer, the worker stops sending to that
- * route: a hanging server costs a few timeouts, not one per check (the run stays bounded).
- */
-export const MAX_SILENT_REQUESTS = 3;
-const silentRequests = new Map<string, number>();
+export { MAX_SILENT_REQUESTS } from './breaker';
 
 export interface Exchange {
   method: string;
@@ -70,6 +66,11 @@ export interface Exchange {
   truncated?: boolean;
   durationMs: number;
   error?: string;
+  /**
+   * Not sent (harness/breaker.ts): the no-answer of an earlier request to the same route that stopped
+   * the run sending to it, in words ("no complete answer within 10000 ms (requestTimeoutMs)").
+   */
+  repeats?: string;
   /** What kind of no-answer `error` is (a replay throws the same): timeout, network, or 429s past maxRetries. */
   errorKind?: 'timeout' | 'network' | 'rate-limited';
   /** The request as one shell line, secrets as variable references (harness/curl.ts). */
@@ -216,7 +217,7 @@ export class ApiClient {
     };
     this.exchanges.push(exchange);
     const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
-    const breakerKey = options.route ?? new URL(url).pathname;
+    const breakerKey = routeKeyOf(method, url, options.route);
     // A token the suite minted goes out as its current value (token-keeper.ts: renewed before it runs
     // out); the exchange and its curl line keep the value the check gave, named by its key.
     const kept = this.transport === networkTransport && tokenKeeper ? await tokenKeeper(options.authorization) : undefined;
@@ -266,7 +267,7 @@ export interface OutgoingRequest {
   body?: string;
   maxBytes: number;
   timeoutMs: number;
-  /** The route (or path) whose silent answers the breaker counts. */
+  /** The route (or path) whose missing answers the breaker counts (harness/breaker.ts). */
   breakerKey: string;
 }
 
@@ -292,8 +293,11 @@ export interface Transport {
 /** The network: the target's operator controls, kept-alive or fresh connections, 429s waited out, the breaker. */
 export const networkTransport: Transport = {
   async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey }, exchange) {
-    if ((silentRequests.get(breakerKey) ?? 0) >= MAX_SILENT_REQUESTS) {
-      exchange.error = `not sent: the last ${MAX_SILENT_REQUESTS} requests to ${breakerKey} got no answer`;
+    // A route that gave no answer earlier in the run (a time-out, or several in a row) gets no more requests.
+    const silent = refusal(breakerKey);
+    if (silent !== undefined) {
+      exchange.error = `not sent: ${breakerKey} gave no answer earlier in this run: ${silent}; the run sends it no more requests`;
+      exchange.repeats = silent;
       exchange.errorKind = 'network';
       throw new NoAnswerError(`${method} ${exchange.url}: ${exchange.error}`, 'network', exchange);
     }
@@ -305,9 +309,12 @@ export const networkTransport: Transport = {
     const idempotent = IDEMPOTENT.has(method);
     /** The last attempt was the one sent again on a fresh connection. */
     let sentAgain = false;
+    /** The last attempt's answer began (its status line came): a time-out after it is a slow answer, not a silent route. */
+    let began = false;
     const send = async (): Promise<Response> => {
       const init = { method, headers, body, redirect: 'manual' as const, signal: controller.signal };
       sentAgain = false;
+      began = false;
       if (!idempotent) return fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
       try {
         return await fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit);
@@ -321,6 +328,7 @@ export const networkTransport: Transport = {
     };
     try {
       let res = await send();
+      began = true;
       // Too many requests: wait as the answer asks, then again, a few times (never a failure by itself).
       for (let retries = 0; res.status === 429; retries++) {
         await res.arrayBuffer().catch(() => undefined);
@@ -338,9 +346,10 @@ export const networkTransport: Transport = {
         started = performance.now();
         timer = setTimeout(() => controller.abort(), timeoutMs);
         res = await send();
+        began = true;
       }
       const { text, truncated } = await readCapped(res, maxBytes);
-      silentRequests.delete(breakerKey);
+      answered(breakerKey);
       return { status: res.status, headers: Object.fromEntries(res.headers.entries()), text, truncated, durationMs: Math.round(performance.now() - started) };
     } catch (err) {
       if (err instanceof RateLimitedError) throw err;
@@ -350,7 +359,7 @@ export const networkTransport: Transport = {
         (sentAgain ? ' (on a fresh connection, sent again after the kept-alive one closed unanswered)' : '');
       exchange.error = reason;
       exchange.errorKind = timedOut ? 'timeout' : 'network';
-      silentRequests.set(breakerKey, (silentRequests.get(breakerKey) ?? 0) + 1);
+      unanswered(breakerKey, timedOut ? (began ? 'slow' : 'silent') : 'network', reason);
       throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, timedOut ? 'timeout' : 'network', exchange);
     } finally {
       clearTimeout(timer);

@@ -133,7 +133,8 @@ export async function sampleLatency(
       else if (counted) a.result.samples.push(res.durationMs);
     } catch (err) {
       if (err instanceof NoAnswerError) {
-        unanswered++;
+        // Not sent (the route gave no answer earlier in the run: breaker.ts) costs nothing: not counted.
+        if (err.exchange.repeats === undefined) unanswered++;
         a.result.note = `no answer (${err.exchange.error ?? err.message}): not timed`;
       } else if (err instanceof RateLimitedError) {
         a.result.note = 'still 429 Too Many Requests after the retries: not timed';

@@ -5,10 +5,12 @@
 // (fixtures/global-setup.ts) publishes its result to the workers; the in-process runs of the
 // project's own tests (tests/conformance/in-process.ts) hand it to the checks directly: one
 // preparation, whoever runs the checks.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ApiClient, NoAnswerError } from './api';
+import { joinRun, silentRoutes } from './breaker';
 import { chooseBrowser, type BrowserChoice } from './browser';
 import { loadCatalogue, type Catalogue } from './catalogue';
 import { discoverData } from './discovery';
@@ -38,6 +40,10 @@ export interface PreparedRun {
 export async function prepareRun(target: Target, options: PrepareOptions = {}): Promise<PreparedRun> {
   const startedAt = options.startedAt ?? new Date().toISOString();
   const redactor = new Redactor(targetSecrets(target));
+  const catalogue = options.catalogue ?? loadCatalogue();
+  // A breaker of its own (breaker.ts): the routes this preparation gets no answer from are published
+  // as silentRoutes, and the checks start from them, not from anything an earlier run met.
+  joinRun(`preparation ${randomUUID()}`, target.baseUrl, catalogue.routes, { preparing: true });
   const roundTripMs = await preflight(target, redactor);
   const freshState = target.control && target.control.reset !== false ? await resetReference(target, redactor) : false;
 
@@ -49,7 +55,6 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   startKeeping({ target, stateDir, browser }, tokens.kept);
   const t1 = performance.now();
   const found = await discoverData(target, tokens.tokens, redactor);
-  const catalogue = options.catalogue ?? loadCatalogue();
   await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor);
   const t2 = performance.now();
   const latency = options.latencySampling === false
@@ -75,6 +80,8 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
     concurrency: concurrencyFor(roundTripMs),
     latency,
   };
+  const silent = silentRoutes();
+  if (Object.keys(silent).length) context.silentRoutes = silent;
   // Setup's own sign-in could not use the page: every browser check of the run then skips at once.
   if (tokens.signInPageProblem) rememberSignInProblem(context, tokens.signInPageProblem);
   return { context, timing };

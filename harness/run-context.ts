@@ -32,6 +32,12 @@ export interface RunContext {
   concurrency: number;
   /** The server's answer time per GET route, sampled before the checks (harness/latency-sampling.ts). */
   latency?: LatencySampling;
+  /**
+   * Routes the preparation got no answer from (not a byte within requestTimeoutMs, or none several
+   * times in a row), and why: the checks send them no more requests (harness/breaker.ts), so the run
+   * waits out their time-out once.
+   */
+  silentRoutes?: Record<string, string>;
 }
 
 /**

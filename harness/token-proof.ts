@@ -3,7 +3,7 @@
 // needed, and accepted where it is not. A server may read an empty or unknown scope request its own
 // way (v3-profile.md § Sign-in page says nothing of it), so an unproven token is dropped and the
 // checks needing it are reported as not run, with the reason; they never fail on it.
-import { ApiClient, type ApiResponse } from './api';
+import { ApiClient, NoAnswerError, type ApiResponse } from './api';
 import type { Catalogue, Route } from './catalogue';
 import type { RunContext } from './run-context';
 import type { Redactor } from './redact';
@@ -43,23 +43,37 @@ async function disproof(
   const authorization = `Bearer ${token}`;
   if (!none) {
     const elsewhere = catalogue.route(lacking[0] === 'users_read' ? 'GET /users/me/cars' : 'GET /users/me');
-    const res = await api.get(elsewhere.path, { authorization, route: elsewhere.route });
+    const res = await answerOf(api.get(elsewhere.path, { authorization, route: elsewhere.route }));
+    if (!res) return `${elsewhere.route}, which does not need ${lacking[0]}, gave no answer`;
     if (res.status !== 200) return `it was refused (${res.status}) on ${elsewhere.route}, which does not need ${lacking[0]}`;
   }
   const probes = catalogue.routes
     .filter((r) => !r.public && r.scopes.some((s) => lacking.includes(s)))
     .map((r) => probeRequest(r, run, target))
-    .filter((p): p is ProbeRequest => p !== undefined)
-    .slice(0, MAX_PROBES);
-  // Nothing to try it on (no ids, no writes): the checks needing it cannot run on those routes either.
-  if (probes.length === 0) return undefined;
+    .filter((p): p is ProbeRequest => p !== undefined);
   const tried: string[] = [];
   for (const p of probes) {
-    const res = await api.request(p.method, p.path, { authorization, body: p.body, query: p.query, route: p.route });
+    if (tried.length >= MAX_PROBES) break;
+    // A route that gives no answer proves nothing either way (its own checks fail on it): the next one is tried.
+    const res = await answerOf(api.request(p.method, p.path, { authorization, body: p.body, query: p.query, route: p.route }));
+    if (!res) continue;
     if (refusedForScope(res)) return undefined;
     tried.push(`${p.route} answered ${res.status}`);
   }
+  // Nothing answered where it lacks a scope (no ids, no writes, no answer): nothing disproves it, and the
+  // checks needing it there are not run, or fail on the missing answer itself.
+  if (tried.length === 0) return undefined;
   return `it was not refused for a missing scope where ${none ? 'a scope' : lacking[0]} is needed (${tried.join('; ')})`;
+}
+
+/** The answer, or undefined when the request got none (a time-out, a dropped connection, a route the run no longer asks). */
+async function answerOf(request: Promise<ApiResponse>): Promise<ApiResponse | undefined> {
+  try {
+    return await request;
+  } catch (err) {
+    if (err instanceof NoAnswerError) return undefined;
+    throw err;
+  }
 }
 
 interface ProbeRequest { method: string; path: string; route: string; query?: Record<string, string>; body?: unknown }

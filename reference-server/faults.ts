@@ -227,6 +227,8 @@ export const FAULTS = [
   { name: 'refresh-missing-token-403', family: 'token-endpoint', description: 'A refresh_token grant without refresh_token answers 403 {"message":"Invalid authentication"} instead of 400 "Missing parameter"', breaks: 'P-TOKEN-MISSING-PARAM' },
   { name: 'refresh-grants-all-app-scopes', family: 'token-endpoint', description: 'A refreshed token gets every scope of the application, not those of the grant it refreshes', breaks: 'P-SIGNIN-SCOPE' },
   { name: 'code-grant-answers-other-token', family: 'token-endpoint', description: 'The authorization-code grant answers an access token that was never stored (the API refuses it)', breaks: 'S-AUTH-ROUTES' },
+  { name: 'code-client-not-checked', family: 'token-endpoint', description: 'An authorization code is looked up by its value alone: another registered application exchanges it for tokens', breaks: 'P-DEC-CLIENT-BINDING' },
+  { name: 'refresh-client-not-checked', family: 'token-endpoint', description: 'A refresh token is looked up by its value alone: another registered application refreshes it', breaks: 'P-DEC-CLIENT-BINDING' },
   { name: 'password-grant-accepted', family: 'token-endpoint', description: 'The token endpoint issues tokens for grant_type=password (the client application holds the user\'s password)', breaks: 'S-AUTH-NO-PASSWORDS' },
 
   // sign-in page

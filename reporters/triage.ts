@@ -137,12 +137,14 @@ function notImplemented(ev: Evidence): Finding[] {
 function noAnswer(ev: Evidence): Finding[] {
   const byKind = new Map<string, string[]>();
   for (const [id, list] of ev.byRoute) {
-    // "not sent: the last N requests got no answer" (the route's breaker) repeats another request's failure.
-    const first = list.find((e) => e.error && e.status === undefined && !e.error.startsWith('not sent'));
-    if (!first) continue;
-    const routes = byKind.get(first.error!) ?? [];
+    // A request not sent (the route's breaker, harness/breaker.ts) repeats an earlier no-answer: the
+    // checks' own, or, when the run's preparation met it first, the one it names.
+    const first = list.find((e) => e.error && e.status === undefined && e.repeats === undefined && !e.error.startsWith('not sent'));
+    const kind = first?.error ?? list.find((e) => e.error && e.status === undefined && e.repeats !== undefined)?.repeats;
+    if (!kind) continue;
+    const routes = byKind.get(kind) ?? [];
     routes.push(id);
-    byKind.set(first.error!, routes);
+    byKind.set(kind, routes);
   }
   return [...byKind.entries()].map(([kind, routes]) => {
     const timeout = /within \d+ ms/.test(kind);

@@ -248,7 +248,8 @@ export function oauthRoutes(ctx: AppContext) {
         // fault auth-code-reusable: the used flag is set but never read.
         (!code.used || faults.has('auth-code-reusable')) &&
         nowMs < code.expiresAt &&
-        code.clientId === app.clientId &&
+        // fault code-client-not-checked: the code's application is never compared with the client's.
+        (code.clientId === app.clientId || faults.has('code-client-not-checked')) &&
         (fields.redirect_uri === undefined || code.redirectUri === null || fields.redirect_uri === code.redirectUri);
       if (!valid) throw invalidAuthentication(true);
       code.used = true;
@@ -265,7 +266,8 @@ export function oauthRoutes(ctx: AppContext) {
         throw missing();
       }
       const refresh = tokens.refresh(fields.refresh_token);
-      if (!refresh || refresh.used || refresh.clientId !== app.clientId) throw invalidAuthentication(false);
+      // fault refresh-client-not-checked: the refresh token's application is never compared with the client's.
+      if (!refresh || refresh.used || (refresh.clientId !== app.clientId && !faults.has('refresh-client-not-checked'))) throw invalidAuthentication(false);
       refresh.used = true;
       // fault refresh-grants-all-app-scopes: the new token gets the application's scopes, not the grant's.
       const scopes = faults.has('refresh-grants-all-app-scopes') ? scopesOf(app, undefined) : refresh.scopes;

@@ -12,6 +12,7 @@
 // counted apart in the certificate. A server's odd answer must therefore always meet an assertion
 // (ConformanceFailure) before it can break a procedure: that is the procedures' job, not this file's.
 import { ApiClient, networkTransport, NoAnswerError, RateLimitedError, type Exchange } from '../../harness/api';
+import { joinRun } from '../../harness/breaker';
 import type { Catalogue, PlannedCheck } from '../../harness/catalogue';
 import { CheckContext, type BrowserSession } from '../../harness/check-context';
 import { systemClock } from '../../harness/clock';
@@ -50,6 +51,8 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     return { ...base, status: 'not-applicable', reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`, warnings: [], exchanges: [] };
   }
   watchForInterruption();
+  // The routes the run's preparation got no answer from get no more requests (harness/breaker.ts).
+  joinRun(run.stateDir, target.baseUrl, catalogue.routes, { silent: run.silentRoutes });
   const redactor = redactorFor(run);
   // The network, or during a replay (harness/replay.ts) this check's recorded answers and clock: the
   // check cannot tell. A certification records every answer whole and every reading of the clock.

@@ -4,7 +4,7 @@ import type { Browser } from '@playwright/test';
 import { expectContract, expectError, expectJson, expectObject, expectStatus, mediaType } from '../../../harness/assertions';
 import type { ApiResponse } from '../../../harness/api';
 import type { CheckContext } from '../../../harness/check-context';
-import { basicAuth, missingSignInKeys, openPage, pageText, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../../../harness/oauth';
+import { basicAuth, missingSignInKeys, openPage, pageText, restrictedAppTarget, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../../../harness/oauth';
 import { fail, NotRun, show, unreadable } from '../../../harness/outcome';
 import { findSignInForm, FORM_WAIT_MS } from '../../../harness/signin-form';
 import { formProblem, knownSignInProblem, rememberSignInProblem, signInForCheck } from '../../../harness/signin-page-state';
@@ -358,13 +358,13 @@ export async function tokenRefresh(ctx: CheckContext): Promise<void> {
   expectStatus(me, 200, 'the refreshed access token reads /users/me');
 }
 
-/** The token endpoint's legacy refusal: 403 {"message": "Invalid authentication"}. */
-function expectInvalidAuthentication(res: ApiResponse): void {
-  expectStatus(res, 403);
+/** The token endpoint's legacy refusal: 403 {"message": "Invalid authentication"}; `why` says what was refused. */
+function expectInvalidAuthentication(res: ApiResponse, why = ''): void {
+  expectStatus(res, 403, why);
   expectContract(res, 'legacyError');
   const body = res.json as { message?: unknown };
   if (body.message !== 'Invalid authentication') {
-    fail({ expected: 'the legacy body {"message": "Invalid authentication"}', actual: show(res.json), pointer: '/message', exchange: res.exchange });
+    fail({ expected: `the legacy body {"message": "Invalid authentication"}${why ? ` (${why})` : ''}`, actual: show(res.json), pointer: '/message', exchange: res.exchange });
   }
 }
 
@@ -376,4 +376,79 @@ export async function tokenInvalidRefresh(ctx: CheckContext): Promise<void> {
 export async function tokenInvalidCode(ctx: CheckContext): Promise<void> {
   requireOauth(ctx);
   expectInvalidAuthentication(await codeGrant(ctx, 'vds-conformance-never-issued-code'));
+}
+
+// ---------------------------------------------------------------- codes and refresh tokens of another application
+
+/** The second application's keys of the target file. */
+const OTHER_APP_KEYS = ['restrictedClientId', 'restrictedClientSecret'] as const;
+
+/**
+ * The HTTP Basic credentials of another registered application: the target file's second one
+ * (oauth.restrictedClientId, restrictedClientSecret). Without it, or when it is the first one, the
+ * check is not run, naming the keys.
+ */
+function otherApplication(ctx: CheckContext): string {
+  const o = ctx.target.oauth ?? {};
+  const absent = OTHER_APP_KEYS.filter((k) => !o[k])
+    .map((k) => `oauth.${k}${ctx.target.unset[`oauth.${k}`] ? ` (\${${ctx.target.unset[`oauth.${k}`]}} is not set)` : ''}`);
+  if (absent.length) throw new NotRun(`needs a second registered application: ${absent.join(', ')} in ${ctx.target.source}`);
+  if (o.restrictedClientId === o.clientId) {
+    throw new NotRun(`oauth.restrictedClientId is oauth.clientId in ${ctx.target.source}: give another registered application`);
+  }
+  return basicAuth(restrictedAppTarget(ctx.target));
+}
+
+/** A grant's answer may carry tokens (a server that issued them): they become secrets before anything shows the answer. */
+function keepIssued(ctx: CheckContext, res: ApiResponse): void {
+  const body = res.json as Partial<TokenRecord> | undefined;
+  if (body && typeof body === 'object') ctx.redactor.add(...[body.access_token, body.refresh_token].filter((v): v is string => typeof v === 'string'));
+}
+
+/**
+ * A 401 to the other application's request may be its credentials refused, not the grant: the same
+ * endpoint is asked with them and a grant that was never issued. Refused again (401), the inputs are
+ * at fault (not run); answered otherwise, the 401 was about the grant and is judged.
+ */
+async function proveOtherApplication(ctx: CheckContext, res: ApiResponse, authorization: string, neverIssued: Record<string, string>): Promise<void> {
+  if (res.status !== 401) return;
+  const probe = await tokenRequest(ctx.api, ctx.target, neverIssued, authorization);
+  if (probe.status === 401) {
+    throw new NotRun(`the token endpoint refuses oauth.restrictedClientId and oauth.restrictedClientSecret of ${ctx.target.source} as client credentials ` +
+      '(401, also to a grant never issued): give the credentials of another registered application');
+  }
+}
+
+/**
+ * "codes and refresh tokens of another application" (v3-profile.md § Conflicts and decisions; RFC 6749
+ * § 4.1.3: the code was issued to the authenticated client): a fresh code of the application
+ * (oauth.clientId), presented with another registered application's credentials and the code's own
+ * redirect_uri, is refused as invalid: 403 {"message": "Invalid authentication"}. Whether the code
+ * stays usable by its own application afterwards is left open: it is not tried.
+ */
+export async function tokenCodeOtherApp(ctx: CheckContext): Promise<void> {
+  const authorization = otherApplication(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
+  const res = await codeGrant(ctx, code, authorization);
+  keepIssued(ctx, res);
+  await proveOtherApplication(ctx, res, authorization, { grant_type: 'authorization_code', code: 'vds-conformance-never-issued-code', redirect_uri: ctx.target.oauth?.redirectUri ?? '' });
+  expectInvalidAuthentication(res, 'a code issued to oauth.clientId, presented with the credentials of oauth.restrictedClientId, is refused as invalid');
+}
+
+/**
+ * The same for a refresh token (RFC 6749 § 6: the refresh token was issued to the authenticated
+ * client): one issued to the application, presented with the other application's credentials, is
+ * refused as invalid. What becomes of it afterwards is left open: it is not used again.
+ */
+export async function tokenRefreshOtherApp(ctx: CheckContext): Promise<void> {
+  const authorization = otherApplication(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'exchanging a fresh code of oauth.clientId');
+  const token = tokenOf(ctx, first, 'exchanging a fresh code of oauth.clientId');
+  if (typeof token.refresh_token !== 'string' || !token.refresh_token) throw new NotRun('the token record has no refresh_token (TOKEN-REFRESH judges it)');
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token }, authorization);
+  keepIssued(ctx, res);
+  await proveOtherApplication(ctx, res, authorization, { grant_type: 'refresh_token', refresh_token: 'vds-conformance-never-issued-refresh-token' });
+  expectInvalidAuthentication(res, 'a refresh token issued to oauth.clientId, presented with the credentials of oauth.restrictedClientId, is refused as invalid');
 }

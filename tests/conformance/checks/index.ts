@@ -91,6 +91,8 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-refresh': auth.tokenRefresh,
   'token-refresh-scopes': auth.tokenRefreshScopes,
   'token-invalid-refresh': auth.tokenInvalidRefresh,
+  'token-code-other-app': auth.tokenCodeOtherApp,
+  'token-refresh-other-app': auth.tokenRefreshOtherApp,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
 };

@@ -726,6 +726,19 @@ export const PROBES: Record<FaultName, Probe> = {
       return (await h.get('/v3/users/me', answer.access_token)).status === 200;
     },
   },
+  'code-client-not-checked': {
+    check: async (h) => {
+      const res = await h.exchange({ grant_type: 'authorization_code', code: await h.code() }, 'limited');
+      return res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}';
+    },
+  },
+  'refresh-client-not-checked': {
+    check: async (h) => {
+      const { refresh_token } = await h.tokenResponse();
+      const res = await h.exchange({ grant_type: 'refresh_token', refresh_token }, 'limited');
+      return res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}';
+    },
+  },
   'password-grant-accepted': {
     check: async (h) => {
       const res = await h.exchange({ grant_type: 'password', username: 'alice@reference.test', password: 'alice-password' });

@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { loadTarget } from '../../../harness/target';
 import type { Certificate } from '../../../reporters/model';
+import { runInProcess } from '../../conformance/in-process';
 import { Harness } from '../reference/helpers';
 import { runSuite, writeTargetFile } from './run-suite';
 
@@ -48,6 +50,41 @@ test('only tokens.full: scope, cross-user, expired and revoked checks are not ru
     expect(checks.has('RESP-STATUS GET /cars/{carId}/status'), 'neither failed nor not run: passed').toBe(false);
     const certificate = JSON.parse(fs.readFileSync(path.join(run.reportsDir, 'conformance.json'), 'utf8')) as Certificate;
     expect(certificate.requirements.find((r) => r.id === 'RESP-STATUS')!.checks.passed).toBe(1);
+  } finally {
+    await h.close();
+  }
+});
+
+/**
+ * The token endpoint's checks of another application's credentials need a second registered
+ * application (oauth.restrictedClientId, restrictedClientSecret): without one, with the first one
+ * again, or with credentials the endpoint refuses, they are not run, naming the keys; never passed,
+ * never failed. Run in-process (the checks and their records are what is tested, not the command).
+ */
+test('codes and refresh tokens of another application: no second application, or one the endpoint refuses, is not run naming the keys', async () => {
+  const h = await Harness.start({ now: Date.now() });
+  try {
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (h.app.server.address() as AddressInfo).port;
+    const base = [
+      'name: second-app', `baseUrl: http://127.0.0.1:${port}/v3`, 'env: cloud', `control:\n  url: http://127.0.0.1:${port}/_control`,
+      'oauth:', '  clientId: vds-conformance', '  clientSecret: reference-client-secret', '  redirectUri: http://localhost:9/vds/callback',
+      '  username: alice@reference.test', '  password: alice-password',
+    ].join('\n');
+    const cases: Array<{ extra: string; reason: RegExp }> = [
+      { extra: '', reason: /needs a second registered application: oauth\.restrictedClientId, oauth\.restrictedClientSecret in / },
+      { extra: '  restrictedClientId: vds-conformance\n  restrictedClientSecret: reference-client-secret', reason: /oauth\.restrictedClientId is oauth\.clientId/ },
+      { extra: '  restrictedClientId: vds-limited\n  restrictedClientSecret: not-its-secret', reason: /refuses oauth\.restrictedClientId and oauth\.restrictedClientSecret .* as client credentials/ },
+    ];
+    for (const { extra, reason } of cases) {
+      const run = await runInProcess({ target: loadTarget(writeTargetFile(`${base}\n${extra}\n`)), selection: { grep: /^TOKEN-(CODE|REFRESH)-OTHER-APP / } });
+      for (const key of ['TOKEN-CODE-OTHER-APP', 'TOKEN-REFRESH-OTHER-APP']) {
+        const record = run.records.find((r) => r.key === key);
+        expect(record?.status, `${key} with ${extra || 'no second application'}: ${record?.failure?.expected ?? record?.reason}`).toBe('not-run');
+        expect(record!.reason).toMatch(reason);
+        expect(record!.reason).not.toContain('not-its-secret');
+      }
+    }
   } finally {
     await h.close();
   }

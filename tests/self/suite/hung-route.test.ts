@@ -1,0 +1,91 @@
+// A route that never answers costs the run its time-out once, not once per check (harness/breaker.ts).
+// The reference behind a proxy that accepts GET /cars/{carId}/status and never answers it, against the
+// same reference behind a proxy that forwards everything: the run with the hung route, latency
+// sampling on as the command samples, sends that route exactly one request (the sampling's, which
+// waits out requestTimeoutMs), costs at most about one requestTimeoutMs more than the clean run, and
+// fails every check of that route and no other. In-process (tests/conformance/in-process.ts: the
+// command's preparation, checks and judgement; the command itself adds one worker restart after the
+// failing group, as any failing run does). The sign-in page's checks (a browser) are left out: they
+// never ask that route.
+import { expect, test } from '@playwright/test';
+import { loadTarget } from '../../../harness/target';
+import { runInProcess, type InProcessRun } from '../../conformance/in-process';
+import { startReference } from '../../../scripts/reference-process';
+import { startFrontProxy } from '../support/front-proxy';
+import { writeTargetFile } from './run-suite';
+
+/** Short, so that the test is quick; long beside the reference's answers (a few ms), so that nothing else waits it out. */
+const REQUEST_TIMEOUT_MS = 6000;
+const HUNG = /^\/v3\/cars\/[^/]+\/status(\?|$)/;
+const HUNG_ROUTE = 'GET /cars/{carId}/status';
+
+test.setTimeout(180_000);
+
+function targetFile(name: string, origin: string, control: string): string {
+  return writeTargetFile([
+    `name: ${name}`, `baseUrl: ${origin}/v3`, 'env: cloud', 'allowWrites: true', `requestTimeoutMs: ${REQUEST_TIMEOUT_MS}`,
+    `control:\n  url: ${control}`,
+    'oauth:', '  clientId: vds-conformance', '  clientSecret: reference-client-secret', '  redirectUri: http://localhost:9/vds/callback',
+    '  username: alice@reference.test', '  password: alice-password', '  otherUsername: bob@reference.test', '  otherPassword: bob-password',
+    '  restrictedClientId: vds-limited', '  restrictedClientSecret: limited-client-secret',
+    'data:', '  deviceForCarId: VDSREF0101', '  freeDeviceId: VDSREF0102', '  devicePin: "24680"', '  lockableDeviceId: VDSREF0103', '  lockableDevicePin: "975310"',
+  ].join('\n'));
+}
+
+test('a hung route: one request to it in the whole run, about one requestTimeoutMs more than a clean run, only its checks fail', async () => {
+  // A process of its own: the reference answers at its own pace, not between the suite's checks.
+  const reference = await startReference();
+  const upstream = `http://127.0.0.1:${reference.port}`;
+  let hungRequests = 0;
+  const clean = await startFrontProxy(upstream, () => false);
+  const hung = await startFrontProxy(upstream, (req) => {
+    if (req.method !== 'GET' || !HUNG.test(req.url ?? '')) return false;
+    hungRequests += 1;
+    return true; // accepted, never answered
+  });
+  try {
+    const { control } = reference;
+    const cleanTarget = loadTarget(targetFile('clean', clean.origin, control));
+    const hungTarget = loadTarget(targetFile('hung', hung.origin, control));
+    const timed = async (target: typeof cleanTarget): Promise<{ run: InProcessRun; ms: number }> => {
+      const started = performance.now();
+      const run = await runInProcess({ target, latencySampling: true, selection: { grepInvert: /@auth/ } });
+      return { run, ms: performance.now() - started };
+    };
+    // The first run of a process and of a server is slower (modules loaded, code compiled, schemas
+    // built): one clean run first, not timed. Then a busy machine only ever adds time: the smaller of
+    // two pairs' differences is the run's own cost.
+    const warmUp = await timed(cleanTarget);
+    expect(warmUp.run.exitCode, warmUp.run.console).toBe(0);
+    const extra: number[] = [];
+    let last: InProcessRun | undefined;
+    for (let pair = 0; pair < 2 && !extra.some((ms) => ms <= REQUEST_TIMEOUT_MS * 1.5); pair++) {
+      const before = await timed(cleanTarget);
+      expect(before.run.exitCode, before.run.console).toBe(0);
+      hungRequests = 0;
+      const after = await timed(hungTarget);
+      extra.push(after.ms - before.ms);
+      last = after.run;
+      expect(hungRequests, 'requests to the hung route in the whole run: the sampling\'s only').toBe(1);
+    }
+    test.info().annotations.push({ type: 'extra time of the hung run (ms)', description: extra.map(Math.round).join(', ') });
+    expect(Math.min(...extra), `the hung run's extra time over the clean run, each pair (ms): ${extra.map(Math.round).join(', ')}`)
+      .toBeLessThanOrEqual(REQUEST_TIMEOUT_MS * 1.5);
+
+    const records = last!.records;
+    const failed = records.filter((r) => r.status === 'failed').map((r) => r.key);
+    expect(failed.filter((k) => !k.includes(` ${HUNG_ROUTE}`)), 'failed checks of other routes').toEqual([]);
+    // Every check of the hung route that runs fails (an advisory one only warns), each naming the time-out.
+    const ofRoute = records.filter((r) => r.key.includes(` ${HUNG_ROUTE}`) && r.status !== 'not-applicable');
+    const advisory = new Set(last!.certificate.requirements.filter((r) => r.advisory).map((r) => r.id));
+    const judged = ofRoute.filter((r) => !advisory.has(r.requirement));
+    expect(judged.length).toBeGreaterThan(20);
+    expect(judged.filter((r) => r.status !== 'failed').map((r) => `${r.key}: ${r.status}`)).toEqual([]);
+    for (const r of judged) expect(r.failure!.actual, r.key).toContain(`no complete answer within ${REQUEST_TIMEOUT_MS} ms`);
+    expect(last!.certificate.triage?.causes[0].id).toBe('no-answer');
+  } finally {
+    await hung.close();
+    await clean.close();
+    await reference.stop();
+  }
+});
