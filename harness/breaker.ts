@@ -1,17 +1,20 @@
 // Which routes a run stops sending requests to: a route that never answers costs the run its
-// time-out once, not once per check. A route opens (gets no more requests this run) when
+// time-out about twice, not once per check. A route opens (gets no more requests this run) when
 // MAX_SILENT_REQUESTS requests to it in a row got no complete answer, or, while the run is prepared,
-// when one request to it waited out requestTimeoutMs without a byte of answer (silent); an answer
-// closes it again. A request to an open route is not sent: it fails at once (api.ts, "not sent"),
-// naming the no-answer it repeats, so the checks of that route still fail, and only they.
+// when PREPARATION_SILENT_REQUESTS requests to it in a row waited out requestTimeoutMs without a byte
+// of answer (silent); an answer closes it again. A request to an open route is not sent: it fails at
+// once (api.ts, "not sent"), naming the no-answer it repeats, so the checks of that route still fail,
+// and only they.
 //
-// Why one silent request is enough while the run is prepared, and not among the checks: the
+// Why fewer silent requests are enough while the run is prepared than among the checks: the
 // preparation (global setup: token proofs, discovery, the latency sampling) sends its requests one at
 // a time, or a few, before anything else of the suite runs, so a request that got not even a status
 // line within requestTimeoutMs there is the server's doing; among the checks, a dozen in flight on a
 // busy machine, one late answer may be the suite's own queueing, and the route opens only after
-// MAX_SILENT_REQUESTS. An answer that began and did not end in time (a large body on a busy machine)
-// is slow, not silent: it never opens a route by itself.
+// MAX_SILENT_REQUESTS. Why two and not one: a server's first request to a route may be slow once (a
+// cold start) and every later one fast; the checks must then judge the route, not its first answer.
+// An answer that began and did not end in time (a large body on a busy machine) is slow, not silent:
+// it never opens a route by itself.
 //
 // One breaker per run and process, because the route is met first where the run is prepared and then
 // by the checks in each worker: the preparation publishes the routes it opened
@@ -24,8 +27,10 @@
 // template the URL matches (discovery asks /cars/5001/trips, the route GET /cars/{carId}/trips), else
 // the URL's path.
 
-/** No answers in a row that open a route (while the run is prepared, a silent one opens it at the first). */
+/** No answers in a row that open a route among the checks. */
 export const MAX_SILENT_REQUESTS = 3;
+/** Silent requests in a row (not a byte of answer) that open a route while the run is prepared. */
+export const PREPARATION_SILENT_REQUESTS = 2;
 
 /** A route's path template as the catalogue gives it: method, path (/cars/{carId}/trips), its id. */
 export interface RouteTemplate {
@@ -37,13 +42,15 @@ export interface RouteTemplate {
 interface RouteState {
   /** No answers in a row. */
   silent: number;
+  /** Of them, silent ones (not a byte of answer) in a row. */
+  quiet: number;
   /** Why requests are no longer sent (set when the route opened). */
   open?: string;
 }
 
 interface RunBreaker {
   id: string;
-  /** One silent request opens a route (the run's preparation); else MAX_SILENT_REQUESTS no answers in a row. */
+  /** PREPARATION_SILENT_REQUESTS silent requests in a row open a route (the run's preparation); else MAX_SILENT_REQUESTS no answers in a row. */
   openOnSilence: boolean;
   /** The API's path prefix (/v3): a template matches only below it. */
   basePath: string;
@@ -70,7 +77,7 @@ export function joinRun(id: string, baseUrl: string, templates: readonly RouteTe
     openOnSilence: options.preparing === true,
     basePath: new URL(baseUrl).pathname.replace(/\/$/, ''),
     templates: byLiteralsFirst.map((t) => ({ method: t.method, route: t.route, pattern: templatePattern(t.path) })),
-    routes: new Map(Object.entries(silent).map(([route, why]) => [route, { silent: MAX_SILENT_REQUESTS, open: why }])),
+    routes: new Map(Object.entries(silent).map(([route, why]) => [route, { silent: MAX_SILENT_REQUESTS, quiet: PREPARATION_SILENT_REQUESTS, open: why }])),
   };
 }
 
@@ -110,13 +117,16 @@ export function answered(key: string): void {
 /**
  * The route gave no complete answer (`error`: why, in words): `silent`, a time-out before any byte of
  * answer; `slow`, a time-out after the answer began; `network`, the connection failed. It opens after
- * MAX_SILENT_REQUESTS in a row, or at a silent one while the run is prepared.
+ * MAX_SILENT_REQUESTS in a row, or PREPARATION_SILENT_REQUESTS silent ones in a row while the run is prepared.
  */
 export function unanswered(key: string, kind: 'silent' | 'slow' | 'network', error: string): void {
-  const state = current.routes.get(key) ?? { silent: 0 };
+  const state = current.routes.get(key) ?? { silent: 0, quiet: 0 };
   state.silent += 1;
+  state.quiet = kind === 'silent' ? state.quiet + 1 : 0;
   if (!state.open && state.silent >= MAX_SILENT_REQUESTS) state.open = `the last ${state.silent} requests to it got no answer (the last: ${error})`;
-  if (!state.open && kind === 'silent' && current.openOnSilence) state.open = error;
+  if (!state.open && current.openOnSilence && state.quiet >= PREPARATION_SILENT_REQUESTS) {
+    state.open = `${state.quiet} requests to it in a row got not a byte of answer (the last: ${error})`;
+  }
   current.routes.set(key, state);
 }
 

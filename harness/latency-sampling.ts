@@ -118,7 +118,7 @@ export async function sampleLatency(
   }
   let unanswered = 0;
   type Active = (typeof active)[number];
-  const sampleOnce = async (a: Active, counted: boolean) => {
+  const sampleOnce = async (a: Active, counted: boolean, again = false): Promise<void> => {
     if (unanswered >= MAX_SILENT_REQUESTS) {
       a.result.note = `not sampled further: ${MAX_SILENT_REQUESTS} requests of this run's sampling got no answer`;
       return;
@@ -130,11 +130,18 @@ export async function sampleLatency(
       });
       const why = unusable(a.route, res.status, res.truncated);
       if (why) a.result.note = why;
-      else if (counted) a.result.samples.push(res.durationMs);
+      else if (counted && !again) a.result.samples.push(res.durationMs);
     } catch (err) {
       if (err instanceof NoAnswerError) {
         // Not sent (the route gave no answer earlier in the run: breaker.ts) costs nothing: not counted.
-        if (err.exchange.repeats === undefined) unanswered++;
+        if (err.exchange.repeats !== undefined) {
+          a.result.note = `no answer (${err.exchange.error ?? err.message}): not timed`;
+          return;
+        }
+        // A first request that waited out the time-out may be a cold start: once more at once, and a
+        // second silence is the route's (the breaker then stops sending to it for the run).
+        if (!again && err.kind === 'timeout') return sampleOnce(a, counted, true);
+        unanswered++;
         a.result.note = `no answer (${err.exchange.error ?? err.message}): not timed`;
       } else if (err instanceof RateLimitedError) {
         a.result.note = 'still 429 Too Many Requests after the retries: not timed';
