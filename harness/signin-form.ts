@@ -48,7 +48,7 @@ export type FormSearch = { form: SignInForm } | { problem: FormProblem };
 export const FORM_WAIT_MS = 5_000;
 const POLL_MS = 100;
 /** A username field and a submit control without a password field for this long: the first page of two. */
-const TWO_STEP_AFTER_MS = 600;
+const TWO_STEP_AFTER_MS = 300;
 
 const USERNAME_LABEL = /e-?mail|user(name)?|login|identifier/i;
 const PASSWORD_LABEL = /password|passcode/i;
