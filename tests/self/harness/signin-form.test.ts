@@ -91,14 +91,17 @@ test.describe('sign-in form in Chromium', () => {
     }
   });
 
-  test('a page with no control at all shows no form; fields that cannot be told apart are unidentified', async () => {
+  test('a page with no control at all shows no form; the first page of a two-step sign-in is one; fields that cannot be told apart are unidentified', async () => {
     const notice = await search('<h1>Sign in</h1><p>Signing in is not available at the moment.</p>');
     expect(notice.result).toEqual({ problem: { kind: 'no-form', missing: ['a username field', 'a password field', 'a submit control'] } });
     // The first step of a two-step sign-in: an e-mail field and "Next", the password on another page.
-    const twoStep = await search('<form><input name="email" type="email"><button>Next</button></form>');
-    expect(twoStep.result).toEqual({ problem: { kind: 'unidentified', missing: ['a password field'] } });
+    const twoStep = await search('<form><input name="email" type="email"><button>Next</button></form>', {}, 1500);
+    expect(twoStep.names, 'the first page of two: the account and "Next", no password field').toEqual(['email', '', 'Next']);
+    // Two password fields and no field for the account: which is which cannot be told.
+    const twoSecrets = await search('<form><input name="a" type="password"><input name="b" type="password"><button>Go</button></form>');
+    expect(twoSecrets.result).toEqual({ problem: { kind: 'unidentified', missing: ['a username field'] } });
     const wrongSelector = await search('<form><input name="u"><input name="p" type="password"><button>Sign in</button></form>', { username: '#nope' });
     expect(wrongSelector.result).toEqual({ problem: { kind: 'unidentified', missing: ['oauth.signInPage.username (#nope) matches nothing visible'] } });
-    for (const s of [notice, twoStep, wrongSelector]) await s.page.close();
+    for (const s of [notice, twoStep, twoSecrets, wrongSelector]) await s.page.close();
   });
 });
