@@ -162,6 +162,8 @@ export function setTokenKeeper(keeper: typeof tokenKeeper): void {
 
 export class ApiClient {
   readonly exchanges: Exchange[] = [];
+  /** Every 4xx answer, whole (parsed body included): CORE-ERROR-BODY judges those of the group's checks (tests/conformance/errors-seen.ts). */
+  readonly clientErrors: ApiResponse[] = [];
 
   constructor(
     readonly baseUrl: string,
@@ -255,7 +257,9 @@ export class ApiClient {
       // A certification keeps every answer whole (redacted), so that its archive can be replayed.
       ...(this.recordBodies ? { body: this.redactor.redact(text), ...(truncated ? { truncated } : {}) } : {}),
     });
-    return { status, headers: responseHeaders, contentType, text, json, jsonError, truncated, durationMs, exchange };
+    const response: ApiResponse = { status, headers: responseHeaders, contentType, text, json, jsonError, truncated, durationMs, exchange };
+    if (status >= 400 && status < 500) this.clientErrors.push(response);
+    return response;
   }
 }
 

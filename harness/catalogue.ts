@@ -34,10 +34,20 @@ export interface Route {
   /** The spec's Purpose column for the route, quoted. */
   purpose: string;
   cite: string;
+  /** The records (schemas) its success is made of: its contract and every schema that one refers to. */
+  records: string[];
 }
 
 /** The document a statement is quoted from: the spec (core) or the profile. */
 export type StatementSource = 'spec' | 'profile';
+
+/** What a statement speaks of, unit by unit: each route it selects, or each route and scope, or each route and kind of error. */
+export interface About {
+  /** The routes, selected by their facts in routes.yaml, as a requirement's `where` selects them. */
+  where: Record<string, unknown>;
+  /** route: one unit per route; scope: per route and each scope it needs; error: per route and each error status the catalogue provokes there. */
+  per: 'route' | 'scope' | 'error';
+}
 
 /** One statement of the spec or the profile (contracts/statements.yaml). */
 export interface Statement {
@@ -45,8 +55,8 @@ export interface Statement {
   source: StatementSource;
   section: string;
   text: string;
-  /** route: one row per route; covered route by route. */
-  each?: 'route';
+  /** What it speaks of: it is covered unit by unit (coverageOf). */
+  about?: About;
   /** Why no check can fail a server that breaks it; such a statement covers nothing. */
   untestable?: string;
 }
@@ -62,8 +72,15 @@ export interface Requirement {
   advisory: boolean;
   per: 'route' | 'scope' | 'once';
   env: Array<'cloud' | 'sandbox'>;
-  /** Routes covered, resolved from `where`. */
+  /** Routes it judges, resolved from `where`: a check of it fails on what these routes answer. */
   routes: string[];
+  /**
+   * Routes a once-check only reads to arrange or find what it judges (the user's id, a created car's
+   * listing): they never count as covered by it.
+   */
+  reads: string[];
+  /** Judges the error answers every other (non-advisory) check of its group receives on its routes (CORE-ERROR-BODY). */
+  judgesErrorsSeen: boolean;
   /** Group whose test file holds the requirement's tests (for per: once). */
   group?: Group;
   /** The statements of the documents it tests (contracts/statements.yaml). */
@@ -80,7 +97,8 @@ export interface Catalogue {
   requirements: Requirement[];
   statements: Statement[];
   pathParams: Record<string, PathParamInfo>;
-  queryParameters: Record<string, { meaning: string; cite: string }>;
+  /** The profile's query parameters: meaning, citation, and the profile requirement that judges a refusal of them. */
+  queryParameters: Record<string, { meaning: string; cite: string; judgedBy: string }>;
   route(id: string): Route;
   requirement(id: string): Requirement;
 }
@@ -98,11 +116,12 @@ export interface PlannedCheck {
 export class CatalogueError extends Error {}
 
 const CONTRACTS_DIR = path.resolve(__dirname, '..', 'contracts');
-const REQUIREMENT_KEYS = new Set(['id', 'class', 'title', 'cite', 'statements', 'check', 'severity', 'advisory', 'per', 'env', 'where', 'group']);
-const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'each', 'untestable']);
+const REQUIREMENT_KEYS = new Set(['id', 'class', 'title', 'cite', 'statements', 'check', 'severity', 'advisory', 'per', 'env', 'where', 'reads', 'judges', 'group']);
+const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'about', 'untestable']);
+const ABOUT_KEYS = new Set(['where', 'per']);
 /** Which document a statement id names: S- the spec, P- the profile. */
 const STATEMENT_PREFIX: Record<StatementSource, string> = { spec: 'S-', profile: 'P-' };
-const WHERE_KEYS = new Set(['routes', 'exclude', 'method', 'group', 'pathParam', 'query', 'protected', 'sandboxOpen', 'contract', 'dated']);
+const WHERE_KEYS = new Set(['routes', 'exclude', 'method', 'group', 'pathParam', 'query', 'protected', 'sandboxOpen', 'contract', 'record', 'dated']);
 
 let cached: Catalogue | undefined;
 
@@ -110,13 +129,14 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   if (cached && dir === CONTRACTS_DIR) return cached;
   const routesDoc = readYaml(path.join(dir, 'routes.yaml'));
   const reqDoc = readYaml(path.join(dir, 'requirements.yaml'));
-  const statements = parseStatements(readYaml(path.join(dir, 'statements.yaml')));
-  const statementsById = new Map(statements.map((st) => [st.id, st]));
   const scopes = routesDoc.scopes as Scope[];
   const pathParams = routesDoc.pathParams as Record<string, PathParamInfo>;
-  const routes = (routesDoc.routes as Array<Record<string, any>>).map((r) => parseRoute(r, scopes, pathParams));
+  const records = recordsUsed(path.join(dir, 'schemas'));
+  const routes = (routesDoc.routes as Array<Record<string, any>>).map((r) => parseRoute(r, scopes, pathParams, records));
   const byRoute = new Map(routes.map((r) => [r.route, r]));
   if (byRoute.size !== routes.length) throw new CatalogueError('routes.yaml: two routes share an id');
+  const statements = parseStatements(readYaml(path.join(dir, 'statements.yaml')), routes, byRoute);
+  const statementsById = new Map(statements.map((st) => [st.id, st]));
 
   const seen = new Set<string>();
   const requirements = (reqDoc.requirements as Array<Record<string, any>>).map((entry) => {
@@ -127,6 +147,9 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
     return req;
   });
   const byId = new Map(requirements.map((r) => [r.id, r]));
+  for (const [name, q] of Object.entries((routesDoc.queryParameters ?? {}) as Record<string, { judgedBy?: string }>)) {
+    if (!q.judgedBy || !byId.has(q.judgedBy)) throw new CatalogueError(`routes.yaml: query parameter ${name} names no known requirement in "judgedBy"`);
+  }
   const catalogue: Catalogue = {
     scopes,
     routes,
@@ -186,7 +209,33 @@ function readYaml(file: string): Record<string, any> {
   }
 }
 
-function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<string, PathParamInfo>): Route {
+/**
+ * The records each contract is made of: its own schema and every schema it refers to, transitively
+ * (contracts/schemas: trip refers to tripSummary, which refers to location). A statement about a
+ * record speaks of every route answering it (`where: { record: location }`).
+ */
+function recordsUsed(schemasDir: string): Map<string, Set<string>> {
+  const refs = new Map<string, Set<string>>();
+  if (!fs.existsSync(schemasDir)) return new Map();
+  for (const file of fs.readdirSync(schemasDir).filter((f) => f.endsWith('.yaml'))) {
+    const text = fs.readFileSync(path.join(schemasDir, file), 'utf8');
+    refs.set(file.replace(/\.yaml$/, ''), new Set([...text.matchAll(/\$ref:\s*"?([A-Za-z0-9]+)\.yaml/g)].map((m) => m[1])));
+  }
+  const closure = new Map<string, Set<string>>();
+  const walk = (name: string, into: Set<string>) => {
+    if (into.has(name)) return;
+    into.add(name);
+    for (const next of refs.get(name) ?? []) walk(next, into);
+  };
+  for (const name of refs.keys()) {
+    const all = new Set<string>();
+    walk(name, all);
+    closure.set(name, all);
+  }
+  return closure;
+}
+
+function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<string, PathParamInfo>, records: Map<string, Set<string>>): Route {
   const match = /^(GET|POST) (\/[^?\s]*)(?:\?(.*))?$/.exec(String(r.route));
   if (!match) throw new CatalogueError(`routes.yaml: route "${r.route}" is not "METHOD /path"`);
   const [, method, routePath, queryPart] = match;
@@ -216,6 +265,7 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
     public: r.public === true,
     purpose: r.purpose,
     cite: r.cite,
+    records: [...(r.success?.contract ? records.get(String(r.success.contract).replace(/\[\]$/, '')) ?? [] : [])].sort(),
   };
 }
 
@@ -234,6 +284,14 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
   }
   const covered = routes.filter((r) => selects(e.where, r)).map((r) => r.route);
   if (covered.length === 0) throw new CatalogueError(`${where}: "where" selects no route`);
+  const reads = e.reads === undefined ? [] : e.reads;
+  if (!Array.isArray(reads)) throw new CatalogueError(`${where}: "reads" lists routes`);
+  if (reads.length && e.per !== 'once') throw new CatalogueError(`${where}: only a check made once reads routes besides those it judges`);
+  for (const id of reads) {
+    if (!byRoute.has(id)) throw new CatalogueError(`${where}: reads unknown route "${id}"`);
+    if (covered.includes(id)) throw new CatalogueError(`${where}: "${id}" is both judged (where) and only read (reads)`);
+  }
+  if (e.judges !== undefined && e.judges !== 'errors-seen') throw new CatalogueError(`${where}: "judges" can only be errors-seen`);
   const params = Object.fromEntries(Object.entries(e).filter(([k]) => !REQUIREMENT_KEYS.has(k)));
   const envs = e.env ? [e.env] : ['cloud', 'sandbox'];
   return {
@@ -247,13 +305,15 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     per: e.per ?? 'route',
     env: envs,
     routes: covered,
+    reads: reads.map(String),
+    judgesErrorsSeen: e.judges === 'errors-seen',
     group: e.group,
     statements: Array.isArray(e.statements) ? e.statements.map(String) : [],
     params,
   };
 }
 
-function parseStatements(doc: Record<string, any>): Statement[] {
+function parseStatements(doc: Record<string, any>, routes: Route[], byRoute: Map<string, Route>): Statement[] {
   const out: Statement[] = [];
   for (const source of ['spec', 'profile'] as const) {
     const list = doc[source];
@@ -265,16 +325,33 @@ function parseStatements(doc: Record<string, any>): Statement[] {
       if (!String(e.id).startsWith(STATEMENT_PREFIX[source]) || !/^[SP](-[A-Z0-9]+)+$/.test(e.id)) {
         throw new CatalogueError(`${where}: a ${source} statement's id looks like ${STATEMENT_PREFIX[source]}THING`);
       }
-      if (e.each !== undefined && e.each !== 'route') throw new CatalogueError(`${where}: "each" can only be route`);
       if (out.some((s) => s.id === e.id)) throw new CatalogueError(`${where}: duplicate id`);
-      out.push({ id: e.id, source, section: e.section, text: e.text, ...(e.each ? { each: e.each } : {}), ...(e.untestable ? { untestable: String(e.untestable) } : {}) });
+      const about = e.about === undefined ? undefined : parseAbout(e.about, where, routes, byRoute);
+      if (about && e.untestable) throw new CatalogueError(`${where}: an untestable statement speaks of nothing a check covers (drop "about")`);
+      if (!about && !e.untestable) throw new CatalogueError(`${where}: missing "about" (the routes it speaks of), or "untestable" (why no check can fail it)`);
+      out.push({ id: e.id, source, section: e.section, text: e.text, ...(about ? { about } : {}), ...(e.untestable ? { untestable: String(e.untestable) } : {}) });
     }
   }
   return out;
 }
 
+function parseAbout(a: unknown, where: string, routes: Route[], byRoute: Map<string, Route>): About {
+  if (!a || typeof a !== 'object' || Array.isArray(a)) throw new CatalogueError(`${where}: "about" is { where: {...}, per: route | scope | error }`);
+  const about = a as Record<string, any>;
+  for (const key of Object.keys(about)) if (!ABOUT_KEYS.has(key)) throw new CatalogueError(`${where}: unknown key "about.${key}"`);
+  const per = about.per ?? 'route';
+  if (!['route', 'scope', 'error'].includes(per)) throw new CatalogueError(`${where}: "about.per" is route, scope or error`);
+  const w = about.where ?? {};
+  if (typeof w !== 'object' || Array.isArray(w)) throw new CatalogueError(`${where}: "about.where" selects routes by their facts`);
+  for (const key of Object.keys(w)) if (!WHERE_KEYS.has(key)) throw new CatalogueError(`${where}: unknown selector "about.where.${key}"`);
+  for (const id of [...(w.routes ?? []), ...(w.exclude ?? [])]) if (!byRoute.has(id)) throw new CatalogueError(`${where}: unknown route "${id}"`);
+  if (!routes.some((r) => selects(w, r))) throw new CatalogueError(`${where}: "about.where" selects no route`);
+  return { where: w, per };
+}
+
 /**
- * A requirement names the statements it tests: known ones that a check can break (not `untestable`);
+ * A requirement names the statements it tests: known ones that a check can break (not `untestable`,
+ * but for an advisory requirement, which only warns, naming the rule that lets it warn);
  * a core requirement at least one of the spec's, a profile requirement at least one of the profile's
  * and none of the spec's (a spec statement is the core class's: v3-profile.md, rules of precedence).
  */
@@ -284,7 +361,8 @@ function checkStatements(req: Requirement, byId: Map<string, Statement>): void {
   for (const id of req.statements) {
     const st = byId.get(id);
     if (!st) throw new CatalogueError(`${where}: unknown statement ${id}`);
-    if (st.untestable) throw new CatalogueError(`${where}: ${id} is marked untestable in statements.yaml (${st.untestable})`);
+    // An advisory requirement only warns: it may name the rule that lets it (P-RULE-WARN), which no check can fail a server on.
+    if (st.untestable && !req.advisory) throw new CatalogueError(`${where}: ${id} is marked untestable in statements.yaml (${st.untestable})`);
   }
   const sources = req.statements.map((id) => byId.get(id)!.source);
   if (req.class === 'core' && !sources.includes('spec')) throw new CatalogueError(`${where}: a core requirement tests at least one statement of the spec (S-)`);
@@ -293,16 +371,68 @@ function checkStatements(req: Requirement, byId: Map<string, Statement>): void {
   }
 }
 
+/** One unit a statement speaks of: a route, or a route and one of its scopes, or a route and an error status provoked there. */
+export interface CoverageUnit {
+  route: string;
+  scope?: Scope;
+  status?: number;
+  /** The checks (keys) of the statement's own class that judge this unit and can fail on it. */
+  checks: string[];
+}
+
+export interface Coverage {
+  /** The requirements of the statement's own class that name it (core for the spec, profile for the profile). */
+  requirements: Requirement[];
+  units: CoverageUnit[];
+  /** The units no check covers. */
+  uncovered: CoverageUnit[];
+}
+
+/** The error statuses a requirement's checks provoke on the routes it judges: its documented answer (`expect.status`), or `provokes`. */
+export function provokedStatuses(r: Requirement): number[] {
+  const statuses = [(r.params.expect as { status?: unknown } | undefined)?.status, r.params.provokes].flat();
+  return [...new Set(statuses.filter((s): s is number => typeof s === 'number' && s >= 400))].sort();
+}
+
 /**
- * The requirements that test a statement, and for a statement made route by route, the routes no
- * such requirement covers. A spec statement counts only core requirements.
+ * A statement's coverage, unit by unit (its `about`): a unit is covered by a check of a requirement of
+ * the statement's own class (core for the spec, profile for the profile) that names the statement and
+ * judges the unit's route (a route a once-check only reads never counts), per scope for a unit of a
+ * scope, and for a unit of an error status, a check that provokes that status there or judges every
+ * error its group receives there (CORE-ERROR-BODY). The error statuses of a route are those the
+ * catalogue's non-advisory requirements provoke on it: the units follow the catalogue, never a list
+ * typed twice.
  */
-export function coverageOf(catalogue: Catalogue, st: Statement): { requirements: Requirement[]; uncoveredRoutes: string[] } {
-  const requirements = catalogue.requirements.filter((r) => r.statements.includes(st.id) && (st.source === 'profile' || r.class === 'core'));
-  const uncoveredRoutes = st.each === 'route'
-    ? catalogue.routes.map((r) => r.route).filter((route) => !requirements.some((r) => r.routes.includes(route)))
-    : [];
-  return { requirements, uncoveredRoutes };
+export function coverageOf(catalogue: Catalogue, st: Statement): Coverage {
+  const cls = st.source === 'spec' ? 'core' : 'profile';
+  // An advisory requirement only warns: its checks can fail nothing.
+  const requirements = catalogue.requirements.filter((r) => r.statements.includes(st.id) && r.class === cls && !r.advisory);
+  if (!st.about) return { requirements, units: [], uncovered: [] };
+  const about = st.about;
+  const planned = planChecks(catalogue).filter((p) => requirements.includes(p.requirement));
+  const judging = (route: string) => planned.filter((p) => (p.route ? p.route.route === route : p.requirement.routes.includes(route)));
+  const units: CoverageUnit[] = [];
+  for (const route of catalogue.routes.filter((r) => selects(about.where, r))) {
+    if (about.per === 'route') {
+      units.push({ route: route.route, checks: judging(route.route).map((p) => p.key) });
+    } else if (about.per === 'scope') {
+      for (const scope of route.scopes) {
+        units.push({ route: route.route, scope, checks: judging(route.route).filter((p) => p.scope === scope).map((p) => p.key) });
+      }
+    } else {
+      for (const status of errorStatusesOf(catalogue, route.route)) {
+        const checks = judging(route.route).filter((p) => p.requirement.judgesErrorsSeen || provokedStatuses(p.requirement).includes(status));
+        units.push({ route: route.route, status, checks: checks.map((p) => p.key) });
+      }
+    }
+  }
+  return { requirements, units, uncovered: units.filter((u) => u.checks.length === 0) };
+}
+
+/** The error statuses the catalogue's non-advisory requirements provoke on a route they judge. */
+export function errorStatusesOf(catalogue: Catalogue, route: string): number[] {
+  const statuses = catalogue.requirements.filter((r) => !r.advisory && r.routes.includes(route)).flatMap(provokedStatuses);
+  return [...new Set(statuses)].sort();
 }
 
 function selects(w: Record<string, any>, r: Route): boolean {
@@ -315,7 +445,9 @@ function selects(w: Record<string, any>, r: Route): boolean {
   if (w.query && !anyOf(w.query, (q) => r.query.includes(q))) return false;
   if (w.protected !== undefined && (r.scopes.length > 0 && !r.public) !== w.protected) return false;
   if (w.sandboxOpen !== undefined && r.sandboxOpen !== w.sandboxOpen) return false;
-  if (w.contract !== undefined && Boolean(r.success.contract) !== w.contract) return false;
+  if (typeof w.contract === 'boolean' && Boolean(r.success.contract) !== w.contract) return false;
+  if (w.contract !== undefined && typeof w.contract !== 'boolean' && !anyOf(w.contract, (c) => r.success.contract === c)) return false;
+  if (w.record && !anyOf(w.record, (name) => r.records.includes(name))) return false;
   if (w.dated !== undefined && (r.dates.length > 0) !== w.dated) return false;
   return true;
 }

@@ -10,7 +10,7 @@ import type { Redactor } from './redact';
 import type { Scope, Target, TokenKey } from './target';
 import { expectStatus } from './assertions';
 import { systemClock, type Clock } from './clock';
-import { NotApplicable, NotRun } from './outcome';
+import { NotApplicable, NotRun, unreadable } from './outcome';
 
 export interface CallOptions {
   /** Path or fixed-query parameter values, overriding the run's ids. */
@@ -26,6 +26,13 @@ export interface CallOptions {
 }
 
 export type { BrowserSession };
+
+/** An error answer another check of the group received on a route (CORE-ERROR-BODY judges them all). */
+export interface SeenError {
+  /** The key of the check that received it. */
+  by: string;
+  res: ApiResponse;
+}
 
 /** Which run id fills each parameter of a route by default. */
 const DEFAULT_IDS: Record<string, DataKey> = {
@@ -51,7 +58,17 @@ export class CheckContext {
     private readonly browserSession?: BrowserSession,
     /** The clock the check reads (harness/clock.ts): the system's, or a replay's recorded readings. */
     private readonly clock: Clock = systemClock(),
+    /** The error answers the group's other checks received so far, by route (tests/conformance/errors-seen.ts). */
+    private readonly seenErrors: (route: string) => SeenError[] = () => [],
   ) {}
+
+  /**
+   * The error answers every other (non-advisory) check of this group has received on the route under
+   * test: a requirement that judges them (`judges: errors-seen`) runs after the group's other checks.
+   */
+  errorsSeen(): SeenError[] {
+    return this.route ? this.seenErrors(this.route.route) : [];
+  }
 
   /** Now, in milliseconds: every date a check computes starts here (never Date.now(): a replay must read the recorded instants). */
   now(): number {
@@ -100,7 +117,21 @@ export class CheckContext {
    * any 2xx (the spec shows no status code).
    */
   expectSuccess(res: ApiResponse, route: Route, why = ''): void {
+    if (this.requirement.class === 'core') this.expectProfileParametersTaken(res, route);
     expectStatus(res, this.requirement.class === 'core' ? '2xx' : route.success.status, why);
+  }
+
+  /**
+   * A core check that sent the profile's query parameters (begin, end, limit, ...: the spec shows
+   * none) and met a refusal of them (400 or 416) cannot judge the spec with that request: not run,
+   * naming the profile requirement of the parameter (routes.yaml queryParameters judgedBy).
+   */
+  expectProfileParametersTaken(res: ApiResponse, route: Route): void {
+    if (res.status !== 400 && res.status !== 416) return;
+    const sent = [...new URL(res.exchange.url).searchParams.keys()].filter((k) => !(k in route.fixedQuery) && this.catalogue.queryParameters[k]);
+    if (!sent.length) return;
+    const judges = [...new Set(sent.map((k) => this.catalogue.queryParameters[k].judgedBy))];
+    throw unreadable(`${route.route} refused the profile's query parameters ${sent.join(', ')} with ${res.status}`, judges.join(' and '));
   }
 
   data(key: DataKey): string {

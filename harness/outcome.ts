@@ -23,13 +23,13 @@ export class NotApplicable extends Error {
 }
 
 /**
- * A core check reads an answer through a fact only the profile gives (a field name, a structure).
- * An answer that does not follow it cannot be judged against the spec: the check is not run, and the
- * profile requirement of that fact (named) fails instead. A core failure thus always means the spec
- * is broken.
+ * A core check uses a fact only the profile gives as a means (a field name, a structure, a request
+ * body, a parameter, a grant, a route's scopes). A server that does not follow it, or refuses it,
+ * cannot be judged against the spec that way: the check is not run, and the profile requirement of
+ * that fact (named) fails instead. A core failure thus always means the spec is broken.
  */
 export function unreadable(what: string, judgedBy: string): NotRun {
-  return new NotRun(`${what}, so this core check cannot read the answer; ${judgedBy} judges it against the profile`);
+  return new NotRun(`${what}: this core check rests on that fact of the profile, so it cannot judge the spec here; ${judgedBy} judges it against the profile`);
 }
 
 /**

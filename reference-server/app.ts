@@ -18,7 +18,7 @@ import { devicesRoutes } from './routes/devices';
 import { tripsRoutes } from './routes/trips';
 import { usersRoutes } from './routes/users';
 import { checkRouteLatency, routeKeyOf, type RouteLatency } from './route-latency';
-import { Faults, Variants } from './switches';
+import { FAULT_GUARDS_HEADER, Faults, guardsOfThisRequest, trackRequestGuards, Variants } from './switches';
 
 export type { Mode } from './context';
 
@@ -81,6 +81,13 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
       if (latencyMs > 0) await sleep(latencyMs);
       sendApiError(reply, fromFrameworkError(error), switchesFor(request));
     },
+  });
+
+  // Each request reaches fault guards of its own (switches.ts); traced, its answer names them.
+  app.addHook('onRequest', (_request, _reply, done) => trackRequestGuards(done));
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (faults.tracing) reply.header(FAULT_GUARDS_HEADER, guardsOfThisRequest().join(','));
+    return payload;
   });
 
   // Bodies are kept as raw strings and judged by each route after authentication, so a bad body

@@ -71,9 +71,12 @@ export const FAULTS = [
   { name: 'error-tip-missing', family: 'errors', description: 'Error objects have no tip field', breaks: 'S-ERRORS-BODY' },
   { name: 'parameters-error-singular', family: 'errors', description: 'Parameter errors use type "PARAMETER_ERROR" instead of "PARAMETERS_ERROR"', breaks: 'S-ERRORS-TYPES' },
   { name: 'trip-stats-not-found-lowercase', family: 'errors', description: 'Trip stats mileage/usedtime routes answer "trip not found" (lower case)', breaks: 'P-DEC-MESSAGE-CASE' },
+  { name: 'conflict-error-object', family: 'errors', description: 'The device routes answer a conflict (409) with a single {type,message,tip} object instead of an array', breaks: 'S-ERRORS-BODY' },
+  { name: 'range-error-no-tip', family: 'errors', description: 'The range errors (416 "Range issue in dates") carry no tip', breaks: 'S-ERRORS-BODY' },
   { name: 'not-found-message-generic', family: 'errors', description: 'Unknown user/car answers "Resource not found" instead of "User not found"/"Car not found"', breaks: 'S-USER-CARS-ERR-NOT-FOUND' },
 
   // status
+  { name: 'user-id-beyond-32-bits-500', family: 'status', description: 'A user id beyond 32 bits fails with 500 (read into a 32-bit integer) instead of 404 "User not found"', breaks: 'S-USER-CARS-ERR-NOT-FOUND' },
   { name: 'unknown-car-500', family: 'status', description: 'A well-formed but unknown car id answers 500 instead of 404 on car routes', breaks: 'P-ERR-NOT-FOUND' },
   { name: 'created-car-200', family: 'status', description: 'POST /users/{userId}/cars answers 200 instead of 201', breaks: 'P-ROUTE-SUCCESS' },
   { name: 'device-associate-200', family: 'status', description: 'Associating a device with a car answers 200 with a body instead of 204', breaks: 'P-ROUTE-SUCCESS' },
@@ -87,7 +90,8 @@ export const FAULTS = [
   { name: 'expired-token-401', family: 'authentication', description: 'An expired token answers 401 AUTHENTICATION_ERROR instead of 403 AUTHORIZATION_ERROR', breaks: 'P-ERR-AUTH-EXPIRED' },
   { name: 'auth-checked-after-existence', family: 'authentication', description: 'Unknown ids answer 404 before authentication is checked (existence leak)', breaks: 'P-DEC-CHECK-ORDER' },
   { name: 'unknown-token-revoked', family: 'authentication', description: 'An unknown token answers 403 AUTHORIZATION_ERROR "Token has been revoked" instead of 401 "Invalid token"', breaks: 'P-ERR-AUTH-INVALID' },
-  { name: 'bearer-scheme-not-checked', family: 'authentication', description: 'The Bearer scheme is not checked: the last word of the Authorization header is taken as the token ("Basic <token>" is served)', breaks: 'S-AUTH-BEARER' },
+  { name: 'bearer-scheme-not-checked', family: 'authentication', description: 'The Bearer scheme is not checked: the last word of the Authorization header is taken as the token ("Basic <token>" is served)', breaks: 'P-ERR-AUTH-MALFORMED' },
+  { name: 'bearer-without-token-500', family: 'authentication', description: 'An Authorization header "Bearer" without a token fails with 500 (the token is read as the second word of the header)', breaks: 'S-ERRORS-TYPE-AUTHENTICATION' },
   { name: 'unknown-token-as-first-user', family: 'authentication', description: 'A token the server never issued falls back to a default session (the first user, every scope) instead of 401', breaks: 'S-AUTH-BEARER' },
   { name: 'status-route-unprotected', family: 'authentication', description: 'In the cloud, GET /cars/{carId}/status answers without any Authorization (the route misses the auth hook)', breaks: 'S-HOSTS-CLOUD' },
   { name: 'status-says-token-expired', family: 'authentication', description: 'GET /cars/{carId}/status refuses every valid token as expired (403 "Token has expired": its expiry compared with a clock in seconds)', breaks: 'S-ENDPOINT-PURPOSE' },
@@ -95,6 +99,7 @@ export const FAULTS = [
   // scopes (incl. the scope map)
   { name: 'scope-map-status-needs-cars-read', family: 'scopes', description: 'GET /cars/{carId}/status requires cars_read instead of status_read', breaks: 'P-ROUTE-SCOPES' },
   { name: 'missing-scope-tip-omits-scope', family: 'scopes', description: 'The missing-scope tip does not name the missing scope', breaks: 'S-AUTH-MISSING-SCOPE-TIP' },
+  { name: 'scope-tip-names-first-scope', family: 'scopes', description: "The missing-scope tip names the route's first scope, whichever is missing (wrong on the routes that need two)", breaks: 'S-AUTH-MISSING-SCOPE-TIP' },
   { name: 'trip-locations-skip-locations-scope', family: 'scopes', description: 'GET /trips/{tripId}/locations only requires trips_read (locations_read not checked)', breaks: 'P-ROUTE-SCOPES' },
   { name: 'car-stats-need-trips-read', family: 'scopes', description: 'Car stats routes require trips_read instead of signals_read', breaks: 'P-ROUTE-SCOPES' },
   { name: 'missing-scope-401', family: 'scopes', description: 'A missing scope answers 401 AUTHENTICATION_ERROR instead of 403 AUTHORIZATION_ERROR', breaks: 'S-AUTH-MISSING-SCOPE' },
@@ -257,6 +262,7 @@ export const FAULTS = [
   { name: 'route-scope-overdemanding', family: 'scopes', description: 'One read route demands every scope, not only its own (per route)', routes: 'get', breaks: 'P-ROUTE-SCOPES' },
   { name: 'route-scope-unchecked', family: 'scopes', description: 'One route does not check its scopes: any valid token is served (per route)', routes: 'all', breaks: 'S-AUTH-SCOPES-PER-ROUTE' },
   { name: 'route-sandbox-closed', family: 'sandbox', description: 'The sandbox requires a token on one read route addressed by id (per route)', mode: 'sandbox', routes: 'by-id', breaks: 'S-HOSTS-SANDBOX' },
+  { name: 'scope-tip-names-held-scopes', family: 'scopes', description: 'One route names in its missing-scope tip the scopes the token holds instead of the missing one (per route)', routes: 'all', breaks: 'S-AUTH-MISSING-SCOPE-TIP' },
   { name: 'route-answers-500', family: 'status', description: 'One read route fails with 500 and an error array where its record should be (per route)', routes: 'get', breaks: 'S-ENDPOINT-PURPOSE' },
 ] as const satisfies readonly FaultInfo[];
 

@@ -1,6 +1,7 @@
 // The two switches of one app instance: the active fault (faults.ts) and the active variant
 // (variants.ts), each typed so that a misspelt name at a guard (`faults.has('...')`) fails to compile.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { faultRoutes, parseFaultSpec } from './fault-specs';
 import { faultNames, type FaultName, isFaultName } from './faults';
 import type { RouteKey } from './route-keys';
@@ -9,6 +10,22 @@ import { isVariantName, variantNames, type VariantName } from './variants';
 /** The spellings of "no fault" / "no variant": absent, empty or `none` (flags, env vars, app options). */
 export function isNone(spec: string | null | undefined): spec is '' | 'none' | null | undefined {
   return spec === undefined || spec === null || spec === '' || spec === 'none';
+}
+
+/** The response header that names the guards a request reached, while tracing (Faults.tracing). */
+export const FAULT_GUARDS_HEADER = 'x-vds-fault-guards';
+
+/** The guards one request reaches (app.ts runs each request in a store of its own). */
+const requestGuards = new AsyncLocalStorage<Set<string>>();
+
+/** Runs the rest of a request's handling with a guard set of its own (a Fastify onRequest hook's done). */
+export function trackRequestGuards(done: () => void): void {
+  requestGuards.run(new Set(), done);
+}
+
+/** The guards the request being handled has reached so far. */
+export function guardsOfThisRequest(): string[] {
+  return [...(requestGuards.getStore() ?? [])].sort();
 }
 
 /**
@@ -21,6 +38,14 @@ export class Faults {
   private current: FaultName | null = null;
   /** The one route a per-route fault is on; null for a plain fault. */
   private currentRoute: RouteKey | null = null;
+  /**
+   * The guards reached since the last switch, whether their fault was active or not: `name` for
+   * has(), `name@route` for on(). A fault whose guard no request reaches changes no answer: the power
+   * proof reads them (GET /_control/fault-guards) to know which faults a run can see at all.
+   */
+  private readonly reachedGuards = new Set<string>();
+  /** Each answer names the guards its request reached (header x-vds-fault-guards): POST /_control/fault-guards {"trace": true}. */
+  tracing = false;
 
   /** Throws an Error that says what is wrong for an unknown name or a misplaced route. */
   constructor(spec?: string | null) {
@@ -40,6 +65,12 @@ export class Faults {
     const { name, route } = Faults.parse(spec);
     this.current = name;
     this.currentRoute = route;
+    this.reachedGuards.clear();
+  }
+
+  /** The guards reached since the last switch (see reachedGuards). */
+  get reached(): string[] {
+    return [...this.reachedGuards].sort();
   }
 
   private static parse(spec?: string | null): { name: FaultName | null; route: RouteKey | null } {
@@ -60,12 +91,19 @@ export class Faults {
   }
 
   has(name: FaultName): boolean {
+    this.reach(name);
     return this.active === name;
   }
 
   /** A per-route fault, active on this route. */
   on(name: FaultName, route: string): boolean {
+    this.reach(`${name}@${route}`);
     return this.active === name && this.route === route;
+  }
+
+  private reach(guard: string): void {
+    this.reachedGuards.add(guard);
+    requestGuards.getStore()?.add(guard);
   }
 }
 

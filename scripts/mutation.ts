@@ -17,11 +17,13 @@
 // part of npm test.
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
-// (contracts/fault-kills.yaml; for a fault that breaks the spec, only the core ones), stopping at the
-// first failing check (-x: under the default gate one failing requirement is enough for exit 1); when
-// they do not catch it (a new fault, a changed check), all of the checks (for a spec fault: all the
-// core checks, --grep @core) run, again stopping at the first failure. --full runs the whole suite for every fault, up to
-// --max-failures failing checks (default 40: Playwright starts a fresh worker after every failure, so
+// (contracts/fault-kills.yaml; for a fault that breaks the spec, the core ones first), stopping at the
+// first failing check (-x: under the default gate one failing requirement is enough for exit 1) but
+// for a fault of the spec, whose selection runs whole (a core check may judge what a profile check
+// received: CORE-ERROR-BODY runs after the others); when they do not catch it (a new fault, a changed
+// check), all of the checks run (for a spec fault: all the core checks first, --grep @core, then every
+// check) (scripts/power-plan.ts faultGatePlan, npm test's plan too). --full runs the whole suite for every fault, up to
+// --max-failures failing checks (0: no limit; default 40: Playwright starts a fresh worker after every failure, so
 // a fault that fails hundreds of checks would cost minutes). --top-up proves the other direction,
 // that every requirement can fail: each fault runs only the checks of the requirements no fault has
 // caught yet (the set shrinks as the run goes), again while a run stopped at --max-failures (default
@@ -43,7 +45,7 @@ import type { Certificate } from '../reporters/model';
 import { REPORT_FILES } from '../reporters/paths';
 import { NOT_SELECTED } from '../reporters/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
-import { breaksTheSpec, conformingServers, faultTarget, isCaught, MAY_NOT_RUN } from './power-plan';
+import { conformingServers, faultGatePlan, faultTarget, isCaught, MAY_NOT_RUN } from './power-plan';
 import { FAULTS } from '../reference-server/faults';
 import { freshRunEnv, startReference } from './reference-process';
 import { gatePowerLine, type GatePower } from './mutation-summary';
@@ -70,6 +72,10 @@ interface Run {
   maxFailures: number;
   /** A fault that breaks a statement of the spec: the core class must fail against it. */
   breaksSpec?: boolean;
+  /** A --grep of its own (a fallback run of the gate: every core check, or every check); with neither it nor a selection above, every check. */
+  grep?: string;
+  /** The gate's runs to try in turn when the targeted one misses (scripts/power-plan.ts faultGatePlan). */
+  fallbackGreps?: Array<string | undefined>;
 }
 
 interface Outcome extends Run {
@@ -139,9 +145,9 @@ function runSuite(run: Run): Promise<Outcome> {
     // The README's command (`npm run conformance` runs `node --import tsx scripts/conformance.ts`),
     // straight from node: npm would add a process and a second a run.
     const args = ['--import', 'tsx', path.join(ROOT, 'scripts', 'conformance.ts'), '--target', run.target, `--output=${path.join(dir, 'test-results')}`];
-    const grep = run.checks ? keysPattern(run.checks) : run.requirements ? requirementsPattern(run.requirements) : run.breaksSpec ? '@core' : undefined;
+    const grep = run.checks ? keysPattern(run.checks) : run.requirements ? requirementsPattern(run.requirements) : run.grep;
     if (grep) args.push('--grep', grep);
-    if (run.fault) args.push('--max-failures', String(run.maxFailures));
+    if (run.fault && run.maxFailures > 0) args.push('--max-failures', String(run.maxFailures));
     // Its own process group: a run that overstays is stopped with its reference server and browser.
     const child = spawn(process.execPath, args, {
       cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true,
@@ -297,20 +303,18 @@ function plan(o: Options): Plan {
   // Precision runs only in the release gate: a full or top-up run measures power.
   const cleanRuns: Run[] = o.full || o.topUp || o.only ? precisionRuns(false).slice(0, 2) : precisionRuns(o.precisionOnly);
   const runs: Run[] = specs.map((spec) => {
-    // A fault that breaks the spec must fail the core class: the gate runs only core checks against it.
-    const breaksSpec = !o.full && !o.topUp && breaksTheSpec(spec);
-    // Advisory requirements only warn (they cannot make the run exit 1); a spec fault must fail core.
-    const killers = (targets[spec] ?? []).filter((id) => {
-      const r = catalogue.requirements.find((q) => q.id === id);
-      return r !== undefined && !r.advisory && (!breaksSpec || r.class === 'core');
-    });
+    const gating = !o.full && !o.topUp;
+    // The same plan as npm test's proof: the requirements that caught it before, then the fallbacks.
+    const gate = faultGatePlan(spec, catalogue, targets);
     return {
       label: labelFor(spec),
       target: faultTarget(spec),
       fault: spec,
-      breaksSpec,
-      requirements: !o.full && !o.topUp && killers.length ? killers.slice(0, 3) : undefined,
-      maxFailures: o.full || o.topUp ? o.maxFailures : 1,
+      breaksSpec: gating && gate.breaksSpec,
+      requirements: gating ? gate.first : undefined,
+      ...(gating ? { fallbackGreps: gate.fallbackGreps } : {}),
+      // A fault of the spec runs its selection whole: a core check may judge what a profile check received (CORE-ERROR-BODY).
+      maxFailures: o.full || o.topUp ? o.maxFailures : gate.breaksSpec ? 0 : 1,
     };
   });
   // A top-up spreads each family's plain faults over the run (two faults of one family at once would
@@ -345,13 +349,20 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
     console.log(`  [${finished}] ${out.label.padEnd(40)} ${verdict.padEnd(9)} ${out.seconds.toFixed(1)}s${exit}${scope}${caught}${broke} ${out.problem ?? ''}`);
   };
 
-  // A targeted run that misses its fault runs again with every check (every core check for a fault
-  // that breaks the spec): only that says "survived".
+  // A targeted run that misses its fault runs again with every core check, then every check (for a
+  // fault that breaks the spec), or every check: only that says "survived".
   const runTargeted = async (run: Run): Promise<Outcome> => {
-    const first = await runSuite(run);
-    if (!run.requirements || isKilled(first)) return first;
-    progress(first);
-    return runSuite({ ...run, requirements: undefined });
+    const attempts: Run[] = [
+      ...(run.requirements ? [run] : []),
+      ...(run.fallbackGreps ?? [undefined]).map((grep) => ({ ...run, requirements: undefined, grep })),
+    ];
+    let out: Outcome | undefined;
+    for (const attempt of attempts) {
+      if (out) progress(out);
+      out = await runSuite(attempt);
+      if (isKilled(out)) break;
+    }
+    return out!;
   };
   // Top-up: the requirements (or checks) still uncaught; again while a capped run found some.
   const runTopUp = async (run: Run): Promise<Outcome> => {

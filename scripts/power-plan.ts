@@ -95,27 +95,32 @@ export function faultTarget(spec: string): 'local' | 'local-sandbox' {
 export interface FaultGatePlan {
   spec: string;
   target: 'local' | 'local-sandbox';
-  /** Breaks the spec: only core checks run, and the core class must fail. */
+  /** The statement it breaks (reference-server/faults.ts). */
+  breaks: string;
+  /** Breaks the spec: the core class must fail. */
   breaksSpec: boolean;
-  /** The requirements that caught it before (at most three, of the class that must fail, never advisory); undefined: none known. */
+  /** The requirements that caught it before (at most three, core first for a fault of the spec, never advisory); undefined: none known. */
   first?: string[];
-  /** The class-wide fallback: `@core` for a fault of the spec, else every check (undefined). */
-  fallbackGrep?: string;
+  /**
+   * When those miss it, the runs to try in turn: every core check, then every check, for a fault of the
+   * spec (a core check may judge what a profile check provokes: CORE-ERROR-BODY); every check otherwise.
+   */
+  fallbackGreps: Array<string | undefined>;
 }
 
 export function faultGatePlan(spec: string, catalogue: Catalogue, kills: KillMatrix): FaultGatePlan {
   const breaksSpec = breaksTheSpec(spec);
-  // Advisory requirements only warn (they cannot make the run exit 1); a spec fault must fail core.
-  const killers = (kills[spec] ?? []).filter((id) => {
-    const r = catalogue.requirements.find((q) => q.id === id);
-    return r !== undefined && !r.advisory && (!breaksSpec || r.class === 'core');
-  });
+  // Advisory requirements only warn (they cannot make the run exit 1).
+  const known = (kills[spec] ?? []).map((id) => catalogue.requirements.find((q) => q.id === id)).filter((r) => r !== undefined && !r.advisory);
+  // A spec fault must fail core: its core killers first, then what may have provoked what they judged.
+  const killers = (breaksSpec ? [...known.filter((r) => r!.class === 'core'), ...known.filter((r) => r!.class !== 'core')] : known).map((r) => r!.id);
   return {
     spec,
     target: faultTarget(spec),
+    breaks: FAULTS.find((f) => f.name === parseFaultSpec(spec).name)?.breaks ?? '',
     breaksSpec,
     ...(killers.length ? { first: killers.slice(0, 3) } : {}),
-    ...(breaksSpec ? { fallbackGrep: '@core' } : {}),
+    fallbackGreps: breaksSpec ? ['@core', undefined] : [undefined],
   };
 }
 

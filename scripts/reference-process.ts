@@ -18,6 +18,12 @@ export interface Reference {
   control: string;
   /** Switches the server to another fault (or none, null), after a reset: POST /_control/fault. */
   setFault(fault: string | null): Promise<void>;
+  /** An access token minted through the control API that outlives resets and fault switches (keep). */
+  keptToken(clientId: string, username: string): Promise<string>;
+  /** The fault guards its requests reached since the last fault switch (GET /_control/fault-guards). */
+  reachedGuards(): Promise<Set<string>>;
+  /** While on, each answer names the guards its request reached (header x-vds-fault-guards). */
+  traceGuards(on: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -77,7 +83,23 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     const res = await fetch(`${control}/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fault }) });
     if (res.status !== 204) throw new Error(`the reference did not switch to fault ${fault}: ${res.status} ${await res.text()}`);
   };
-  return { port, targetFile: writeTargetFile(port, options), control, setFault, stop };
+  const keptToken = async (clientId: string, username: string) => {
+    const res = await fetch(`${control}/tokens/mint`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, username, keep: true }) });
+    const token = res.status === 200 ? ((await res.json()) as { access_token?: unknown }).access_token : undefined;
+    if (typeof token !== 'string') throw new Error(`the reference did not mint a kept token for ${clientId}: ${res.status}`);
+    return token;
+  };
+  const reachedGuards = async () => {
+    const res = await fetch(`${control}/fault-guards`);
+    const body = res.status === 200 ? ((await res.json()) as { reached?: unknown }).reached : undefined;
+    if (!Array.isArray(body)) throw new Error(`the reference did not list its fault guards: ${res.status}`);
+    return new Set(body.map(String));
+  };
+  const traceGuards = async (on: boolean) => {
+    const res = await fetch(`${control}/fault-guards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trace: on }) });
+    if (res.status !== 204) throw new Error(`the reference did not switch its guard trace: ${res.status}`);
+  };
+  return { port, targetFile: writeTargetFile(port, options), control, setFault, keptToken, reachedGuards, traceGuards, stop };
 }
 
 /** The target file (local by default), pointed at this server, without a startCommand (the server is already up). */

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { coverageOf, GROUPS, loadCatalogue, planChecks, type Catalogue, type Requirement, type Route, type StatementSource } from '../harness/catalogue';
+import { coverageOf, GROUPS, loadCatalogue, planChecks, type Catalogue, type CoverageUnit, type Requirement, type Route, type Statement, type StatementSource } from '../harness/catalogue';
 import { parseFaultSpec } from '../reference-server/fault-specs';
 import { checksNeverCaught, neverCaught, readCheckKills, requirementKills } from './kill-matrix';
 
@@ -61,7 +61,7 @@ export function renderRequirements(): string {
     '',
     'Sections: the requirements by route group (users, cars, trips, devices, auth); [Routes](#routes); ' +
       'the traceability of [the spec](#the-spec-statement-by-statement) and [the profile](#the-profile-statement-by-statement), ' +
-      'statement by statement; the [changelog](#changelog).',
+      'statement by statement, and [unit by unit](#coverage-unit-by-unit); the [changelog](#changelog).',
     '',
   );
   for (const group of GROUPS) {
@@ -69,7 +69,8 @@ export function renderRequirements(): string {
     if (!reqs.length) continue;
     out.push(`## ${group}`, '', '| id | class | requirement | routes | checks | cite | statements | caught faults |', '|---|---|---|---|---|---|---|---|');
     for (const r of reqs) {
-      const routes = r.routes.length > 4 ? `${r.routes.filter((x) => c.route(x).group === group).length} ${group} routes` : r.routes.join('<br>');
+      const judged = r.routes.length > 4 ? `${r.routes.filter((x) => c.route(x).group === group).length} ${group} routes` : r.routes.join('<br>');
+      const routes = r.reads.length ? `${judged}<br>(reads ${r.reads.join(', ')})` : judged;
       const caught = kills ? (killersOf.get(r.id)?.length ? killerList(killersOf.get(r.id)!) : '**none yet**') : 'n/a';
       out.push(`| ${r.id} | ${r.class}${r.advisory ? ' (advisory)' : ''} | ${cell(r.title)} | ${cell(routes)} | ${count(r, group)} | ${cell(r.cite)} | ${r.statements.join(', ')} | ${cell(caught)} |`);
     }
@@ -77,7 +78,7 @@ export function renderRequirements(): string {
   }
   out.push('## Routes', '', 'Each route with its scopes, its documented success, and the requirements that cover it.', '');
   for (const route of c.routes) out.push(...renderRoute(route, c.requirements.filter((r) => r.routes.includes(route.route))));
-  out.push(...renderStatements(c, 'spec'), ...renderStatements(c, 'profile'), ...renderChangelog());
+  out.push(...renderStatements(c, 'spec'), ...renderStatements(c, 'profile'), ...renderCoverage(c, neverFailed), ...renderChangelog());
   if (kills) {
     const never = neverCaught(c, kills).map((id) => c.requirements.find((r) => r.id === id)!);
     out.push('## Requirements that have never caught a fault', '');
@@ -103,14 +104,15 @@ const DOCUMENT: Record<StatementSource, { title: string; file: string; rule: str
   spec: {
     title: 'The spec, statement by statement',
     file: 'vehicle-data-service-v3.md',
-    rule: 'Every statement is tested by at least one **core** requirement, on every route it speaks of, or says why no check can test it. ' +
-      'A core check reads an answer through the profile only where the spec gives no field name or parameter; ' +
-      'an answer that does not follow the profile there leaves it not run, never failed.',
+    rule: 'Every statement is tested by **core** checks on every unit it speaks of (each route, each route and scope, or each route and error status: ' +
+      '[coverage, unit by unit](#coverage-unit-by-unit)), or says why no check can test it. ' +
+      'A core check uses a fact of the profile only where the spec gives none (a field name, a parameter, a body, a grant); ' +
+      'a server that does not follow the profile there leaves it not run, never failed.',
   },
   profile: {
     title: 'The profile, statement by statement',
     file: 'v3-profile.md',
-    rule: 'Every statement is tested by at least one requirement (profile, or core where the spec states it too), or says why no check can test it.',
+    rule: 'Every statement is tested by **profile** checks on every unit it speaks of ([coverage, unit by unit](#coverage-unit-by-unit)), or says why no check can test it.',
   },
 };
 
@@ -121,11 +123,11 @@ function renderStatements(c: Catalogue, source: StatementSource): string[] {
     let tested: string;
     if (st.untestable) tested = `*untestable*: ${st.untestable}`;
     else {
-      const { requirements, uncoveredRoutes } = coverageOf(c, st);
-      const list = requirements.map((r) => (st.each === 'route' ? `${r.id} (${r.routes.length === 1 ? r.routes[0] : `${r.routes.length} routes`})` : r.id));
-      tested = `${list.join(', ') || '**none**'}${uncoveredRoutes.length ? `; **not covered**: ${uncoveredRoutes.join(', ')}` : ''}`;
+      const { requirements, units, uncovered } = coverageOf(c, st);
+      tested = `${requirements.map((r) => r.id).join(', ') || '**none**'} (${units.length - uncovered.length}/${units.length} ${unitWord(st)} covered)` +
+        (uncovered.length ? `; **not covered**: ${uncovered.map(unitLabel).join(', ')}` : '');
     }
-    return `| ${st.id} | ${cell(st.section)} | ${cell(st.each === 'route' ? `${st.text} (one row per route)` : st.text)} | ${cell(tested)} |`;
+    return `| ${st.id} | ${cell(st.section)} | ${cell(st.text)} | ${cell(tested)} |`;
   });
   const counted = c.statements.filter((st) => st.source === source);
   const untestable = counted.filter((st) => st.untestable).length;
@@ -139,6 +141,43 @@ function renderStatements(c: Catalogue, source: StatementSource): string[] {
     ...rows,
     '',
   ];
+}
+
+function unitWord(st: Statement): string {
+  return st.about?.per === 'scope' ? 'routes and scopes' : st.about?.per === 'error' ? 'routes and error statuses' : 'routes';
+}
+
+function unitLabel(u: CoverageUnit): string {
+  return `${u.route}${u.scope ? ` [${u.scope}]` : ''}${u.status ? ` ${u.status}` : ''}`;
+}
+
+/**
+ * Statement x unit: each unit a statement speaks of (a route; a route and a scope; a route and an error
+ * status the catalogue provokes there) and the checks that cover it, by requirement (the check on that
+ * route, and scope); a check no reference fault has yet made fail is marked.
+ */
+function renderCoverage(c: Catalogue, neverFailed: Set<string>): string[] {
+  const requirementOf = new Map(planChecks(c).map((p) => [p.key, p.requirement.id]));
+  const out = [
+    '## Coverage, unit by unit',
+    '',
+    'Each statement a check can test speaks of units: each route it selects (`about` in `contracts/statements.yaml`), or each route and ' +
+      'scope, or each route and error status the catalogue\'s requirements provoke there. A unit is covered by the checks of the statement\'s own ' +
+      'class that judge that route (a route a check only reads on the way never counts); the tests fail on a unit without one, and on a ' +
+      'covering check no reference fault has made fail (marked † here until one does).',
+    '',
+  ];
+  for (const st of c.statements.filter((x) => x.about)) {
+    const { units, uncovered } = coverageOf(c, st);
+    out.push(`<details><summary>${st.id}: ${units.length - uncovered.length} of ${units.length} ${unitWord(st)} covered</summary>`, '');
+    out.push('| unit | checks |', '|---|---|');
+    for (const u of units) {
+      const ids = u.checks.map((k) => `${requirementOf.get(k) ?? k}${neverFailed.has(k) ? '†' : ''}`);
+      out.push(`| ${cell(unitLabel(u))} | ${cell([...new Set(ids)].join(', ') || '**none**')} |`);
+    }
+    out.push('', '</details>', '');
+  }
+  return out;
 }
 
 interface ChangelogEntry { date: string; summary?: string; changes: Array<{ id: string; what: string; why: string }> }

@@ -4,7 +4,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { ApiError, REWORDED_TIP_PREFIX } from '../http/errors';
+import { ApiError, internalError, REWORDED_TIP_PREFIX } from '../http/errors';
 import type { RouteKey } from '../route-keys';
 import { findApplication, SCOPES, type Scope } from './clients';
 import { requiredScopes, sandboxOpen } from './scopes';
@@ -46,6 +46,8 @@ export function authenticate(request: FastifyRequest, ctx: AppContext): AccessTo
     // fault missing-auth-403: "no header" treated as "not allowed".
     throw new ApiError(faults.has('missing-auth-403') ? 403 : 401, 'AUTHENTICATION_ERROR', 'Authorization is missing', AUTH_TIPS.missing);
   }
+  // fault bearer-without-token-500: the token is taken as the header's second word, which "Bearer" alone lacks.
+  if (faults.has('bearer-without-token-500') && /^bearer *$/i.test(header)) throw internalError("Cannot read properties of undefined (reading 'trim')");
   // fault bearer-scheme-not-checked: the token is the header's last word, whatever comes before it.
   const match = faults.has('bearer-scheme-not-checked') ? /(\S+) *$/.exec(header) : /^bearer +(\S+) *$/i.exec(header);
   if (!match) {
@@ -86,7 +88,12 @@ export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext
   const missing: Scope[] = requiredScopes(route, ctx.faults).filter((s) => !token.scopes.includes(s) && (!app || app.scopes.includes(s)));
   if (missing.length === 0) return;
   const { faults, variants } = ctx;
-  const named = `${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''}`;
+  // fault scope-tip-names-first-scope: the tip names the route's first scope, not the missing one.
+  // fault scope-tip-names-held-scopes (per route): the tip names the scopes the token holds instead.
+  const inTip: readonly string[] = faults.on('scope-tip-names-held-scopes', route)
+    ? token.scopes
+    : faults.has('scope-tip-names-first-scope') ? requiredScopes(route, ctx.faults).slice(0, 1) : missing;
+  const named = `${inTip.join(' and ')} scope${inTip.length > 1 ? 's' : ''}`;
   // fault missing-scope-tip-omits-scope: a generic tip.
   // variant tips-reworded: worded in its own style here, as only this tip must name something (the scope).
   const tip = faults.has('missing-scope-tip-omits-scope')

@@ -66,6 +66,8 @@ export class TokenStore {
   private refreshTokens = new Map<string, RefreshToken>();
   /** Every secret value ever issued, kept across resets: the suite's secret scan looks for them. */
   private everIssued: string[] = [];
+  /** Access tokens minted to outlive resets (the control API's `keep`: a test's fixture token). */
+  private kept = new Set<string>();
 
   /** `lifetimeS`: how long an access token lives (variant short-lived-tokens: a few seconds). */
   constructor(private readonly lifetimeS = ACCESS_TOKEN_LIFETIME_S) {}
@@ -81,7 +83,7 @@ export class TokenStore {
     return this.codes.get(value);
   }
 
-  issueTokens(clientId: string, userId: number, scopes: readonly Scope[], nowMs: number): IssuedTokens {
+  issueTokens(clientId: string, userId: number, scopes: readonly Scope[], nowMs: number, keep = false): IssuedTokens {
     const access: AccessToken = {
       value: randomToken(32),
       clientId,
@@ -96,6 +98,7 @@ export class TokenStore {
     this.accessTokens.set(access.value, access);
     this.refreshTokens.set(refresh.value, refresh);
     this.everIssued.push(access.value, refresh.value);
+    if (keep) this.kept.add(access.value);
     return { access, refresh };
   }
 
@@ -116,9 +119,10 @@ export class TokenStore {
     return this.everIssued;
   }
 
+  /** Forgets every code and token, but the access tokens minted to be kept (they stay as they are). */
   clear(): void {
     this.codes.clear();
-    this.accessTokens.clear();
+    for (const value of this.accessTokens.keys()) if (!this.kept.has(value)) this.accessTokens.delete(value);
     this.refreshTokens.clear();
   }
 }

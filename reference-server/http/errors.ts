@@ -62,14 +62,16 @@ export function errorPayload(error: ApiError, switches: Switches): { body: unkno
   const element = (message: string, tip: string): Record<string, unknown> => {
     const item: Record<string, unknown> = { type, message, tip };
     // fault error-tip-missing: the field is never written.
-    if (faults.has('error-tip-missing')) delete item.tip;
+    // fault range-error-no-tip: the range check builds its error without one.
+    if (faults.has('error-tip-missing') || (faults.has('range-error-no-tip') && error.status === 416)) delete item.tip;
     return extraMembers(item, variants);
   };
   const item = element(error.message, tipOf(error, variants));
   // variant error-array-two-elements: a generic element first, then the documented one.
   const items = variants.has('error-array-two-elements') ? [element('Request refused', 'See the other errors of this answer'), item] : [item];
   // fault error-body-object-not-array: the element itself instead of the array.
-  const body = faults.has('error-body-object-not-array') ? item : items;
+  // fault conflict-error-object: the device routes' conflict handler sends the element alone.
+  const body = faults.has('error-body-object-not-array') || (faults.has('conflict-error-object') && error.status === 409) ? item : items;
   return { body, contentType: errorContentType(switches) };
 }
 

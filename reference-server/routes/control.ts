@@ -18,6 +18,8 @@ interface MintRequest {
   username: string;
   /** undefined: all the application's scopes. */
   scopes: string[] | undefined;
+  /** tokens/mint: the access token outlives resets and fault switches. */
+  keep?: boolean;
 }
 
 function parseMintBody(body: unknown): MintRequest {
@@ -28,11 +30,12 @@ function parseMintBody(body: unknown): MintRequest {
     !isPlainObject(value) ||
     typeof value.clientId !== 'string' ||
     typeof value.username !== 'string' ||
-    (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string')))
+    (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string'))) ||
+    (value.keep !== undefined && typeof value.keep !== 'boolean')
   ) {
     throw parametersError(400, 'Body must be a JSON object with clientId, username and optional scopes', 'Send {"clientId": "...", "username": "...", "scopes": ["users_read", ...]}');
   }
-  return { clientId: value.clientId, username: value.username, scopes: scopes as string[] | undefined };
+  return { clientId: value.clientId, username: value.username, scopes: scopes as string[] | undefined, keep: value.keep === true };
 }
 
 export function controlRoutes(ctx: AppContext) {
@@ -62,6 +65,20 @@ export function controlRoutes(ctx: AppContext) {
       return reply.code(204).send();
     });
 
+    // The fault guards reached since the last switch, active or not (reference-server/switches.ts): a fault
+    // whose guard no request reached changed no answer. {"reached": ["name", "name@<route key>", ...]}.
+    app.get('/fault-guards', (_request: FastifyRequest, reply: FastifyReply) => {
+      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ reached: ctx.faults.reached }));
+    });
+    // {"trace": true}: from now on each answer names the guards its request reached (header x-vds-fault-guards).
+    app.post('/fault-guards', (request: FastifyRequest, reply: FastifyReply) => {
+      const parsed = parseJson(request.body);
+      const trace = parsed.ok && isPlainObject(parsed.value) ? parsed.value.trace : undefined;
+      if (typeof trace !== 'boolean') throw parametersError(400, 'Body must be a JSON object with a trace boolean', 'Send {"trace": true}');
+      ctx.faults.tracing = trace;
+      return reply.code(204).send();
+    });
+
     // Another fault (or none) from the next request on, after a reset: one server serves a whole
     // mutation gate, fault after fault (body {"fault": "name" | "name@<route key>" | null}).
     app.post('/fault', (request: FastifyRequest, reply: FastifyReply) => {
@@ -85,7 +102,8 @@ export function controlRoutes(ctx: AppContext) {
     app.post('/tokens/mint', (request: FastifyRequest, reply: FastifyReply) => {
       const mint = parseMintBody(request.body);
       const { application, user } = applicationAndUser(mint);
-      const issued = ctx.tokens.issueTokens(application.clientId, user.id, scopesOf(application, mint.scopes), ctx.now());
+      // keep: the access token outlives resets and fault switches (a test's fixture token).
+      const issued = ctx.tokens.issueTokens(application.clientId, user.id, scopesOf(application, mint.scopes), ctx.now(), mint.keep);
       return reply.code(200).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(tokenRecord(issued));
     });
 

@@ -9,6 +9,10 @@ import { parseIntegerId, parseTripId } from '../http/params';
 
 export function loadUser(ctx: AppContext, raw: string): Owned<User> {
   const id = parseIntegerId(raw);
+  // fault user-id-beyond-32-bits-500: the id is read into a 32-bit integer, which a larger one overflows.
+  if (id !== null && id > 2 ** 31 - 1 && ctx.faults.has('user-id-beyond-32-bits-500')) {
+    throw internalError('integer out of range for type int4');
+  }
   const user = id === null ? undefined : ctx.store.user(id);
   if (!user) throw notFound('User', ctx.faults);
   return { kind: 'user', ownerId: user.id, value: user };

@@ -18,6 +18,7 @@ import { allureLabels } from '../../reporters/allure-labels';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../../reporters/check-record';
 import { failureLines } from '../../reporters/format';
 import { test } from '../../fixtures/conformance';
+import { ErrorsSeen } from './errors-seen';
 import { runCheck, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
 
@@ -31,7 +32,7 @@ export function defineGroupSuite(group: Group): void {
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
     await allure.labels(...allureLabels(selected.map((p) => p.requirement), group));
-    const inputs: CheckInputs = { target, run, catalogue, browserSession, secretRefs: secretRefs(target, run) };
+    const inputs: CheckInputs = { target, run, catalogue, browserSession, secretRefs: secretRefs(target, run), errorsSeen: new ErrorsSeen(catalogue) };
     // Every step is located at this test: without a location, Playwright captures and source-maps a
     // stack for each of the hundreds of steps.
     const location = { file: testInfo.file, line: testInfo.line, column: testInfo.column };

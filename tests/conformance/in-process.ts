@@ -30,6 +30,7 @@ import type { Certificate, GateClasses } from '../../reporters/model';
 import { redactDeep } from '../../reporters/redaction';
 import { renderConsole } from '../../reporters/render-console';
 import { resolveChecks } from '../../reporters/verdict';
+import { ErrorsSeen } from './errors-seen';
 import { runCheck, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
 
@@ -81,9 +82,10 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     for (const group of [...GROUPS].sort()) {
       const inGroup = selected.filter((p) => p.group === group);
       if (!inGroup.length) continue;
+      const groupInputs = { ...inputs, errorsSeen: new ErrorsSeen(catalogue) };
       await runScheduled(inGroup, context.concurrency, async (p: PlannedCheck) => {
         if (stopped()) return;
-        const record = await runCheck(p, inputs);
+        const record = await runCheck(p, groupInputs);
         if (record.status === 'failed') failed += 1;
         records.push(record);
       });

@@ -25,6 +25,7 @@ import type { Target } from '../../harness/target';
 import { ConformanceFailure, formatFailure, NotApplicable, NotRun, SUITE_BROKE, type FailureDetails } from '../../harness/outcome';
 import { failureOf, type CheckRecord } from '../../reporters/check-record';
 import { CHECKS } from './checks';
+import type { ErrorsSeen } from './errors-seen';
 
 export interface CheckInputs {
   target: Target;
@@ -34,6 +35,8 @@ export interface CheckInputs {
   browserSession: BrowserSession;
   /** The run's secrets by the variable a curl line names them with. */
   secretRefs: SecretRefs;
+  /** The group's error answers so far (errors-seen.ts): each check adds its own, CORE-ERROR-BODY judges them. */
+  errorsSeen?: ErrorsSeen;
 }
 
 /** A check that neither finishes nor fails by then is failed: a run never hangs on one check. */
@@ -61,7 +64,8 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   const recording = !replay && process.env.VDS_CERTIFY === '1';
   const clock = replay?.clock ?? systemClock(recording);
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs, replay ?? networkTransport, recording);
-  const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, replay?.browserSession ?? inputs.browserSession, clock);
+  const seen = inputs.errorsSeen;
+  const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, replay?.browserSession ?? inputs.browserSession, clock, (route) => seen?.on(route) ?? []);
   const limit = checkTimeLimitMs(target);
   const started = performance.now();
   let outcome: unknown;
@@ -77,6 +81,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     outcome = err;
   } finally {
     clearTimeout(timer);
+    seen?.add(p, api.clientErrors);
   }
   // An advisory requirement states an inference neither document makes (profile, rule 3): what
   // would be its failure is reported as a warning, never as a failure.

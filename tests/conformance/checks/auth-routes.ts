@@ -75,6 +75,8 @@ export async function coreSigninPage(ctx: CheckContext): Promise<void> {
   const res = await ctx.api.get('/auth/auth', {
     query: { client_id: o.clientId, redirect_uri: o.redirectUri }, authorization: null, headers: { accept: 'text/html' }, route: 'GET /auth/auth',
   });
+  // client_id and redirect_uri are the profile's parameters (the spec shows none): refused, they are SIGNIN-PAGE's to judge.
+  if (res.status >= 400 && res.status < 500) throw unreadable(`GET /auth/auth refused the profile's client_id and redirect_uri with ${res.status}`, 'SIGNIN-PAGE');
   expectStatus(res, '2xx', 'the authentication web page');
   if (mediaType(res.contentType) !== 'text/html') {
     fail({ expected: 'a web page (content-type text/html)', actual: res.contentType ? `content-type ${show(res.contentType)}` : 'no content-type', exchange: res.exchange });
@@ -88,6 +90,8 @@ export async function coreSigninPage(ctx: CheckContext): Promise<void> {
 export async function coreTokenEndpoint(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const res = await codeGrant(ctx, code);
+  // The grant (form, HTTP Basic, authorization_code) is the profile's: refused, it is TOKEN-CODE-GRANT's to judge.
+  if (res.status >= 400 && res.status < 500) throw unreadable(`the token endpoint refused the profile's authorization_code grant with ${res.status}`, 'TOKEN-CODE-GRANT');
   expectStatus(res, '2xx', 'the access token endpoint answers a fresh code with a token');
   const token = keepSecret(ctx, expectJson(res, 'a JSON body carrying the access token'));
   if (typeof token?.access_token !== 'string' || !token.access_token) {

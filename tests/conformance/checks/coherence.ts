@@ -41,9 +41,13 @@ async function readList(ctx: CheckContext, routeId: string, options: CallOptions
 }
 
 /** The connected user's id, read from /users/me through the profile's field name (user.id). */
-async function connectedUserId(ctx: CheckContext, options: Parameters<CheckContext['call']>[1] = {}): Promise<string> {
-  const me = (await read(ctx, 'GET /users/me', options)) as Item;
-  if (!me || typeof me !== 'object' || (typeof me.id !== 'number' && typeof me.id !== 'string')) {
+async function connectedUserId(ctx: CheckContext, options: CallOptions = {}): Promise<string> {
+  return idOf((await read(ctx, 'GET /users/me', options)) as Item);
+}
+
+/** A user record's id, read through the profile's field name (user.id). */
+function idOf(me: Item): string {
+  if (!me || typeof me !== 'object' || Array.isArray(me) || (typeof me.id !== 'number' && typeof me.id !== 'string')) {
     throw unreadable('GET /users/me has no id member (the profile\'s user record)', 'RESP-CONTRACT');
   }
   return String(me.id);
@@ -79,20 +83,43 @@ export async function meCars(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * "Get the connected user": the primary user's token and the second user's read two different users
- * at /users/me, and each is the user GET /users/{id} answers to that same token (a server answering
- * one user to everyone, or each token another user, shows here).
+ * "Get the connected user" and "Get a specific user", and the user record (vehicle-data-service-v3.md
+ * § Other resources: "the user carries an identifier, a last name, a first name"): the primary user's
+ * token and the second user's read two different users at /users/me, each is the user GET /users/{id}
+ * answers to that same token (a server answering one user to everyone, or each token another user,
+ * shows here), and every one of these records carries its last and first name as text. The field
+ * names are the profile's (id, lastName, firstName): a record without them is the profile's to judge.
+ * The user's cars are COH-ME-CARS'.
  */
 export async function coreMe(ctx: CheckContext): Promise<void> {
-  const primary = await connectedUserId(ctx);
-  const other = await connectedUserId(ctx, { token: 'otherUser' });
-  if (primary === other) {
-    fail({ expected: 'GET /users/me answers the connected user: two users\' tokens read two users', actual: `both read user ${show(primary)}` });
+  const primary = await connectedUser(ctx);
+  const other = await connectedUser(ctx, { token: 'otherUser' });
+  if (primary.id === other.id) {
+    fail({ expected: 'GET /users/me answers the connected user: two users\' tokens read two users', actual: `both read user ${show(primary.id)}` });
   }
-  for (const [id, token] of [[primary, 'full'], [other, 'otherUser']] as const) {
-    const user = (await read(ctx, 'GET /users/{userId}', { ids: { userId: id }, token })) as Item;
-    if (String(user?.id) !== id) {
-      fail({ expected: `GET /users/${id} is user ${id}, the connected user of /users/me for the same token (${token})`, actual: `id ${show(user?.id)}` });
+  for (const [me, token] of [[primary, 'full'], [other, 'otherUser']] as const) {
+    const user = (await read(ctx, 'GET /users/{userId}', { ids: { userId: me.id }, token })) as Item;
+    if (String(user?.id) !== me.id) {
+      fail({ expected: `GET /users/${me.id} is user ${me.id}, the connected user of /users/me for the same token (${token})`, actual: `id ${show(user?.id)}` });
+    }
+    expectNames(user, `GET /users/${me.id} (${token})`);
+  }
+}
+
+/** The connected user of /users/me: its id, read through the profile's field name, and its names judged. */
+async function connectedUser(ctx: CheckContext, options: CallOptions = {}): Promise<{ id: string }> {
+  const me = (await read(ctx, 'GET /users/me', options)) as Item;
+  const id = idOf(me);
+  expectNames(me, `GET /users/me (${options.token ?? 'full'})`);
+  return { id };
+}
+
+/** A user record carries a last and a first name (the profile's lastName and firstName), each a text. */
+function expectNames(user: Item, where: string): void {
+  for (const field of ['lastName', 'firstName']) {
+    if (!(field in user)) throw unreadable(`${where} has no ${field} member (the profile's user record)`, 'RESP-CONTRACT');
+    if (typeof user[field] !== 'string') {
+      fail({ expected: `${where}: the user's ${field === 'lastName' ? 'last' : 'first'} name, a text (the user carries a last name and a first name)`, actual: `${field} ${show(user[field])}`, pointer: `/${field}` });
     }
   }
 }

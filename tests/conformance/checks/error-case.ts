@@ -9,8 +9,8 @@ import type { DataKey } from '../../../harness/run-context';
 import { NotApplicable, NotRun } from '../../../harness/outcome';
 
 export interface RequestVariant {
-  /** unknown | other | unknown-device | malformed-device: replaces the route's resource id. */
-  id?: 'unknown' | 'other' | 'unknown-device' | 'malformed-device';
+  /** unknown | beyond-32-bits | other | unknown-device | malformed-device: replaces the route's resource id. */
+  id?: 'unknown' | 'beyond-32-bits' | 'other' | 'unknown-device' | 'malformed-device';
   /**
    * "none" sends no Authorization header; any other string is sent as the raw header, `@token` in it
    * replaced by the primary user's valid token (a valid token under another scheme, or none).
@@ -26,6 +26,9 @@ export interface RequestVariant {
 /** A device id no serial number looks like: spaces and punctuation. */
 const MALFORMED_DEVICE_ID = 'not a device id!';
 
+/** An id past 32 bits (2^33 + 1) and within 53 (a JSON number, a 64-bit integer): no resource of the run has it. */
+export const BEYOND_32_BITS_ID = String(2 ** 33 + 1);
+
 const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
 
 export function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): CallOptions {
@@ -37,6 +40,8 @@ export function variantOptions(ctx: CheckContext, route: Route, v: RequestVarian
   } else if (v.id === 'unknown') {
     const param = resourceParam(route);
     options.ids = { [param]: unknownIdLike(ctx.idFor(route, param)) };
+  } else if (v.id === 'beyond-32-bits') {
+    options.ids = { [resourceParam(route)]: BEYOND_32_BITS_ID };
   } else if (v.id === 'other') {
     options.ids = { [resourceParam(route)]: ctx.data(OTHER[resourceParam(route)]) };
   }

@@ -22,6 +22,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'malformed-id': responses.malformedId,
   'sandbox-open': responses.sandboxOpen,
   'scope-not-needed': responses.scopeNotNeeded,
+  'core-scope-missing': responses.coreScopeMissing,
   'error-content-type': responses.errorContentType,
   'contract-each-car': responses.contractEachCar,
   'error-case': errorCase,

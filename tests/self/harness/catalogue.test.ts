@@ -78,23 +78,57 @@ test('error cases state a documented status, and a type (or types) from the spec
   }
 });
 
-// The traceability of contracts/statements.yaml: core is the spec, all of it.
-test('every statement of the spec is tested by a core requirement on every route it speaks of, or says why it cannot be', () => {
-  const untraced = catalogue.statements.filter((st) => st.source === 'spec' && !st.untestable).flatMap((st) => {
-    const { requirements, uncoveredRoutes } = coverageOf(catalogue, st);
-    if (requirements.length === 0) return [`${st.id}: no core requirement names it`];
-    return uncoveredRoutes.length ? [`${st.id}: no core requirement covers ${uncoveredRoutes.join(', ')}`] : [];
+// The traceability of contracts/statements.yaml: core is the spec, all of it, on every unit it speaks of.
+const unitLabel = (u: { route: string; scope?: string; status?: number }) => `${u.route}${u.scope ? ` [${u.scope}]` : ''}${u.status ? ` ${u.status}` : ''}`;
+
+for (const source of ['spec', 'profile'] as const) {
+  const cls = source === 'spec' ? 'core' : 'profile';
+  test(`every statement of the ${source} is tested by ${cls} checks on every unit it speaks of (route, scope, error status), or says why it cannot be`, () => {
+    const untraced = catalogue.statements.filter((st) => st.source === source && !st.untestable).flatMap((st) => {
+      const { requirements, units, uncovered } = coverageOf(catalogue, st);
+      if (requirements.length === 0) return [`${st.id}: no ${cls} requirement names it`];
+      if (units.length === 0) return [`${st.id}: speaks of no unit (about.where selects no route)`];
+      return uncovered.map((u) => `${st.id}: no ${cls} check covers ${unitLabel(u)}`);
+    });
+    expect(untraced).toEqual([]);
   });
-  expect(untraced).toEqual([]);
+}
+
+test('every check that covers a unit of a statement has been seen to fail against a reference fault (contracts/fault-kills.yaml, checks)', () => {
+  const caught = new Set(Object.values(readCheckKills() ?? {}).flat());
+  const never = new Set<string>();
+  for (const st of catalogue.statements.filter((x) => !x.untestable)) {
+    for (const unit of coverageOf(catalogue, st).units) for (const key of unit.checks) if (!caught.has(key)) never.add(key);
+  }
+  expect([...never], 'covering checks no fault has made fail: add a fault, then `npx tsx scripts/mutation.ts --top-up --by-check --write-kills` (docs/CONTRIBUTING.md)').toEqual([]);
 });
 
-test('every statement of the profile is tested by a requirement, or says why it cannot be', () => {
-  const untraced = catalogue.statements.filter((st) => st.source === 'profile' && !st.untestable).flatMap((st) => {
-    const { requirements, uncoveredRoutes } = coverageOf(catalogue, st);
-    if (requirements.length === 0) return [`${st.id}: no requirement names it`];
-    return uncoveredRoutes.length ? [`${st.id}: no requirement covers ${uncoveredRoutes.join(', ')}`] : [];
-  });
-  expect(untraced).toEqual([]);
+test('a unit is covered only by a check that judges its route: a route a check only reads, or another class, never covers', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-coverage-'));
+  // The query parameters name the requirement that judges their refusal: one of this small catalogue's.
+  fs.writeFileSync(path.join(dir, 'routes.yaml'), fs.readFileSync(path.join(CONTRACTS, 'routes.yaml'), 'utf8').replace(/judgedBy: [A-Z-]+/g, 'judgedBy: X-LIMIT'));
+  fs.cpSync(path.join(CONTRACTS, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'statements.yaml'), [
+    'spec:',
+    '  - { id: S-A, section: s, text: t, about: { where: { routes: ["GET /users/me", "GET /users/me/cars"] } } }',
+    '  - { id: S-B, section: s, text: t, about: { where: { routes: ["GET /cars/{carId}/trips"] }, per: scope } }',
+    '  - { id: S-C, section: s, text: t, about: { where: { routes: ["GET /cars/{carId}/locations"] }, per: error } }',
+    'profile:',
+    '  - { id: P-A, section: s, text: t, about: { where: { routes: ["GET /users/me"] } } }',
+  ].join('\n'));
+  fs.writeFileSync(path.join(dir, 'requirements.yaml'), [
+    'requirements:',
+    '  - { id: X-ONCE, class: core, title: t, cite: c, statements: [S-A, S-B, S-C, P-A], check: core-me, per: once, group: users, where: { routes: ["GET /users/me"] }, reads: ["GET /users/me/cars", "GET /cars/{carId}/trips"] }',
+    '  - { id: X-PROFILE, class: profile, title: t, cite: c, statements: [P-A], check: error-case, where: { routes: ["GET /users/me/cars"] }, expect: { status: 401 } }',
+    '  - { id: X-LIMIT, class: profile, title: t, cite: c, statements: [P-A], check: error-case, where: { routes: ["GET /cars/{carId}/locations"] }, expect: { status: 400 } }',
+  ].join('\n'));
+  const c = loadCatalogue(dir);
+  const cov = (id: string) => coverageOf(c, c.statements.find((s) => s.id === id)!);
+  expect(cov('S-A').uncovered.map(unitLabel)).toEqual(['GET /users/me/cars']);
+  expect(cov('S-B').uncovered.map(unitLabel)).toEqual(['GET /cars/{carId}/trips [trips_read]']);
+  expect(cov('S-C').units.map(unitLabel)).toEqual(['GET /cars/{carId}/locations 400']);
+  expect(cov('S-C').uncovered.map(unitLabel)).toEqual(['GET /cars/{carId}/locations 400']);
+  expect(cov('P-A').uncovered.map(unitLabel)).toEqual(['GET /users/me']); // named by a core requirement only
 });
 
 test('a statement says why it cannot be tested in words, and the spec\'s Purpose column is quoted for every route', () => {
@@ -105,6 +139,7 @@ test('a statement says why it cannot be tested in words, and the spec\'s Purpose
 test('the catalogue refuses a requirement that names no statement, an unknown one, or one of the wrong document', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-catalogue-'));
   for (const f of ['routes.yaml', 'statements.yaml']) fs.copyFileSync(path.join(CONTRACTS, f), path.join(dir, f));
+  fs.cpSync(path.join(CONTRACTS, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
   const write = (entry: string) => fs.writeFileSync(path.join(dir, 'requirements.yaml'), `requirements:\n${entry}`);
   const entry = (cls: string, statements: string) => `  - { id: X-Y, class: ${cls}, title: t, cite: c, check: error-case, where: { routes: ["GET /users/me"] }${statements} }\n`;
   write(entry('core', ''));

@@ -21,7 +21,7 @@ function inputs(): CheckInputs {
 
 function planned(check: string): PlannedCheck {
   const requirement: Requirement = {
-    id: 'SELF-TEST', class: 'core', title: 't', cite: 'c', check, severity: 'major', advisory: false, per: 'once', env: ['cloud'], routes: [], params: {}, statements: ['S-ERRORS-BODY'],
+    id: 'SELF-TEST', class: 'core', title: 't', cite: 'c', check, severity: 'major', advisory: false, per: 'once', env: ['cloud'], routes: [], reads: [], judgesErrorsSeen: false, params: {}, statements: ['S-ERRORS-BODY'],
   };
   return { requirement, group: 'users', key: `SELF-TEST ${check}` };
 }

@@ -5,9 +5,14 @@
 // prepares it, and the fault's checks run through the suite's own runCheck and judgement
 // (tests/conformance/in-process.ts): first those of the requirements that caught it before
 // (contracts/fault-kills.yaml), stopping at the first failing check, and when they miss it (a new
-// fault, a changed check), every check of the class it must fail. A fault nothing catches fails here,
-// and so fails npm test.
-import { requirementsPattern } from '../../../harness/selection';
+// fault, a changed check), every check (of the core class first, for a fault of the spec). A fault
+// nothing catches fails here, and so fails npm test.
+//
+// A fault that breaks only the profile must never fail core (README: a core failure always means the
+// spec is broken): against each, every core check that can see it runs too (core-reach.ts), and the
+// test fails on any core failure.
+import { keysPattern, requirementsPattern } from '../../../harness/selection';
+import { faultFamily, parseFaultSpec } from '../../../reference-server/fault-specs';
 import { loadTarget } from '../../../harness/target';
 import { faultGatePlan, gateFaultSpecs, isCaught } from '../../../scripts/power-plan';
 import { runInProcess, type InProcessRun } from '../../conformance/in-process';
@@ -17,14 +22,18 @@ import { recordOutcome } from './outcome';
 const failedRequirements = (run: InProcessRun) => run.certificate.requirements.filter((r) => r.failures.length).map((r) => r.id);
 
 for (const spec of gateFaultSpecs()) {
-  test(`fault ${spec}`, async ({ reference, browserSession, browserChoice, catalogue, kills }) => {
+  test(`fault ${spec}`, async ({ reference, browserSession, browserChoice, catalogue, kills, keptRestrictedToken, coreReach }) => {
     test.setTimeout(180_000);
     const plan = faultGatePlan(spec, catalogue, kills);
     const server = await reference(plan.target);
-    await server.setFault(spec);
     const target = loadTarget(server.targetFile);
-    const attempt = (grep: string | undefined) => runInProcess({
-      target, catalogue, browser: browserSession, browserChoice, maxFailures: 1, selection: grep ? { grep: new RegExp(grep) } : {},
+    // Which fault guards the core checks reach on this worker's clean reference (once a worker).
+    const reach = plan.breaksSpec ? undefined : await coreReach(server, () => runInProcess({ target, catalogue, browser: browserSession, browserChoice, selection: { grep: /@core/ } }));
+    await server.setFault(spec);
+    // A fault of the spec runs its selection whole: a core check may judge what a profile check
+    // received (CORE-ERROR-BODY runs after the others), which a stop at the first failure would cut.
+    const attempt = (grep: string | undefined, maxFailures = plan.breaksSpec ? 0 : 1, on = target) => runInProcess({
+      target: on, catalogue, browser: browserSession, browserChoice, maxFailures, selection: grep ? { grep: new RegExp(grep) } : {},
     });
     const caught = (run: InProcessRun) => isCaught({
       exitCode: run.exitCode, failedChecks: run.certificate.counts.checks.failed, coreFailed: run.certificate.verdict.core === 'FAIL',
@@ -37,17 +46,36 @@ for (const spec of gateFaultSpecs()) {
       how = `by the requirements that caught it before (${plan.first.join(', ')})`;
     }
     if (!run || !caught(run)) {
-      run = await attempt(plan.fallbackGrep);
-      how = `by ${plan.breaksSpec ? 'every core check' : 'every check'}${plan.first ? ' (the kill matrix is stale for it: refresh it, docs/CONTRIBUTING.md)' : ''}`;
+      for (const grep of plan.fallbackGreps) {
+        run = await attempt(grep);
+        how = `by ${grep ? 'every core check' : 'every check'}${plan.first ? ' (the kill matrix is stale for it: refresh it, docs/CONTRIBUTING.md)' : ''}`;
+        if (caught(run)) break;
+      }
     }
+    run = run!;
     const ok = caught(run);
     const failed = failedRequirements(run);
+    // Only the profile broken: no core check may fail. Every core check that can see the fault runs
+    // (core-reach.ts: read off the worker's clean core run, whose answers named the fault guards each
+    // request reached); a fault no core check's request reaches cannot change what they see. The
+    // restricted application's token (CORE-DEVICE-SCOPE-RESTRICTED) is one the worker minted once, kept
+    // across fault switches, but for a fault of the sign-in page or the token endpoint: then the check
+    // signs in through the page.
+    const selection = reach?.selectionFor(spec);
+    const throughPage = ['sign-in', 'token-endpoint'].includes(faultFamily(spec)) || !target.oauth?.restrictedClientId;
+    const coreTarget = throughPage ? target : { ...target, tokens: { ...target.tokens, restrictedApp: await keptRestrictedToken(server, target) } };
+    const coreGrep = selection?.kind === 'all' ? '@core' : selection?.kind === 'checks' ? keysPattern(selection.keys) : undefined;
+    const coreRun = coreGrep ? await attempt(coreGrep, 0, coreTarget) : undefined;
+    const coreFailures = coreRun ? coreRun.certificate.requirements.filter((r) => r.class === 'core' && r.failures.length)
+      .map((r) => `${r.failures[0].check}: expected ${r.failures[0].expected}; actual ${r.failures[0].actual}`.slice(0, 300)) : [];
     recordOutcome({
       kind: 'fault', label: spec, ok, exitCode: run.exitCode, breaksSpec: plan.breaksSpec,
       coreFailed: run.certificate.verdict.core === 'FAIL', failed, how,
+      ...(selection ? { coreCleanOnProfileFault: coreFailures.length === 0, coreProof: selection.kind } : {}),
     });
     expect(ok, ok ? '' : `fault ${spec} survived: exit status ${run.exitCode}, ${run.certificate.counts.checks.failed} failing checks, ` +
       `core ${run.certificate.verdict.core}${plan.breaksSpec ? ' (it breaks the spec: core must FAIL)' : ''}; ` +
       `failing requirements: ${failed.join(', ') || 'none'}; gate: ${run.certificate.gate?.reasons.join('; ')}`).toBe(true);
+    expect(coreFailures, `fault ${spec} breaks only the profile (${plan.breaks}), yet core checks failed against it: a core failure must mean the spec is broken`).toEqual([]);
   });
 }

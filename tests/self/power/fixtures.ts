@@ -6,6 +6,9 @@
 import { test as base } from '@playwright/test';
 import { chooseBrowser, sharedBrowser, type BrowserChoice, type BrowserSession } from '../../../harness/browser';
 import { loadCatalogue, type Catalogue } from '../../../harness/catalogue';
+import type { Target } from '../../../harness/target';
+import type { CheckRecord } from '../../../reporters/check-record';
+import { CoreReach } from './core-reach';
 import { requirementKills, type KillMatrix } from '../../../scripts/kill-matrix';
 import { startReference, type Reference } from '../../../scripts/reference-process';
 
@@ -18,6 +21,17 @@ interface WorkerFixtures {
   browserSession: BrowserSession;
   catalogue: Catalogue;
   kills: KillMatrix;
+  /**
+   * The restricted application's token on a reference of this worker (oauth.restrictedClientId, the
+   * primary user), minted once through its control API to outlive fault switches: the proof that a
+   * fault of the profile fails no core check runs CORE-DEVICE-SCOPE-RESTRICTED without a browser sign-in a fault.
+   */
+  keptRestrictedToken: (reference: Reference, target: Target) => Promise<string>;
+  /**
+   * Which core checks can see a fault (core-reach.ts), read off every core check run once against
+   * this worker's clean reference with its fault guards traced.
+   */
+  coreReach: (reference: Reference, run: () => Promise<{ records: CheckRecord[] }>) => Promise<CoreReach>;
 }
 
 export const test = base.extend<object, WorkerFixtures>({
@@ -38,6 +52,33 @@ export const test = base.extend<object, WorkerFixtures>({
   }, { scope: 'worker' }],
   catalogue: [async ({}, use) => use(loadCatalogue()), { scope: 'worker' }],
   kills: [async ({ catalogue }, use) => use(requirementKills(catalogue) ?? {}), { scope: 'worker' }],
+  coreReach: [async ({ catalogue }, use) => {
+    const traces = new Map<string, Promise<CoreReach>>();
+    await use((reference, run) => {
+      let trace = traces.get(reference.control);
+      if (!trace) {
+        traces.set(reference.control, (trace = (async () => {
+          await reference.setFault(null);
+          await reference.traceGuards(true);
+          try {
+            const { records } = await run();
+            return new CoreReach(records, await reference.reachedGuards(), (id) => catalogue.requirement(id).judgesErrorsSeen);
+          } finally {
+            await reference.traceGuards(false);
+          }
+        })()));
+      }
+      return trace;
+    });
+  }, { scope: 'worker' }],
+  keptRestrictedToken: [async ({}, use) => {
+    const tokens = new Map<string, Promise<string>>();
+    await use((reference, target) => {
+      let token = tokens.get(reference.control);
+      if (!token) tokens.set(reference.control, (token = reference.keptToken(target.oauth!.restrictedClientId!, target.oauth!.username!)));
+      return token;
+    });
+  }, { scope: 'worker' }],
 });
 
 export { expect } from '@playwright/test';

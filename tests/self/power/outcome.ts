@@ -23,6 +23,10 @@ export interface ProofOutcome {
   failed: string[];
   /** How the fault was caught: by the requirements that caught it before, or by every check of its class. */
   how?: string;
+  /** For a fault of the profile only: no core check failed against it. */
+  coreCleanOnProfileFault?: boolean;
+  /** How (core-reach.ts): every core check ran against it, those its code can reach, or none reaches its code. */
+  coreProof?: 'all' | 'checks' | 'none';
 }
 
 export function recordOutcome(o: ProofOutcome): void {
@@ -63,9 +67,13 @@ export function powerLines(outcomes: ProofOutcome[]): string[] {
   const conforming = [...of('conforming'), ...of('command-conforming')];
   const sample = of('command-fault');
   const ok = (list: ProofOutcome[]) => list.filter((o) => o.ok).length;
+  const profileOnly = faults.filter((f) => !f.breaksSpec);
   return [
     `gate power: ${ok(faults)}/${faults.length} reference faults caught by a non-advisory check, exit status 1; ` +
-      `${spec.filter((f) => f.ok && f.coreFailed).length}/${spec.length} that break the spec fail the core class ` +
+      `${spec.filter((f) => f.ok && f.coreFailed).length}/${spec.length} that break the spec fail the core class; ` +
+      `${profileOnly.filter((f) => f.coreCleanOnProfileFault).length}/${profileOnly.length} that break only the profile fail no core check ` +
+      `(against ${profileOnly.filter((f) => f.coreProof === 'all').length} every core check ran, against ${profileOnly.filter((f) => f.coreProof === 'checks').length} ` +
+      `those whose requests reach its code, ${profileOnly.filter((f) => f.coreProof === 'none').length} reached by no core check on the clean reference) ` +
       '(each fault one test: one reference per worker switched to it, its checks run in-process through runCheck and the gate)',
     `precision: ${ok(conforming)}/${conforming.length} conforming servers exit 0 ` +
       `(${of('command-conforming').length} through npm run conformance, ${of('conforming').length} in-process, every check)`,

@@ -83,6 +83,7 @@ export const PROBES: Record<FaultName, Probe> = {
 
   // status
   'unknown-car-500': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}`, await h.alice())).status === 404 },
+  'user-id-beyond-32-bits-500': { check: async (h) => isError(await h.get(`/v3/users/${2 ** 33 + 1}/cars`, await h.alice()), 404, 'PARAMETERS_ERROR', 'User not found') },
   'created-car-200': { check: async (h) => (await createCar(h, VALID_CAR)).status === 201 },
   'device-associate-200': {
     check: async (h) => {
@@ -93,6 +94,19 @@ export const PROBES: Record<FaultName, Probe> = {
   'route-answers-500': { check: async (h, route) => (await callRoute(h, route, await h.alice())).status === 200 },
   'range-issue-400': {
     check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice())).status === 416,
+  },
+  'range-error-no-tip': {
+    check: async (h) => {
+      const res = await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice());
+      return res.status === 416 && typeof err(res).tip === 'string';
+    },
+  },
+  'conflict-error-object': {
+    // VDSREF0001 is on a car already: associating it again is a conflict, answered with the error array.
+    check: async (h) => {
+      const res = await h.post(`/v3/devices/VDSREF0001/associate?carId=${BARE}`, { token: await h.alice() });
+      return res.status === 409 && Array.isArray(res.json);
+    },
   },
 
   // authentication
@@ -138,6 +152,12 @@ export const PROBES: Record<FaultName, Probe> = {
       return statuses.every((r) => r.status === 401 && err(r).type === 'AUTHENTICATION_ERROR');
     },
   },
+  'bearer-without-token-500': {
+    check: async (h) => {
+      const res = await h.request('GET', '/v3/users/me', { headers: { authorization: 'Bearer' } });
+      return res.status === 401 && err(res).type === 'AUTHENTICATION_ERROR';
+    },
+  },
   'unknown-token-as-first-user': { check: async (h) => (await h.get('/v3/users/me', 'vds-never-issued-token')).status === 401 },
   'status-route-unprotected': { check: async (h) => isError(await h.get(`/v3/cars/${RICH}/status`), 401, 'AUTHENTICATION_ERROR', 'Authorization is missing') },
 
@@ -147,6 +167,21 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => {
       const res = await h.get(`/v3/cars/${RICH}/status`, await h.token({ client: 'limited' }));
       return res.status === 403 && String(err(res).tip).includes('status_read');
+    },
+  },
+  'scope-tip-names-first-scope': {
+    // GET /trips/{id}/locations needs trips_read and locations_read: without locations_read, the tip names it.
+    check: async (h) => {
+      const res = await h.get(`/v3/trips/${h.latestTrip(RICH)}/locations`, await h.token({ scope: 'trips_read' }));
+      return res.status === 403 && String(err(res).tip).includes('locations_read');
+    },
+  },
+  'scope-tip-names-held-scopes': {
+    check: async (h, route) => {
+      const c = caseOf(h, route);
+      const missing = c.scopes[c.scopes.length - 1];
+      const res = await callRoute(h, route, await h.token({ scope: ALL_SCOPES.filter((s) => s !== missing).join(' ') }));
+      return res.status === 403 && String(err(res).tip).includes(missing);
     },
   },
   'trip-locations-skip-locations-scope': {

@@ -14,7 +14,7 @@ function route(id: string, group: Group, scopes: Scope[], contract?: string, ext
   return {
     route: id, method, path, fixedQuery: {}, pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]), group, scopes,
     success: { status: method === 'POST' ? 204 : 200, ...(contract ? { contract } : {}) }, query: [], dates: [], sandboxOpen: method === 'GET',
-    public: false, purpose: `${id}.`, cite: 'synthetic', ...extra,
+    public: false, purpose: `${id}.`, cite: 'synthetic', records: contract ? [contract.replace(/\[\]$/, '')] : [], ...extra,
   };
 }
 
