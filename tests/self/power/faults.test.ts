@@ -32,22 +32,36 @@ for (const spec of gateFaultSpecs()) {
     await server.setFault(spec);
     // A fault of the spec runs its selection whole: a core check may judge what a profile check
     // received (CORE-ERROR-BODY runs after the others), which a stop at the first failure would cut.
-    const attempt = (grep: string | undefined, maxFailures = plan.breaksSpec ? 0 : 1, on = target) => runInProcess({
+    const attempt = (grep: string | undefined, maxFailures: number, on = target) => runInProcess({
       target: on, catalogue, browser: browserSession, browserChoice, maxFailures, selection: grep ? { grep: new RegExp(grep) } : {},
     });
     const caught = (run: InProcessRun) => isCaught({
       exitCode: run.exitCode, failedChecks: run.certificate.counts.checks.failed, coreFailed: run.certificate.verdict.core === 'FAIL',
     }, plan.breaksSpec);
 
+    // Only the profile broken: no core check may fail. Every core check that can see the fault runs
+    // (core-reach.ts: read off the worker's clean core run, whose answers named the fault guards each
+    // request reached) in the same run as the requirements that caught it before; a fault no core
+    // check's request reaches cannot change what they see. The restricted application's token
+    // (CORE-DEVICE-SCOPE-RESTRICTED) is one the worker minted once, kept across fault switches, but for
+    // a fault of the sign-in page or the token endpoint: then the check signs in through the page.
+    const selection = reach?.selectionFor(spec);
+    const coreGrep = selection?.kind === 'all' ? '@core' : selection?.kind === 'checks' ? keysPattern(selection.keys) : undefined;
+    const throughPage = ['sign-in', 'token-endpoint'].includes(faultFamily(spec)) || !target.oauth?.restrictedClientId;
+    const on = coreGrep && !throughPage ? { ...target, tokens: { ...target.tokens, restrictedApp: await keptRestrictedToken(server, target) } } : target;
+    // With core checks to run, a selection runs whole (they must all be judged).
+    const whole = plan.breaksSpec || coreGrep !== undefined;
+
     let run: InProcessRun | undefined;
     let how = '';
-    if (plan.first) {
-      run = await attempt(requirementsPattern(plan.first));
-      how = `by the requirements that caught it before (${plan.first.join(', ')})`;
+    const first = [plan.first ? requirementsPattern(plan.first) : undefined, coreGrep].filter((g): g is string => g !== undefined);
+    if (first.length) {
+      run = await attempt(first.map((g) => `(?:${g})`).join('|'), whole ? 0 : 1, on);
+      how = plan.first ? `by the requirements that caught it before (${plan.first.join(', ')})` : '';
     }
     if (!run || !caught(run)) {
       for (const grep of plan.fallbackGreps) {
-        run = await attempt(grep);
+        run = await attempt(grep, whole ? 0 : 1, on);
         how = `by ${grep ? 'every core check' : 'every check'}${plan.first ? ' (the kill matrix is stale for it: refresh it, docs/CONTRIBUTING.md)' : ''}`;
         if (caught(run)) break;
       }
@@ -55,18 +69,7 @@ for (const spec of gateFaultSpecs()) {
     run = run!;
     const ok = caught(run);
     const failed = failedRequirements(run);
-    // Only the profile broken: no core check may fail. Every core check that can see the fault runs
-    // (core-reach.ts: read off the worker's clean core run, whose answers named the fault guards each
-    // request reached); a fault no core check's request reaches cannot change what they see. The
-    // restricted application's token (CORE-DEVICE-SCOPE-RESTRICTED) is one the worker minted once, kept
-    // across fault switches, but for a fault of the sign-in page or the token endpoint: then the check
-    // signs in through the page.
-    const selection = reach?.selectionFor(spec);
-    const throughPage = ['sign-in', 'token-endpoint'].includes(faultFamily(spec)) || !target.oauth?.restrictedClientId;
-    const coreTarget = throughPage ? target : { ...target, tokens: { ...target.tokens, restrictedApp: await keptRestrictedToken(server, target) } };
-    const coreGrep = selection?.kind === 'all' ? '@core' : selection?.kind === 'checks' ? keysPattern(selection.keys) : undefined;
-    const coreRun = coreGrep ? await attempt(coreGrep, 0, coreTarget) : undefined;
-    const coreFailures = coreRun ? coreRun.certificate.requirements.filter((r) => r.class === 'core' && r.failures.length)
+    const coreFailures = coreGrep ? run.certificate.requirements.filter((r) => r.class === 'core' && r.failures.length)
       .map((r) => `${r.failures[0].check}: expected ${r.failures[0].expected}; actual ${r.failures[0].actual}`.slice(0, 300)) : [];
     recordOutcome({
       kind: 'fault', label: spec, ok, exitCode: run.exitCode, breaksSpec: plan.breaksSpec,
