@@ -1,6 +1,6 @@
 // Allure 3 configuration for `npm run report`: the Allure HTML report of the last conformance run,
 // built offline from reports/allure-results (or $VDS_REPORTS_DIR/allure-results) as one file that
-// opens from disk. Labels set by define-suite.ts (reporters/allure-labels.ts) group the checks by
+// opens from disk. Labels set by define-suite.ts (src/rendering/allure-labels.ts) group the checks by
 // conformance class (epic), route group (feature) and requirement (story).
 import path from 'node:path';
 import { defineConfig } from 'allure';

@@ -2,18 +2,18 @@
 // VDS_TARGET picks the target file (default: local = the embedded reference, started here).
 import { execFileSync } from 'node:child_process';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { loadCatalogue, planChecks } from './harness/catalogue';
-import { selectChecks, selectionEnvFromArgv, selectionFromEnv, SelectionError } from './harness/selection';
-import { configureHttp } from './harness/http-policy';
-import { startTargetServerEarly } from './harness/start-command';
-import { loadTargetFromEnv, TargetError, type Target } from './harness/target';
-import { conformanceReporters, testOutputDir } from './reporters/config';
-import { runMetadata } from './reporters/metadata';
-import { optionProblems } from './reporters/options';
+import { loadCatalogue, planChecks } from './src/catalogue/catalogue';
+import { selectChecks, selectionEnvFromArgv, selectionFromEnv, SelectionError } from './src/catalogue/selection';
+import { configureHttp } from './src/transport/http-policy';
+import { startTargetServerEarly } from './src/setup/start-command';
+import { loadTargetFromEnv, TargetError, type Target } from './src/setup/target';
+import { conformanceReporters, testOutputDir } from './src/reporters/config';
+import { runMetadata } from './src/reporters/metadata';
+import { optionProblems } from './src/options/report-options';
 
 /**
  * A free local port for the embedded reference, chosen once: workers inherit it through the env.
- * `npm run conformance` chooses it before the runner starts (harness/free-port.ts); a plain
+ * `npm run conformance` chooses it before the runner starts (src/util/free-port.ts); a plain
  * `npx playwright test` asks a short-lived process, as a config is loaded synchronously.
  */
 function ensureReferencePort(): void {
@@ -35,7 +35,7 @@ function target(): Target {
 }
 
 /**
- * A conformance test is a route group and its checks are steps (tests/conformance/define-suite.ts):
+ * A conformance test is a route group and its checks are steps (src/engine/define-suite.ts):
  * Playwright's --grep and --max-failures act on tests, so they are handed to the checks as well.
  * Set here, in the runner, they reach the workers through the environment.
  */
@@ -82,7 +82,7 @@ if (inRunner) {
 // (global setup) and each worker load this file.
 configureHttp(t);
 // In the runner, first of all: the target's server boots while the selection is checked and
-// Playwright loads the tests; global setup waits for it (harness/start-command.ts). A run refused
+// Playwright loads the tests; global setup waits for it (src/setup/start-command.ts). A run refused
 // below stops it as it exits.
 if (inRunner && !process.argv.includes('--list')) startTargetServerEarly(t, __dirname);
 // The selection reaches the workers through the environment, checked once, in the runner.
@@ -104,10 +104,10 @@ export default defineConfig({
   // calls for), and on two cores a second worker measured slower (its start-up competes with the
   // server and the browser). --workers N (or VDS_WORKERS) runs route groups side by side.
   workers: Number(process.env.VDS_WORKERS ?? 1),
-  // A test is a route group; each of its checks has its own time limit (tests/conformance/run-check.ts).
+  // A test is a route group; each of its checks has its own time limit (src/engine/run-check.ts).
   timeout: 0,
   reporter: reporters,
-  // Global setup also starts the target's startCommand, and stops it at the end (harness/start-command.ts).
+  // Global setup also starts the target's startCommand, and stops it at the end (src/setup/start-command.ts).
   globalSetup: './fixtures/global-setup.ts',
   // Traces and screenshots would carry tokens: the suite records its own redacted exchanges instead.
   use: { trace: 'off', screenshot: 'off', video: 'off' },

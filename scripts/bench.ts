@@ -23,9 +23,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RecordedRequest } from '../harness/api';
-import type { Certificate } from '../reporters/model';
-import { REPORT_FILES } from '../reporters/paths';
+import type { RecordedRequest } from '../src/transport/api';
+import type { Certificate } from '../src/verdict/model';
+import { REPORT_FILES } from '../src/options/paths';
 import { startReference, freshRunEnv } from './reference-process';
 
 const ROOT = path.resolve(__dirname, '..');

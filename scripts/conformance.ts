@@ -1,11 +1,11 @@
 // `npm run conformance -- [flags]`: the conformance run for users, who type flags rather than env
-// vars (cli/args.ts), in a prepared reports folder, exiting with the status the certificate's gate
-// decided (cli/run.ts, reporters/exit-codes.ts). `npm run merge -- DIR` (--merge DIR) merges the blob
+// vars (src/cli/args.ts), in a prepared reports folder, exiting with the status the certificate's gate
+// decided (src/cli/run.ts, src/verdict/exit-codes.ts). `npm run merge -- DIR` (--merge DIR) merges the blob
 // reports of sharded runs instead.
-import { parseArgs, USAGE, UsageError } from '../cli/args';
-import { run } from '../cli/run';
-import { EXIT } from '../reporters/exit-codes';
-import { OptionError } from '../reporters/options';
+import { parseArgs, USAGE, UsageError } from '../src/cli/args';
+import { run } from '../src/cli/run';
+import { EXIT } from '../src/verdict/exit-codes';
+import { OptionError } from '../src/options/report-options';
 
 async function main(): Promise<void> {
   try {

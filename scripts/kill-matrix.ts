@@ -1,13 +1,13 @@
 // The kill matrix: which requirements' checks have been seen to fail against which reference fault
-// (contracts/fault-kills.yaml, section `faults`), and, check by check, which fault first made each
+// (tests/self/power/fault-kills.yaml, section `faults`), and, check by check, which fault first made each
 // check fail (section `checks`). scripts/mutation.ts writes it; scripts/requirements-doc.ts renders it.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { type Catalogue, type ConformanceClass, loadCatalogue, planChecks } from '../harness/catalogue';
+import { type Catalogue, type ConformanceClass, loadCatalogue, planChecks } from '../src/catalogue/catalogue';
 import { faultSpecs } from '../reference-server/fault-specs';
 
-export const KILLS_FILE = path.resolve(__dirname, '..', 'contracts', 'fault-kills.yaml');
+export const KILLS_FILE = path.resolve(__dirname, '..', 'tests', 'self', 'power', 'fault-kills.yaml');
 
 /** fault name -> requirement ids (section `faults`) or check titles (section `checks`). */
 export type KillMatrix = Record<string, string[]>;

@@ -17,7 +17,7 @@
 // part of npm test.
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
-// (contracts/fault-kills.yaml; for a fault that breaks the spec, the core ones first), stopping at the
+// (tests/self/power/fault-kills.yaml; for a fault that breaks the spec, the core ones first), stopping at the
 // first failing check (-x: under the default gate one failing requirement is enough for exit 1) but
 // for a fault of the spec, whose selection runs whole (a core check may judge what a profile check
 // received: CORE-ERROR-BODY runs after the others); when they do not catch it (a new fault, a changed
@@ -29,7 +29,7 @@
 // caught yet (the set shrinks as the run goes), again while a run stopped at --max-failures (default
 // 10) found new ones. With --by-check the top-up's unit is the check (a requirement on one route and
 // scope) instead of the requirement (cap 100). --write-kills records the result in
-// contracts/fault-kills.yaml (rendered in docs/REQUIREMENTS.md): a full run over every fault rewrites
+// tests/self/power/fault-kills.yaml (rendered in docs/REQUIREMENTS.md): a full run over every fault rewrites
 // it, any other run adds to it; a top-up records each fault as it finishes, so it can be resumed.
 // Per-route faults (reference-server/faults.ts) run once per route in --full and --top-up runs and
 // with --every-route; otherwise (the release gate) on their first route only.
@@ -37,13 +37,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadCatalogue } from '../harness/catalogue';
-import { SUITE_BROKE } from '../harness/outcome';
-import { killGroup } from '../harness/process-group';
-import { keysPattern, requirementsPattern } from '../harness/selection';
-import type { Certificate } from '../reporters/model';
-import { REPORT_FILES } from '../reporters/paths';
-import { NOT_SELECTED } from '../reporters/verdict';
+import { loadCatalogue } from '../src/catalogue/catalogue';
+import { SUITE_BROKE } from '../src/check-api/outcome';
+import { killGroup } from '../src/util/process-group';
+import { keysPattern, requirementsPattern } from '../src/catalogue/selection';
+import type { Certificate } from '../src/verdict/model';
+import { REPORT_FILES } from '../src/options/paths';
+import { NOT_SELECTED } from '../src/verdict/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
 import { conformingServers, faultGatePlan, faultTarget, isCaught, MAY_NOT_RUN } from './power-plan';
 import { FAULTS } from '../reference-server/faults';
@@ -88,7 +88,7 @@ interface Outcome extends Run {
   failedChecks: string[];
   /** Checks not run, but for those of another environment than the target's. */
   notRun: Array<{ requirement: string; check: string; reason: string }>;
-  /** Checks the suite broke under (harness/outcome.ts SUITE_BROKE): where a server's odd answer met no assertion. */
+  /** Checks the suite broke under (src/check-api/outcome.ts SUITE_BROKE): where a server's odd answer met no assertion. */
   suiteBroke: string[];
   total: number;
   seconds: number;
@@ -208,7 +208,7 @@ async function runPersistentTwice(run: Run): Promise<Outcome> {
   }
 }
 
-/** What a run showed, read from its certificate (reporters/model.ts): the one result format of a run. */
+/** What a run showed, read from its certificate (src/verdict/model.ts): the one result format of a run. */
 function readOutcome(run: Run, certificateFile: string, seconds: number, stderr: string, exitCode: number | null): Outcome {
   const outcome: Outcome = { ...run, ok: false, exitCode, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], suiteBroke: [], total: 0, seconds };
   if (!fs.existsSync(certificateFile)) {
@@ -456,16 +456,16 @@ function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): {
   }
   fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ seconds, clean, mutants }, null, 2));
   if (o.writeKills) {
-    if (o.topUp) console.log('recorded in contracts/fault-kills.yaml as each fault finished; run `npm run requirements` to render it');
+    if (o.topUp) console.log('recorded in tests/self/power/fault-kills.yaml as each fault finished; run `npm run requirements` to render it');
     else if (o.full) {
       writeKills(updatedKills(readKills() ?? {}, mutants, o.only ? 'first' : 'fresh'));
-      console.log('wrote contracts/fault-kills.yaml; run `npm run requirements` to render it');
+      console.log('wrote tests/self/power/fault-kills.yaml; run `npm run requirements` to render it');
     } else {
       // The release gate's runs stop at the first failing check: what they caught goes first, before
       // what the matrix knew (nothing is dropped), so that a fault missed by its targeted run and
       // caught by the run of every (core) check is targeted right the next time.
       writeKills(updatedKills(readKills() ?? {}, mutants.filter((m) => m.failedRequirements.length), 'first'));
-      console.log('updated contracts/fault-kills.yaml (what each fault\'s run caught first); run `npm run requirements` to render it');
+      console.log('updated tests/self/power/fault-kills.yaml (what each fault\'s run caught first); run `npm run requirements` to render it');
     }
   }
   return { passed, failed, gatePower };

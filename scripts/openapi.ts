@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { GROUPS, loadCatalogue, resourceParam, type Catalogue, type Requirement, type Route } from '../harness/catalogue';
-import { contractRegistry, SCHEMA_BASE } from '../harness/contracts';
-import type { RequestVariant } from '../tests/conformance/checks/error-case';
+import { GROUPS, loadCatalogue, resourceParam, type Catalogue, type Requirement, type Route } from '../src/catalogue/catalogue';
+import { contractRegistry, SCHEMA_BASE } from '../src/schemas/validate';
+import type { RequestVariant } from '../src/checks/error-case';
 
 const ROOT = path.resolve(__dirname, '..');
 export const OPENAPI_FILE = path.join(ROOT, 'docs', 'openapi.yaml');

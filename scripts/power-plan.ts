@@ -5,9 +5,9 @@
 //     because the server cannot show it;
 //   - per fault (power): the target that shows it, whether it breaks the spec (then only core checks
 //     run, and the core class must fail), and the requirements to try first (those that caught it
-//     before: contracts/fault-kills.yaml), else every check of the class;
+//     before: tests/self/power/fault-kills.yaml), else every check of the class;
 //   - what "caught" means: exit status 1 on a failing check, and core FAIL for a fault of the spec.
-import type { Catalogue } from '../harness/catalogue';
+import type { Catalogue } from '../src/catalogue/catalogue';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
 import { FAULT_FAMILIES, FAULTS } from '../reference-server/faults';
 import { VARIANTS, variantMode } from '../reference-server/variants';

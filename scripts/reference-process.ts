@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { freePort } from '../harness/free-port';
-import { stopGroup } from '../harness/process-group';
+import { freePort } from '../src/util/free-port';
+import { stopGroup } from '../src/util/process-group';
 
 const ROOT = path.resolve(__dirname, '..');
 

@@ -1,4 +1,4 @@
 // The users route group: every check is generated from contracts/requirements.yaml.
-import { defineGroupSuite } from './define-suite';
+import { defineGroupSuite } from '../../src/engine/define-suite';
 
 defineGroupSuite('users');

@@ -1,6 +1,6 @@
 // The two custom date formats, tested directly against their rules.
 import { test, expect } from '@playwright/test';
-import { isCarDate, isRfc3339DateTime } from '../../../harness/contracts';
+import { isCarDate, isRfc3339DateTime } from '../../../src/schemas/validate';
 import { DATES } from './examples';
 
 // [value, car date?, RFC 3339 date-time?, why]

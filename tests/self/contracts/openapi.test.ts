@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadCatalogue, resourceParam, type Route } from '../../../harness/catalogue';
-import { isCarDate, isRfc3339DateTime } from '../../../harness/contracts';
+import { loadCatalogue, resourceParam, type Route } from '../../../src/catalogue/catalogue';
+import { isCarDate, isRfc3339DateTime } from '../../../src/schemas/validate';
 import { buildOpenApi, OPENAPI_FILE, renderOpenApi } from '../../../scripts/openapi';
-import type { RequestVariant } from '../../conformance/checks/error-case';
+import type { RequestVariant } from '../../../src/checks/error-case';
 import { CLIENTS, Harness, REDIRECT_URI, SEED_IDS } from '../reference/helpers';
 
 type Json = Record<string, any>;

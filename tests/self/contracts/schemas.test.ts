@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import YAML from 'yaml';
-import { checkContract, contractNames, describeViolations, SCHEMA_BASE, SCHEMA_DIR } from '../../../harness/contracts';
+import { checkContract, contractNames, describeViolations, SCHEMA_BASE, SCHEMA_DIR } from '../../../src/schemas/validate';
 import * as ex from './examples';
 
 const CONTRACTS = [

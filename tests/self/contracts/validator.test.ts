@@ -2,7 +2,7 @@
 import { test, expect } from '@playwright/test';
 import {
   compileAll, checkContract, contractRegistry, describeViolations, documentedOnly, unknownFields, validatorFor, type ContractViolation,
-} from '../../../harness/contracts';
+} from '../../../src/schemas/validate';
 import * as ex from './examples';
 
 test.describe('checkContract', () => {

@@ -1,12 +1,12 @@
-// The HTTP client's connections (harness/api.ts, connection-reuse.ts): a GET that meets a kept-alive
+// The HTTP client's connections (src/transport/api.ts, connection-reuse.ts): a GET that meets a kept-alive
 // connection the server closed while idle (no byte of answer) is sent again once on a fresh
 // connection and counted; a POST goes on a fresh connection of its own, never sent twice; a failure
 // on a fresh connection, or once some of the answer came, is the server's (no answer, no retry).
 // Once a server was seen closing idle connections, the client no longer reuses one idle that long.
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { ApiClient, NoAnswerError } from '../../../harness/api';
-import { Redactor } from '../../../harness/redact';
+import { ApiClient, NoAnswerError } from '../../../src/transport/api';
+import { Redactor } from '../../../src/transport/redact';
 import { closeIdleConnections, IDLE_MS } from '../../../reference-server/http/idle-close';
 import { listenOnLoopback } from '../support/loopback-server';
 

@@ -1,4 +1,4 @@
-// The breaker of silent routes (harness/breaker.ts, through harness/api.ts): while a run is prepared,
+// The breaker of silent routes (src/transport/breaker.ts, through src/transport/api.ts): while a run is prepared,
 // one request that gets not a byte of answer within requestTimeoutMs stops the run sending to its
 // route; among the checks it takes MAX_SILENT_REQUESTS in a row; an answer that began and ran late
 // never opens a route by itself; a request not sent fails at once, naming the no-answer it repeats;
@@ -6,10 +6,10 @@
 // Requests are counted by route, also where the caller names none (the URL's catalogue route).
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { ApiClient, NoAnswerError, type ApiResponse } from '../../../harness/api';
-import { joinRun, MAX_SILENT_REQUESTS, routeKeyOf, silentRoutes } from '../../../harness/breaker';
-import { loadCatalogue } from '../../../harness/catalogue';
-import { Redactor } from '../../../harness/redact';
+import { ApiClient, NoAnswerError, type ApiResponse } from '../../../src/transport/api';
+import { joinRun, MAX_SILENT_REQUESTS, routeKeyOf, silentRoutes } from '../../../src/transport/breaker';
+import { loadCatalogue } from '../../../src/catalogue/catalogue';
+import { Redactor } from '../../../src/transport/redact';
 import { listenOnLoopback } from '../support/loopback-server';
 
 const TIMEOUT_MS = 300;

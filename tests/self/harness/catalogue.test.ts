@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import os from 'node:os';
-import { coverageOf, loadCatalogue, planChecks } from '../../../harness/catalogue';
-import { contractNames } from '../../../harness/contracts';
-import { CHECKS } from '../../conformance/checks';
+import { coverageOf, loadCatalogue, planChecks } from '../../../src/catalogue/catalogue';
+import { contractNames } from '../../../src/schemas/validate';
+import { CHECKS } from '../../../src/checks';
 import { readChangelog, renderRequirements } from '../../../scripts/requirements-doc';
 import { readCheckKills, readKills } from '../../../scripts/kill-matrix';
 import { faultSpecs } from '../../../reference-server/fault-specs';
@@ -94,7 +94,7 @@ for (const source of ['spec', 'profile'] as const) {
   });
 }
 
-test('every check that covers a unit of a statement has been seen to fail against a reference fault (contracts/fault-kills.yaml, checks)', () => {
+test('every check that covers a unit of a statement has been seen to fail against a reference fault (tests/self/power/fault-kills.yaml, checks)', () => {
   const caught = new Set(Object.values(readCheckKills() ?? {}).flat());
   const never = new Set<string>();
   for (const st of catalogue.statements.filter((x) => !x.untestable)) {
@@ -190,5 +190,5 @@ test('the kill matrix names only faults, requirements and checks that exist (a r
     if (!faults.has(fault)) stale.push(`fault ${fault}`);
     stale.push(...checks.filter((k) => !keys.has(k)).map((k) => `check ${k} (${fault})`));
   }
-  expect(stale, 'contracts/fault-kills.yaml: rerun the mutation runs that wrote it').toEqual([]);
+  expect(stale, 'tests/self/power/fault-kills.yaml: rerun the mutation runs that wrote it').toEqual([]);
 });

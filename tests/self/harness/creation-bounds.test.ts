@@ -6,9 +6,9 @@
 // Plane only: there code points and UTF-16 units agree, so no reading of "characters" puts a text
 // past its bound; and the lower-bound car carries the suite's mark (it has no room for the prefix).
 import { expect, test } from '@playwright/test';
-import { loadCatalogue } from '../../../harness/catalogue';
-import { CREATED_CAR_SHORT_MAKE, isSuiteCreatedCar } from '../../../harness/check-context';
-import { expandDeep } from '../../../harness/templates';
+import { loadCatalogue } from '../../../src/catalogue/catalogue';
+import { CREATED_CAR_SHORT_MAKE, isSuiteCreatedCar } from '../../../src/check-api/check-context';
+import { expandDeep } from '../../../src/catalogue/templates';
 
 const catalogue = loadCatalogue();
 const TEXTS = ['make', 'model', 'name', 'numberPlate'] as const;

@@ -1,15 +1,15 @@
-// The replay transport (harness/replay.ts) on its own: a request is answered by the first unused
+// The replay transport (src/setup/replay.ts) on its own: a request is answered by the first unused
 // recorded exchange of its check with the same method, URL, headers, body and credential key; a
 // recorded no-answer is replayed as one; the clock gives the recorded readings; the recorded target
 // keeps no secret.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../../../harness/api';
-import { replayedClock, systemClock } from '../../../harness/clock';
-import { Redactor } from '../../../harness/redact';
-import { NoRecordedAnswer, recordedTarget, ReplaySession, type RecordedCheck } from '../../../harness/replay';
-import type { Target } from '../../../harness/target';
+import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../../../src/transport/api';
+import { replayedClock, systemClock } from '../../../src/transport/clock';
+import { Redactor } from '../../../src/transport/redact';
+import { NoRecordedAnswer, recordedTarget, ReplaySession, type RecordedCheck } from '../../../src/setup/replay';
+import type { Target } from '../../../src/setup/target';
 
 const BASE = 'http://vds.example/v3';
 
@@ -78,10 +78,11 @@ test('the recorded target keeps no secret: placeholders name the keys; no token,
 });
 
 test('no check reads the system clock: dates come from ctx.now(), which a replay answers with the recorded instants', () => {
-  const dir = path.join(__dirname, '../../conformance');
-  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  // The check procedures and the engine that runs them.
+  const dirs = ['src/checks', 'src/engine'].map((d) => path.join(__dirname, '../../..', d));
+  const files = dirs.flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f)));
   expect(files.length).toBeGreaterThan(5);
-  const offenders = files.flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').flatMap((line, i) =>
+  const offenders = files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').flatMap((line, i) =>
     // The system clock, or a date template expanded at the system's now (its default argument).
     /Date\.now\(\)|new Date\(\)/.test(line) || (/expand(Template|Deep)\(/.test(line) && !/ctx\.now\(\)/.test(line)) ? [`${f}:${i + 1}: ${line.trim()}`] : []));
   expect(offenders).toEqual([]);

@@ -1,15 +1,15 @@
-// How one check's outcome becomes its record (tests/conformance/run-check.ts): a failed assertion and a
+// How one check's outcome becomes its record (src/engine/run-check.ts): a failed assertion and a
 // request without an answer are the server's (failed); anything else a procedure throws is the
 // suite's own defect or that of its inputs: not run, flagged suiteBroke, its reason redacted, never
 // a failure.
 import { expect, test } from '@playwright/test';
-import { NoAnswerError } from '../../../harness/api';
-import { loadCatalogue, type PlannedCheck, type Requirement } from '../../../harness/catalogue';
-import { fail, NotRun } from '../../../harness/outcome';
-import type { RunContext } from '../../../harness/run-context';
-import type { Target } from '../../../harness/target';
-import { CHECKS } from '../../../tests/conformance/checks';
-import { runCheck, type CheckInputs } from '../../../tests/conformance/run-check';
+import { NoAnswerError } from '../../../src/transport/api';
+import { loadCatalogue, type PlannedCheck, type Requirement } from '../../../src/catalogue/catalogue';
+import { fail, NotRun } from '../../../src/check-api/outcome';
+import type { RunContext } from '../../../src/setup/run-context';
+import type { Target } from '../../../src/setup/target';
+import { CHECKS } from '../../../src/checks';
+import { runCheck, type CheckInputs } from '../../../src/engine/run-check';
 
 const SECRET = 'tok_4e5f6a7b8c9d';
 

@@ -1,10 +1,10 @@
-// Finding the sign-in form as a person would (harness/signin-form.ts), on realistic markups with and
+// Finding the sign-in form as a person would (src/setup/signin-form.ts), on realistic markups with and
 // without labels, in a real Chromium: the right field each time (never a search box, a honeypot, a
 // "remember me" box or a "show password" button), a page with nothing to sign in with as no-form,
 // and fields that cannot be told apart as unidentified. Skipped (with the reason) without a browser.
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { chooseBrowser, launchBrowser } from '../../../harness/browser';
-import { findSignInForm, type FormSearch } from '../../../harness/signin-form';
+import { chooseBrowser, launchBrowser } from '../../../src/setup/browser';
+import { findSignInForm, type FormSearch } from '../../../src/setup/signin-form';
 
 const choice = chooseBrowser();
 let browser: Browser;

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
-import { loadCatalogue } from '../../../harness/catalogue';
-import { BASE_TOKEN_KEYS, DATA_KEYS, listTargetNames, loadTarget, SCOPES, TARGETS_DIR, TargetError } from '../../../harness/target';
+import { loadCatalogue } from '../../../src/catalogue/catalogue';
+import { BASE_TOKEN_KEYS, DATA_KEYS, listTargetNames, loadTarget, SCOPES, TARGETS_DIR, TargetError } from '../../../src/setup/target';
 import { SCOPES as REFERENCE_SCOPES } from '../../../reference-server/auth/clients';
 
 function writeTarget(text: string): string {
@@ -27,12 +27,12 @@ function errorOf(text: string, env: NodeJS.ProcessEnv = {}): string {
   throw new Error('expected a TargetError');
 }
 
-test('the data keys of the target schema are the typed list harness/target.ts DATA_KEYS', () => {
+test('the data keys of the target schema are the typed list src/setup/target.ts DATA_KEYS', () => {
   const schema = YAML.parse(fs.readFileSync(path.join(TARGETS_DIR, 'target.schema.yaml'), 'utf8'));
   expect(Object.keys(schema.properties.data.properties).sort()).toEqual([...DATA_KEYS].sort());
 });
 
-test('the token keys and scopes of the target schema, the catalogue and the reference are the typed lists of harness/target.ts', () => {
+test('the token keys and scopes of the target schema, the catalogue and the reference are the typed lists of src/setup/target.ts', () => {
   const schema = YAML.parse(fs.readFileSync(path.join(TARGETS_DIR, 'target.schema.yaml'), 'utf8'));
   const tokens = schema.properties.tokens.properties;
   expect(Object.keys(tokens).filter((k) => k !== 'withoutScope').sort()).toEqual([...BASE_TOKEN_KEYS].sort());

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expandDeep, expandTemplate, rawBody, rfc3339, unknownIdLike } from '../../../harness/templates';
+import { expandDeep, expandTemplate, rawBody, rfc3339, unknownIdLike } from '../../../src/catalogue/templates';
 
 const now = new Date('2026-11-22T10:20:30.456Z');
 

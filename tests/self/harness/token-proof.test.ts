@@ -1,15 +1,15 @@
-// The proof of the tokens minted through the sign-in page (harness/token-proof.ts) on a server with a
+// The proof of the tokens minted through the sign-in page (src/setup/token-proof.ts) on a server with a
 // route that never answers: the run's preparation goes on (a request without answer proves nothing
 // either way, it never ends the run), a token whose every route needing the scope it lacks gives no
 // answer is kept (nothing disproves it; the checks there fail on the missing answer itself), and one
 // that gets no answer where it must be accepted is dropped, naming the route.
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { joinRun } from '../../../harness/breaker';
-import { loadCatalogue } from '../../../harness/catalogue';
-import { Redactor } from '../../../harness/redact';
-import type { Target, TokenKey } from '../../../harness/target';
-import { proveTokens } from '../../../harness/token-proof';
+import { joinRun } from '../../../src/transport/breaker';
+import { loadCatalogue } from '../../../src/catalogue/catalogue';
+import { Redactor } from '../../../src/transport/redact';
+import type { Target, TokenKey } from '../../../src/setup/target';
+import { proveTokens } from '../../../src/setup/token-proof';
 import { listenOnLoopback } from '../support/loopback-server';
 
 test('a route that never answers: the proof goes on, keeps the token it cannot disprove, drops the one refused an answer where it must be served', async () => {

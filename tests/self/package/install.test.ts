@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { Certificate } from '../../../reporters/model';
+import type { Certificate } from '../../../src/verdict/model';
 import { startReference, freshRunEnv } from '../../../scripts/reference-process';
 
 const ROOT = path.resolve(__dirname, '../../..');

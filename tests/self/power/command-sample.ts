@@ -5,9 +5,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { killGroup } from '../../../harness/process-group';
-import type { Certificate } from '../../../reporters/model';
-import { REPORT_FILES } from '../../../reporters/paths';
+import { killGroup } from '../../../src/util/process-group';
+import type { Certificate } from '../../../src/verdict/model';
+import { REPORT_FILES } from '../../../src/options/paths';
 import { freshRunEnv } from '../../../scripts/reference-process';
 import { newReportsDir, ROOT } from '../support/child-run';
 

@@ -4,7 +4,7 @@
 // where it has one; scripts/power-plan.ts commandSampleFaults). The rest of the proof runs the same
 // checks and judgement in-process (faults.test.ts, conforming.test.ts); this shows that the command
 // adds nothing that changes a verdict: what the checks see reaches the exit status users act on.
-import { requirementsPattern } from '../../../harness/selection';
+import { requirementsPattern } from '../../../src/catalogue/selection';
 import { commandSampleFaults, conformingServers, faultGatePlan, isCaught } from '../../../scripts/power-plan';
 import { COMMAND_CONFORMING, runCommand, type CommandRun } from './command-sample';
 import { expect, test } from './fixtures';

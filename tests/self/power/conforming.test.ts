@@ -1,13 +1,13 @@
 // Precision, in-process: the conforming servers that the command sample (command.test.ts) does not
-// run, each through every check of the suite (tests/conformance/in-process.ts): the reference with
+// run, each through every check of the suite (src/engine/in-process.ts): the reference with
 // every token minted through its sign-in page, a server that keeps its state between two runs, the
 // sandbox taking every variant, and alone each variant that leaves something unshowable. Every check
 // must pass and the gate exit 0; a check may be not run only where the server cannot show it
 // (scripts/power-plan.ts MAY_NOT_RUN). Each is a server of its own: a variant is fixed when it starts.
-import { loadTarget } from '../../../harness/target';
+import { loadTarget } from '../../../src/setup/target';
 import { startReference, type ReferenceTarget } from '../../../scripts/reference-process';
 import { conformingServers, MAY_NOT_RUN, type ConformingServer } from '../../../scripts/power-plan';
-import { runInProcess, type InProcessRun } from '../../conformance/in-process';
+import { runInProcess, type InProcessRun } from '../../../src/engine/in-process';
 import { COMMAND_CONFORMING } from './command-sample';
 import { expect, test } from './fixtures';
 import { falseAlarms, recordOutcome } from './outcome';

@@ -2,8 +2,8 @@
 // reached its guard; the readers of its guard (and the error judges of their routes) when only reads
 // did; every core check when a write or a request outside the checks did.
 import { expect, test } from '@playwright/test';
-import type { Exchange } from '../../../harness/api';
-import type { CheckRecord } from '../../../reporters/check-record';
+import type { Exchange } from '../../../src/transport/api';
+import type { CheckRecord } from '../../../src/verdict/check-record';
 import { FAULT_GUARDS_HEADER } from '../../../reference-server/switches';
 import { CoreReach } from './core-reach';
 

@@ -10,8 +10,8 @@
 //     browser), reached: anything may follow, so every core check runs.
 // This assumes what the reference is built to be: the same requests reach the same guards, and a
 // read changes nothing.
-import type { Exchange } from '../../../harness/api';
-import type { CheckRecord } from '../../../reporters/check-record';
+import type { Exchange } from '../../../src/transport/api';
+import type { CheckRecord } from '../../../src/verdict/check-record';
 import { parseFaultSpec } from '../../../reference-server/fault-specs';
 import { FAULT_GUARDS_HEADER } from '../../../reference-server/switches';
 

@@ -3,19 +3,19 @@
 // statement of the spec fails the core class. One test per fault. The worker's reference is switched
 // to the fault (POST /_control/fault, which also resets it), the run is prepared as global setup
 // prepares it, and the fault's checks run through the suite's own runCheck and judgement
-// (tests/conformance/in-process.ts): first those of the requirements that caught it before
-// (contracts/fault-kills.yaml), stopping at the first failing check, and when they miss it (a new
+// (src/engine/in-process.ts): first those of the requirements that caught it before
+// (tests/self/power/fault-kills.yaml), stopping at the first failing check, and when they miss it (a new
 // fault, a changed check), every check (of the core class first, for a fault of the spec). A fault
 // nothing catches fails here, and so fails npm test.
 //
 // A fault that breaks only the profile must never fail core (README: a core failure always means the
 // spec is broken): against each, every core check that can see it runs too (core-reach.ts), and the
 // test fails on any core failure.
-import { keysPattern, requirementsPattern } from '../../../harness/selection';
+import { keysPattern, requirementsPattern } from '../../../src/catalogue/selection';
 import { faultFamily, parseFaultSpec } from '../../../reference-server/fault-specs';
-import { loadTarget } from '../../../harness/target';
+import { loadTarget } from '../../../src/setup/target';
 import { faultGatePlan, gateFaultSpecs, isCaught } from '../../../scripts/power-plan';
-import { runInProcess, type InProcessRun } from '../../conformance/in-process';
+import { runInProcess, type InProcessRun } from '../../../src/engine/in-process';
 import { expect, test } from './fixtures';
 import { recordOutcome } from './outcome';
 

@@ -4,10 +4,10 @@
 // but where what it proves needs one (a conforming variant is a server of its own; the command
 // sample runs the command).
 import { test as base } from '@playwright/test';
-import { chooseBrowser, sharedBrowser, type BrowserChoice, type BrowserSession } from '../../../harness/browser';
-import { loadCatalogue, type Catalogue } from '../../../harness/catalogue';
-import type { Target } from '../../../harness/target';
-import type { CheckRecord } from '../../../reporters/check-record';
+import { chooseBrowser, sharedBrowser, type BrowserChoice, type BrowserSession } from '../../../src/setup/browser';
+import { loadCatalogue, type Catalogue } from '../../../src/catalogue/catalogue';
+import type { Target } from '../../../src/setup/target';
+import type { CheckRecord } from '../../../src/verdict/check-record';
 import { CoreReach } from './core-reach';
 import { requirementKills, type KillMatrix } from '../../../scripts/kill-matrix';
 import { startReference, type Reference } from '../../../scripts/reference-process';

@@ -3,8 +3,8 @@
 // line and how each part was proven.
 import fs from 'node:fs';
 import { test } from '@playwright/test';
-import type { Certificate } from '../../../reporters/model';
-import { NOT_SELECTED } from '../../../reporters/verdict';
+import type { Certificate } from '../../../src/verdict/model';
+import { NOT_SELECTED } from '../../../src/verdict/verdict';
 
 export const POWER_ANNOTATION = 'vds-power';
 

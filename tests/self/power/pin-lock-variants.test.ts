@@ -7,10 +7,10 @@
 // (variant pin-lock-before-format). The same servers without the fault pass the three checks: the
 // order takes nothing from a conforming server. One reference per set of variants (a variant is fixed
 // when it starts), moved from no fault to the fault through its control API.
-import { requirementsPattern } from '../../../harness/selection';
-import { loadTarget } from '../../../harness/target';
+import { requirementsPattern } from '../../../src/catalogue/selection';
+import { loadTarget } from '../../../src/setup/target';
 import { startReference } from '../../../scripts/reference-process';
-import { runInProcess } from '../../conformance/in-process';
+import { runInProcess } from '../../../src/engine/in-process';
 import { expect, test } from './fixtures';
 
 const PIN_CHECKS = ['DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT', 'DEV-PIN-MALFORMED'];

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { BaselineError, evaluateBaseline, readBaseline, renderBaseline, writeBaseline, type CheckState } from '../../../reporters/baseline';
-import { decideGate } from '../../../reporters/gate';
+import { BaselineError, evaluateBaseline, readBaseline, renderBaseline, writeBaseline, type CheckState } from '../../../src/verdict/baseline';
+import { decideGate } from '../../../src/verdict/gate';
 import { certificate, check, requirement } from './synthetic';
 
 function tmp(name: string): string {

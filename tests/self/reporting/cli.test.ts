@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { loadTargetFromEnv } from '../../../harness/target';
-import type { Certificate } from '../../../reporters/model';
-import { parseArgs, UsageError } from '../../../cli/args';
-import { clearReports } from '../../../cli/reports-folder';
+import { loadTargetFromEnv } from '../../../src/setup/target';
+import type { Certificate } from '../../../src/verdict/model';
+import { parseArgs, UsageError } from '../../../src/cli/args';
+import { clearReports } from '../../../src/cli/reports-folder';
 import { readJson, runCommand, startReference } from './real-run';
 
 test('own flags become environment; everything else goes to playwright test intact', () => {

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { compareCertificates, CompareError, readCertificate } from '../../../reporters/compare';
-import { EXIT } from '../../../reporters/exit-codes';
-import { decideGate } from '../../../reporters/gate';
-import { routeLatency } from '../../../reporters/latency';
-import type { ServerLatency } from '../../../reporters/model';
-import { renderChangesMarkdown } from '../../../reporters/render-changes';
+import { compareCertificates, CompareError, readCertificate } from '../../../src/monitoring/compare';
+import { EXIT } from '../../../src/verdict/exit-codes';
+import { decideGate } from '../../../src/verdict/gate';
+import { routeLatency } from '../../../src/monitoring/latency';
+import type { ServerLatency } from '../../../src/verdict/model';
+import { renderChangesMarkdown } from '../../../src/rendering/render-changes';
 import { certificate, check, requirement } from './synthetic';
 
 const reqs = ['A', 'B', 'C', 'D'].map((id) => requirement(id));

@@ -1,4 +1,4 @@
-// The verdict proof: the exit status follows the checks. The gate (reporters/gate.ts) is a pure
+// The verdict proof: the exit status follows the checks. The gate (src/verdict/gate.ts) is a pure
 // function from the checks' outcomes to an exit status and its words; these properties try it on
 // thousands of generated runs (fast-check) against an oracle written from the README's and --help's
 // words, not from the code:
@@ -12,15 +12,15 @@
 // gate's power: what a check sees reaches the exit status users act on.
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
-import type { ConformanceClass } from '../../../harness/catalogue';
-import { evaluateBaseline } from '../../../reporters/baseline';
-import { EXIT } from '../../../reporters/exit-codes';
-import { decideGate } from '../../../reporters/gate';
-import type { CheckStatus, GateClasses } from '../../../reporters/model';
-import { renderConsole } from '../../../reporters/render-console';
-import { renderJunit } from '../../../reporters/render-junit';
-import { renderMarkdown } from '../../../reporters/render-md';
-import { checkStates, combine, resolveChecks } from '../../../reporters/verdict';
+import type { ConformanceClass } from '../../../src/catalogue/catalogue';
+import { evaluateBaseline } from '../../../src/verdict/baseline';
+import { EXIT } from '../../../src/verdict/exit-codes';
+import { decideGate } from '../../../src/verdict/gate';
+import type { CheckStatus, GateClasses } from '../../../src/verdict/model';
+import { renderConsole } from '../../../src/rendering/render-console';
+import { renderJunit } from '../../../src/rendering/render-junit';
+import { renderMarkdown } from '../../../src/rendering/render-md';
+import { checkStates, combine, resolveChecks } from '../../../src/verdict/verdict';
 import { certificate, check, requirement } from './synthetic';
 
 interface GenRequirement {

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { addToHistory, historyEntry, historyFileName, readHistory, type HistoryEntry } from '../../../reporters/history';
-import { routeLatency } from '../../../reporters/latency';
-import type { Certificate } from '../../../reporters/model';
-import { renderTrendHtml, renderTrendMarkdown } from '../../../reporters/render-trend';
-import { latencyChart, niceCeiling, textSparkline } from '../../../reporters/svg-chart';
+import { addToHistory, historyEntry, historyFileName, readHistory, type HistoryEntry } from '../../../src/monitoring/history';
+import { routeLatency } from '../../../src/monitoring/latency';
+import type { Certificate } from '../../../src/verdict/model';
+import { renderTrendHtml, renderTrendMarkdown } from '../../../src/rendering/render-trend';
+import { latencyChart, niceCeiling, textSparkline } from '../../../src/rendering/svg-chart';
 import { certificate, check, requirement } from './synthetic';
 
 const reqs = [requirement('A'), requirement('B', { class: 'profile' }), requirement('ADV', { advisory: true })];

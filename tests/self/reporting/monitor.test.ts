@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { sampledRoutes, SAMPLES_PER_ROUTE } from '../../../harness/latency-sampling';
-import { loadCatalogue } from '../../../harness/catalogue';
-import type { Certificate } from '../../../reporters/model';
+import { sampledRoutes, SAMPLES_PER_ROUTE } from '../../../src/setup/latency-sampling';
+import { loadCatalogue } from '../../../src/catalogue/catalogue';
+import type { Certificate } from '../../../src/verdict/model';
 import { readJson, runCommand, startReference } from './real-run';
 
 test.setTimeout(300_000);

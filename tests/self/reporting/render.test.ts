@@ -1,13 +1,13 @@
 // The Markdown, HTML and console renderings: what a reader needs (verdict, citations, expected vs
 // actual, what would make a check run), inert server content, self-contained HTML, no secrets.
 import { expect, test } from '@playwright/test';
-import { Redactor } from '../../../harness/redact';
-import { countsLine } from '../../../reporters/format';
-import { RUN_STOPPED, type Certificate } from '../../../reporters/model';
-import { redactDeep } from '../../../reporters/redaction';
-import { renderConsole } from '../../../reporters/render-console';
-import { renderHtml } from '../../../reporters/render-html';
-import { renderMarkdown } from '../../../reporters/render-md';
+import { Redactor } from '../../../src/transport/redact';
+import { countsLine } from '../../../src/rendering/format';
+import { RUN_STOPPED, type Certificate } from '../../../src/verdict/model';
+import { redactDeep } from '../../../src/setup/report-redactor';
+import { renderConsole } from '../../../src/rendering/render-console';
+import { renderHtml } from '../../../src/rendering/render-html';
+import { renderMarkdown } from '../../../src/rendering/render-md';
 import { certificate, check, requirement } from './synthetic';
 
 const SECRET = 'tok_9f8e7d6c5b4a';

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CHECKS_ATTACHMENT, failureOf, type CheckRecord } from '../../../reporters/check-record';
-import { latencyByRoute, percentile } from '../../../reporters/latency';
-import { checkResultsOf, groupOf, type AttachmentLike, type ResultLike, type TestLike } from '../../../reporters/results';
+import { CHECKS_ATTACHMENT, failureOf, type CheckRecord } from '../../../src/verdict/check-record';
+import { latencyByRoute, percentile } from '../../../src/monitoring/latency';
+import { checkResultsOf, groupOf, type AttachmentLike, type ResultLike, type TestLike } from '../../../src/reporters/results';
 
 function json(name: string, value: unknown): AttachmentLike {
   return { name, contentType: 'application/json', body: Buffer.from(JSON.stringify(value)) };

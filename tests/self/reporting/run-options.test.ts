@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { parseArgs, UsageError } from '../../../cli/args';
-import { EXIT } from '../../../reporters/exit-codes';
-import type { Certificate } from '../../../reporters/model';
+import { parseArgs, UsageError } from '../../../src/cli/args';
+import { EXIT } from '../../../src/verdict/exit-codes';
+import type { Certificate } from '../../../src/verdict/model';
 import { newReportsDir, readJson, runCommand, startReference } from './real-run';
 
 const cli = (args: string[], options: Parameters<typeof runCommand>[1] = {}) => runCommand(['tsx', 'scripts/conformance.ts', ...args], { timeoutMs: 300_000, ...options });

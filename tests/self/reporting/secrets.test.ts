@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { targetSecrets } from '../../../harness/run-context';
-import { loadTarget } from '../../../harness/target';
+import { targetSecrets } from '../../../src/setup/run-context';
+import { loadTarget } from '../../../src/setup/target';
 import { ROOT, runCommand, startReference } from './real-run';
 import { Scanner } from './scan';
 

@@ -1,13 +1,13 @@
-// When a route counts as slower (reporters/slowdown.ts): the rule on made-up figures, then on samples
+// When a route counts as slower (src/monitoring/slowdown.ts): the rule on made-up figures, then on samples
 // recorded from real runs of the embedded reference: back-to-back pairs on a two-core machine while
 // another suite run shared it (quiet), and a run whose reference answered one route 200 ms later (loud).
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { routeLatency } from '../../../reporters/latency';
-import type { ServerLatency } from '../../../reporters/model';
-import { judgeLatency, MIN_LATENCY_SAMPLES } from '../../../reporters/slowdown';
-import { DEFAULT_LATENCY_FLOOR_MS, DEFAULT_LATENCY_RATIO } from '../../../reporters/options';
+import { routeLatency } from '../../../src/monitoring/latency';
+import type { ServerLatency } from '../../../src/verdict/model';
+import { judgeLatency, MIN_LATENCY_SAMPLES } from '../../../src/monitoring/slowdown';
+import { DEFAULT_LATENCY_FLOOR_MS, DEFAULT_LATENCY_RATIO } from '../../../src/options/report-options';
 
 const RULE = { ratio: DEFAULT_LATENCY_RATIO, floorMs: DEFAULT_LATENCY_FLOOR_MS };
 

@@ -1,11 +1,11 @@
 // Synthetic check records with their exchanges, for the triage's unit tests: a few routes of each
 // kind (their facts written here, not read from contracts/routes.yaml) and one-line builders of the
 // answers a server gives, so that each test reads as the server it describes.
-import type { Credential, Exchange } from '../../../harness/api';
-import type { Group, Route } from '../../../harness/catalogue';
-import type { Scope } from '../../../harness/target';
-import type { CheckRecord } from '../../../reporters/check-record';
-import type { TriageFacts } from '../../../reporters/triage';
+import type { Credential, Exchange } from '../../../src/transport/api';
+import type { Group, Route } from '../../../src/catalogue/catalogue';
+import type { Scope } from '../../../src/setup/target';
+import type { CheckRecord } from '../../../src/verdict/check-record';
+import type { TriageFacts } from '../../../src/verdict/triage';
 
 const BASE = 'http://127.0.0.1:1/v3';
 

@@ -1,7 +1,7 @@
 // Synthetic catalogues and check results for the reporting unit tests: small, readable, and
 // independent of contracts/ (a change to the real catalogue must not change these tests).
-import type { CheckResult, CheckStatus } from '../../../reporters/model';
-import { buildCertificate, type PlannedKey, type RequirementInfo } from '../../../reporters/verdict';
+import type { CheckResult, CheckStatus } from '../../../src/verdict/model';
+import { buildCertificate, type PlannedKey, type RequirementInfo } from '../../../src/verdict/verdict';
 
 export function requirement(id: string, over: Partial<RequirementInfo> = {}): RequirementInfo {
   return {

@@ -3,18 +3,18 @@
 // the checks that show the cause. The half-built server of issue 26 (trips and device routes not
 // written: its framework answers them) runs nearly whole: its failure section must start with "N
 // routes answer a non-API 404 to every valid request", explaining most failures. No run may print a
-// secret in its triage. The runs are in-process (tests/conformance/in-process.ts: the command's
+// secret in its triage. The runs are in-process (src/engine/in-process.ts: the command's
 // preparation, checks, judgement and console text, without its processes); the last test shows the
 // command printing the same section.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
-import { loadCatalogue } from '../../../harness/catalogue';
-import type { Selection } from '../../../harness/selection';
-import { loadTarget } from '../../../harness/target';
-import { runInProcess } from '../../conformance/in-process';
-import type { Certificate, TriageCauseId } from '../../../reporters/model';
+import { loadCatalogue } from '../../../src/catalogue/catalogue';
+import type { Selection } from '../../../src/catalogue/selection';
+import { loadTarget } from '../../../src/setup/target';
+import { runInProcess } from '../../../src/engine/in-process';
+import type { Certificate, TriageCauseId } from '../../../src/verdict/model';
 import { dropsConnection, halfBuilt, refusesBearer, startFrontProxy, type Answer } from '../support/front-proxy';
 import { newReportsDir, readJson, runCommand, startReference } from './real-run';
 import { Scanner } from './scan';

@@ -1,13 +1,13 @@
-// The triage (reporters/triage.ts) on synthetic records: each kind of cause found in the answers, a
+// The triage (src/verdict/triage.ts) on synthetic records: each kind of cause found in the answers, a
 // check counted by one cause only, the thresholds, and a clean run without a triage; then how the
 // console, Markdown and HTML show it (first in the failures) without touching a verdict.
 import { expect, test } from '@playwright/test';
-import type { Exchange } from '../../../harness/api';
-import type { Certificate } from '../../../reporters/model';
-import { renderConsole } from '../../../reporters/render-console';
-import { renderHtml } from '../../../reporters/render-html';
-import { renderMarkdown } from '../../../reporters/render-md';
-import { triage } from '../../../reporters/triage';
+import type { Exchange } from '../../../src/transport/api';
+import type { Certificate } from '../../../src/verdict/model';
+import { renderConsole } from '../../../src/rendering/render-console';
+import { renderHtml } from '../../../src/rendering/render-html';
+import { renderMarkdown } from '../../../src/rendering/render-md';
+import { triage } from '../../../src/verdict/triage';
 import { BODIES, exchange, FACTS, record } from './synthetic-exchanges';
 import { certificate, check, requirement } from './synthetic';
 

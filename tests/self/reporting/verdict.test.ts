@@ -1,6 +1,6 @@
 // Verdict aggregation: check -> requirement -> class, as the issue defines it.
 import { expect, test } from '@playwright/test';
-import { buildCertificate, classVerdict, combine, NOT_SELECTED } from '../../../reporters/verdict';
+import { buildCertificate, classVerdict, combine, NOT_SELECTED } from '../../../src/verdict/verdict';
 import { certificate, check, planned, requirement } from './synthetic';
 
 test('a requirement fails if any check failed, else is not run if any did not run, else passes', () => {

@@ -2,11 +2,11 @@
 // a 416 that only a profile check provokes (a reversed range) is judged by core, in that check's words,
 // without a request more; alone, CORE-ERROR-BODY cannot see it. In-process against the reference.
 import { expect, test } from '@playwright/test';
-import { loadCatalogue } from '../../../harness/catalogue';
-import { keysPattern } from '../../../harness/selection';
-import { loadTarget } from '../../../harness/target';
+import { loadCatalogue } from '../../../src/catalogue/catalogue';
+import { keysPattern } from '../../../src/catalogue/selection';
+import { loadTarget } from '../../../src/setup/target';
 import { startReference, type Reference } from '../../../scripts/reference-process';
-import { runInProcess } from '../../conformance/in-process';
+import { runInProcess } from '../../../src/engine/in-process';
 
 test.setTimeout(120_000);
 

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { keysPattern } from '../../../harness/selection';
-import type { Certificate, CheckFailure } from '../../../reporters/model';
+import { keysPattern } from '../../../src/catalogue/selection';
+import type { Certificate, CheckFailure } from '../../../src/verdict/model';
 import { startHostileServer } from '../hostile/hostile-server';
 import { runSuite, writeTargetFile } from './run-suite';
 

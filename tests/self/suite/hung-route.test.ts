@@ -1,16 +1,16 @@
-// A route that never answers costs the run its time-out twice at most, not once per check (harness/breaker.ts).
+// A route that never answers costs the run its time-out twice at most, not once per check (src/transport/breaker.ts).
 // The reference behind a proxy that accepts GET /cars/{carId}/status and never answers it, against the
 // same reference behind a proxy that forwards everything: the run with the hung route, latency
 // sampling on as the command samples, sends that route exactly two requests (the sampling's, each
 // waiting out requestTimeoutMs: a first one may be a cold start), costs at most about two
 // requestTimeoutMs more than the clean run, and
-// fails every check of that route and no other. In-process (tests/conformance/in-process.ts: the
+// fails every check of that route and no other. In-process (src/engine/in-process.ts: the
 // command's preparation, checks and judgement; the command itself adds one worker restart after the
 // failing group, as any failing run does). The sign-in page's checks (a browser) are left out: they
 // never ask that route.
 import { expect, test } from '@playwright/test';
-import { loadTarget } from '../../../harness/target';
-import { runInProcess, type InProcessRun } from '../../conformance/in-process';
+import { loadTarget } from '../../../src/setup/target';
+import { runInProcess, type InProcessRun } from '../../../src/engine/in-process';
 import { startReference } from '../../../scripts/reference-process';
 import { startFrontProxy } from '../support/front-proxy';
 import { writeTargetFile } from './run-suite';

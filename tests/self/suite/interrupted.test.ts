@@ -4,8 +4,8 @@
 // saw a closed browser or no answer, are not run, like the checks that had not started.
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { EXIT } from '../../../reporters/exit-codes';
-import type { Certificate } from '../../../reporters/model';
+import { EXIT } from '../../../src/verdict/exit-codes';
+import type { Certificate } from '../../../src/verdict/model';
 import { readJson, runCommand } from '../support/child-run';
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

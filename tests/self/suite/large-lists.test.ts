@@ -6,9 +6,9 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { MAX_BODY_BYTES, MAX_LIST_BODY_BYTES } from '../../../harness/api';
-import { keysPattern } from '../../../harness/selection';
-import type { Certificate } from '../../../reporters/model';
+import { MAX_BODY_BYTES, MAX_LIST_BODY_BYTES } from '../../../src/transport/api';
+import { keysPattern } from '../../../src/catalogue/selection';
+import type { Certificate } from '../../../src/verdict/model';
 import { listenOnLoopback } from '../support/loopback-server';
 import { runSuite, writeTargetFile } from './run-suite';
 

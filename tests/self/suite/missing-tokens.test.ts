@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { loadTarget } from '../../../harness/target';
-import type { Certificate } from '../../../reporters/model';
-import { runInProcess } from '../../conformance/in-process';
+import { loadTarget } from '../../../src/setup/target';
+import type { Certificate } from '../../../src/verdict/model';
+import { runInProcess } from '../../../src/engine/in-process';
 import { Harness } from '../reference/helpers';
 import { runSuite, writeTargetFile } from './run-suite';
 

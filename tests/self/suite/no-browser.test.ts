@@ -4,7 +4,7 @@
 // and reports those checks as not run with how to get a browser, never as passed.
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { Certificate } from '../../../reporters/model';
+import type { Certificate } from '../../../src/verdict/model';
 import { readJson, runCommand } from '../support/child-run';
 
 test('without a browser, only the sign-in page checks are not run, and the first line says so', async () => {

@@ -1,11 +1,11 @@
 // Against servers whose every answer is JSON of the wrong shape (tests/self/hostile/odd-shapes-server.ts):
 // the whole suite runs, the checks fail with expected vs actual, and none breaks on the suite (a
 // procedure reading a member of null is the suite's defect; the odd answer is the server's). In-process
-// (tests/conformance/in-process.ts: the command's preparation, checks and judgement).
+// (src/engine/in-process.ts: the command's preparation, checks and judgement).
 import { expect, test } from '@playwright/test';
-import { SCOPES } from '../../../harness/target';
-import { loadTarget } from '../../../harness/target';
-import { runInProcess } from '../../conformance/in-process';
+import { SCOPES } from '../../../src/setup/target';
+import { loadTarget } from '../../../src/setup/target';
+import { runInProcess } from '../../../src/engine/in-process';
 import { ODD_SHAPES, startOddShapesServer } from '../hostile/odd-shapes-server';
 import { writeTargetFile } from './run-suite';
 

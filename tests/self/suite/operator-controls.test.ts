@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { expect, test } from '@playwright/test';
-import type { Certificate } from '../../../reporters/model';
+import type { Certificate } from '../../../src/verdict/model';
 import { newReportsDir, readJson, runCommand, startReference } from '../reporting/real-run';
 import { startProxy } from '../support/http-proxy';
 

@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { expect, test } from '@playwright/test';
-import { EXIT } from '../../../reporters/exit-codes';
-import type { Certificate } from '../../../reporters/model';
+import { EXIT } from '../../../src/verdict/exit-codes';
+import type { Certificate } from '../../../src/verdict/model';
 import { readJson, runCommand, startReference } from '../reporting/real-run';
 
 const hasOpenssl = (() => {

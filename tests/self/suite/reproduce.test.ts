@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { Certificate } from '../../../reporters/model';
+import type { Certificate } from '../../../src/verdict/model';
 import { freshRunEnv } from '../../../scripts/reference-process';
 import { newReportsDir, readJson, ROOT, runCommand, startReference } from '../reporting/real-run';
 

@@ -2,16 +2,16 @@
 // without a password field, as a sign-in by e-mailed link has): every browser check that signs in is not
 // run, naming oauth.signInPage, none failed and none waiting out a timeout; the first page's form is
 // still judged (SIGNIN-PAGE, where no sign-in before it met the second page); the rest of the run is unaffected.
-// In-process (tests/conformance/in-process.ts: the command's preparation, checks and judgement).
+// In-process (src/engine/in-process.ts: the command's preparation, checks and judgement).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { expect, test } from '@playwright/test';
-import { chooseBrowser } from '../../../harness/browser';
-import type { Certificate } from '../../../reporters/model';
-import { loadTarget } from '../../../harness/target';
-import { runInProcess } from '../../conformance/in-process';
+import { chooseBrowser } from '../../../src/setup/browser';
+import type { Certificate } from '../../../src/verdict/model';
+import { loadTarget } from '../../../src/setup/target';
+import { runInProcess } from '../../../src/engine/in-process';
 import { startReference } from '../reporting/real-run';
 import { startFrontServer } from '../support/front-server';
 

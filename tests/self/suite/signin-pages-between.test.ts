@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { expect, test } from '@playwright/test';
-import { chooseBrowser } from '../../../harness/browser';
-import { loadTarget } from '../../../harness/target';
-import { runInProcess, type InProcessRun } from '../../conformance/in-process';
+import { chooseBrowser } from '../../../src/setup/browser';
+import { loadTarget } from '../../../src/setup/target';
+import { runInProcess, type InProcessRun } from '../../../src/engine/in-process';
 import { startReference } from '../reporting/real-run';
 import { startFrontServer } from '../support/front-server';
 

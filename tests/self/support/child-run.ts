@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { killGroup } from '../../../harness/process-group';
+import { killGroup } from '../../../src/util/process-group';
 import { freshRunEnv } from '../../../scripts/reference-process';
 
 export const ROOT = path.resolve(__dirname, '../../..');

@@ -1,0 +1,82 @@
+// Which checks a run executes. Playwright's own --grep sees only the tests (one per route group, see
+// src/engine/define-suite.ts), so the checks inside them are selected here, from the same
+// patterns: `npm run conformance -- --grep X` hands them over as VDS_GREP / VDS_GREP_INVERT, and a
+// plain `playwright test --grep @TAG` reaches them through playwright.config.ts.
+// A pattern is matched, as Playwright matches a test, against the check's title and tags:
+//   "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical"
+import type { PlannedCheck } from './catalogue';
+import { escapeRegExp } from '../util/regexp';
+
+export interface Selection {
+  grep?: RegExp;
+  grepInvert?: RegExp;
+}
+
+export const SELECTION_ENV = { grep: 'VDS_GREP', grepInvert: 'VDS_GREP_INVERT' } as const;
+
+/** The tags of a check: its requirement id, class, route group and severity. */
+export function checkTags(p: PlannedCheck): string[] {
+  return [`@${p.requirement.id}`, `@${p.requirement.class}`, `@${p.group}`, `@${p.requirement.severity}`];
+}
+
+/** What a --grep pattern is matched against. */
+export function selectionText(p: PlannedCheck): string {
+  return `${p.key} ${checkTags(p).join(' ')}`;
+}
+
+/** A selection of exactly these checks, by key. */
+export function keysPattern(keys: string[]): string {
+  return `^(${keys.map(escapeRegExp).join('|')}) @`;
+}
+
+/** A selection of every check of these requirements, by their id tag. */
+export function requirementsPattern(ids: string[]): string {
+  return `@(${ids.map(escapeRegExp).join('|')})(?![\\w-])`;
+}
+
+export class SelectionError extends Error {}
+
+function pattern(flag: string, source: string | undefined): RegExp | undefined {
+  if (!source) return undefined;
+  try {
+    return new RegExp(source);
+  } catch (err) {
+    throw new SelectionError(`${flag}: not a regular expression: ${(err as Error).message}`);
+  }
+}
+
+export function selectionFromEnv(env: NodeJS.ProcessEnv = process.env): Selection {
+  return {
+    grep: pattern('--grep', env[SELECTION_ENV.grep]),
+    grepInvert: pattern('--grep-invert', env[SELECTION_ENV.grepInvert]),
+  };
+}
+
+export function isSelected(p: PlannedCheck, s: Selection): boolean {
+  const text = selectionText(p);
+  if (s.grep && !s.grep.test(text)) return false;
+  if (s.grepInvert && s.grepInvert.test(text)) return false;
+  return true;
+}
+
+export function selectChecks(planned: PlannedCheck[], s: Selection = selectionFromEnv()): PlannedCheck[] {
+  return planned.filter((p) => isSelected(p, s));
+}
+
+/**
+ * Playwright's --grep / --grep-invert (and -g / -G) in a command line, as selection env vars: how a
+ * direct `playwright test --grep @core` selects checks as well as tests.
+ */
+export function selectionEnvFromArgv(argv: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const names: Record<string, keyof typeof SELECTION_ENV> = { '--grep': 'grep', '-g': 'grep', '--grep-invert': 'grepInvert', '-G': 'grepInvert' };
+  for (let i = 0; i < argv.length; i++) {
+    const eq = argv[i].startsWith('--') ? argv[i].indexOf('=') : -1;
+    const flag = eq > 0 ? argv[i].slice(0, eq) : argv[i];
+    const which = names[flag];
+    if (!which) continue;
+    const value = eq > 0 ? argv[i].slice(eq + 1) : argv[++i];
+    if (value !== undefined) out[SELECTION_ENV[which]] = value;
+  }
+  return out;
+}

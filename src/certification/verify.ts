@@ -1,0 +1,212 @@
+// `vds-conformance verify ARCHIVE` (npm run conformance -- --verify ARCHIVE): re-derives, offline, the
+// verdicts of a certification archive (src/certification/archive.ts). The same checks run again, every request
+// answered from the archive's recorded exchanges (src/setup/replay.ts), at the recorded clock, fuzz seed,
+// target facts and discovered ids; then each check's status is compared with the one the archived
+// certificate states. Exit 0: every replayable verdict reproduced; 1: some differ, or a request had
+// no recorded answer (an edited or incomplete archive); 2: the archive cannot be read, or another
+// suite version made it; 3: the replay itself broke.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as tar from 'tar';
+import { loadCatalogue, planChecks } from '../catalogue/catalogue';
+import { REPLAY_ENV, REPLAY_FILE, type RecordedCheck, type ReplayContextFile } from '../setup/replay';
+import { SELECTION_ENV } from '../catalogue/selection';
+import { suiteContentHash } from './identity';
+import { EXIT } from '../verdict/exit-codes';
+import { suiteInfo } from '../reporters/metadata';
+import type { Certificate, CheckStatus } from '../verdict/model';
+import { reportsDir, REPORT_FILES } from '../options/paths';
+import { UsageError, type Invocation } from '../cli/args';
+import { ARCHIVED } from './archive';
+
+/** Where verify writes: its own folder, beside (never over) the last run's reports. */
+export const VERIFY_DIR = 'verify';
+export const VERIFICATION_FILE = 'verification.json';
+
+export interface Verification {
+  archive: string;
+  suite: {
+    archive: { version: string; contentSha256?: string };
+    installed: { version: string; contentSha256: string };
+    sameContent: boolean;
+  };
+  /** The checks replayed (a --grep narrows them). */
+  replayed: number;
+  reproduced: number;
+  differ: Array<{ check: string; certificate: CheckStatus | 'absent'; replay: CheckStatus | 'not replayed'; reason?: string }>;
+  noRecordedAnswer: Array<{ check: string; requests: string[] }>;
+  recordOnly: Array<{ check: string; certificate: CheckStatus | 'absent'; why: string }>;
+  exitCode: number;
+}
+
+export async function verify(inv: Invocation, playwright: (args: string[], env: NodeJS.ProcessEnv) => Promise<number>): Promise<number> {
+  const archive = inv.verify!;
+  const dir = extract(archive);
+  try {
+    const { certificate, context } = readArchive(archive, dir);
+    const installed = { version: suiteInfo().version, contentSha256: suiteContentHash() };
+    const made = { version: certificate.certification?.suite.version ?? certificate.suite.version, contentSha256: certificate.certification?.suite.contentSha256 };
+    if (made.version !== installed.version) {
+      throw new UsageError(
+        `${archive} was made by vds-conformance ${made.version}; the installed suite is ${installed.version}. ` +
+          `A replay re-derives each verdict with the suite's own checks, so only the version that made the archive can verify it: ` +
+          `install vds-conformance@${made.version} (npm install --save-dev vds-conformance@${made.version}) and run verify again. Nothing was replayed.`,
+      );
+    }
+    const sameContent = made.contentSha256 === installed.contentSha256;
+    console.log(`Verifying ${archive}: made by vds-conformance ${made.version} (content ${short(made.contentSha256)}), ` +
+      `installed ${installed.version} (content ${short(installed.contentSha256)})${sameContent ? '' : ': the contracts or checks differ from those that made the archive, so a verdict may differ for that reason'}`);
+
+    const out = path.join(reportsDir(), VERIFY_DIR);
+    fs.rmSync(out, { recursive: true, force: true });
+    fs.mkdirSync(out, { recursive: true });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...context.selection,
+      ...inv.env,
+      [REPLAY_ENV]: dir,
+      VDS_FUZZ_SEED: String(context.fuzzSeed),
+      VDS_REPORTS_DIR: out,
+      VDS_WORKERS: process.env.VDS_WORKERS ?? '1',
+    };
+    delete env.VDS_CERTIFY;
+    delete env.VDS_TARGET;
+    const code = await playwright(['test', ...inv.playwrightArgs], env);
+    if (code === EXIT.usage) return EXIT.usage;
+    const replayFile = path.join(out, REPORT_FILES.exchanges);
+    if (!fs.existsSync(replayFile)) {
+      console.error(`The replay broke before its verdict (see the messages above): nothing to compare in ${out}.`);
+      return EXIT.broken;
+    }
+    const replayed = JSON.parse(fs.readFileSync(replayFile, 'utf8')) as RecordedCheck[];
+    const narrowed = !!(inv.env[SELECTION_ENV.grep] || inv.env[SELECTION_ENV.grepInvert]);
+    const v = compare(archive, statesOf(certificate), replayed, narrowed, { archive: made, installed, sameContent });
+    fs.writeFileSync(path.join(out, VERIFICATION_FILE), `${JSON.stringify(v, null, 1)}\n`);
+    console.log(renderVerification(v, path.join(out, VERIFICATION_FILE)));
+    return v.exitCode;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function short(hash?: string): string {
+  return hash ? `sha256 ${hash.slice(0, 12)}` : 'unrecorded';
+}
+
+/** The archive, extracted to a temporary folder; a clear refusal when it is not one. */
+function extract(archive: string): string {
+  const problem = (why: string) =>
+    new UsageError(`verify: ${archive} ${why}. Give the .tar.gz a certification run wrote (npm run conformance -- --certify: reports/certification-<product>-<date>.tar.gz). Nothing was replayed.`);
+  if (!fs.existsSync(archive)) throw problem('does not exist');
+  if (!fs.statSync(archive).isFile()) throw problem('is not a file');
+  const head = Buffer.alloc(2);
+  const fd = fs.openSync(archive, 'r');
+  try {
+    fs.readSync(fd, head, 0, 2, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (head[0] !== 0x1f || head[1] !== 0x8b) throw problem('is not a .tar.gz archive (not gzip)');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-verify-'));
+  try {
+    tar.extract({ file: archive, cwd: dir, sync: true, strict: true, filter: (p) => (ARCHIVED as string[]).includes(p.replace(/^\.\//, "")) });
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw problem(`cannot be read as a .tar.gz archive (${(err as Error).message})`);
+  }
+  return dir;
+}
+
+function readArchive(archive: string, dir: string): { certificate: Certificate; context: ReplayContextFile } {
+  const missing = [REPORT_FILES.certificateJson, REPORT_FILES.exchanges, REPLAY_FILE].filter((f) => !fs.existsSync(path.join(dir, f)));
+  if (missing.length) {
+    const old = missing.length === 1 && missing[0] === REPLAY_FILE;
+    throw new UsageError(
+      `verify: ${archive} lacks ${missing.join(', ')}` +
+        (old ? ': it was made by a suite from before archives could be replayed; its verdicts can be checked against its exchanges by hand only' : ': it is not a complete certification archive') +
+        '. Nothing was replayed.',
+    );
+  }
+  const read = <T>(f: string): T => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as T;
+    } catch (err) {
+      throw new UsageError(`verify: ${f} in ${archive} is not JSON (${(err as Error).message}). Nothing was replayed.`);
+    }
+  };
+  const certificate = read<Certificate>(REPORT_FILES.certificateJson);
+  const context = read<ReplayContextFile>(REPLAY_FILE);
+  read<unknown>(REPORT_FILES.exchanges);
+  if (!certificate.suite?.version || !Array.isArray(certificate.requirements)) {
+    throw new UsageError(`verify: ${REPORT_FILES.certificateJson} in ${archive} is not a conformance certificate. Nothing was replayed.`);
+  }
+  return { certificate, context };
+}
+
+/**
+ * Each check's status as the certificate states it: its requirement's failures, not-run and
+ * not-applicable lists name checks; any other planned check of the requirement passed.
+ */
+export function statesOf(certificate: Certificate): Map<string, CheckStatus> {
+  const planned = planChecks(loadCatalogue());
+  const states = new Map<string, CheckStatus>();
+  for (const r of certificate.requirements) {
+    for (const p of planned.filter((c) => c.requirement.id === r.id)) states.set(p.key, 'passed');
+    for (const f of r.failures) states.set(f.check, 'failed');
+    for (const n of r.notRun) for (const k of n.checks) states.set(k, 'not-run');
+    for (const n of r.notApplicable ?? []) for (const k of n.checks) states.set(k, 'not-applicable');
+  }
+  return states;
+}
+
+export function compare(
+  archive: string, stated: Map<string, CheckStatus>, replayed: RecordedCheck[], narrowed: boolean, suite: Verification['suite'],
+): Verification {
+  const v: Verification = { archive, suite, replayed: replayed.length, reproduced: 0, differ: [], noRecordedAnswer: [], recordOnly: [], exitCode: EXIT.passed };
+  const seen = new Set<string>();
+  for (const r of replayed) {
+    seen.add(r.key);
+    const certificate = stated.get(r.key) ?? 'absent';
+    if (r.replay?.kind === 'no-recorded-answer') v.noRecordedAnswer.push({ check: r.key, requests: r.replay.requests });
+    else if (r.replay?.kind === 'record-only') v.recordOnly.push({ check: r.key, certificate, why: r.replay.why });
+    else if (certificate === r.status) v.reproduced += 1;
+    else v.differ.push({ check: r.key, certificate, replay: r.status as CheckStatus, ...(r.reason ? { reason: r.reason } : {}) });
+  }
+  // The whole archive replayed: a check the certificate states that the replay did not run differs too.
+  if (!narrowed) {
+    for (const [check, status] of stated) if (!seen.has(check)) v.differ.push({ check, certificate: status, replay: 'not replayed' });
+  }
+  v.exitCode = v.differ.length || v.noRecordedAnswer.length ? EXIT.failed : EXIT.passed;
+  return v;
+}
+
+export function renderVerification(v: Verification, file: string): string {
+  const lines = [
+    '',
+    `Verification of ${v.archive}`,
+    `  suite: archive ${v.suite.archive.version} (${short(v.suite.archive.contentSha256)}), installed ${v.suite.installed.version} (${short(v.suite.installed.contentSha256)})` +
+      (v.suite.sameContent ? ', same content' : ', different content'),
+    `  ${v.reproduced} of ${v.replayed} checks reproduced`,
+  ];
+  if (v.differ.length) {
+    lines.push(`  ✘ ${v.differ.length} differ from the certificate:`);
+    for (const d of v.differ) lines.push(`      ${d.check}: certificate ${d.certificate}, replay ${d.replay}${d.reason ? ` (${d.reason.split('\n')[0]})` : ''}`);
+  }
+  if (v.noRecordedAnswer.length) {
+    lines.push(`  ✘ ${v.noRecordedAnswer.length} asked a request the archive has no recorded answer for (an edited or incomplete archive):`);
+    for (const n of v.noRecordedAnswer) lines.push(`      ${n.check}: ${n.requests[0]}`);
+  }
+  if (v.recordOnly.length) {
+    lines.push(`  ○ ${v.recordOnly.length} verified from the record only (they need a browser, which a replay does not drive):`);
+    for (const r of v.recordOnly) lines.push(`      ${r.check}: certificate ${r.certificate}`);
+  }
+  lines.push(
+    v.exitCode === EXIT.passed
+      ? `  Exit status 0: every replayable verdict of the certificate is reproduced from its exchanges`
+      : `  Exit status 1: the archive does not reproduce its certificate`,
+    `  Report: ${file}`,
+    '',
+  );
+  return lines.join('\n');
+}

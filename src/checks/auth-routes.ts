@@ -1,0 +1,458 @@
+// The two authentication routes: the sign-in web page (in a real browser, where a browser is the
+// point) and the token endpoint (plain API requests).
+import type { Browser } from '@playwright/test';
+import { expectContract, expectError, expectJson, expectObject, expectStatus, mediaType } from '../check-api/assertions';
+import type { ApiResponse } from '../transport/api';
+import type { CheckContext } from '../check-api/check-context';
+import { basicAuth, missingSignInKeys, openPage, pageText, restrictedAppTarget, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../setup/oauth';
+import { fail, NotRun, show, unreadable } from '../check-api/outcome';
+import { findSignInForm, FORM_WAIT_MS } from '../setup/signin-form';
+import { formProblem, knownSignInProblem, rememberSignInProblem, signInForCheck } from '../setup/signin-page-state';
+
+/** The oauth keys every sign-in needs; NotRun names those the target file lacks. */
+function requireOauth(ctx: CheckContext) {
+  const absent = missingSignInKeys(ctx.target);
+  if (absent.length) throw new NotRun(`needs ${absent.join(', ')} in ${ctx.target.source}`);
+  const o = ctx.target.oauth!;
+  return o as Required<Pick<typeof o, (typeof SIGN_IN_KEYS)[number]>>;
+}
+
+/** The worker's browser: each use opens its own context in it (no session shared between checks). */
+function withBrowser<T>(ctx: CheckContext, use: (browser: Browser) => Promise<T>): Promise<T> {
+  return ctx.withBrowser(use);
+}
+
+/**
+ * Signs the primary user in through the browser and returns the code (registered as a secret). A page
+ * whose form cannot be found, known from an earlier check or met now, makes the check not run at once.
+ */
+async function freshCode(ctx: CheckContext, scope?: string, state?: string): Promise<{ code: string; state?: string; redirectedTo: string }> {
+  const o = requireOauth(ctx);
+  const result = await withBrowser(ctx, (b) => signInForCheck(ctx.run, b, ctx.target, { username: o.username, password: o.password, scope, state }));
+  if (!result.code) {
+    fail({ expected: 'after sign-in, a redirect to redirect_uri carrying a code', actual: ctx.redactor.redact(result.problem ?? `a redirect without code: ${result.redirectedTo}`) });
+  }
+  ctx.redactor.add(result.code);
+  return { code: result.code, state: result.state, redirectedTo: result.redirectedTo! };
+}
+
+/**
+ * A fresh code for the token endpoint's checks: from the control API where the target has one and
+ * mints through it (the embedded reference: the sign-in page has checks of its own), else through
+ * the sign-in page in the browser, as a client would get it.
+ */
+async function codeForTokenEndpoint(ctx: CheckContext, scope?: string): Promise<{ code: string }> {
+  const control = ctx.target.control;
+  if (!control || control.mintTokens === false) return freshCode(ctx, scope);
+  const o = requireOauth(ctx);
+  const scopes = scope === undefined ? {} : { scopes: scope.split(' ') };
+  const res = await ctx.api.post(`${control.url}/codes/mint`, { body: { clientId: o.clientId, username: o.username, redirectUri: o.redirectUri, ...scopes } });
+  const code = (res.json as { code?: unknown } | undefined)?.code;
+  if (res.status !== 200 || typeof code !== 'string') throw new Error(`the control API did not mint a code (${res.status})`);
+  ctx.redactor.add(code);
+  return { code };
+}
+
+function codeGrant(ctx: CheckContext, code: string, authorization?: string) {
+  return tokenRequest(ctx.api, ctx.target, { grant_type: 'authorization_code', code, redirect_uri: ctx.target.oauth?.redirectUri ?? '' }, authorization);
+}
+
+function keepSecret(ctx: CheckContext, token: unknown): TokenRecord {
+  const t = token as TokenRecord;
+  ctx.redactor.add(t?.access_token, t?.refresh_token);
+  return t;
+}
+
+// ---------------------------------------------------------------- the spec's two authentication routes
+
+/**
+ * "GET /auth/auth: The authentication web page" (vehicle-data-service-v3.md § Authentication routes):
+ * asked with the application's client_id and redirect_uri (the profile's parameters), it answers a
+ * web page. Read without a browser: what the page shows is the profile's (SIGNIN-PAGE).
+ */
+export async function coreSigninPage(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const res = await ctx.api.get('/auth/auth', {
+    query: { client_id: o.clientId, redirect_uri: o.redirectUri }, authorization: null, headers: { accept: 'text/html' }, route: 'GET /auth/auth',
+  });
+  // client_id and redirect_uri are the profile's parameters (the spec shows none): refused, they are SIGNIN-PAGE's to judge.
+  if (res.status >= 400 && res.status < 500) throw unreadable(`GET /auth/auth refused the profile's client_id and redirect_uri with ${res.status}`, 'SIGNIN-PAGE');
+  expectStatus(res, '2xx', 'the authentication web page');
+  if (mediaType(res.contentType) !== 'text/html') {
+    fail({ expected: 'a web page (content-type text/html)', actual: res.contentType ? `content-type ${show(res.contentType)}` : 'no content-type', exchange: res.exchange });
+  }
+}
+
+/**
+ * "POST /auth/access_token: The access token endpoint": a sign-in's code exchanged there (the
+ * profile's exchange) gives an access token that a protected route takes as its Bearer token.
+ */
+export async function coreTokenEndpoint(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx);
+  const res = await codeGrant(ctx, code);
+  // The grant (form, HTTP Basic, authorization_code) is the profile's: refused, it is TOKEN-CODE-GRANT's to judge.
+  if (res.status >= 400 && res.status < 500) throw unreadable(`the token endpoint refused the profile's authorization_code grant with ${res.status}`, 'TOKEN-CODE-GRANT');
+  expectStatus(res, '2xx', 'the access token endpoint answers a fresh code with a token');
+  const token = keepSecret(ctx, expectJson(res, 'a JSON body carrying the access token'));
+  if (typeof token?.access_token !== 'string' || !token.access_token) {
+    throw unreadable('the answer has no access_token member (the profile\'s token record)', 'TOKEN-CODE-GRANT');
+  }
+  const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization: `Bearer ${token.access_token}` });
+  expectStatus(me, '2xx', 'the access token is taken by a protected route (GET /users/me)');
+}
+
+/**
+ * "Client applications never receive user passwords" (vehicle-data-service-v3.md § Authentication):
+ * the token endpoint does not trade a user's password for a token (OAuth 2's password grant, RFC 6749
+ * § 4.3, where the client application holds the password). Asked with the user's own credentials and
+ * a valid client, it must answer no access token.
+ */
+export async function noPasswordGrant(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'password', username: o.username, password: o.password });
+  const body = res.json as Partial<TokenRecord> | undefined;
+  if (res.status < 300 && typeof body?.access_token === 'string') {
+    keepSecret(ctx, body);
+    fail({ expected: 'no token for a user\'s password: users sign in on the web page, never through the client application', actual: `status ${res.status} with an access_token`, exchange: res.exchange });
+  }
+  if (res.status < 400) ctx.warn(`grant_type=password answered ${res.status} (no access token): a refusal would be an error status`);
+}
+
+/** The token record of a grant's answer: a JSON object with an access_token string, else a failure; its tokens become secrets. */
+function tokenOf(ctx: CheckContext, res: ApiResponse, what: string): TokenRecord {
+  const body = expectObject(res, `a token record (${what})`);
+  if (typeof body.access_token !== 'string') {
+    fail({ expected: `a token record with an access_token string (${what})`, actual: `access_token ${show(body.access_token)}`, pointer: '/access_token', exchange: res.exchange });
+  }
+  return keepSecret(ctx, body);
+}
+
+// ---------------------------------------------------------------- the sign-in page
+
+/**
+ * The page answers 200 HTML with a form to sign in with. A page that shows no control at all fails;
+ * one whose fields the suite cannot tell apart (signin-form.ts) is not run, naming oauth.signInPage,
+ * and every other browser check of the run then skips at once (signin-page-state.ts).
+ */
+export async function signinPage(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  await withBrowser(ctx, async (browser) => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const opened = await openPage(page, signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: 'vds-page-check' }));
+      if ('noAnswer' in opened) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `no answer (${opened.noAnswer})` });
+      if (opened.status !== 200) fail({ expected: 'GET /auth/auth answers 200 with the sign-in page', actual: `status ${opened.status}` });
+      const type = mediaType(opened.contentType);
+      if (type !== 'text/html') fail({ expected: 'an HTML page (content-type text/html)', actual: `content-type ${show(type)}` });
+      // Known from an earlier check: the same page, no second wait. Else a page may render its form
+      // with a script after it loaded (a single-page application): it is awaited for FORM_WAIT_MS.
+      const known = knownSignInProblem(ctx.run);
+      const problem = known && known.kind !== 'layout-sign-in' ? known : await (async () => {
+        const search = await findSignInForm(page, ctx.target);
+        if (!('problem' in search)) return undefined;
+        const found = formProblem(search.problem, ctx.target, await pageText(page));
+        rememberSignInProblem(ctx.run, found);
+        return found;
+      })();
+      if (problem?.kind === 'no-form') {
+        fail({
+          expected: 'the sign-in page shows a form to sign in with (a username field, a password field, a submit control)',
+          actual: `no control on the page within ${FORM_WAIT_MS / 1000} s; the page shows: "${problem.pageText ?? ''}"`,
+        });
+      }
+      if (problem) throw new NotRun(problem.reason);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+/**
+ * Redirect URIs that are not the registered one: another host, and two that only begin like it (a
+ * longer path; the host with a suffix): matched as a prefix, each would hand codes to another site.
+ */
+function unregisteredRedirects(registered: string): Record<string, string> {
+  const out: Record<string, string> = { 'another host': 'https://attacker.invalid/vds-conformance/callback' };
+  out['a longer path'] = `${registered.replace(/\/$/, '')}/vds-conformance-extra`;
+  try {
+    const url = new URL(registered);
+    if (url.hostname) {
+      url.hostname = `${url.hostname}.vds-conformance.invalid`;
+      out['the host with a suffix'] = url.toString();
+    }
+  } catch {
+    // Not a URL with a host (a custom scheme): the other two still apply.
+  }
+  return out;
+}
+
+/** An unknown client_id or an unregistered redirect_uri: 404 with an HTML body. */
+export async function signinRejects(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const variant = ctx.param<'unknown-client' | 'unregistered-redirect'>('variant');
+  const cases: Record<string, Record<string, string>> = variant === 'unknown-client'
+    ? { 'an unknown client_id': { client_id: 'vds-conformance-unknown-client', redirect_uri: o.redirectUri } }
+    : Object.fromEntries(Object.entries(unregisteredRedirects(o.redirectUri)).map(([what, uri]) => [`a redirect_uri the application did not register (${what})`, { client_id: o.clientId, redirect_uri: uri }]));
+  for (const [why, query] of Object.entries(cases)) {
+    const res = await ctx.api.get('/auth/auth', { query, authorization: null, headers: { accept: 'text/html' }, route: 'GET /auth/auth' });
+    expectStatus(res, 404, why);
+    if (mediaType(res.contentType) !== 'text/html') {
+      fail({ expected: 'an HTML body (content-type text/html)', actual: `content-type ${show(res.contentType)}`, exchange: res.exchange });
+    }
+  }
+}
+
+export async function signinCodeState(ctx: CheckContext): Promise<void> {
+  const state = `vds-state-${ctx.now().toString(36)}`;
+  const result = await freshCode(ctx, undefined, state);
+  if (result.state !== state) fail({ expected: `the redirect echoes state=${state}`, actual: result.state === undefined ? 'no state parameter' : `state=${show(result.state)}` });
+}
+
+/** Without state: the browser goes to exactly redirect_uri, with a code and no state parameter. */
+export async function signinRedirectExact(ctx: CheckContext): Promise<void> {
+  const { redirectedTo } = await freshCode(ctx);
+  const to = new URL(redirectedTo);
+  const expected = new URL(requireOauth(ctx).redirectUri);
+  const shown = ctx.redactor.redact(redirectedTo);
+  if (to.origin !== expected.origin || to.pathname !== expected.pathname) {
+    fail({ expected: `a redirect to exactly ${expected.href}`, actual: `a redirect to ${shown}` });
+  }
+  if (to.searchParams.has('state')) fail({ expected: 'no state parameter when the sign-in link carried none', actual: shown });
+}
+
+export async function signinScopeSubset(ctx: CheckContext): Promise<void> {
+  // Two scopes, space-separated as the profile says: a server splitting on another character fails.
+  const { code } = await freshCode(ctx, 'users_read status_read');
+  const res = await codeGrant(ctx, code);
+  expectStatus(res, 200, 'exchanging the code');
+  const token = tokenOf(ctx, res, 'exchanging the code');
+  const authorization = `Bearer ${token.access_token}`;
+  const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization });
+  expectStatus(me, 200, 'a users_read token reads /users/me');
+  const cars = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization });
+  expectError(cars, { status: 403, type: 'AUTHORIZATION_ERROR', message: 'Token does not have the required scope', tip: 'names-scope', scope: 'cars_read' });
+}
+
+// ---------------------------------------------------------------- the token endpoint
+
+export async function tokenCodeGrant(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx);
+  const before = Math.floor(ctx.now() / 1000);
+  const res = await codeGrant(ctx, code);
+  const after = Math.ceil(ctx.now() / 1000);
+  expectStatus(res, 200);
+  // Neither document states the token answer's content type: a JSON body is what is checked.
+  if (mediaType(res.contentType) !== 'application/json') ctx.warn(`the token record is labelled ${show(res.contentType)}, not application/json`);
+  expectContract(res, 'token');
+  const token = keepSecret(ctx, res.json);
+  const expiresAt = token.expires_at!;
+  const expiresIn = token.expires_in!;
+  // "expires_at int (unix seconds)": a point in time, in seconds (not milliseconds), after the token was issued.
+  if (!(expiresAt > before - UNIX_SECONDS_SLACK && expiresAt < UNIX_SECONDS_MAX)) {
+    fail({ expected: `expires_at in unix seconds, later than the token's issue (${before})`, actual: `expires_at ${expiresAt}`, pointer: '/expires_at', exchange: res.exchange });
+  }
+  // That expires_at equals now + expires_in is an inference (a server clock may differ from ours).
+  const slack = 120;
+  if (expiresAt < before + expiresIn - slack || expiresAt > after + expiresIn + slack) {
+    ctx.warn(`expires_at ${expiresAt} is not now + expires_in (${before + expiresIn} ± ${slack} s): the target's clock may differ from the suite's`);
+  }
+}
+
+/** Clock difference tolerated for "after the token was issued" (a day: only the unit is judged). */
+const UNIX_SECONDS_SLACK = 86_400;
+/** 2100-01-01 in unix seconds: a larger expires_at is milliseconds, not seconds. */
+const UNIX_SECONDS_MAX = 4_102_444_800;
+
+/**
+ * The decision only says a second exchange is "refused" (RFC 6749 § 4.1.2; its § 5.2 answers 400
+ * invalid_grant, the profile's invalid code 403 with the legacy body): an error status and no token.
+ */
+export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx);
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'the first exchange of a fresh code');
+  tokenOf(ctx, first, 'the first exchange of a fresh code');
+  const second = await codeGrant(ctx, code);
+  const body = second.json as Partial<TokenRecord> | undefined;
+  if (typeof body?.access_token === 'string') keepSecret(ctx, body);
+  if (second.status < 400 || typeof body?.access_token === 'string') {
+    fail({ expected: 'the second exchange of a code is refused (an error status, no token)', actual: `status ${second.status}${typeof body?.access_token === 'string' ? ' with an access_token' : ''}`, exchange: second.exchange });
+  }
+}
+
+/**
+ * An error of the token endpoint. The profile calls the route legacy (its invalid-code refusal is
+ * {"message": ...}, not the array) yet gives its other errors a type: either body is taken, the
+ * status is compared, the type where the body is the array, the message in both.
+ */
+function expectTokenEndpointError(res: ApiResponse, e: { status: number; type: string; message?: string }): void {
+  if (Array.isArray(res.json)) {
+    expectError(res, e);
+    return;
+  }
+  expectStatus(res, e.status);
+  const body = expectJson(res, 'an error body: the error array or the legacy {"message": ...}') as { message?: unknown } | null;
+  if (typeof body?.message !== 'string' || (e.message !== undefined && body.message !== e.message)) {
+    fail({
+      expected: `the error array with type ${e.type}${e.message ? ` and message ${show(e.message)}` : ''}, or the legacy body {"message": ${e.message ? show(e.message) : '...'}}`,
+      actual: show(res.json),
+      exchange: res.exchange,
+    });
+  }
+}
+
+export async function tokenBadClient(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx);
+  const res = await codeGrant(ctx, code, basicAuth(ctx.target, 'vds-conformance-wrong-secret'));
+  expectTokenEndpointError(res, { status: 401, type: 'AUTHENTICATION_ERROR' });
+}
+
+export async function tokenNoClient(ctx: CheckContext): Promise<void> {
+  requireOauth(ctx);
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'authorization_code', code: 'vds-conformance-code' }, null);
+  expectTokenEndpointError(res, { status: 401, type: 'AUTHENTICATION_ERROR' });
+}
+
+export async function tokenMissingParam(ctx: CheckContext): Promise<void> {
+  requireOauth(ctx);
+  const forms: Array<Record<string, string>> = [
+    { code: 'vds-conformance-code' }, { grant_type: 'authorization_code' }, { grant_type: 'refresh_token' },
+  ];
+  for (const form of forms) {
+    const res = await tokenRequest(ctx.api, ctx.target, form);
+    expectTokenEndpointError(res, { status: 400, type: 'PARAMETERS_ERROR', message: 'Missing parameter' });
+  }
+}
+
+/**
+ * A refresh grant never widens a token (RFC 6749 § 6: the new token's scope is the grant's): refreshed
+ * from a grant for users_read and status_read, the new token reads /users/me and is refused
+ * /users/me/cars for the missing cars_read.
+ */
+export async function tokenRefreshScopes(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx, 'users_read status_read');
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'exchanging a fresh code for users_read and status_read');
+  const token = tokenOf(ctx, first, 'exchanging a fresh code for users_read and status_read');
+  if (!token.refresh_token) throw new NotRun('the token record has no refresh_token (TOKEN-REFRESH judges it)');
+  // The grant itself must be the limited one, or the refresh proves nothing (SIGNIN-SCOPE-SUBSET judges it).
+  const before = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization: `Bearer ${token.access_token}` });
+  if (before.status < 400) throw new NotRun('the token of the grant for users_read and status_read already reads /users/me/cars: SIGNIN-SCOPE-SUBSET judges the grant');
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token });
+  expectStatus(res, 200, 'refreshing it');
+  const refreshed = tokenOf(ctx, res, 'refreshing it');
+  const authorization = `Bearer ${refreshed.access_token}`;
+  expectStatus(await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization }), 200, 'the refreshed token keeps users_read');
+  const cars = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization });
+  expectError(cars, { status: 403, type: 'AUTHORIZATION_ERROR', message: 'Token does not have the required scope', tip: 'names-scope', scope: 'cars_read' });
+}
+
+export async function tokenRefresh(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx);
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'exchanging a fresh code');
+  const token = tokenOf(ctx, first, 'exchanging a fresh code');
+  if (!token.refresh_token) fail({ expected: 'a refresh_token in the token record', actual: 'none', exchange: first.exchange });
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token });
+  expectStatus(res, 200);
+  expectContract(res, 'token');
+  const refreshed = keepSecret(ctx, res.json);
+  const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization: `Bearer ${refreshed.access_token}` });
+  expectStatus(me, 200, 'the refreshed access token reads /users/me');
+}
+
+/** The token endpoint's legacy refusal: 403 {"message": "Invalid authentication"}; `why` says what was refused. */
+function expectInvalidAuthentication(res: ApiResponse, why = ''): void {
+  expectStatus(res, 403, why);
+  expectContract(res, 'legacyError');
+  const body = res.json as { message?: unknown };
+  if (body.message !== 'Invalid authentication') {
+    fail({ expected: `the legacy body {"message": "Invalid authentication"}${why ? ` (${why})` : ''}`, actual: show(res.json), pointer: '/message', exchange: res.exchange });
+  }
+}
+
+export async function tokenInvalidRefresh(ctx: CheckContext): Promise<void> {
+  requireOauth(ctx);
+  expectInvalidAuthentication(await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: 'vds-conformance-invalid-refresh-token' }));
+}
+
+export async function tokenInvalidCode(ctx: CheckContext): Promise<void> {
+  requireOauth(ctx);
+  expectInvalidAuthentication(await codeGrant(ctx, 'vds-conformance-never-issued-code'));
+}
+
+// ---------------------------------------------------------------- codes and refresh tokens of another application
+
+/** The second application's keys of the target file. */
+const OTHER_APP_KEYS = ['restrictedClientId', 'restrictedClientSecret'] as const;
+
+/**
+ * The HTTP Basic credentials of another registered application: the target file's second one
+ * (oauth.restrictedClientId, restrictedClientSecret). Without it, or when it is the first one, the
+ * check is not run, naming the keys.
+ */
+function otherApplication(ctx: CheckContext): string {
+  const o = ctx.target.oauth ?? {};
+  const absent = OTHER_APP_KEYS.filter((k) => !o[k])
+    .map((k) => `oauth.${k}${ctx.target.unset[`oauth.${k}`] ? ` (\${${ctx.target.unset[`oauth.${k}`]}} is not set)` : ''}`);
+  if (absent.length) throw new NotRun(`needs a second registered application: ${absent.join(', ')} in ${ctx.target.source}`);
+  if (o.restrictedClientId === o.clientId) {
+    throw new NotRun(`oauth.restrictedClientId is oauth.clientId in ${ctx.target.source}: give another registered application`);
+  }
+  return basicAuth(restrictedAppTarget(ctx.target));
+}
+
+/** A grant's answer may carry tokens (a server that issued them): they become secrets before anything shows the answer. */
+function keepIssued(ctx: CheckContext, res: ApiResponse): void {
+  const body = res.json as Partial<TokenRecord> | undefined;
+  if (body && typeof body === 'object') ctx.redactor.add(...[body.access_token, body.refresh_token].filter((v): v is string => typeof v === 'string'));
+}
+
+/**
+ * A 401 to the other application's request may be its credentials refused, not the grant: the same
+ * endpoint is asked with them and a grant that was never issued. Refused again (401), the inputs are
+ * at fault (not run); answered otherwise, the 401 was about the grant and is judged.
+ */
+async function proveOtherApplication(ctx: CheckContext, res: ApiResponse, authorization: string, neverIssued: Record<string, string>): Promise<void> {
+  if (res.status !== 401) return;
+  const probe = await tokenRequest(ctx.api, ctx.target, neverIssued, authorization);
+  if (probe.status === 401) {
+    throw new NotRun(`the token endpoint refuses oauth.restrictedClientId and oauth.restrictedClientSecret of ${ctx.target.source} as client credentials ` +
+      '(401, also to a grant never issued): give the credentials of another registered application');
+  }
+}
+
+/**
+ * "codes and refresh tokens of another application" (v3-profile.md § Conflicts and decisions; RFC 6749
+ * § 4.1.3: the code was issued to the authenticated client): a fresh code of the application
+ * (oauth.clientId), presented with another registered application's credentials and the code's own
+ * redirect_uri, is refused as invalid: 403 {"message": "Invalid authentication"}. Whether the code
+ * stays usable by its own application afterwards is left open: it is not tried.
+ */
+export async function tokenCodeOtherApp(ctx: CheckContext): Promise<void> {
+  const authorization = otherApplication(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
+  const res = await codeGrant(ctx, code, authorization);
+  keepIssued(ctx, res);
+  await proveOtherApplication(ctx, res, authorization, { grant_type: 'authorization_code', code: 'vds-conformance-never-issued-code', redirect_uri: ctx.target.oauth?.redirectUri ?? '' });
+  expectInvalidAuthentication(res, 'a code issued to oauth.clientId, presented with the credentials of oauth.restrictedClientId, is refused as invalid');
+}
+
+/**
+ * The same for a refresh token (RFC 6749 § 6: the refresh token was issued to the authenticated
+ * client): one issued to the application, presented with the other application's credentials, is
+ * refused as invalid. What becomes of it afterwards is left open: it is not used again.
+ */
+export async function tokenRefreshOtherApp(ctx: CheckContext): Promise<void> {
+  const authorization = otherApplication(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'exchanging a fresh code of oauth.clientId');
+  const token = tokenOf(ctx, first, 'exchanging a fresh code of oauth.clientId');
+  if (typeof token.refresh_token !== 'string' || !token.refresh_token) throw new NotRun('the token record has no refresh_token (TOKEN-REFRESH judges it)');
+  const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token }, authorization);
+  keepIssued(ctx, res);
+  await proveOtherApplication(ctx, res, authorization, { grant_type: 'refresh_token', refresh_token: 'vds-conformance-never-issued-refresh-token' });
+  expectInvalidAuthentication(res, 'a refresh token issued to oauth.clientId, presented with the credentials of oauth.restrictedClientId, is refused as invalid');
+}

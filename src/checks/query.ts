@@ -1,0 +1,666 @@
+// Query parameters, each checked on the data it returns (not only on the status): limit, begin/end
+// and their defaults, signal names, inclusive, initialValue, and statistics over an empty range; and
+// in combination (limit within a range or the default range, inclusive=true within the range), never
+// assuming which items a limit keeps nor the order of a list (neither document states them).
+import { expectArray, expectError, expectJson, expectObject, expectObjects, expectStatus, sameNumber, sameValue } from '../check-api/assertions';
+import type { CheckContext } from '../check-api/check-context';
+import type { Route } from '../catalogue/catalogue';
+import { documentedOnly } from '../schemas/validate';
+import { rfc3339 } from '../catalogue/templates';
+import { fail, NotRun, show } from '../check-api/outcome';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+/** Tolerance between the target's clock and ours when checking "not after now". */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+type Item = Record<string, unknown>;
+
+function dateOf(route: Route, item: Item, field = route.dates[0]): number {
+  return Date.parse(String(item[field]));
+}
+
+/** The route's items over the run's data window, which must hold some for the check to mean anything. */
+async function itemsInWindow(ctx: CheckContext, route: Route, extra: Record<string, string> = {}): Promise<Item[]> {
+  const res = await ctx.call(route, { query: { ...ctx.window(), ...extra } });
+  expectStatus(res, route.success.status);
+  return expectObjects(res, 'items');
+}
+
+/**
+ * An item's identity in two answers of one route: its documented members (the route's contract), in
+ * a fixed key order. Members the documents do not show may differ from answer to answer.
+ */
+function recordKey(route: Route, item: unknown): string {
+  const contract = route.success.contract?.replace(/\[\]$/, '');
+  const documented = contract ? documentedOnly(contract, item) : item;
+  return JSON.stringify(documented, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+}
+
+/** The items of `expected` that `answer` does not hold (compared on their documented members). */
+function missingFrom(route: Route, answer: Item[], expected: Item[]): Item[] {
+  const answered = new Set(answer.map((item) => recordKey(route, item)));
+  return expected.filter((item) => !answered.has(recordKey(route, item)));
+}
+
+/**
+ * limit=0, 1 and n over the run's window: at most that many items, each of the window. "Of the window"
+ * is read on the items' dates, not as "among the answer without limit": neither document states a
+ * page size, and a server may answer a default page of the newest items while a limit keeps the oldest.
+ * The GeoJSON positions (no dates) are matched with the car's locations by QUERY-LIMIT-RANGE, over a
+ * range short enough for any page.
+ */
+export async function queryLimit(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const all = await itemsInWindow(ctx, route);
+  if (all.length === 0) throw new NotRun('the data window holds no item for this route, so limit cannot be observed');
+  const window = ctx.window();
+  const [begin, end] = [Date.parse(window.begin), Date.parse(window.end)];
+  const n = Math.min(3, Math.max(1, all.length - 1));
+  for (const limit of [...new Set([0, 1, n])]) {
+    const res = await ctx.call(route, { query: { ...ctx.window(), limit: String(limit) } });
+    expectStatus(res, route.success.status, `limit=${limit}`);
+    const items = expectArray(res, 'items');
+    if (limit === 0 && items.length > 0) {
+      // "max items returned": that 0 means none (and not "no limit") is an inference. Read as "no
+      // limit", it may also answer more than a request without limit, where a server may apply a
+      // default page size (neither document states one): its items are not compared.
+      ctx.warn(`limit=0 answered ${items.length} items: read as "no limit" rather than "no item"`);
+      continue;
+    }
+    if (items.length > limit) {
+      fail({ expected: `at most ${limit} item(s) with limit=${limit}`, actual: `${items.length} items`, exchange: res.exchange });
+    }
+    if (route.dates.length === 0) continue;
+    // An item without readable dates is RESP-CONTRACT's to judge.
+    const outside = items.findIndex((i) => i && typeof i === 'object' && datesOf(route, i as Item).some((t) => !Number.isNaN(t) && (t < begin || t > end)));
+    if (outside >= 0) {
+      fail({ expected: `with limit=${limit}, items of the window begin=${window.begin} end=${window.end} only`, actual: `item ${show(items[outside])} is not in it`, pointer: `/${outside}`, exchange: res.exchange });
+    }
+  }
+}
+
+/** An item's dates: one for history items, begin and end for trips. */
+function datesOf(route: Route, item: Item): number[] {
+  return route.dates.map((f) => dateOf(route, item, f));
+}
+
+/**
+ * The sub-range's end: one second after an item near the middle of the window (so the answer must
+ * hold that item), preferring an item not at a whole minute, where an end rounded to the minute
+ * would drop it.
+ */
+function subRangeEnd(route: Route, all: Item[]): number | undefined {
+  const lasts = all.map((i) => Math.max(...datesOf(route, i))).filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
+  if (lasts.length < 2 || lasts[0] === lasts[lasts.length - 1]) return undefined;
+  const middle = lasts.slice(Math.floor(lasts.length / 3), Math.ceil((2 * lasts.length) / 3) + 1);
+  const anchor = middle.find((t) => new Date(t).getUTCSeconds() >= 1 && new Date(t).getUTCSeconds() <= 58) ?? middle[0];
+  return Math.floor(anchor / 1000) * 1000 + 1000;
+}
+
+/**
+ * With begin and end, the answer holds exactly the window's items that lie in the sub-range: none
+ * outside it, none of those inside it missing. The sub-range ends just after an item, so that the
+ * window has items on both sides.
+ */
+export async function queryRange(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const all = await itemsInWindow(ctx, route);
+  const endMs = subRangeEnd(route, all);
+  if (endMs === undefined) {
+    throw new NotRun('the data window holds fewer than two distinct dates for this route, so a range inside it cannot be chosen');
+  }
+  const begin = new Date(Date.parse(ctx.window().begin));
+  const end = new Date(endMs);
+  const res = await ctx.call(route, { query: { begin: rfc3339(begin), end: rfc3339(end) } });
+  expectStatus(res, route.success.status);
+  const items = expectObjects(res, 'items');
+  const trips = route.dates.length === 2;
+  const range = `begin=${rfc3339(begin)} and end=${rfc3339(end)}`;
+  items.forEach((item, i) => {
+    if (!datesOf(route, item).every((t) => t >= begin.getTime() && t <= end.getTime())) {
+      fail({
+        expected: `every item ${trips ? 'started and ended' : 'dated'} within ${range}`,
+        actual: `item ${i} has ${route.dates.map((f) => `${f} ${show(item[f])}`).join(', ')}`,
+        pointer: `/${i}`,
+        exchange: res.exchange,
+      });
+    }
+  });
+  // Completeness: the window's items strictly inside the sub-range (bounds' inclusiveness is not documented).
+  const missing = missingFrom(route, items, all.filter((item) => datesOf(route, item).every((t) => t > begin.getTime() && t < end.getTime())));
+  if (missing.length) {
+    fail({
+      expected: `every item of the window ${trips ? 'that started and ended' : 'dated'} within ${range}`,
+      actual: `${missing.length} missing, e.g. ${route.dates.map((f) => `${f} ${show(missing[0][f])}`).join(', ')}`,
+      exchange: res.exchange,
+    });
+  }
+}
+
+/**
+ * Without begin and end, the answer is that of begin = the 1st of the month 00:00:00+00:00 and
+ * end = now: nothing outside that range, nothing of it missing (items of the last minutes, which
+ * a clock difference may put on either side, are left out of the comparison).
+ */
+export async function queryDefaultRange(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const requestedAt = ctx.now();
+  const monthStart = monthStartOf(requestedAt);
+  const res = await ctx.call(route);
+  expectStatus(res, route.success.status);
+  const items = expectObjects(res, 'items');
+  items.forEach((item, i) => {
+    for (const field of route.dates) {
+      const t = dateOf(route, item, field);
+      if (!(t >= monthStart && t <= requestedAt + CLOCK_SKEW_MS)) {
+        fail({
+          expected: `without begin/end, only items since ${rfc3339(new Date(monthStart))} (the 1st of the month) and not after now`,
+          actual: `item ${i} has ${field} ${show(item[field])}`,
+          pointer: `/${i}/${field}`,
+          exchange: res.exchange,
+        });
+      }
+    }
+  });
+  const end = new Date(Math.ceil(ctx.now() / 1000) * 1000);
+  const explicit = await ctx.call(route, { query: { begin: rfc3339(new Date(monthStart)), end: rfc3339(end) } });
+  expectStatus(explicit, route.success.status, 'the same range given explicitly');
+  const expected = expectObjects(explicit, 'items').filter((item) => datesOf(route, item).every((t) => t <= requestedAt - CLOCK_SKEW_MS));
+  if (items.length === 0 && expected.length === 0) {
+    throw new NotRun('the car has no item since the 1st of the month (not driven this month?): the default range cannot be observed');
+  }
+  if (monthStartOf(end.getTime()) !== monthStart || requestedAt - monthStart < CLOCK_SKEW_MS) {
+    throw new NotRun('the run is at a month boundary: the default range cannot be compared with an explicit one');
+  }
+  const missing = missingFrom(route, items, expected);
+  if (missing.length) {
+    fail({
+      expected: `without begin/end, the items of begin=${rfc3339(new Date(monthStart))} and end=now (${expected.length} of them dated before the last ${CLOCK_SKEW_MS / 60_000} minutes)`,
+      actual: `${missing.length} missing from the default answer, e.g. ${route.dates.map((f) => `${f} ${show(missing[0][f])}`).join(', ')}`,
+      exchange: res.exchange,
+    });
+  }
+}
+
+function monthStartOf(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+/** A range clearly inside "one month" is accepted; statistics may answer "no data" instead. */
+export async function queryRangeAccepted(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const days = ctx.param<number>('days');
+  // Ends now, not in the discovered data window: a server that refuses such a range also leaves
+  // discovery without a window, and this check must still run and say so.
+  const end = new Date(Math.floor(ctx.now() / 1000) * 1000);
+  const begin = new Date(end.getTime() - days * DAY);
+  const res = await ctx.call(route, { query: { begin: rfc3339(begin), end: rfc3339(end) } });
+  if (res.status === 404 && route.query.includes('initialValue')) {
+    expectError(res, { status: 404, type: 'PARAMETERS_ERROR', message: 'Statistics not found' });
+    return;
+  }
+  expectStatus(res, route.success.status, `a ${days}-day range is within "at most one month"`);
+}
+
+export async function signalNameFilter(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const range = route.query.includes('begin') ? ctx.window() : {};
+  const unfiltered = await ctx.call(route, { query: range });
+  expectStatus(unfiltered, route.success.status);
+  const all = expectObjects(unfiltered, 'signals');
+  const names = [...new Set(all.map((s) => s.name).filter((n): n is string => typeof n === 'string'))];
+  if (names.length < 2) throw new NotRun(`the data holds ${names.length} signal name(s); two are needed to see a filter`);
+  const chosen = names.slice(0, 2);
+  const res = await ctx.call(route, { query: { ...range, name: chosen.join(',') } });
+  expectStatus(res, route.success.status);
+  const filtered = expectObjects(res, 'signals');
+  const other = filtered.findIndex((s) => !chosen.includes(String(s.name)));
+  if (other >= 0) {
+    fail({ expected: `only signals named ${chosen.join(' or ')}`, actual: `a signal named ${show(filtered[other].name)}`, pointer: `/${other}/name`, exchange: res.exchange });
+  }
+  // Every signal of those names in the unfiltered answer is in the filtered one (a subset rather
+  // than equal counts: a server may page a long answer by default, in the same order both times).
+  for (const name of chosen) {
+    const expected = all.filter((s) => s.name === name);
+    const missing = missingFrom(route, filtered, expected);
+    if (missing.length) {
+      fail({ expected: `the ${expected.length} ${name} signals of the unfiltered answer`, actual: `${missing.length} of them missing, e.g. ${show(missing[0])}`, exchange: res.exchange });
+    }
+  }
+}
+
+/**
+ * A trip straddling a bound of the range - started before begin and ended in the range, or started in
+ * the range and ended after end - is listed with inclusive=true ("started or ended in the range"),
+ * and not with inclusive=false nor by default ("started and ended in it").
+ */
+export async function tripsInclusive(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const trips = await itemsInWindow(ctx, route, { inclusive: 'true' });
+  const now = ctx.now();
+  const trip = trips.find((t) => {
+    const b = Date.parse(String(t.beginDate));
+    const e = Date.parse(String(t.endDate));
+    return e - b >= 2000 && e < now - 60_000;
+  });
+  if (!trip) throw new NotRun('no trip of at least 2 seconds in the data window');
+  const b = Date.parse(String(trip.beginDate));
+  const e = Date.parse(String(trip.endDate));
+  // A bound inside the trip (whole seconds, strictly after its start and before its end); the other
+  // bound an hour beyond the trip, so that each answer is short whatever page size a server applies
+  // by default (neither document states one, nor which items a page keeps).
+  const inside = Math.ceil((b + (e - b) / 2) / 1000) * 1000;
+  const ranges = [
+    { query: { begin: rfc3339(new Date(inside)), end: rfc3339(new Date(Math.min(Math.ceil((e + HOUR) / 1000) * 1000, Math.floor(now / 1000) * 1000))) }, straddles: 'started before begin and ended in the range' },
+    { query: { begin: rfc3339(new Date(Math.floor((b - HOUR) / 1000) * 1000)), end: rfc3339(new Date(inside)) }, straddles: 'started in the range and ended after end' },
+  ];
+  for (const { query, straddles } of ranges) {
+    const listed = async (inclusive?: string) => {
+      const res = await ctx.call(route, { query: inclusive ? { ...query, inclusive } : query });
+      expectStatus(res, route.success.status);
+      return { ids: expectObjects(res, 'trips').map((t) => t.id), res };
+    };
+    const rule = `trip ${show(trip.id)} ${straddles} (begin=${query.begin}, end=${query.end})`;
+    const withInclusive = await listed('true');
+    if (!withInclusive.ids.some((id) => sameValue(id, trip.id))) {
+      fail({ expected: `${rule}: listed with inclusive=true`, actual: 'not listed', exchange: withInclusive.res.exchange });
+    }
+    for (const inclusive of ['false', undefined]) {
+      const answer = await listed(inclusive);
+      if (answer.ids.some((id) => sameValue(id, trip.id))) {
+        fail({ expected: `${rule}: not listed ${inclusive ? 'with inclusive=false' : 'by default (inclusive=false)'}`, actual: 'listed', exchange: answer.res.exchange });
+      }
+    }
+  }
+}
+
+export async function statsInitialValue(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const base = await ctx.call(route, { query: ctx.window() });
+  if (base.status === 404) throw new NotRun('the statistic has no data in the data window');
+  expectStatus(base, route.success.status);
+  const value = expectObject(base, 'a statistic').value;
+  // The default initialValue is 0.
+  const zero = await ctx.call(route, { query: { ...ctx.window(), initialValue: '0' } });
+  expectStatus(zero, route.success.status);
+  const withZero = expectObject(zero, 'a statistic').value;
+  if (!sameNumber(withZero, value)) {
+    fail({ expected: `initialValue=0 answers the value without initialValue (${show(value)}): its default is 0`, actual: `value ${show(withZero)}`, pointer: '/value', exchange: zero.exchange });
+  }
+  const offset = 1234;
+  const res = await ctx.call(route, { query: { ...ctx.window(), initialValue: String(offset) } });
+  expectStatus(res, route.success.status);
+  const shifted = expectObject(res, 'a statistic').value;
+  if (typeof value !== 'number' || !sameNumber(shifted, value + offset)) {
+    fail({ expected: `value ${show(value)} + initialValue ${offset} = ${typeof value === 'number' ? value + offset : '?'}`, actual: `value ${show(shifted)}`, pointer: '/value', exchange: res.exchange });
+  }
+}
+
+/** Over a range with no trip, a statistic is 0 (+ initialValue) or 404 "Statistics not found". */
+export async function statsNoData(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const trips = ctx.catalogue.route('GET /cars/{carId}/trips');
+  // Long before any connected car: the range is confirmed empty through the trips route below.
+  const query = { begin: '2001-01-01T00:00:00+00:00', end: '2001-01-28T00:00:00+00:00' };
+  const list = expectArray(await ctx.call(trips, { query: { ...query, inclusive: 'true' } }), 'trips');
+  if (list.length > 0) throw new NotRun(`the car has trips in ${query.begin} .. ${query.end}; no empty range is known`);
+  for (const initialValue of ['0', '7']) {
+    const res = await ctx.call(route, { query: { ...query, initialValue } });
+    if (res.status === 404) {
+      expectError(res, { status: 404, type: 'PARAMETERS_ERROR', message: 'Statistics not found' });
+      continue;
+    }
+    expectStatus(res, [route.success.status, 404]);
+    const value = expectObject(res, 'a statistic').value;
+    if (!sameNumber(value, Number(initialValue))) {
+      fail({ expected: `over a range with no trips: value ${initialValue} (0 + initialValue) or 404 "Statistics not found"`, actual: `value ${show(value)}`, pointer: '/value', exchange: res.exchange });
+    }
+  }
+}
+
+/** A route's answer to one range: the success (or, for a statistic, its documented no-data answer). */
+async function answerFor(ctx: CheckContext, route: Route, query: Record<string, string>): Promise<{ status: number; body: unknown; res: Awaited<ReturnType<CheckContext['call']>> }> {
+  const res = await ctx.call(route, { query });
+  if (route.noData && res.status === route.noData.status) {
+    expectError(res, { status: route.noData.status, type: 'PARAMETERS_ERROR', message: route.noData.message });
+    return { status: res.status, body: undefined, res };
+  }
+  expectStatus(res, route.success.status);
+  return { status: res.status, body: expectJson(res), res };
+}
+
+/** begin = end is a range (empty, or one instant): only begin after end is 416. */
+export async function queryRangeEqual(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const instant = ctx.window().end;
+  await answerFor(ctx, route, { begin: instant, end: instant });
+}
+
+/** The three ways of writing one instant the profile and clients use: +00:00, Z, and fractional seconds with Z. */
+function forms(text: string): Record<string, string> {
+  const iso = new Date(Date.parse(text)).toISOString();
+  return { '+00:00': rfc3339(new Date(Date.parse(text))), Z: iso.replace('.000Z', 'Z'), 'fractional seconds and Z': iso };
+}
+
+/**
+ * begin and end written with Z, or with fractions, are the same instants as with +00:00: the same
+ * answer (the same items for a list, the same value for a statistic).
+ */
+export async function queryDateForms(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const window = ctx.window();
+  const begins = forms(window.begin);
+  const ends = forms(window.end);
+  const answers: Array<{ form: string; status: number; key: string; res: Awaited<ReturnType<CheckContext['call']>> }> = [];
+  for (const form of Object.keys(begins)) {
+    const { status, body, res } = await answerFor(ctx, route, { begin: begins[form], end: ends[form] });
+    const key = Array.isArray(body)
+      ? JSON.stringify(body.map((item) => recordKey(route, item)).sort())
+      : JSON.stringify((body as Item | undefined)?.value ?? null);
+    answers.push({ form, status, key, res });
+  }
+  const [base, ...others] = answers;
+  for (const a of others) {
+    if (a.status !== base.status || a.key !== base.key) {
+      fail({
+        expected: `begin/end written with ${a.form} answer as with ${base.form} (the same instants, RFC 3339)`,
+        actual: a.status !== base.status ? `status ${a.status} (with ${base.form}: ${base.status})` : 'another answer',
+        exchange: a.res.exchange,
+      });
+    }
+  }
+}
+
+/**
+ * The range, given or default, applies to the car GeoJSON as to the car's locations: as many
+ * positions as locations over the same range (which positions they are is COH-GEOJSON-CAR's).
+ */
+export async function queryRangeGeojson(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const locations = ctx.catalogue.route('GET /cars/{carId}/locations');
+  const window = ctx.window();
+  const inWindow = (await itemsInWindow(ctx, locations)).map((l) => Date.parse(String(l.date))).filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
+  if (inWindow.length < 2) throw new NotRun('the data window holds fewer than two locations: a range inside it cannot be chosen');
+  // A range holding about half of the window's locations, so that a range ignored shows.
+  const end = rfc3339(new Date(Math.floor(inWindow[Math.floor(inWindow.length / 2)] / 1000) * 1000 + 1000));
+  for (const query of [{ begin: window.begin, end }, {}] as Array<Record<string, string>>) {
+    const plain = await ctx.call(locations, { query });
+    expectStatus(plain, locations.success.status);
+    const geo = await ctx.call(route, { query });
+    expectStatus(geo, route.success.status);
+    const points = expectJson(geo);
+    const count = Array.isArray(points) ? points.length : undefined;
+    const expected = (expectArray(plain, 'locations') as unknown[]).length;
+    const which = 'begin' in query ? `begin=${query.begin} and end=${query.end}` : 'the default range (no begin, no end)';
+    if (count !== expected) {
+      fail({ expected: `over ${which}, as many positions as the car's locations (${expected})`, actual: count === undefined ? `not an array: ${show(points)}` : `${count} positions`, exchange: geo.exchange });
+    }
+  }
+}
+
+/**
+ * A car statistic covers the range asked, given or default: its beginDate..endDate lies within
+ * begin..end, and without them within the 1st of the month 00:00:00+00:00..now. (That they are the
+ * range's own bounds is not stated: a server may give the span of the data it summed.) The range
+ * asked is one day at the start of the data window, which the default range does not fit in.
+ */
+export async function queryRangeStats(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const begin = Date.parse(ctx.window().begin);
+  const asked = { begin: rfc3339(new Date(begin)), end: rfc3339(new Date(begin + DAY)) };
+  const expectWithin = (answer: Awaited<ReturnType<typeof answerFor>>, from: number, to: number, which: string) => {
+    if (answer.body === undefined) return; // no data: the documented answer
+    const stat = answer.body as Item;
+    for (const field of ['beginDate', 'endDate']) {
+      const t = Date.parse(String(stat[field]));
+      if (!(t >= from && t <= to)) {
+        fail({ expected: `a statistic of ${which}: ${field} within ${rfc3339(new Date(from))} .. ${rfc3339(new Date(to))}`, actual: `${field} ${show(stat[field])}`, pointer: `/${field}`, exchange: answer.res.exchange });
+      }
+    }
+  };
+  expectWithin(await answerFor(ctx, route, asked), begin, begin + DAY, `begin=${asked.begin} and end=${asked.end}`);
+  const requestedAt = ctx.now();
+  expectWithin(await answerFor(ctx, route, {}), monthStartOf(requestedAt), requestedAt + CLOCK_SKEW_MS, 'the default range (the 1st of the month to now)');
+}
+
+/** A used time in seconds cannot exceed the time it covers; no statistic is negative. */
+export async function statsBounds(ctx: CheckContext): Promise<void> {
+  const window = ctx.window();
+  const problems: string[] = [];
+  const lengthS = (Date.parse(window.end) - Date.parse(window.begin)) / 1000;
+  for (const [routeId, usedTime] of [['GET /cars/{carId}/stats/usedtime', true], ['GET /cars/{carId}/stats/mileage', false]] as const) {
+    const route = ctx.catalogue.route(routeId);
+    const { body } = await answerFor(ctx, route, window);
+    const value = (body as Item | undefined)?.value;
+    if (typeof value !== 'number') continue; // no data, or not a number: RESP-CONTRACT's
+    if (value < 0) problems.push(`${routeId} over the data window: value ${value}, negative`);
+    if (usedTime && value > lengthS + 1) problems.push(`${routeId}: ${value} s over a range of ${lengthS} s`);
+  }
+  const trips = (await itemsInWindow(ctx, ctx.catalogue.route('GET /cars/{carId}/trips'))).slice(0, 3);
+  for (const summary of trips) {
+    const ids = { tripId: String(summary.id) };
+    const tripRes = await ctx.call(ctx.catalogue.route('GET /trips/{tripId}'), { ids });
+    expectStatus(tripRes, 200, 'reading a trip of the window');
+    const trip = expectJson(tripRes) as Item;
+    const duration = (Date.parse(String(trip.endDate)) - Date.parse(String(trip.beginDate))) / 1000;
+    if (Number.isNaN(duration)) continue;
+    const stats = expectJson(await ctx.call(ctx.catalogue.route('GET /trips/{tripId}/stats'), { ids })) as Item[];
+    const used = expectJson(await ctx.call(ctx.catalogue.route('GET /trips/{tripId}/stats/usedtime'), { ids })) as Item;
+    const values: Array<[string, unknown]> = [
+      ['usedTime', trip.usedTime], ['stats USED_TIME', Array.isArray(stats) ? stats.find((s) => s?.type === 'USED_TIME')?.value : undefined], ['stats/usedtime', used?.value],
+    ];
+    for (const [name, v] of values) {
+      if (typeof v !== 'number') continue;
+      if (v < 0 || v > duration + 1) problems.push(`trip ${show(trip.id)}: ${name} ${v} s for a trip of ${duration} s (${show(trip.beginDate)} .. ${show(trip.endDate)})`);
+    }
+    if (typeof trip.mileage === 'number' && trip.mileage < 0) problems.push(`trip ${show(trip.id)}: mileage ${trip.mileage}, negative`);
+  }
+  if (problems.length) {
+    fail({ expected: 'used times in seconds within the time they cover, and no negative statistic', actual: problems.slice(0, 5).join('; ') });
+  }
+}
+
+// ---------------------------------------------------------------- query parameters in combination
+
+/** An instant's whole second, as the checks write range bounds. */
+function wholeSecond(t: number): number {
+  return Math.floor(t / 1000) * 1000;
+}
+
+/**
+ * A short range among dated items with items before and after it: it begins at the second of an item
+ * near the middle and ends a second after a later item, grown item by item until at least `want` items
+ * lie strictly inside it (whether an item at a bound is in the range is not documented, so those are
+ * not counted). Short, so that its answer is small whatever page size a server applies by default.
+ */
+function innerRange(dates: number[], want: number): { begin: number; end: number; inside: number } | undefined {
+  const sorted = dates.filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
+  const seconds = [...new Set(sorted.map(wholeSecond))];
+  if (seconds.length < 3) return undefined;
+  const begin = seconds[Math.floor(seconds.length / 2)];
+  let found: { begin: number; end: number; inside: number } | undefined;
+  for (let k = seconds.indexOf(begin); k < seconds.length - 1; k++) {
+    const end = seconds[k] + 1000;
+    if (!sorted.some((t) => t > end)) break;
+    const inside = sorted.filter((t) => t > begin && t < end).length;
+    if (inside > 0) found = { begin, end, inside };
+    if (inside >= want) break;
+  }
+  return found;
+}
+
+/** The positions of `answer` that are no [longitude, latitude] of `locations`, each location matched once. */
+function positionsNotAmong(answer: unknown[], locations: Item[]): number[] {
+  const left = [...locations];
+  return answer.flatMap((point, i) => {
+    const p = (point as Item | null)?.coordinates;
+    const at = Array.isArray(p) ? left.findIndex((l) => sameNumber(p[0], l.longitude) && sameNumber(p[1], l.latitude)) : -1;
+    if (at < 0) return [i];
+    left.splice(at, 1);
+    return [];
+  });
+}
+
+/**
+ * limit is the most items of the answer the other parameters define: with begin and end, limit=n over
+ * a range holding at least n items answers exactly n of them - not fewer (a limit taken from the whole
+ * history before the range filter leaves a range in the past short, or empty), and none from elsewhere.
+ * The range is a short one inside the data window, with items before and after it. Which n items are
+ * kept (the most recent, the oldest) is not stated, nor the order: only their count and range are
+ * judged. The car GeoJSON's positions carry no date: the range is chosen on the car's locations, and
+ * each position must be one of theirs over that range.
+ */
+export async function queryLimitRange(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const dated = route.dates.length > 0;
+  const source = dated ? route : ctx.catalogue.route('GET /cars/{carId}/locations');
+  const window = await itemsInWindow(ctx, source);
+  const range = innerRange(window.map((item) => dateOf(source, item)), 3);
+  if (!range) {
+    throw new NotRun(`the data window holds too few ${dated ? 'items' : 'locations'} at distinct dates to choose a range with some before, inside and after it`);
+  }
+  const bounds = { begin: rfc3339(new Date(range.begin)), end: rfc3339(new Date(range.end)) };
+  let locations: Item[] = [];
+  if (!dated) {
+    const res = await ctx.call(source, { query: bounds });
+    expectStatus(res, source.success.status, 'the locations of the range');
+    locations = expectObjects(res, 'locations');
+    if (locations.length < range.inside) {
+      throw new NotRun(`GET /cars/{carId}/locations over begin=${bounds.begin} and end=${bounds.end} answered ${locations.length} of the ${range.inside} locations the window shows in it: the positions cannot be matched (QUERY-RANGE judges the locations route)`);
+    }
+  }
+  for (const n of [...new Set([1, Math.min(3, range.inside)])]) {
+    const res = await ctx.call(route, { query: { ...bounds, limit: String(n) } });
+    expectStatus(res, route.success.status, `limit=${n}`);
+    const items = dated ? expectObjects(res, 'items') : expectArray(res, 'positions');
+    const asked = `limit=${n} with begin=${bounds.begin} and end=${bounds.end} (a range holding at least ${range.inside} ${dated ? 'item(s)' : 'location(s)'})`;
+    if (items.length !== n) {
+      fail({ expected: `${asked}: exactly ${n} ${dated ? 'item(s)' : 'position(s)'} of that range (limit is the most of the range's items answered)`, actual: `${items.length}`, exchange: res.exchange });
+    }
+    if (dated) {
+      const outside = items.findIndex((item) => !datesOf(route, item as Item).every((t) => t >= range.begin && t <= range.end));
+      if (outside >= 0) {
+        const item = items[outside] as Item;
+        fail({ expected: `${asked}: items of that range only`, actual: `item ${outside} has ${route.dates.map((f) => `${f} ${show(item[f])}`).join(', ')}`, pointer: `/${outside}`, exchange: res.exchange });
+      }
+    } else {
+      const stranger = positionsNotAmong(items, locations);
+      if (stranger.length) {
+        fail({ expected: `${asked}: positions of the car's ${locations.length} locations of that range`, actual: `position ${stranger[0]} ${show(items[stranger[0]])} is none of them`, pointer: `/${stranger[0]}`, exchange: res.exchange });
+      }
+    }
+  }
+}
+
+/**
+ * limit applies to the default range too (the 1st of the month 00:00:00+00:00 to now): limit=1 answers
+ * one item of it, and a limit larger than the items the default answer holds answers them and nothing
+ * from before the month (a "latest n" shortcut taking them from the whole history shows there). Not
+ * run when the car has no item this month (it was not driven: nothing to limit).
+ */
+export async function queryLimitDefaultRange(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const requestedAt = ctx.now();
+  const monthStart = monthStartOf(requestedAt);
+  const res = await ctx.call(route);
+  expectStatus(res, route.success.status, 'without begin, end and limit');
+  const all = expectObjects(res, 'items');
+  // Items of the last minutes, which a clock difference may put on either side of now, are not counted.
+  const held = all.filter((item) => datesOf(route, item).every((t) => t >= monthStart && t <= requestedAt - CLOCK_SKEW_MS)).length;
+  if (held === 0) {
+    throw new NotRun('the default range (the 1st of the month 00:00:00+00:00 to now) holds no item of the car before the last minutes (not driven this month?): limit over it cannot be observed');
+  }
+  for (const n of [1, all.length + 1]) {
+    const limited = await ctx.call(route, { query: { limit: String(n) } });
+    const answeredAt = ctx.now();
+    if (monthStartOf(answeredAt) !== monthStart) throw new NotRun('the month changed during the check: its default range moved');
+    expectStatus(limited, route.success.status, `limit=${n}`);
+    const items = expectObjects(limited, 'items');
+    const least = Math.min(n, held);
+    const asked = `limit=${n} without begin and end (the default range holds at least ${held} item(s); the answer without limit held ${all.length})`;
+    if (items.length > n || items.length < least) {
+      fail({ expected: `${asked}: ${least === n ? `exactly ${n}` : `${least} to ${n}`} items of the default range`, actual: `${items.length} items`, exchange: limited.exchange });
+    }
+    const outside = items.findIndex((item) => !datesOf(route, item).every((t) => t >= monthStart && t <= answeredAt + CLOCK_SKEW_MS));
+    if (outside >= 0) {
+      fail({
+        expected: `${asked}: items since ${rfc3339(new Date(monthStart))} (the 1st of the month) and not after now only`,
+        actual: `item ${outside} has ${route.dates.map((f) => `${f} ${show(items[outside][f])}`).join(', ')}`,
+        pointer: `/${outside}`,
+        exchange: limited.exchange,
+      });
+    }
+  }
+}
+
+/**
+ * The name filter selects signals by exact name: name=X answers only X signals, and every X signal of
+ * the unfiltered answer, for a single name (no comma) and for a name contained in another name the car
+ * reports (FuelLevel in ComputedFuelLevel, both in the profile's catalogue), tried both ways. A car that
+ * reports no such pair is tried on one name, with a warning.
+ */
+export async function signalNameExact(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const range = route.query.includes('begin') ? ctx.window() : {};
+  const unfiltered = await ctx.call(route, { query: range });
+  expectStatus(unfiltered, route.success.status);
+  const all = expectObjects(unfiltered, 'signals');
+  const names = [...new Set(all.map((s) => s.name).filter((n): n is string => typeof n === 'string'))];
+  if (names.length === 0) throw new NotRun('the data holds no signal: a name filter cannot be observed');
+  const pair = names.flatMap((short) => names.filter((long) => long !== short && long.includes(short)).map((long) => [short, long])).at(0);
+  if (!pair) ctx.warn(`no signal name the data holds is contained in another (${names.join(', ')}): one name tried, not a name against a longer one`);
+  for (const name of pair ?? [names[0]]) {
+    const res = await ctx.call(route, { query: { ...range, name } });
+    expectStatus(res, route.success.status, `name=${name}`);
+    const filtered = expectObjects(res, 'signals');
+    const other = filtered.findIndex((s) => s.name !== name);
+    if (other >= 0) {
+      fail({ expected: `name=${name} (one name): only signals named exactly ${name}`, actual: `a signal named ${show(filtered[other].name)}`, pointer: `/${other}/name`, exchange: res.exchange });
+    }
+    const expected = all.filter((s) => s.name === name);
+    const missing = missingFrom(route, filtered, expected);
+    if (missing.length) {
+      fail({ expected: `name=${name}: the ${expected.length} ${name} signal(s) of the unfiltered answer`, actual: `${missing.length} of them missing (${filtered.length} answered), e.g. ${show(missing[0])}`, exchange: res.exchange });
+    }
+  }
+}
+
+/**
+ * inclusive=true adds the trips that started or ended in the range, and only those: a range around
+ * one trip of the data window, whose other trips lie wholly before or after it, lists none of them
+ * (nor any other trip that neither started nor ended in it). That the straddling trips are added is
+ * QUERY-TRIPS-INCLUSIVE's.
+ */
+export async function tripsInclusiveRange(ctx: CheckContext): Promise<void> {
+  const route = ctx.requireRoute();
+  const trips = (await itemsInWindow(ctx, route))
+    .map((trip) => ({ trip, b: Date.parse(String(trip.beginDate)), e: Date.parse(String(trip.endDate)) }))
+    .filter((t) => !Number.isNaN(t.b) && !Number.isNaN(t.e))
+    .sort((x, y) => x.b - y.b);
+  const middle = trips[Math.floor(trips.length / 2)];
+  if (!middle) throw new NotRun('no trip with dates in the data window');
+  const begin = wholeSecond(middle.b);
+  const end = wholeSecond(middle.e) + 1000;
+  const outside = trips.filter((t) => t.e < begin || t.b > end);
+  if (outside.length === 0) {
+    throw new NotRun(`the data window holds no trip wholly before or after trip ${show(middle.trip.id)}: leaving such trips out cannot be observed`);
+  }
+  const query = { begin: rfc3339(new Date(begin)), end: rfc3339(new Date(end)), inclusive: 'true' };
+  const res = await ctx.call(route, { query });
+  expectStatus(res, route.success.status);
+  const within = (t: number) => t >= begin && t <= end;
+  expectObjects(res, 'trips').forEach((trip, i) => {
+    const [b, e] = [Date.parse(String(trip.beginDate)), Date.parse(String(trip.endDate))];
+    // A trip without readable dates is RESP-CONTRACT's to fail, not this check's.
+    if (Number.isNaN(b) || Number.isNaN(e) || within(b) || within(e)) return;
+    const where = e < begin ? 'ended before begin' : b > end ? 'started after end' : 'started before begin and ended after end';
+    fail({
+      expected: `inclusive=true with begin=${query.begin} and end=${query.end}: only trips that started or ended in the range (${outside.length} trip(s) of the window lie wholly outside it)`,
+      actual: `trip ${show(trip.id)} ${where} (beginDate ${show(trip.beginDate)}, endDate ${show(trip.endDate)})`,
+      pointer: `/${i}`,
+      exchange: res.exchange,
+    });
+  });
+}

@@ -1,0 +1,306 @@
+// The command line of `npm run conformance`: the suite's own flags become environment variables for
+// the run (read by playwright.config.ts, the target loader and the certificate reporter); anything
+// else goes to `playwright test` as it is, in order, so that flags of newer Playwright versions work.
+// A bad flag gets one line and exit 2 (src/cli/run.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { didYouMean } from '../util/did-you-mean';
+import { SELECTION_ENV } from '../catalogue/selection';
+import { listTargetNames, resolveTargetFile, TARGETS_DIR, TargetError } from '../setup/target';
+import { BaselineError, readBaseline } from '../verdict/baseline';
+import { CompareError, readCertificate } from '../monitoring/compare';
+import { EXIT_HELP } from '../verdict/exit-codes';
+import { checkHistoryDir, OptionError, parseFloor, parseGate, parseRatio } from '../options/report-options';
+import { DEFAULT_BASELINE } from '../options/paths';
+
+export const USAGE = `Usage: npm run conformance -- [options] [playwright test options]
+
+Runs the VDS v3 conformance suite and writes the certificate to reports/ (see reports/README.md).
+
+Options:
+  --target NAME|PATH       target file: ${listTargetNames().join(', ')}, or a path to a YAML file (default: local)
+  --monitor                read-only whatever the target file says; per-route latency in conformance.json
+  --compare PATH|last      a previous conformance.json (last: the previous run's, kept in reports/previous/):
+                           list what changed, in reports/changes.md; the exit status then says whether
+                           anything got worse
+  --latency-ratio R        with --compare: a route is slower when the fastest and the median of its sampled
+                           answer times each grew more than R times (default 1.5)...
+  --latency-floor-ms N     ...and by at least N ms (default 100). Anything less is a note, never a failure
+  --history DIR            add this run's summary to DIR (created if needed; keep it between nights) and draw
+                           the nights as a trend: reports/trend.html (charts) and reports/trend.md (tables)
+  --gate all|core          which classes decide the exit status: all (default: any failing requirement of the
+                           spec or the profile fails the run) or core (only the spec's requirements)
+  --baseline PATH          known failures: fail only on failures (of the gated classes) the file does not list
+  --update-baseline [PATH] write this run's failures to PATH (a .yaml/.yml file; default conformance-baseline.yaml)
+  --require-complete       a class with checks that did not run (INCOMPLETE) fails the gate too
+  --certify                certification: the whole suite, nothing left out; anything not run (but what the
+                           target's environment rules out) is a FAIL; writes one archive with the certificate
+                           and every check's redacted requests: reports/certification-<product>-<date>.tar.gz
+  --merge DIR              no run: merge the blob reports in DIR (from --shard runs) into one certificate
+  --verify ARCHIVE         no server: replay a certification archive offline (every request answered from its
+                           recorded exchanges) and compare each check's verdict with its certificate; --grep
+                           narrows it (one check, to debug). Reports in reports/verify/. Also: vds-conformance verify ARCHIVE.
+                           Exit 0: every replayable verdict reproduced; 1: some differ or had no recorded answer;
+                           2: unreadable archive, or made by another suite version
+  -h, --help               this help
+
+Selecting checks:
+  -g, --grep PATTERN       run only the checks whose key or tags match (a regular expression). A check
+                           "CORE-ERROR-BODY GET /users/me" has the tags @CORE-ERROR-BODY @core @users @critical:
+                           --grep @core, --grep @critical, --grep "@(CAR-CREATE|DEV-DISSOCIATE)\\b"
+  -G, --grep-invert PATTERN  leave out the checks that match
+  --last-failed            only the checks that failed in the previous run (reports/conformance.json)
+  -x, --max-failures N     stop after the first (N) failing checks
+
+Anything else goes to \`playwright test\`, e.g. --workers 2, --shard 1/3.
+
+${EXIT_HELP}`;
+
+export class UsageError extends Error {}
+
+export interface Invocation {
+  help: boolean;
+  /** A folder of blob reports to merge, instead of a run. */
+  merge?: string;
+  /** A certification archive to replay offline and compare with its certificate (src/certification/verify.ts). */
+  verify?: string;
+  /** --certify: a whole, unnarrowed run whose archive is written at the end. */
+  certify: boolean;
+  /** --last-failed: select the checks that failed in the previous run. */
+  lastFailed: boolean;
+  /** --compare last: compare with the previous run of this reports folder. */
+  compareLast: boolean;
+  /** Environment for the run (read by the config, the target loader and the certificate reporter). */
+  env: Record<string, string>;
+  playwrightArgs: string[];
+  /** Options passed to playwright test unchecked (not known to this wrapper). */
+  unchecked: string[];
+  notes: string[];
+  /** What narrows the run (refused by --certify). */
+  narrowing: string[];
+}
+
+/** Playwright test options known to take a value (or an optional one): passed on with it. */
+const PLAYWRIGHT_VALUE_FLAGS: Record<string, 'value' | 'optional'> = {
+  '--add-reporter': 'value', '--browser': 'value', '-c': 'value', '--config': 'value', '--debug': 'optional',
+  '--global-timeout': 'value', '-j': 'value', '--workers': 'value', '--last-failed-file': 'value', '--max-failures': 'value',
+  '--only-changed': 'optional', '--output': 'value', '--project': 'value', '--repeat-each': 'value', '--reporter': 'value',
+  '--retries': 'value', '--run-agents': 'value', '--shard': 'value', '--shuffle': 'optional', '--test-list': 'value',
+  '--test-list-invert': 'value', '--timeout': 'value', '--trace': 'value', '--tsconfig': 'value', '-u': 'optional',
+  '--update-snapshots': 'optional', '--ui-host': 'value', '--ui-port': 'value', '--update-source-method': 'value',
+};
+
+/** Playwright options that leave checks out: a certification refuses them. */
+const NARROWING = new Set(['--shard', '--test-list', '--test-list-invert', '--only-changed', '--max-failures', '-x', '--last-failed-file']);
+
+const OWN_FLAGS = [
+  '--target', '--monitor', '--compare', '--latency-ratio', '--latency-floor-ms', '--history', '--gate', '--baseline', '--update-baseline', '--require-complete', '--certify',
+  '--merge', '--verify', '--help', '--grep', '--grep-invert', '--last-failed', '--max-failures',
+];
+
+export function parseArgs(argv: string[]): Invocation {
+  const inv: Invocation = {
+    help: false, certify: false, lastFailed: false, compareLast: false, env: {}, playwrightArgs: [], unchecked: [], notes: [], narrowing: [],
+  };
+  const args = [...argv];
+  while (args.length) {
+    const raw = args.shift()!;
+    const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const inline = eq > 0 ? raw.slice(eq + 1) : undefined;
+    const value = (): string => {
+      const v = inline ?? args.shift();
+      if (v === undefined || v === '' || (inline === undefined && v.startsWith('--'))) throw new UsageError(`${flag} needs a value (see --help)`);
+      return v;
+    };
+    switch (flag) {
+      case '-h':
+      case '--help':
+        inv.help = true;
+        break;
+      case '--target':
+        inv.env.VDS_TARGET = checkTarget(value());
+        break;
+      case '--monitor':
+        inv.env.VDS_MONITOR = '1';
+        inv.narrowing.push('--monitor');
+        break;
+      case '--compare': {
+        const v = value();
+        if (v === 'last') inv.compareLast = true;
+        else inv.env.VDS_COMPARE = checkFile(userPath(v), (f) => readCertificate(f));
+        break;
+      }
+      case '--latency-ratio':
+        inv.env.VDS_LATENCY_RATIO = String(checked(() => parseRatio(value())));
+        break;
+      case '--latency-floor-ms':
+        inv.env.VDS_LATENCY_FLOOR_MS = String(checked(() => parseFloor(value())));
+        break;
+      case '--history':
+        inv.env.VDS_HISTORY = checked(() => checkHistoryDir(userPath(value())));
+        break;
+      case '--baseline':
+        inv.env.VDS_BASELINE = checkFile(userPath(value()), (f) => readBaseline(f));
+        inv.narrowing.push('--baseline');
+        break;
+      case '--update-baseline': {
+        // The path is optional: taken when it names a YAML file.
+        const next = inline ?? (args[0] && !args[0].startsWith('-') && /\.ya?ml$/i.test(args[0]) ? args.shift() : undefined);
+        const file = next ? userPath(next) : DEFAULT_BASELINE;
+        if (!fs.existsSync(path.dirname(file))) throw new UsageError(`--update-baseline: folder ${path.dirname(file)} does not exist`);
+        inv.env.VDS_UPDATE_BASELINE = file;
+        inv.narrowing.push('--update-baseline');
+        break;
+      }
+      case '--gate':
+        inv.env.VDS_GATE = checked(() => parseGate(value()));
+        break;
+      case '--require-complete':
+        inv.env.VDS_REQUIRE_COMPLETE = '1';
+        break;
+      case '--certify':
+        inv.certify = true;
+        break;
+      case '--last-failed':
+        inv.lastFailed = true;
+        inv.narrowing.push('--last-failed');
+        break;
+      // Checks are steps of one test per route group: the checks' own selection applies the patterns
+      // (src/catalogue/selection.ts); Playwright then runs the groups that have a selected check.
+      case '-g':
+      case '--grep':
+        inv.env[SELECTION_ENV.grep] = checkPattern(flag, value());
+        inv.narrowing.push(flag);
+        break;
+      case '-G':
+      case '--grep-invert':
+        inv.env[SELECTION_ENV.grepInvert] = checkPattern(flag, value());
+        inv.narrowing.push(flag);
+        break;
+      case '--verify':
+        inv.verify = userPath(value());
+        break;
+      case '--merge': {
+        const dir = userPath(value());
+        if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`--merge: ${dir} is not a folder of blob reports`);
+        inv.merge = dir;
+        break;
+      }
+      default:
+        passThrough(raw, flag, args, inv);
+    }
+  }
+  if (inv.env.VDS_BASELINE && inv.env.VDS_UPDATE_BASELINE) throw new UsageError('use either --baseline or --update-baseline, not both');
+  for (const [key, flag] of [['VDS_LATENCY_RATIO', '--latency-ratio'], ['VDS_LATENCY_FLOOR_MS', '--latency-floor-ms']]) {
+    if (inv.env[key] && !inv.env.VDS_COMPARE && !inv.compareLast) throw new UsageError(`${flag} only applies with --compare PATH`);
+  }
+  if (inv.merge && (inv.playwrightArgs.length || inv.env.VDS_TARGET || inv.env.VDS_MONITOR || inv.env.VDS_GREP || inv.env.VDS_GREP_INVERT || inv.certify || inv.lastFailed)) {
+    throw new UsageError('--merge takes no run options (--target, --monitor, --grep, --certify, playwright test options): the blob reports carry them');
+  }
+  if (inv.merge && inv.compareLast) throw new UsageError('--merge takes --compare PATH, not --compare last: give the previous certificate\'s path');
+  if (inv.verify) {
+    const others = [
+      ...(inv.certify ? ['--certify'] : []), ...(inv.merge ? ['--merge'] : []), ...(inv.lastFailed ? ['--last-failed'] : []), ...(inv.compareLast ? ['--compare'] : []),
+      ...Object.entries(VERIFY_REFUSES).filter(([k]) => inv.env[k]).map(([, flag]) => flag),
+    ];
+    if (others.length) {
+      throw new UsageError(`--verify replays the archive's own run: it cannot be combined with ${others.join(', ')} (only --grep, --grep-invert and playwright test options)`);
+    }
+  }
+  if (inv.certify && inv.env.VDS_GATE === 'core') throw new UsageError('--certify judges every class: it cannot be combined with --gate core');
+  if (inv.certify && inv.narrowing.length) {
+    throw new UsageError(`--certify runs the whole suite: it cannot be combined with ${[...new Set(inv.narrowing)].join(', ')}`);
+  }
+  if (inv.certify) inv.env.VDS_CERTIFY = '1';
+  return inv;
+}
+
+/** Run options a verify takes from the archive, not the command line. */
+const VERIFY_REFUSES: Record<string, string> = {
+  VDS_TARGET: '--target', VDS_MONITOR: '--monitor', VDS_COMPARE: '--compare', VDS_HISTORY: '--history', VDS_GATE: '--gate', VDS_BASELINE: '--baseline',
+  VDS_UPDATE_BASELINE: '--update-baseline', VDS_REQUIRE_COMPLETE: '--require-complete', VDS_LATENCY_RATIO: '--latency-ratio', VDS_LATENCY_FLOOR_MS: '--latency-floor-ms',
+};
+
+function passThrough(raw: string, flag: string, args: string[], inv: Invocation): void {
+  if (!flag.startsWith('-')) {
+    inv.playwrightArgs.push(raw);
+    inv.narrowing.push(`a test file filter (${raw})`);
+    return;
+  }
+  if (NARROWING.has(flag)) inv.narrowing.push(flag);
+  const kind = PLAYWRIGHT_VALUE_FLAGS[flag];
+  if (!kind && !KNOWN_PLAYWRIGHT_SWITCHES.has(flag)) {
+    // Close to one of the suite's own flags: a typo, refused. Anything else may be an option of a
+    // newer Playwright: passed on, and said so.
+    const guess = didYouMean(flag, OWN_FLAGS, 3); // at most 2 edits away
+    if (guess) throw new UsageError(`unknown option ${flag} (did you mean ${guess}?); see --help`);
+    inv.unchecked.push(flag);
+    inv.notes.push(`note: ${flag} is not an option of this suite: passed to playwright test as it is`);
+  }
+  inv.playwrightArgs.push(raw);
+  if (raw.includes('=')) return;
+  // A flag that may take a value, followed by a word: the word goes on right after it.
+  const mayTakeValue = kind !== undefined || !KNOWN_PLAYWRIGHT_SWITCHES.has(flag);
+  if (mayTakeValue && args.length && !args[0].startsWith('-')) inv.playwrightArgs.push(args.shift()!);
+  if (flag === '--reporter') inv.notes.push('note: --reporter replaces every reporter of the suite (no certificate); --add-reporter adds one instead');
+}
+
+/** Playwright test switches (no value) this wrapper knows. */
+const KNOWN_PLAYWRIGHT_SWITCHES = new Set([
+  '--fail-on-flaky-tests', '--forbid-only', '--fully-parallel', '--headed', '--ignore-snapshots', '--list', '-x', '--no-deps',
+  '--pass-with-no-tests', '--quiet', '--ui',
+]);
+
+/** A value the reporter's options would refuse, refused here before anything runs. */
+function checked<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof OptionError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function checkPattern(flag: string, pattern: string): string {
+  try {
+    new RegExp(pattern);
+  } catch (err) {
+    throw new UsageError(`${flag}: not a regular expression: ${(err as Error).message}`);
+  }
+  return pattern;
+}
+
+/**
+ * A path the user typed, from where they typed it: `npm run` starts scripts in the package's folder
+ * and says where the user was in INIT_CWD.
+ */
+export function userPath(p: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+}
+
+function checkTarget(selector: string): string {
+  let file: string;
+  try {
+    file = resolveTargetFile(/[\\/]/.test(selector) || /\.ya?ml$/i.test(selector) ? userPath(selector) : selector);
+  } catch (err) {
+    if (err instanceof TargetError) throw new UsageError(`unknown target "${selector}": use one of ${listTargetNames().join(', ')}, or the path of a YAML file`);
+    throw err;
+  }
+  if (!fs.existsSync(file)) {
+    throw new UsageError(`unknown target "${selector}": use one of ${listTargetNames().join(', ')}, or the path of a YAML file`);
+  }
+  // A path is the user's, relative to where they are: the run itself starts in the suite's folder.
+  return file === path.join(TARGETS_DIR, `${selector}.yaml`) ? selector : file;
+}
+
+function checkFile(file: string, read: (f: string) => unknown): string {
+  const full = path.resolve(file);
+  try {
+    read(full);
+  } catch (err) {
+    if (err instanceof BaselineError || err instanceof CompareError || err instanceof OptionError) throw new UsageError(err.message);
+    throw err;
+  }
+  return full;
+}

@@ -1,0 +1,120 @@
+// Runs what the command line asked for: `playwright test` (or merge-reports) with the environment the
+// flags set, in a prepared reports folder, and exits with the status the certificate's gate decided
+// (src/verdict/exit-codes.ts): 0 passed, 1 does not conform, 3 the run broke. Exit 2 (bad options)
+// is decided before anything runs.
+import { spawn } from 'node:child_process';
+import dotenv from 'dotenv';
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../util/free-port';
+import { keysPattern, SELECTION_ENV } from '../catalogue/selection';
+import { EXIT } from '../verdict/exit-codes';
+import type { Certificate } from '../verdict/model';
+import { reportsDir, REPORT_FILES, ROOT } from '../options/paths';
+import { UsageError, type Invocation } from './args';
+import { writeCertificationArchive } from '../certification/archive';
+import { verify } from '../certification/verify';
+import { lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
+
+export async function run(inv: Invocation): Promise<number> {
+  // The user's .env (where they run the command); the target file's ${VAR} references read it.
+  dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
+  const env: NodeJS.ProcessEnv = { ...process.env, ...inv.env };
+  const dir = reportsDir(env);
+  for (const n of inv.notes) console.error(n);
+  // Each run empties the reports folder (reports-folder.ts): nights kept inside it would last one run.
+  if (env.VDS_HISTORY && !path.relative(dir, env.VDS_HISTORY).startsWith('..')) {
+    throw new UsageError(`--history: ${env.VDS_HISTORY} is inside the reports folder ${dir}, which every run empties: keep the nights elsewhere (e.g. ./nights)`);
+  }
+  if (inv.merge) return merge(inv.merge, env, dir);
+  if (inv.verify) return verify(inv, playwright);
+
+  const last = lastCertificate(dir);
+  if (inv.lastFailed) {
+    const failed = last ? failedChecks(last) : undefined;
+    if (!failed) throw new UsageError(`--last-failed: no previous run in ${dir} (${REPORT_FILES.certificateJson} not found)`);
+    if (!failed.length) {
+      console.log(`--last-failed: the previous run (${path.relative(process.cwd(), last!) || last}) had no failing check: nothing to run`);
+      return EXIT.passed;
+    }
+    env[SELECTION_ENV.grep] = keysPattern(failed);
+  }
+  if (inv.compareLast) {
+    if (!last) throw new UsageError(`--compare last: no previous run in ${dir} (${REPORT_FILES.certificateJson} not found)`);
+    env.VDS_COMPARE = path.join(dir, PREVIOUS, REPORT_FILES.certificateJson); // where the folder's preparation moves it
+  }
+  const inputs = [env.VDS_COMPARE, env.VDS_BASELINE].filter((f): f is string => !!f && !(inv.compareLast && f === env.VDS_COMPARE));
+  for (const [from, to] of prepareReportsFolder(dir, inputs)) {
+    if (env.VDS_COMPARE === from) env.VDS_COMPARE = to;
+    if (env.VDS_BASELINE === from) env.VDS_BASELINE = to;
+  }
+  // The embedded reference's port (the local targets), found here: the runner would start a process for it.
+  env.VDS_REFERENCE_PORT ??= String(await freePort());
+  const code = await playwright(['test', ...inv.playwrightArgs], env);
+  const status = exitStatus(dir, code, inv);
+  if (inv.certify) {
+    const archive = writeCertificationArchive(dir);
+    if (archive) console.log(`  Certification archive: ${path.relative(process.cwd(), archive) || archive}`);
+  }
+  return status;
+}
+
+/** The gate's exit code from the certificate; 2 when Playwright refused an option; else 3. */
+function exitStatus(dir: string, playwrightCode: number, inv: Invocation): number {
+  if (playwrightCode === EXIT.usage) return EXIT.usage; // the config refused the target file or the selection
+  const certificate = readCertificateIfAny(path.join(dir, REPORT_FILES.certificateJson));
+  if (certificate?.gate) return certificate.gate.exitCode ?? (certificate.gate.status === 'passed' ? EXIT.passed : EXIT.failed);
+  if (inv.unchecked.length) {
+    console.error(`playwright test stopped before any check: an option passed to it unchecked may be the cause (${inv.unchecked.join(', ')})`);
+    return EXIT.usage;
+  }
+  console.error('The run broke before its certificate was written (see the messages above).');
+  return EXIT.broken;
+}
+
+async function merge(blobs: string, env: NodeJS.ProcessEnv, dir: string): Promise<number> {
+  // A previous certificate or baseline passed in may be the very file the merge replaces: kept aside.
+  for (const [from, to] of protectInputs(dir, [env.VDS_COMPARE, env.VDS_BASELINE].filter((f): f is string => !!f))) {
+    if (env.VDS_COMPARE === from) env.VDS_COMPARE = to;
+    if (env.VDS_BASELINE === from) env.VDS_BASELINE = to;
+  }
+  // The blob folder may be inside reports/: only the files a merge writes are replaced.
+  for (const f of [REPORT_FILES.certificateJson, REPORT_FILES.changes]) fs.rmSync(path.join(dir, f), { force: true });
+  const code = await playwright(['merge-reports', '-c', path.join(ROOT, 'src', 'reporters', 'merge.config.ts'), blobs], env);
+  const certificate = readCertificateIfAny(path.join(dir, REPORT_FILES.certificateJson));
+  if (!certificate?.gate) return code === 0 ? EXIT.broken : code;
+  return certificate.gate.exitCode ?? (certificate.gate.status === 'passed' ? EXIT.passed : EXIT.failed);
+}
+
+/**
+ * Installed as a package, the suite sits under node_modules, where Playwright does not compile
+ * TypeScript: tsx's require hook then does it, in the runner and (inherited) in its workers.
+ */
+function nodeArgs(): string[] {
+  return ROOT.split(path.sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs', { paths: [ROOT] })] : [];
+}
+
+export function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const cli = require.resolve('@playwright/test/cli', { paths: [ROOT] });
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+    // Ctrl-C (SIGINT) and a CI job's SIGTERM reach the child too (same process group): wait for it
+    // to write its reports, then exit with the gate's status (3: the run did not complete).
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
+  });
+}
+
+function readCertificateIfAny(file: string): Certificate | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Certificate;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The keys of the checks that failed in a certificate. */
+function failedChecks(file: string): string[] | undefined {
+  const c = readCertificateIfAny(file);
+  return c?.requirements?.flatMap((r) => r.failures.map((f) => f.check));
+}

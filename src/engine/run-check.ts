@@ -1,0 +1,145 @@
+// Runs one planned check (a requirement on one route and scope, or once) and turns its outcome into
+// the plain record the reports are built from:
+//   the procedure returns        -> passed
+//   it throws NotRun              -> not-run, with the reason (never counted as passed)
+//   it throws NotApplicable       -> not-applicable: the target's environment rules it out (never counted)
+//   it throws ConformanceFailure  -> failed, expected vs actual and the request that showed it
+//   a request gets no answer      -> failed, "an HTTP answer within requestTimeoutMs"
+//   it outlives its time limit    -> failed, "the check finishes within N ms"
+//   the run is interrupted under it -> not-run (unless it passed): the browser or server may be gone
+// Anything else thrown is a defect of the suite itself or of its inputs (a bug, a control API that
+// did not mint): never a conformance failure, so not-run with the reason, flagged `suiteBroke` and
+// counted apart in the certificate. A server's odd answer must therefore always meet an assertion
+// (ConformanceFailure) before it can break a procedure: that is the procedures' job, not this file's.
+import { ApiClient, networkTransport, NoAnswerError, RateLimitedError, type Exchange } from '../transport/api';
+import { joinRun } from '../transport/breaker';
+import type { Catalogue, PlannedCheck } from '../catalogue/catalogue';
+import { CheckContext, type BrowserSession } from '../check-api/check-context';
+import { systemClock } from '../transport/clock';
+import { NotReplayable, recordedChecks, replayDir, ReplaySession } from '../setup/replay';
+import type { SecretRefs } from '../transport/curl';
+import { interruption, watchForInterruption } from '../setup/interruption';
+import { redactorFor, type RunContext } from '../setup/run-context';
+import { keysPattern } from '../catalogue/selection';
+import type { Target } from '../setup/target';
+import { ConformanceFailure, formatFailure, NotApplicable, NotRun, SUITE_BROKE, type FailureDetails } from '../check-api/outcome';
+import { failureOf, type CheckRecord } from '../verdict/check-record';
+import { CHECKS } from '../checks';
+import type { ErrorsSeen } from './errors-seen';
+
+export interface CheckInputs {
+  target: Target;
+  run: RunContext;
+  catalogue: Catalogue;
+  /** The worker's browser, launched when a check first asks for it. */
+  browserSession: BrowserSession;
+  /** The run's secrets by the variable a curl line names them with. */
+  secretRefs: SecretRefs;
+  /** The group's error answers so far (errors-seen.ts): each check adds its own, CORE-ERROR-BODY judges them. */
+  errorsSeen?: ErrorsSeen;
+}
+
+/** A check that neither finishes nor fails by then is failed: a run never hangs on one check. */
+export function checkTimeLimitMs(target: Target): number {
+  return Math.max(30_000, target.requestTimeoutMs * 8);
+}
+
+export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<CheckRecord> {
+  const { target, run, catalogue } = inputs;
+  const r = p.requirement;
+  const procedure = CHECKS[r.check];
+  if (!procedure) throw new Error(`requirements.yaml: ${r.id} uses check "${r.check}", which src/checks/index.ts does not define`);
+  const base = { key: p.key, requirement: r.id, group: p.group };
+  if (!r.env.includes(target.env)) {
+    return { ...base, status: 'not-applicable', reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`, warnings: [], exchanges: [] };
+  }
+  watchForInterruption();
+  // The routes the run's preparation got no answer from get no more requests (src/transport/breaker.ts).
+  joinRun(run.stateDir, target.baseUrl, catalogue.routes, { silent: run.silentRoutes });
+  const redactor = redactorFor(run);
+  // The network, or during a replay (src/setup/replay.ts) this check's recorded answers and clock: the
+  // check cannot tell. A certification records every answer whole and every reading of the clock.
+  const replaying = replayDir();
+  const replay = replaying ? new ReplaySession(recordedChecks(replaying).get(p.key)) : undefined;
+  const recording = !replay && process.env.VDS_CERTIFY === '1';
+  const clock = replay?.clock ?? systemClock(recording);
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs, replay ?? networkTransport, recording);
+  const seen = inputs.errorsSeen;
+  const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, replay?.browserSession ?? inputs.browserSession, clock, (route) => seen?.on(route) ?? []);
+  const limit = checkTimeLimitMs(target);
+  const started = performance.now();
+  let outcome: unknown;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      procedure(ctx),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new CheckTimeout(limit)), limit);
+      }),
+    ]);
+  } catch (err) {
+    outcome = err;
+  } finally {
+    clearTimeout(timer);
+    seen?.add(p, api.clientErrors);
+  }
+  // An advisory requirement states an inference neither document makes (profile, rule 3): what
+  // would be its failure is reported as a warning, never as a failure.
+  if (r.advisory && outcome instanceof ConformanceFailure) {
+    ctx.warn(`advisory, not a failure: ${formatFailure(outcome.details).split('\n').slice(0, 2).join('; ')}`);
+    outcome = undefined;
+  }
+  const exchanges: Exchange[] = api.exchanges.map((e) => redactor.redactValue(e));
+  const warnings = ctx.warnings.map((w) => redactor.redact(w));
+  const done = { ...base, warnings, exchanges, durationMs: Math.round(performance.now() - started), ...(clock.readings ? { clock: clock.readings } : {}) };
+  // A replay that met a request the archive does not answer, or a browser: its verdict says nothing.
+  if (replay?.misses.length) {
+    return { ...done, status: 'not-run', reason: `no recorded answer: ${replay.misses[0]}`, replay: { kind: 'no-recorded-answer', requests: replay.misses } };
+  }
+  if (replay?.needsBrowser || outcome instanceof NotReplayable) {
+    const why = outcome instanceof NotReplayable ? outcome.why : 'needs a browser, which a replay does not drive';
+    return { ...done, status: 'not-run', reason: `verified from the record only: ${why}`, replay: { kind: 'record-only', why } };
+  }
+  if (outcome === undefined) return { ...done, status: 'passed' };
+  const signal = interruption();
+  if (signal) return { ...done, status: 'not-run', reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server` };
+  if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
+  if (outcome instanceof NotApplicable) return { ...done, status: 'not-applicable', reason: redactor.redact(outcome.reason) };
+  // Rate limiting is the operator's setting, not the server's conformance (README, "rateLimit").
+  if (outcome instanceof RateLimitedError) {
+    return { ...done, status: 'not-run', reason: `the target kept answering 429 Too Many Requests (${redactor.redact(outcome.message)}): lower rateLimit.requestsPerSecond in the target file` };
+  }
+  if (!(outcome instanceof ConformanceFailure || outcome instanceof NoAnswerError || outcome instanceof CheckTimeout)) {
+    return { ...done, status: 'not-run', suiteBroke: true, reason: suiteBrokeReason(outcome, redactor.redact.bind(redactor)) };
+  }
+  const details: FailureDetails = outcome instanceof ConformanceFailure
+    ? outcome.details
+    : outcome instanceof NoAnswerError
+      ? { expected: `an HTTP answer within ${target.requestTimeoutMs} ms`, actual: outcome.message, exchange: outcome.exchange }
+      : { expected: `the check finishes within ${limit} ms`, actual: `it was still running after ${limit} ms (the last request: ${lastRequest(exchanges)})` };
+  return { ...done, status: 'failed', failure: { ...failureOf(p.key, redactor.redactValue(details)), rerun: rerunCommand(p.key) } };
+}
+
+/** The command that runs just this check again against the same target. */
+function rerunCommand(key: string): string {
+  const target = process.env.VDS_TARGET;
+  const pattern = keysPattern([key]);
+  return `npm run conformance --${target ? ` --target '${target.replace(/'/g, `'\\''`)}'` : ''} --grep '${pattern.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Why a check did not run when its procedure threw something unforeseen: the first line of it, redacted. */
+export function suiteBrokeReason(thrown: unknown, redact: (text: string) => string): string {
+  const message = String((thrown as Error)?.message ?? thrown).split('\n')[0];
+  return `${SUITE_BROKE}: ${redact(message)}`;
+}
+
+class CheckTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`the check did not finish within ${ms} ms`);
+  }
+}
+
+function lastRequest(exchanges: Exchange[]): string {
+  const e = exchanges[exchanges.length - 1];
+  return e ? `${e.method} ${e.url}` : 'none';
+}

@@ -1,0 +1,34 @@
+// Where a conformance run writes its reports. VDS_REPORTS_DIR moves the whole folder, so that runs
+// in parallel (the self-tests) do not overwrite each other; the default is reports/ at the repo root.
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+export function reportsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.VDS_REPORTS_DIR ? path.resolve(env.VDS_REPORTS_DIR) : path.join(ROOT, 'reports');
+}
+
+/** Every file and folder of a run, relative to the reports folder (documented in reports/README.md). */
+export const REPORT_FILES = {
+  certificateJson: 'conformance.json',
+  certificateMd: 'conformance.md',
+  certificateHtml: 'conformance.html',
+  changes: 'changes.md',
+  trendHtml: 'trend.html',
+  trendMd: 'trend.md',
+  exchanges: 'exchanges.json',
+  replay: 'replay.json',
+  junit: 'junit.xml',
+  html: 'html',
+  allureResults: 'allure-results',
+  allureReport: 'allure-report',
+  testResults: 'test-results',
+  blob: 'blob',
+} as const;
+
+export function reportPath(name: keyof typeof REPORT_FILES, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(reportsDir(env), REPORT_FILES[name]);
+}
+
+/** The default baseline file, at the repo root. */
+export const DEFAULT_BASELINE = path.join(ROOT, 'conformance-baseline.yaml');

@@ -1,0 +1,112 @@
+// The certificate reporter's options. They come from the environment (set by scripts/conformance.ts
+// from its flags) so that the same reporter behaves the same in a run and in `merge-reports`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { readBaseline } from '../verdict/baseline';
+import { readCertificate } from '../monitoring/compare';
+import type { GateClasses } from '../verdict/model';
+import { reportsDir } from './paths';
+
+export interface CertificateOptions {
+  outputDir: string;
+  /** Gate on failures not listed in this baseline file. */
+  baseline?: string;
+  /** Write the run's failures to this baseline file. */
+  updateBaseline?: string;
+  /** A previous conformance.json to compare with (nightly monitoring). */
+  compare?: string;
+  /** A route is slower when its sampled fastest answer and median each grew more than this many times (src/monitoring/slowdown.ts)... */
+  latencyRatio: number;
+  /** ...and by at least this many milliseconds. */
+  latencyFloorMs: number;
+  /** --history DIR: this run's summary is added there, and the trend pages drawn from it (src/monitoring/history.ts). */
+  history?: string;
+  /** Write junit.xml, one test case per check (not with VDS_REPORTS=certificate). */
+  junit: boolean;
+  /** --require-complete: checks not run fail the gate. */
+  requireComplete: boolean;
+  /** --certify: every class must PASS. */
+  certify: boolean;
+  /** --gate: the classes whose failures fail the run (default all). */
+  gate: GateClasses;
+}
+
+export const DEFAULT_LATENCY_RATIO = 1.5;
+export const DEFAULT_LATENCY_FLOOR_MS = 100;
+
+export class OptionError extends Error {}
+
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): CertificateOptions {
+  return {
+    outputDir: reportsDir(env),
+    ...optionsFromEnvUnchecked(env),
+    latencyRatio: parseRatio(env.VDS_LATENCY_RATIO),
+    latencyFloorMs: parseFloor(env.VDS_LATENCY_FLOOR_MS),
+    junit: env.VDS_REPORTS !== 'certificate',
+    requireComplete: env.VDS_REQUIRE_COMPLETE === '1',
+    certify: env.VDS_CERTIFY === '1',
+    gate: parseGate(env.VDS_GATE),
+  };
+}
+
+/** --gate all|core (VDS_GATE): which classes decide the exit status. */
+export function parseGate(raw: string | undefined): GateClasses {
+  if (raw === undefined || raw === '' || raw === 'all') return 'all';
+  if (raw === 'core') return 'core';
+  throw new OptionError(`--gate must be all (core and profile, the default) or core (the spec only), got "${raw}"`);
+}
+
+export function parseRatio(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_LATENCY_RATIO;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 1) throw new OptionError(`--latency-ratio must be a number of at least 1 (e.g. 1.5), got "${raw}"`);
+  return n;
+}
+
+export function parseFloor(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_LATENCY_FLOOR_MS;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new OptionError(`--latency-floor-ms must be a number of milliseconds, 0 or more (e.g. 100), got "${raw}"`);
+  return n;
+}
+
+/** A folder for --history: it may not exist yet (it is created), but its parent must. */
+export function checkHistoryDir(dir: string): string {
+  if (fs.existsSync(dir) ? !fs.statSync(dir).isDirectory() : !fs.existsSync(path.dirname(dir))) {
+    throw new OptionError(`--history: ${dir} is not a folder (nor one that can be created: its parent does not exist)`);
+  }
+  return dir;
+}
+
+/**
+ * What is wrong with the options before anything runs (the files they name cannot be read, a number
+ * is not one), as messages naming the variable and the flag. The command line checks its flags as it
+ * reads them; this covers the same options set as variables (`npx playwright test`, CI env).
+ */
+export function optionProblems(env: NodeJS.ProcessEnv = process.env): string[] {
+  const problems: string[] = [];
+  const attempt = (name: string, check: () => unknown) => {
+    try {
+      check();
+    } catch (err) {
+      problems.push(`${name}: ${(err as Error).message.replace(/^--[\w-]+: /, '')}`);
+    }
+  };
+  attempt('VDS_LATENCY_RATIO', () => parseRatio(env.VDS_LATENCY_RATIO));
+  attempt('VDS_LATENCY_FLOOR_MS', () => parseFloor(env.VDS_LATENCY_FLOOR_MS));
+  attempt('VDS_GATE (--gate)', () => parseGate(env.VDS_GATE));
+  const { baseline, updateBaseline, compare, history } = optionsFromEnvUnchecked(env);
+  if (history) attempt('VDS_HISTORY (--history)', () => checkHistoryDir(history));
+  if (compare) attempt('VDS_COMPARE (--compare)', () => readCertificate(compare));
+  if (baseline) attempt('VDS_BASELINE (--baseline)', () => readBaseline(baseline));
+  if (updateBaseline && !fs.existsSync(path.dirname(updateBaseline))) {
+    problems.push(`VDS_UPDATE_BASELINE (--update-baseline): folder ${path.dirname(updateBaseline)} does not exist`);
+  }
+  if (baseline && updateBaseline) problems.push('VDS_BASELINE and VDS_UPDATE_BASELINE: use one or the other, not both');
+  return problems;
+}
+
+function optionsFromEnvUnchecked(env: NodeJS.ProcessEnv): Pick<CertificateOptions, 'baseline' | 'updateBaseline' | 'compare' | 'history'> {
+  const file = (v: string | undefined) => (v ? path.resolve(v) : undefined);
+  return { baseline: file(env.VDS_BASELINE), updateBaseline: file(env.VDS_UPDATE_BASELINE), compare: file(env.VDS_COMPARE), history: file(env.VDS_HISTORY) };
+}

@@ -1,0 +1,37 @@
+// JUnit XML with one test case per check (a requirement on one route and scope), so a CI server lists
+// and tracks each check by its stable key, as the certificate does. Playwright's own JUnit reporter
+// would list its tests, which are route groups (src/engine/define-suite.ts).
+//   <testsuite name="users">   one per route group
+//   <testcase classname="profile.ERR-USER-NOT-FOUND" name="ERR-USER-NOT-FOUND GET /users/{userId}">
+//   failed:  <failure message="expected ...; actual ..."> with the request, body excerpt and citation
+//   not run: <skipped/>, the reason in system-out
+import junit from 'junit-report-builder';
+import { failureLines } from './format';
+import type { Check } from '../verdict/verdict';
+import type { Certificate } from '../verdict/model';
+
+export function renderJunit(certificate: Pick<Certificate, 'requirements' | 'target'>, checks: Check[]): string {
+  const builder = junit.newBuilder().name(`VDS v3 conformance of ${certificate.target.name}`);
+  const byId = new Map(certificate.requirements.map((r) => [r.id, r]));
+  const groups = [...new Set(checks.map((c) => c.group))];
+  for (const group of groups) {
+    const suite = builder.testSuite().name(group);
+    for (const c of checks.filter((x) => x.group === group)) {
+      const r = byId.get(c.requirement);
+      const tc = suite.testCase().className(`${r?.class ?? 'unknown'}.${c.requirement}`).name(c.key);
+      if (c.durationMs !== undefined) tc.time(c.durationMs / 1000);
+      if (r) tc.property('cite', r.cite).property('severity', r.severity);
+      if (c.status === 'failed' && c.failure) {
+        const f = c.failure;
+        tc.failure(`expected: ${f.expected}; actual: ${f.actual}`, 'NonConformance');
+        tc.stacktrace([`[${c.requirement}] ${r?.title ?? ''}`, `cite:     ${r?.cite ?? ''}`, ...failureLines(f)].join('\n'));
+      } else if (c.status === 'not-run') {
+        tc.skipped().standardOutput(`not run: ${c.reason ?? ''}`);
+      } else if (c.status === 'not-applicable') {
+        tc.skipped().standardOutput(`not applicable: ${c.reason ?? ''}`);
+      }
+      if (c.warnings.length) tc.standardError(c.warnings.map((w) => `warning: ${w}`).join('\n'));
+    }
+  }
+  return builder.build();
+}

@@ -1,0 +1,240 @@
+// The record contracts (contracts/schemas/*.yaml, JSON Schema 2020-12) and their validator.
+// Every schema is compiled once per process (a Playwright worker is a process), when first used:
+// Playwright starts a fresh worker after each failing check, so compiling all 23 up front would be
+// paid again after every failure. The contract self-tests compile every one (compileAll).
+// Failures are made readable for vendors (src/schemas/violations.ts); members the documents
+// do not show are never failures, only reported by unknownFields() for warnings.
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import YAML from 'yaml';
+import { FORMAT_EXPECTATIONS, isCarDate, isRfc3339DateTime } from './formats';
+import { escapePointerToken, unescapePointerToken } from './json-pointer';
+import { toViolations, type ContractViolation } from './violations';
+
+export { describeViolations, type ContractViolation } from './violations';
+export { FORMAT_EXPECTATIONS, isCarDate, isRfc3339DateTime } from './formats';
+
+export const SCHEMA_DIR = path.resolve(__dirname, '../../contracts/schemas');
+export const SCHEMA_BASE = 'https://vds-conformance.test/schemas/';
+
+type Schema = Record<string, unknown>;
+
+export interface ContractRegistry {
+  readonly ajv: Ajv2020;
+  /** Parsed schema documents by contract name. */
+  readonly schemas: ReadonlyMap<string, Schema>;
+  /** Compiled validators by contract name, filled as contracts are first used. */
+  readonly validators: Map<string, ValidateFunction>;
+}
+
+let registry: ContractRegistry | undefined;
+
+function build(): ContractRegistry {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: true, // errors carry the offending data and the failing schema (for x-expected)
+    strict: true,
+    allowUnionTypes: true,
+    strictTuples: false, // a position's altitude is optional: prefixItems of 3 with minItems 2
+  });
+  addFormats(ajv); // the standard formats, available to any contract that needs one
+  ajv.addFormat('vds-car-date', { type: 'string', validate: isCarDate });
+  ajv.addFormat('vds-date-time', { type: 'string', validate: isRfc3339DateTime });
+  ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' }); // annotation only: readable expectation
+
+  const schemas = new Map<string, Schema>();
+  for (const file of fs.readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
+    const schema = YAML.parse(fs.readFileSync(path.join(SCHEMA_DIR, file), 'utf8')) as Schema;
+    if (schema.$id !== SCHEMA_BASE + file) {
+      throw new Error(`contracts/schemas/${file}: $id must be ${SCHEMA_BASE + file}, found ${String(schema.$id)}`);
+    }
+    schemas.set(file.replace(/\.yaml$/, ''), schema);
+    ajv.addSchema(schema);
+  }
+  return { ajv, schemas, validators: new Map<string, ValidateFunction>() };
+}
+
+/** The process-wide registry; built on first call, the same object afterwards. */
+export function contractRegistry(): ContractRegistry {
+  registry ??= build();
+  return registry;
+}
+
+export function contractNames(): string[] {
+  return [...contractRegistry().schemas.keys()];
+}
+
+function splitName(contract: string): { name: string; isArray: boolean } {
+  const isArray = contract.endsWith('[]');
+  const name = isArray ? contract.slice(0, -2) : contract;
+  if (!contractRegistry().schemas.has(name)) {
+    throw new Error(`unknown contract '${contract}'; known: ${contractNames().join(', ')}`);
+  }
+  return { name, isArray };
+}
+
+/** Compiles (once) and returns the validator of a contract name without "[]". */
+function compiled(name: string): ValidateFunction {
+  const r = contractRegistry();
+  let validate = r.validators.get(name);
+  if (!validate) {
+    validate = r.ajv.getSchema(r.schemas.get(name)!.$id as string)!;
+    r.validators.set(name, validate);
+  }
+  return validate;
+}
+
+/** Compiles every contract: a broken schema then fails at once, whatever contract a test uses. */
+export function compileAll(): void {
+  for (const name of contractRegistry().schemas.keys()) compiled(name);
+}
+
+/** The compiled validator of one contract (always the same function object within a process). */
+export function validatorFor(name: string): ValidateFunction {
+  return compiled(splitName(name).name);
+}
+
+function checkOne(name: string, body: unknown, prefix: string): ContractViolation[] {
+  const validate = compiled(name);
+  if (validate(body)) return [];
+  return toViolations(validate.errors ?? []).map((v) => ({ ...v, pointer: prefix + v.pointer }));
+}
+
+/**
+ * Violations of `body` against a contract, [] when it conforms. "name[]" means a JSON array whose
+ * every element has the contract; pointers then start with the element index ("/3/creationDate").
+ */
+export function checkContract(contract: string, body: unknown): ContractViolation[] {
+  const { name, isArray } = splitName(contract);
+  if (!isArray) return checkOne(name, body, '');
+  if (!Array.isArray(body)) return [{ pointer: '', keyword: 'type', expected: `array of ${name}`, actual: body }];
+  return body.flatMap((item, i) => checkOne(name, item, `/${i}`));
+}
+
+// ---- unknown members: walk the schema and the body together --------------------------------------
+
+interface Facet { schema: Schema; base: string }
+
+function resolveRef(ref: string, base: string): Facet {
+  const url = new URL(ref, base);
+  const docId = url.href.replace(/#.*$/, '');
+  const name = docId.slice(SCHEMA_BASE.length).replace(/\.yaml$/, '');
+  let node: unknown = contractRegistry().schemas.get(name);
+  if (node === undefined) throw new Error(`unresolvable $ref ${ref} (from ${base})`);
+  const fragment = decodeURIComponent(url.hash.replace(/^#/, ''));
+  for (const token of fragment.split('/').slice(1)) {
+    node = (node as Schema)[unescapePointerToken(token)];
+  }
+  return { schema: node as Schema, base: docId };
+}
+
+/** facets() by schema node and base: records are walked by the thousand (QUERY-RANGE), their schemas are few. */
+const facetCache = new WeakMap<object, Map<string, Facet[]>>();
+
+/** The schema plus everything it applies in place ($ref, allOf, anyOf, oneOf), flattened. */
+function facets(schema: unknown, base: string): Facet[] {
+  if (schema === null || typeof schema !== 'object') return []; // true/false schemas say nothing about members
+  const byBase = facetCache.get(schema) ?? new Map<string, Facet[]>();
+  facetCache.set(schema, byBase);
+  let out = byBase.get(base);
+  if (!out) {
+    const s = schema as Schema;
+    out = [{ schema: s, base }];
+    if (typeof s.$ref === 'string') {
+      const target = resolveRef(s.$ref, base);
+      out.push(...facets(target.schema, target.base));
+    }
+    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+      for (const sub of (s[key] as unknown[] | undefined) ?? []) out.push(...facets(sub, base));
+    }
+    byBase.set(base, out);
+  }
+  return out;
+}
+
+/**
+ * Walks a body with its schemas: returns the body keeping only the members the schemas describe, and
+ * adds to `unknown` the pointer of every member they do not.
+ */
+function walk(value: unknown, schemas: Facet[], pointer: string, unknown: string[]): unknown {
+  if (Array.isArray(value)) {
+    return value.map((item, i) => {
+      const sub = schemas.flatMap((f) => {
+        const prefix = f.schema.prefixItems as unknown[] | undefined;
+        const s = prefix && i < prefix.length ? prefix[i] : f.schema.items;
+        return facets(s, f.base);
+      });
+      return walk(item, sub, `${pointer}/${i}`, unknown);
+    });
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const withProps = schemas.filter((f) => f.schema.properties && typeof f.schema.properties === 'object');
+  if (withProps.length === 0) return value; // the contract does not describe this object's members
+  const documented: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
+    const memberPointer = `${pointer}/${escapePointerToken(key)}`;
+    const declaring = withProps.filter((f) => Object.prototype.hasOwnProperty.call(f.schema.properties, key));
+    if (declaring.length === 0) unknown.push(memberPointer);
+    else documented[key] = walk(member, declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base)), memberPointer, unknown);
+  }
+  return documented;
+}
+
+/** Walks `body` with a contract ("car[]" walks the array with the car schema as its items). */
+function walkContract(contract: string, body: unknown): { documented: unknown; unknown: string[] } {
+  const { name, isArray } = splitName(contract);
+  const schema = contractRegistry().schemas.get(name)!;
+  const root = facets(schema, schema.$id as string);
+  const unknown: string[] = [];
+  const documented = isArray
+    ? (Array.isArray(body) ? body.map((item, i) => walk(item, root, `/${i}`, unknown)) : body)
+    : walk(body, root, '', unknown);
+  return { documented, unknown };
+}
+
+/**
+ * JSON pointers of the object members in `body` that the contract does not describe (following
+ * $ref, allOf/anyOf/oneOf and array items). For warnings only: unknown members are never failures.
+ */
+export function unknownFields(contract: string, body: unknown): string[] {
+  return walkContract(contract, body).unknown;
+}
+
+/**
+ * `body` with only the members the contract describes, at every depth: what two answers are compared
+ * on. A member the documents do not show (a vendor's request id, a timestamp of the answer) may
+ * differ from answer to answer without the records differing.
+ */
+export function documentedOnly(contract: string, body: unknown): unknown {
+  return walkContract(contract, body).documented;
+}
+
+/**
+ * The date members of a contract at any depth ("car[]": those of a car), by name: the date format
+ * each must follow (vds-car-date or vds-date-time, src/schemas/formats.ts). The triage
+ * (src/verdict/triage-dates.ts) reads the dates of answers through it.
+ */
+export function dateMembers(contract: string): Map<string, string> {
+  const { name } = splitName(contract);
+  const schema = contractRegistry().schemas.get(name)!;
+  const found = new Map<string, string>();
+  const seen = new Set<object>();
+  const visit = (list: Facet[]): void => {
+    for (const f of list) {
+      if (seen.has(f.schema)) continue;
+      seen.add(f.schema);
+      for (const [key, sub] of Object.entries((f.schema.properties as Schema | undefined) ?? {})) {
+        const subFacets = facets(sub, f.base);
+        const format = subFacets.map((s) => s.schema.format).find((x): x is string => typeof x === 'string' && x in FORMAT_EXPECTATIONS);
+        if (format && !found.has(key)) found.set(key, format);
+        visit(subFacets);
+      }
+      const items = [f.schema.items, ...((f.schema.prefixItems as unknown[] | undefined) ?? [])];
+      for (const item of items) visit(facets(item, f.base));
+    }
+  };
+  visit(facets(schema, schema.$id as string));
+  return found;
+}

@@ -1,0 +1,178 @@
+// Finds the ids the checks need when the target file does not give them: the user through
+// /users/me, the car with the most data through /users/me/cars and /cars/{id}/trips (a test account
+// may have many cars, some never driven, in any order), a trip of that car, the second user's car and
+// trip likewise, a device of the second user (where writes are allowed), and a window of at most 28
+// days that holds data (for range checks). What it chose is said in the console (`choices`).
+// Never fails the run: what cannot be found is noted, and the checks needing it are not run.
+import { ApiClient, NoAnswerError } from '../transport/api';
+import { isSuiteCreatedCar } from '../check-api/check-context';
+import type { DataKey, RunContext } from './run-context';
+import type { Redactor } from '../transport/redact';
+import { rfc3339 } from '../catalogue/templates';
+import type { Target, TokenKey } from './target';
+
+const DAY = 86_400_000;
+/** Windows are 28 days: clearly inside the documented "at most one month" (v3-profile.md decisions). */
+const WINDOW_DAYS = 28;
+const WINDOWS_SEARCHED = 6;
+/** How many of a user's cars are looked at for data (a test account may have many). */
+const CARS_EXAMINED = 30;
+/** Trip lists asked at once while looking: a few, so that a distant server's round trips overlap. */
+const LOOKUPS_AT_ONCE = 4;
+
+type Found = Pick<RunContext, 'data' | 'dataNotes' | 'window' | 'warnings'> & { choices: string[] };
+
+export async function discoverData(
+  target: Target, tokens: Partial<Record<TokenKey, string>>, redactor: Redactor, now = new Date(),
+): Promise<Found> {
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const found: Found = { data: { ...target.data }, dataNotes: {}, warnings: [], choices: [] };
+  const { data, dataNotes } = found;
+  const bearer = (key: TokenKey) => (tokens[key] ? `Bearer ${tokens[key]}` : undefined);
+  // Read routes by id: a sandbox serves them without a token; the cloud needs the primary token.
+  const byIdAuth = target.env === 'sandbox' ? null : bearer('full');
+  const canReadById = target.env === 'sandbox' || Boolean(tokens.full);
+
+  const getJson = async (path: string, authorization: string | null | undefined, query?: Record<string, string>) => {
+    try {
+      const res = await api.get(path, { authorization, query });
+      if (res.status === 200 && res.json !== undefined) return res.json;
+      found.warnings.push(`discovery: GET ${path} answered ${res.status}${res.jsonError ? ` (${res.jsonError})` : ''}${refusedToken(res, authorization)}`);
+    } catch (err) {
+      if (!(err instanceof NoAnswerError)) throw err;
+      found.warnings.push(`discovery: ${err.message}`);
+    }
+    return undefined;
+  };
+  // A token the target refuses outright is most often the user's (expired, or another server's): say so.
+  const refusedToken = (res: { status: number; json: unknown }, authorization: string | null | undefined) => {
+    const key = (Object.keys(tokens) as TokenKey[]).find((k) => authorization === bearer(k));
+    const message = Array.isArray(res.json) ? (res.json as Array<{ message?: unknown }>).map((e) => e?.message).find((m) => typeof m === 'string') : undefined;
+    const refused = res.status === 401 || (res.status === 403 && /expired|revoked/i.test(String(message ?? '')));
+    if (!key || !refused) return '';
+    return `${message ? ` "${redactor.redact(String(message).slice(0, 200))}"` : ''}: the target refuses the ${key} token; if it has expired or is not this server's, ` +
+      `give a fresh one (tokens.${key} in ${target.source}, or the variable it names): checks using it get the same answer`;
+  };
+  const idOf = (value: unknown) => (value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined);
+  const idsOf = (list: unknown) => (Array.isArray(list) ? list.map(idOf).filter((id): id is string => !!id) : []);
+  const missing = (key: DataKey, why: string) => {
+    if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} and could not be discovered: ${why}`;
+  };
+
+  // The primary user.
+  if (!data.userId) {
+    if (tokens.full) data.userId = idOf(await getJson('/users/me', bearer('full')));
+    missing('userId', tokens.full ? 'GET /users/me gave no id' : 'no primary token (tokens.full) to ask /users/me');
+  }
+  // The primary car: one with trips, so that range, trip and coherence checks have data.
+  let cars: Array<Record<string, unknown>> = [];
+  if (data.userId && canReadById) {
+    const list = await getJson(`/users/${encodeURIComponent(data.userId)}/cars`, byIdAuth);
+    // Only the records of it: an odd element (null, a number) is the list checks' to fail, not discovery's.
+    if (Array.isArray(list)) cars = list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c));
+  }
+  // The user's own cars first: on a server that keeps its state, the cars earlier runs created (no
+  // data) may fill the start of the list.
+  const ownCars = idsOf([...cars.filter((c) => !isSuiteCreatedCar(c)), ...cars.filter(isSuiteCreatedCar)]);
+  const primaryCandidates = data.carId ? [data.carId] : ownCars;
+  const primary = canReadById ? await carWithMostData(primaryCandidates, byIdAuth) : undefined;
+  if (primary) {
+    const givenTrip = data.tripId;
+    data.carId ??= primary.carId;
+    found.window = primary.range;
+    data.tripId ??= primary.tripId;
+    found.choices.push(choiceLine('primary', primary, primaryCandidates.length, givenTrip));
+  }
+  data.carId ??= primaryCandidates[0];
+  missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
+  missing('tripId', data.carId ? `car ${data.carId} has no trip in the last ${WINDOW_DAYS * WINDOWS_SEARCHED} days` : 'no car');
+  if (!found.window) found.warnings.push('discovery: no 28-day window with trips was found; range checks will not run');
+
+  // A car of the primary user without a device, for the device lifecycle (never the data car).
+  if (!data.deviceCarId) {
+    const free = cars.find((c) => c.deviceId === null && idOf(c) !== data.carId);
+    if (free) data.deviceCarId = idOf(free);
+    missing('deviceCarId', 'the primary user has no other car without a device');
+  }
+
+  // The second user, their car and trip (cross-user checks).
+  if (tokens.otherUser) {
+    if (!data.otherUserId) data.otherUserId = idOf(await getJson('/users/me', bearer('otherUser')));
+    // Their car with a trip (the list's order is not documented: the first car may have none).
+    const candidates = data.otherCarId ? [data.otherCarId] : idsOf(await getJson('/users/me/cars', bearer('otherUser')));
+    const other = data.otherTripId ? undefined : await carWithMostData(candidates, bearer('otherUser'));
+    if (other) {
+      data.otherCarId ??= other.carId;
+      data.otherTripId = other.tripId;
+      found.choices.push(choiceLine('second user\'s', other, candidates.length));
+    }
+    data.otherCarId ??= candidates[0];
+    // A device of theirs, for the cross-user writes: the deviceId of one of their cars, read in the
+    // spec's one detailed answer (GET /users/{userId}/cars), as the checks read the primary user's.
+    if (!data.otherDeviceId && target.allowWrites && data.otherUserId) {
+      const list = await getJson(`/users/${encodeURIComponent(data.otherUserId)}/cars`, bearer('otherUser'));
+      const deviceId = Array.isArray(list) ? list.map((c) => (c as Record<string, unknown>)?.deviceId).find((d) => typeof d === 'string' && d !== '') : undefined;
+      if (deviceId) data.otherDeviceId = String(deviceId);
+    }
+  }
+  const noOther = 'no second user token (tokens.otherUser, or oauth.otherUsername + oauth.otherPassword)';
+  missing('otherUserId', tokens.otherUser ? 'GET /users/me gave no id for the second user' : noOther);
+  missing('otherCarId', tokens.otherUser ? 'the second user has no car' : noOther);
+  missing('otherTripId', tokens.otherUser ? 'the second user\'s car has no recent trip' : noOther);
+  missing('otherDeviceId', tokens.otherUser ? "none of the second user's cars has a device (GET /users/{otherUserId}/cars)" : noOther);
+  for (const key of ['freeDeviceId', 'devicePin', 'deviceForCarId', 'lockableDeviceId', 'lockableDevicePin'] as const) {
+    if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} (devices cannot be discovered: there is no device listing route)`;
+  }
+  return found;
+
+  /**
+   * Of these cars (the first CARS_EXAMINED), the one with the most trips in the most recent 28-day
+   * window where any of them has one (ties: the first listed), that window and its first trip.
+   */
+  async function carWithMostData(carIds: string[], authorization: string | null | undefined): Promise<Chosen | undefined> {
+    const examined = carIds.slice(0, CARS_EXAMINED);
+    for (let i = 0; i < WINDOWS_SEARCHED; i++) {
+      // Whole seconds, written as the checks write dates (rfc3339): a check that narrows the window
+      // compares items with the very bounds it sent.
+      const end = new Date(Math.floor(now.getTime() / 1000) * 1000 - i * WINDOW_DAYS * DAY);
+      const range = { begin: rfc3339(new Date(end.getTime() - WINDOW_DAYS * DAY)), end: rfc3339(end) };
+      const lists = await inTurns(examined, LOOKUPS_AT_ONCE, async (carId) => {
+        const trips = await getJson(`/cars/${encodeURIComponent(carId)}/trips`, authorization, range);
+        return Array.isArray(trips) ? trips : [];
+      });
+      const best = lists.reduce((b, trips, k) => (trips.length > lists[b].length ? k : b), 0);
+      if (lists[best]?.length) return { carId: examined[best], range, tripId: idOf(lists[best][0]), trips: lists[best].length, examined: examined.length };
+    }
+    return undefined;
+  }
+}
+
+interface Chosen {
+  carId: string;
+  range: { begin: string; end: string };
+  tripId?: string;
+  /** Its trips in the window. */
+  trips: number;
+  /** How many cars were looked at. */
+  examined: number;
+}
+
+/** What discovery chose, for the console: "car 5001 (44 trips from ... to ..., the most of 3 cars looked at), trip ...". */
+function choiceLine(whose: string, c: Chosen, listed: number, givenTrip?: string): string {
+  const among = c.examined > 1 ? `, the most of ${c.examined} cars looked at${listed > c.examined ? ` (of ${listed})` : ''}` : '';
+  return `discovery: the ${whose} car ${c.carId} (${c.trips} trip${c.trips === 1 ? '' : 's'} from ${c.range.begin} to ${c.range.end}${among})` +
+    (givenTrip ? '' : `, trip ${c.tripId ?? 'none'}`);
+}
+
+/** `work` over the items, at most `limit` at a time, the results in the items' order. */
+async function inTurns<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]);
+    }
+  }));
+  return out;
+}

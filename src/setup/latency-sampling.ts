@@ -1,0 +1,160 @@
+// The server's answer time per route, measured so that the suite's own load does not enter it. The
+// checks' requests go a dozen at a time on a machine that also runs the runner, a worker, Chromium
+// (and, locally, the server): their durations are mostly the client's own queueing, so they stay in
+// the exchanges but are never compared. Here, once per run before any check (global setup), each read
+// route is asked a few times, one request at a time, round by round over the routes (a burst of load
+// on the machine then touches one sample of many routes, not every sample of one), after a round that
+// is not counted (connections, the server's first use of a route).
+//
+// On a distant server each request is mostly the round trip, so a few routes are sampled side by side
+// (each still one request at a time, SIDE_BY_SIDE at most, one more per 10 ms of round trip): the
+// client only waits, and 114 requests at 150 ms would otherwise add 17 s to a run.
+//
+// What is asked, so that the figures stay comparable night after night: the route's valid request with
+// the run's ids and the primary token (none on a sandbox's open routes); only GET routes of the API
+// (never a write, so --monitor and read-only targets are safe; the sign-in page is not an API answer);
+// lists asked for LIST_LIMIT items and ranges over the run's 28-day data window (a month's data grows
+// day by day, and with it the answer). A route whose answer is unusable (an error status, no answer,
+// a body too large) stops being asked: its note says why, and it is not compared that night.
+import { ApiClient, MAX_LIST_BODY_BYTES, MAX_SILENT_REQUESTS, NoAnswerError, RateLimitedError, type Query } from '../transport/api';
+import type { Catalogue, Route } from '../catalogue/catalogue';
+import type { Redactor } from '../transport/redact';
+import type { RunContext } from './run-context';
+import type { DataKey, Target } from './target';
+
+/** Counted requests per route. */
+export const SAMPLES_PER_ROUTE = 5;
+/** Rounds asked first and not counted. */
+export const WARM_UP_ROUNDS = 1;
+/** Items a list route is asked for. */
+export const LIST_LIMIT = 10;
+
+export interface RouteSamples {
+  /** The catalogue route, e.g. "GET /cars/{carId}/status". */
+  route: string;
+  /** The path asked, ids filled in: two runs are compared only where they asked the same thing. */
+  path?: string;
+  /** Answer times in milliseconds, in the order taken. */
+  samples: number[];
+  /** Why the route has fewer samples than asked, or none. */
+  note?: string;
+}
+
+export interface LatencySampling {
+  /** How the samples were taken, in words (the certificate shows it). */
+  method: string;
+  routes: RouteSamples[];
+}
+
+/** The most routes sampled side by side (on a distant server). */
+export const SIDE_BY_SIDE = 6;
+
+/** Routes sampled side by side for this round trip: 1 on a nearby server, one more per 10 ms, at most SIDE_BY_SIDE. */
+export function sideBySide(roundTripMs: number): number {
+  return Math.min(SIDE_BY_SIDE, Math.max(1, Math.floor(roundTripMs / 10)));
+}
+
+export function samplingMethod(parallel: number): string {
+  return `${SAMPLES_PER_ROUTE} requests per GET route of the API, one at a time, before any check and after ${WARM_UP_ROUNDS} round not counted` +
+    (parallel > 1 ? ` (a distant server: ${parallel} routes side by side, each one request at a time)` : '') +
+    ', with the primary token (none on a sandbox\'s open routes); lists asked for ' +
+    `${LIST_LIMIT} items, ranges over the run's data window: the server's answer time as this machine sees it (round trip included). ` +
+    'The checks\' own request durations (many in flight at once) are not used: they measure the suite\'s own queueing.';
+}
+
+/** The GET routes of the API: the ones sampled (never a write; not the sign-in page). */
+export function sampledRoutes(catalogue: Pick<Catalogue, 'routes'>): Route[] {
+  return catalogue.routes.filter((r) => r.method === 'GET' && !r.public);
+}
+
+const DATA_FOR: Record<string, DataKey> = { userId: 'userId', carId: 'carId', tripId: 'tripId' };
+
+type Inputs = Pick<RunContext, 'tokens' | 'data' | 'window'>;
+
+/** The request that samples a route, or why it cannot be asked. */
+function requestFor(route: Route, target: Target, run: Inputs): { path: string; query: Query; authorization: string | null } | { note: string } {
+  let authorization: string | null = null;
+  if (!(target.env === 'sandbox' && route.sandboxOpen)) {
+    if (!run.tokens.full) return { note: 'not sampled: no primary token (tokens.full)' };
+    authorization = `Bearer ${run.tokens.full}`;
+  }
+  let missing: string | undefined;
+  const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const value = run.data[DATA_FOR[name]];
+    if (!value) missing ??= `not sampled: data.${DATA_FOR[name] ?? name} is not available`;
+    return encodeURIComponent(value ?? '');
+  });
+  if (missing) return { note: missing };
+  const query: Record<string, string> = {};
+  if (route.query.includes('begin') && run.window) Object.assign(query, run.window);
+  if (route.query.includes('limit')) query.limit = String(LIST_LIMIT);
+  return { path, query, authorization };
+}
+
+/** Why an answer cannot be timed as the route's answer, or undefined when it can. */
+function unusable(route: Route, status: number, truncated: boolean): string | undefined {
+  const documented = [route.success.status, ...(route.noData ? [route.noData.status] : [])];
+  if (!documented.includes(status)) return `answered ${status} (documented: ${documented.join(' or ')}): not timed`;
+  if (truncated) return 'the answer was larger than the suite reads: not timed';
+  return undefined;
+}
+
+/** `roundTripMs`: a request's round trip measured before (global setup's preflight). */
+export async function sampleLatency(
+  target: Target, catalogue: Pick<Catalogue, 'routes'>, run: Inputs, redactor: Redactor, roundTripMs = 0,
+): Promise<LatencySampling> {
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const results: RouteSamples[] = [];
+  const active: Array<{ route: Route; result: RouteSamples; path: string; query: Query; authorization: string | null }> = [];
+  for (const route of sampledRoutes(catalogue)) {
+    const request = requestFor(route, target, run);
+    const result: RouteSamples = { route: route.route, samples: [] };
+    results.push(result);
+    if ('note' in request) result.note = request.note;
+    else {
+      result.path = redactor.redact(request.path);
+      active.push({ route, result, ...request });
+    }
+  }
+  let unanswered = 0;
+  type Active = (typeof active)[number];
+  const sampleOnce = async (a: Active, counted: boolean, again = false): Promise<void> => {
+    if (unanswered >= MAX_SILENT_REQUESTS) {
+      a.result.note = `not sampled further: ${MAX_SILENT_REQUESTS} requests of this run's sampling got no answer`;
+      return;
+    }
+    try {
+      const res = await api.get(a.path, {
+        query: a.query, authorization: a.authorization, route: a.route.route,
+        ...(a.route.success.contract?.endsWith('[]') ? { maxBytes: MAX_LIST_BODY_BYTES } : {}),
+      });
+      const why = unusable(a.route, res.status, res.truncated);
+      if (why) a.result.note = why;
+      else if (counted && !again) a.result.samples.push(res.durationMs);
+    } catch (err) {
+      if (err instanceof NoAnswerError) {
+        // Not sent (the route gave no answer earlier in the run: breaker.ts) costs nothing: not counted.
+        if (err.exchange.repeats !== undefined) {
+          a.result.note = `no answer (${err.exchange.error ?? err.message}): not timed`;
+          return;
+        }
+        // A first request that waited out the time-out may be a cold start: once more at once, and a
+        // second silence is the route's (the breaker then stops sending to it for the run).
+        if (!again && err.kind === 'timeout') return sampleOnce(a, counted, true);
+        unanswered++;
+        a.result.note = `no answer (${err.exchange.error ?? err.message}): not timed`;
+      } else if (err instanceof RateLimitedError) {
+        a.result.note = 'still 429 Too Many Requests after the retries: not timed';
+      } else throw err;
+    }
+  };
+  const parallel = sideBySide(roundTripMs);
+  for (let round = 0; round < WARM_UP_ROUNDS + SAMPLES_PER_ROUTE; round++) {
+    const queue = active.filter((x) => !x.result.note);
+    const lane = async () => {
+      for (let a = queue.shift(); a; a = queue.shift()) await sampleOnce(a, round >= WARM_UP_ROUNDS);
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, lane));
+  }
+  return { method: samplingMethod(parallel), routes: results };
+}

@@ -1,0 +1,252 @@
+// The real OAuth 2 sign-in flow: a browser fills the service's sign-in page, the redirect's code is
+// captured, and the code is exchanged at POST /auth/access_token with HTTP Basic client credentials.
+import type { Browser, Locator, Page } from '@playwright/test';
+import type { ApiClient, ApiResponse } from '../transport/api';
+import { findSignInForm, FORM_WAIT_MS, type FormProblem } from './signin-form';
+import type { Target } from './target';
+
+export interface SignInResult {
+  code?: string;
+  state?: string;
+  /** The URL the browser was sent to (redirect_uri?code=...); secret: redact before showing. */
+  redirectedTo?: string;
+  /** What the page showed instead, when no redirect came. */
+  problem?: string;
+  /** The form could not be found on the page (nothing was typed): the browser checks are then not run. */
+  formProblem?: FormProblem;
+  /** The page's text (its start), when the form was not found or no redirect came. */
+  pageText?: string;
+  /** The username or password field was read from the form's layout (no selector, no label named it). */
+  byLayout?: boolean;
+  /** After the sign-in, a page offered no control the suite recognises (to allow the application, or to go on): its limit, not the server's. */
+  stuckBetween?: boolean;
+  /** The pages between the sign-in and the redirect it went through ("allowing the application (\"Allow\")"). */
+  pagesBetween?: string[];
+}
+
+export interface SignInRequest {
+  username: string;
+  password: string;
+  /** Space-separated scopes; undefined leaves the parameter out (all the application's scopes). */
+  scope?: string;
+  state?: string;
+}
+
+export function signInUrl(target: Target, params: Record<string, string | undefined>): string {
+  const url = new URL(`${target.baseUrl}/auth/auth`);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+/** The target as seen by its second application (oauth.restrictedClientId): a sign-in through it. */
+export function restrictedAppTarget(target: Target): Target {
+  const o = target.oauth ?? {};
+  return { ...target, oauth: { ...o, clientId: o.restrictedClientId, clientSecret: o.restrictedClientSecret, redirectUri: o.restrictedRedirectUri ?? o.redirectUri } };
+}
+
+/** The oauth keys of a target file every sign-in needs. */
+export const SIGN_IN_KEYS = ['clientId', 'clientSecret', 'redirectUri', 'username', 'password'] as const;
+
+/** The sign-in keys the target file lacks, each as `oauth.<key>`, naming its unset ${VAR} if any. */
+export function missingSignInKeys(target: Target): string[] {
+  const o = target.oauth ?? {};
+  return SIGN_IN_KEYS.filter((k) => !o[k])
+    .map((k) => `oauth.${k}${target.unset[`oauth.${k}`] ? ` (\${${target.unset[`oauth.${k}`]}} is not set)` : ''}`);
+}
+
+/** The start of what the page shows, on one line (for a reader: never a secret, the fields are not in it). */
+export async function pageText(page: Page, max = 200): Promise<string> {
+  return (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
+/** Loads the page; a navigation that got no answer (refused, reset, timed out) is the server's, said in one line. */
+export async function openPage(page: Page, url: string): Promise<{ status: number; contentType: string } | { noAnswer: string }> {
+  try {
+    const response = await page.goto(url);
+    if (!response) return { noAnswer: 'no answer' };
+    return { status: response.status(), contentType: response.headers()['content-type'] ?? '' };
+  } catch (err) {
+    return { noAnswer: String((err as Error).message ?? err).split('\n')[0] };
+  }
+}
+
+/**
+ * Types a secret into a field without it reaching a report: Playwright titles a fill step
+ * `Fill "<value>"` in its HTML report and blob reports, while an evaluated assignment is only "Evaluate".
+ */
+async function fillSecret(field: Locator, value: string): Promise<void> {
+  await field.waitFor({ state: 'visible' });
+  await field.evaluate((el, v) => {
+    const input = el as HTMLInputElement;
+    input.focus();
+    input.value = v;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }, value);
+}
+
+/**
+ * Signs in as a person would: the form (on one page, or the account then the password on the next),
+ * then any page between the sign-in and the redirect (one that asks to allow the application: allow
+ * it; one that only offers to go on: go on; never deny), until the browser is sent to the redirect_uri.
+ */
+export async function signIn(browser: Browser, target: Target, request: SignInRequest, timeoutMs = 15_000): Promise<SignInResult> {
+  const oauth = target.oauth ?? {};
+  const redirectUri = oauth.redirectUri ?? '';
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(timeoutMs);
+    const opened = await openPage(page, signInUrl(target, { client_id: oauth.clientId, redirect_uri: oauth.redirectUri, scope: request.scope, state: request.state }));
+    if ('noAnswer' in opened) return { problem: `the sign-in page gave no answer (${opened.noAnswer})` };
+    if (opened.status >= 400) return { problem: `the sign-in page answered ${opened.status}` };
+    const search = await findSignInForm(page, target);
+    if ('problem' in search) return { formProblem: search.problem, pageText: await pageText(page) };
+    let { form } = search;
+    let byLayout = form.byLayout;
+    // A server-side 302 to the redirect URI is not seen by page.route: every navigation request is
+    // watched, from the first submit on (the redirect may follow any page of the sign-in).
+    const flow: Flow = { page, timeoutMs };
+    page.on('request', (r) => {
+      if (!flow.redirectedTo && r.isNavigationRequest() && r.url().startsWith(redirectUri)) flow.redirectedTo = r.url();
+    });
+    if (form.username) await form.username.fill(request.username);
+    if (!form.password) {
+      // Two steps: the account, then its password on a page of its own.
+      await submit(flow, form.submit);
+      if (!flow.redirectedTo) {
+        const second = await findSignInForm(page, target, FORM_WAIT_MS, 'password');
+        if ('problem' in second) return { formProblem: { ...second.problem, kind: 'unidentified', secondPage: true }, pageText: await pageText(page), byLayout };
+        form = second.form;
+        byLayout ||= form.byLayout;
+        if (form.username && !(await form.username.inputValue().catch(() => ''))) await form.username.fill(request.username);
+      }
+    }
+    if (form.password && !flow.redirectedTo) {
+      await fillSecret(form.password, request.password);
+      await submit(flow, form.submit);
+    }
+    // Pages between the sign-in and the redirect: allow the application, or go on.
+    const passed: string[] = [];
+    let stuck = false;
+    for (let i = 0; !flow.redirectedTo && i < PAGES_BETWEEN; i++) {
+      const next = await nextStep(page, target);
+      if (next === 'refused') break;
+      if (!next) {
+        stuck = true;
+        break;
+      }
+      passed.push(next.what);
+      await submit(flow, next.control);
+    }
+    const url = flow.redirectedTo;
+    if (!url) {
+      const text = await pageText(page);
+      const after = passed.length ? ` (after ${passed.join(', then ')})` : '';
+      return { problem: `no redirect to the redirect_uri after signing in${after}; the page shows: "${text}"`, pageText: text, byLayout, ...(stuck ? { stuckBetween: true } : {}) };
+    }
+    const params = new URL(url).searchParams;
+    return { code: params.get('code') ?? undefined, state: params.get('state') ?? undefined, redirectedTo: url, ...(passed.length ? { pagesBetween: passed } : {}) };
+  } finally {
+    await context.close();
+  }
+}
+
+interface Flow {
+  page: Page;
+  timeoutMs: number;
+  /** The redirect_uri the browser was sent to, once it was. */
+  redirectedTo?: string;
+}
+
+/** At most this many pages between the sign-in and the redirect are gone through. */
+const PAGES_BETWEEN = 3;
+// The words of those controls, in the languages authorization servers' pages most often come in
+// (English, French, German, Spanish, Italian); any other page names its control in the target file.
+/** A control that allows the application (a consent page). */
+const ALLOW = /(^|[^\p{L}])(allow|authori[sz]e|accept|approve|agree|grant|consent|confirm|yes|autoriser|accepter|approuver|oui|erlauben|zulassen|zustimmen|genehmigen|akzeptieren|ja|permitir|autorizar|aceptar|consentir|autorizza|consenti|accetta)([^\p{L}]|$)/iu;
+/** A control that only goes on. */
+const GO_ON = /(^|[^\p{L}])(continue|next|proceed|go on|ok|done|continuer|suivant|weiter|fortfahren|continuar|siguiente|continua|avanti)([^\p{L}]|$)/iu;
+/** Never clicked: it would refuse the application, or leave. */
+const REFUSE = /(^|[^\p{L}])(deny|cancel|reject|decline|refuse|no|back|not you|sign out|log ?out|refuser|annuler|non|ablehnen|verweigern|abbrechen|nein|denegar|rechazar|cancelar|rifiuta|annulla)([^\p{L}]|$)/iu;
+
+/** Clicks the control and waits for the next page (or the redirect), at most the sign-in's time limit. */
+async function submit(flow: Flow, control: Locator): Promise<void> {
+  const { page, timeoutMs } = flow;
+  const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: timeoutMs })
+    .then(() => page.waitForLoadState('load', { timeout: timeoutMs }))
+    .catch(() => undefined);
+  await control.click();
+  // Whichever comes first: the next page, the redirect (its navigation may never load: the
+  // redirect_uri need not answer), or the time limit. The watch ends with the wait.
+  let waiting = true;
+  const redirected = (async () => {
+    const deadline = Date.now() + timeoutMs;
+    while (waiting && !flow.redirectedTo && Date.now() < deadline && !page.isClosed()) await new Promise((r) => setTimeout(r, 50));
+  })();
+  await Promise.race([navigated, redirected]);
+  waiting = false;
+}
+
+/**
+ * What a page after the sign-in offers: a control that allows the application (target file's
+ * oauth.signInPage.allow first, else one named like "Allow"), else one that only goes on
+ * ("Continue"); 'refused' when it shows a password field again (the sign-in was refused: the
+ * server's answer to judge); undefined when it offers neither (the suite cannot tell how to go on).
+ */
+async function nextStep(page: Page, target: Target): Promise<{ control: Locator; what: string } | 'refused' | undefined> {
+  if (await page.locator('input[type=password]').filter({ visible: true }).count()) return 'refused';
+  const custom = target.oauth?.signInPage?.allow;
+  if (custom) {
+    const given = page.locator(custom).filter({ visible: true }).first();
+    if (await given.count()) return { control: given, what: `oauth.signInPage.allow (${custom})` };
+  }
+  for (const [words, what] of [[ALLOW, 'allowing the application'], [GO_ON, 'going on']] as const) {
+    const control = await controlNamed(page, words);
+    if (control) return { control, what: `${what} ("${control.name}")` };
+  }
+  return undefined;
+}
+
+/** The first visible button, submit input or link whose name matches `words` and never a refusal. */
+async function controlNamed(page: Page, words: RegExp): Promise<(Locator & { name?: string }) | undefined> {
+  const candidates = page.locator('button, input[type=submit], input[type=button], [role=button], a[href]').filter({ visible: true });
+  const count = Math.min(await candidates.count(), 30);
+  for (let i = 0; i < count; i++) {
+    const el = candidates.nth(i);
+    const name = ((await el.getAttribute('aria-label')) ?? (await el.innerText().catch(() => '')) ?? '') || ((await el.getAttribute('value')) ?? '');
+    const clean = name.replace(/\s+/g, ' ').trim();
+    if (words.test(clean) && !REFUSE.test(clean)) return Object.assign(el, { name: clean.slice(0, 40) });
+  }
+  return undefined;
+}
+
+export interface TokenRecord {
+  access_token: string;
+  refresh_token?: string;
+  expires_in?: number;
+  expires_at?: number;
+  token_type?: string;
+}
+
+export function basicAuth(target: Target, secret = target.oauth?.clientSecret ?? ''): string {
+  return `Basic ${Buffer.from(`${target.oauth?.clientId ?? ''}:${secret}`).toString('base64')}`;
+}
+
+/** POST /auth/access_token with the given grant fields and the target's client credentials (null: none). */
+export function tokenRequest(api: ApiClient, target: Target, form: Record<string, string>, authorization: string | null = basicAuth(target)): Promise<ApiResponse> {
+  return api.post('/auth/access_token', { form, authorization, route: 'POST /auth/access_token' });
+}
+
+export async function exchangeCode(api: ApiClient, target: Target, code: string): Promise<TokenRecord> {
+  const res = await tokenRequest(api, target, {
+    grant_type: 'authorization_code',
+    code,
+    ...(target.oauth?.redirectUri ? { redirect_uri: target.oauth.redirectUri } : {}),
+  });
+  const body = res.json as Partial<TokenRecord> | undefined;
+  if (res.status !== 200 || typeof body?.access_token !== 'string') {
+    throw new Error(`the token endpoint answered ${res.status} to a fresh authorization code`);
+  }
+  return body as TokenRecord;
+}

@@ -1,0 +1,78 @@
+// What global setup learns once per run (tokens, discovered ids, the browser) and hands to every
+// worker through the environment, so no worker signs in or discovers again.
+import type { LatencySampling } from './latency-sampling';
+import type { DataKey, Target, TokenKey } from './target';
+import { Redactor } from '../transport/redact';
+import { keptSecrets } from './token-keeper';
+
+
+export type { DataKey } from './target';
+
+export interface RunContext {
+  startedAt: string;
+  tokens: Partial<Record<TokenKey, string>>;
+  /** Why a token is missing: the reason a check needing it is not run. */
+  tokenNotes: Partial<Record<TokenKey, string>>;
+  data: Partial<Record<DataKey, string>>;
+  dataNotes: Partial<Record<DataKey, string>>;
+  /** A window of at most 28 days in which the primary car has trips (for range checks). */
+  window?: { begin: string; end: string };
+  browser: { executablePath?: string; missing?: string };
+  /** Every secret value of the run, for redaction in workers and reporters. */
+  secrets: string[];
+  /** Problems found while preparing the run, shown once in the console and the certificate. */
+  warnings: string[];
+  /** What discovery chose among several (the car with the most data, its trip), shown in the console. */
+  choices?: string[];
+  /** True when the control API reset the target before this run: no earlier run's writes remain. */
+  freshState: boolean;
+  /** A folder of this run for what stateful checks share across workers (src/setup/run-state.ts). */
+  stateDir: string;
+  /** How many checks a worker runs at once: they wait on the network, so it follows the target's latency. */
+  concurrency: number;
+  /** The server's answer time per GET route, sampled before the checks (src/setup/latency-sampling.ts). */
+  latency?: LatencySampling;
+  /**
+   * Routes the preparation got no answer from (not a byte within requestTimeoutMs, or none several
+   * times in a row), and why: the checks send them no more requests (src/transport/breaker.ts), so the run
+   * waits out their time-out once.
+   */
+  silentRoutes?: Record<string, string>;
+}
+
+/**
+ * Checks in flight per worker. On a nearby server a few keep it busy (more only queue on its cores);
+ * a distant one needs more to keep the line full: about one more check per 2 ms of round trip.
+ * VDS_CONCURRENCY overrides (e.g. 1 to debug, or low for a server that limits request rates).
+ */
+export function concurrencyFor(roundTripMs: number, env: NodeJS.ProcessEnv = process.env): number {
+  const given = Number(env.VDS_CONCURRENCY);
+  if (Number.isInteger(given) && given > 0) return given;
+  return Math.min(64, Math.max(8, Math.ceil(8 + roundTripMs / 2)));
+}
+
+const ENV_KEY = 'VDS_RUN_CONTEXT';
+
+export function publishRunContext(context: RunContext): void {
+  process.env[ENV_KEY] = JSON.stringify(context);
+}
+
+export function readRunContext(): RunContext {
+  const raw = process.env[ENV_KEY];
+  if (!raw) throw new Error('The run context is missing: run the suite through playwright.config.ts (npm run conformance).');
+  return JSON.parse(raw) as RunContext;
+}
+
+/** All secrets a target file can hold, before anything is minted. */
+export function targetSecrets(target: Target): string[] {
+  const t = target.tokens;
+  return [
+    t.full, t.otherUser, t.noScopes, t.expired, t.revoked, t.restrictedApp, ...Object.values(t.withoutScope ?? {}),
+    target.oauth?.clientSecret, target.oauth?.password, target.oauth?.otherPassword, target.oauth?.restrictedClientSecret, ...Object.values(target.headers ?? {}),
+  ].filter((v): v is string => typeof v === 'string');
+}
+
+/** The run's secrets: those it started with, and the tokens renewed since (token-keeper.ts). */
+export function redactorFor(context: Pick<RunContext, 'secrets'> & Partial<Pick<RunContext, 'stateDir'>>): Redactor {
+  return new Redactor([...context.secrets, ...keptSecrets(context.stateDir)]);
+}

@@ -1,0 +1,240 @@
+// Reads a target file (how the suite is pointed at a server), expands ${VAR} references from the
+// environment or .env, and validates it against fixtures/targets/target.schema.yaml.
+// Synchronous on purpose: playwright.config.ts needs the target before any test starts.
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
+import dotenv from 'dotenv';
+import YAML from 'yaml';
+import { didYouMean } from '../util/did-you-mean';
+import { replayDir, replayTarget } from './replay';
+
+export const SCOPES = [
+  'users_read', 'cars_read', 'cars_write', 'status_read',
+  'locations_read', 'signals_read', 'trips_read', 'devices_management',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The ids a target file may give under `data` (fixtures/targets/target.schema.yaml describes each). */
+export const DATA_KEYS = [
+  'userId', 'otherUserId', 'carId', 'otherCarId', 'tripId', 'otherTripId',
+  'freeDeviceId', 'devicePin', 'deviceForCarId', 'deviceCarId', 'lockableDeviceId', 'lockableDevicePin', 'otherDeviceId',
+] as const;
+export type DataKey = (typeof DATA_KEYS)[number];
+
+/** The tokens a target file may give under `tokens` (besides `withoutScope.<scope>`). */
+export const BASE_TOKEN_KEYS = ['full', 'otherUser', 'noScopes', 'expired', 'revoked', 'restrictedApp'] as const;
+export type BaseTokenKey = (typeof BASE_TOKEN_KEYS)[number];
+export type TokenKey = BaseTokenKey | `withoutScope.${Scope}`;
+/** Every token a run may hold: the base ones and one without each scope. */
+export const TOKEN_KEYS: readonly TokenKey[] = [...BASE_TOKEN_KEYS, ...SCOPES.map((s) => `withoutScope.${s}` as const)];
+
+export interface Target {
+  name: string;
+  baseUrl: string;
+  env: 'cloud' | 'sandbox';
+  allowWrites: boolean;
+  startCommand?: string;
+  startTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** The reference's test-control API: reset before the run (default), tokens minted through it (default). */
+  control?: { url: string; reset?: boolean; mintTokens?: boolean };
+  tokens: Partial<Record<BaseTokenKey, string>> & {
+    withoutScope?: Partial<Record<Scope, string>>;
+  };
+  oauth?: {
+    clientId?: string; clientSecret?: string; redirectUri?: string;
+    username?: string; password?: string; otherUsername?: string; otherPassword?: string;
+    /** A second application, one without devices_management (the spec: not available to all applications). */
+    restrictedClientId?: string; restrictedClientSecret?: string; restrictedRedirectUri?: string;
+    signInPage?: { username?: string; password?: string; submit?: string; allow?: string };
+  };
+  data: Partial<Record<DataKey, string>>;
+  /** Where the file came from, for messages. */
+  source: string;
+  /** Keys whose value was a ${VAR} that is not set: key path -> variable name. */
+  unset: Record<string, string>;
+  /** Keys whose whole value is a ${VAR} (set or not): key path -> variable name (for curl lines). */
+  vars: Record<string, string>;
+  /** The implementation under test, for a certificate (optional). */
+  product?: { name?: string; version?: string; vendor?: string };
+  /** Operator controls (src/transport/http-policy.ts): extra headers (secrets), a rate limit, a CA file. */
+  headers?: Record<string, string>;
+  rateLimit?: { requestsPerSecond: number; maxRetries?: number };
+  caFile?: string;
+  /** Per token key, a shell command that prints that token (a secrets manager, a company SSO). */
+  tokenCommands: Partial<Record<TokenKey, string>>;
+}
+
+export class TargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
+const ROOT = path.resolve(__dirname, '..', '..');
+export const TARGETS_DIR = path.join(ROOT, 'fixtures', 'targets');
+const SCHEMA_FILE = path.join(TARGETS_DIR, 'target.schema.yaml');
+
+/** `local` names fixtures/targets/local.yaml; anything with a slash or a .yaml/.yml ending is a path. */
+export function resolveTargetFile(selector: string): string {
+  const looksLikePath = /[\\/]/.test(selector) || /\.ya?ml$/i.test(selector);
+  if (looksLikePath) return path.resolve(selector);
+  if (!/^[A-Za-z0-9_.-]+$/.test(selector)) {
+    throw new TargetError(`VDS_TARGET="${selector}" is neither a target name nor a path to a YAML file.`);
+  }
+  return path.join(TARGETS_DIR, `${selector}.yaml`);
+}
+
+export function listTargetNames(): string[] {
+  return fs.readdirSync(TARGETS_DIR)
+    .filter((f) => f.endsWith('.yaml') && !f.endsWith('.schema.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''))
+    .sort();
+}
+
+/** Loads the target named by VDS_TARGET (default `local`). VDS_MONITOR=1 (--monitor) makes it read-only. */
+export function loadTargetFromEnv(env: NodeJS.ProcessEnv = process.env): Target {
+  // A replay of a certification archive: the recorded target, its secrets as placeholders (src/setup/replay.ts).
+  const replaying = replayDir(env);
+  if (replaying) return replayTarget(replaying);
+  dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
+  const target = loadTarget(env.VDS_TARGET || 'local', env);
+  // Nightly monitoring may point at production: it never writes, whatever the target file allows.
+  return env.VDS_MONITOR === '1' ? { ...target, allowWrites: false } : target;
+}
+
+export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.env): Target {
+  const file = resolveTargetFile(selector);
+  const relative = path.relative(process.cwd(), file);
+  const shown = relative && !relative.startsWith('..') ? relative : file;
+  if (!fs.existsSync(file)) {
+    throw new TargetError(
+      `Target file not found: ${shown}. Set VDS_TARGET to one of ${listTargetNames().join(', ')} or to the path of a YAML file.`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = YAML.parse(fs.readFileSync(file, 'utf8'), { prettyErrors: true });
+  } catch (err) {
+    throw new TargetError(`Target file ${shown} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new TargetError(`Target file ${shown} must hold a YAML mapping (name, baseUrl, env, ...).`);
+  }
+  const unset: Record<string, string> = {};
+  const vars: Record<string, string> = {};
+  const expanded = expandVariables(raw, env, [], { unset, vars }, shown) as Record<string, unknown>;
+  validateShape(expanded, shown);
+  const t = expanded as Record<string, any>;
+  return {
+    name: t.name,
+    baseUrl: t.baseUrl,
+    env: t.env,
+    allowWrites: t.allowWrites ?? false,
+    startCommand: t.startCommand,
+    startTimeoutMs: t.startTimeoutMs ?? 60_000,
+    requestTimeoutMs: t.requestTimeoutMs ?? 10_000,
+    control: t.control,
+    tokens: t.tokens ?? {},
+    oauth: t.oauth,
+    data: Object.fromEntries(Object.entries(t.data ?? {}).map(([k, v]) => [k, String(v)])),
+    source: shown,
+    unset,
+    vars,
+    ...(t.product ? { product: t.product } : {}),
+    ...(t.headers ? { headers: t.headers } : {}),
+    ...(t.rateLimit ? { rateLimit: t.rateLimit } : {}),
+    ...(t.caFile ? { caFile: path.resolve(path.dirname(file), t.caFile) } : {}),
+    tokenCommands: flattenTokenCommands(t.tokenCommands),
+  };
+}
+
+/** tokenCommands as the file writes them ({full, withoutScope: {cars_read}}) -> per token key. */
+function flattenTokenCommands(raw: Record<string, unknown> | undefined): Partial<Record<TokenKey, string>> {
+  const out: Partial<Record<TokenKey, string>> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    if (k === 'withoutScope' && v && typeof v === 'object') {
+      for (const [scope, command] of Object.entries(v)) out[`withoutScope.${scope}` as TokenKey] = String(command);
+    } else if (typeof v === 'string') out[k as TokenKey] = v;
+  }
+  return out;
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Replaces ${VAR} and ${VAR:-default}. A value that is only an unset ${VAR} is dropped (the key is
+ * then "missing" and the checks needing it report it as not run, naming the variable); an unset
+ * variable inside a longer string is an error, since the rest of the value would be wrong.
+ */
+function expandVariables(
+  node: unknown, env: NodeJS.ProcessEnv, at: string[], seen: { unset: Record<string, string>; vars: Record<string, string> }, shown: string,
+): unknown {
+  if (typeof node === 'string') {
+    const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}$/.exec(node.trim());
+    if (whole) seen.vars[at.join('.')] = whole[1];
+    if (whole && !node.includes(':-') && (env[whole[1]] === undefined || env[whole[1]] === '')) {
+      seen.unset[at.join('.')] = whole[1];
+      return undefined;
+    }
+    return node.replace(VAR, (_m, name: string, fallback: string | undefined) => {
+      const value = env[name];
+      if (value !== undefined && value !== '') return value;
+      if (fallback !== undefined) return fallback;
+      throw new TargetError(
+        `Target file ${shown}: key '${at.join('.')}' uses \${${name}}, which is not set. Set it in the environment or in .env (see .env.example).`,
+      );
+    });
+  }
+  if (Array.isArray(node)) return node.map((v, i) => expandVariables(v, env, [...at, String(i)], seen, shown));
+  if (node && typeof node === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      const value = expandVariables(v, env, [...at, k], seen, shown);
+      if (value !== undefined) out[k] = value;
+    }
+    return out;
+  }
+  return node;
+}
+
+let validate: ReturnType<Ajv2020['compile']> | undefined;
+
+function validateShape(value: Record<string, unknown>, shown: string): void {
+  if (!validate) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+    validate = ajv.compile(YAML.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')));
+  }
+  if (validate(value)) return;
+  const lines = (validate.errors ?? []).map(describeTargetError);
+  throw new TargetError(
+    `Target file ${shown} is not valid:\n${[...new Set(lines)].map((l) => `  - ${l}`).join('\n')}\n` +
+      `The keys are described in fixtures/targets/target.schema.yaml and README.md ("Target files").`,
+  );
+}
+
+function describeTargetError(e: ErrorObject): string {
+  const key = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(top level)';
+  switch (e.keyword) {
+    case 'additionalProperty':
+    case 'additionalProperties': {
+      const extra = (e.params as { additionalProperty: string }).additionalProperty;
+      const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
+      const guess = didYouMean(extra, known);
+      const where = key === '(top level)' ? '' : ` under '${key}'`;
+      return `unknown key '${extra}'${where}${guess ? ` (did you mean '${guess}'?)` : ''}; known keys: ${known.join(', ')}`;
+    }
+    case 'required':
+      return `missing key '${(e.params as { missingProperty: string }).missingProperty}'${key === '(top level)' ? '' : ` under '${key}'`}`;
+    case 'pattern':
+      return key === 'baseUrl'
+        ? `'baseUrl' must be an http(s) URL ending with /v3, got ${JSON.stringify(e.data)}`
+        : `'${key}' has the wrong form (${JSON.stringify(e.data)})`;
+    case 'enum':
+      return `'${key}' must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}, got ${JSON.stringify(e.data)}`;
+    default:
+      return `'${key}' ${e.message}, got ${JSON.stringify(e.data)}`;
+  }
+}

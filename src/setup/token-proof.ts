@@ -1,0 +1,103 @@
+// Proves that each token minted through the sign-in page is what it was minted for before a check
+// relies on it: a token asked for "every scope but X" must be refused for the scope where X is
+// needed, and accepted where it is not. A server may read an empty or unknown scope request its own
+// way (v3-profile.md § Sign-in page says nothing of it), so an unproven token is dropped and the
+// checks needing it are reported as not run, with the reason; they never fail on it.
+import { ApiClient, NoAnswerError, type ApiResponse } from '../transport/api';
+import type { Catalogue, Route } from '../catalogue/catalogue';
+import type { RunContext } from './run-context';
+import type { Redactor } from '../transport/redact';
+import { unknownIdLike } from '../catalogue/templates';
+import { SCOPES, type Scope, type Target, type TokenKey } from './target';
+
+const SCOPE_MESSAGE = 'Token does not have the required scope';
+/** Routes tried per token before giving up on proving it lacks a scope. */
+const MAX_PROBES = 3;
+
+type Run = Pick<RunContext, 'tokens' | 'tokenNotes' | 'data'>;
+
+function refusedForScope(res: ApiResponse): boolean {
+  return res.status === 403 && Array.isArray(res.json) && res.json.some((e) => (e as { message?: unknown })?.message === SCOPE_MESSAGE);
+}
+
+/** Checks the scope-limited ones of the tokens signed in (`signedIn`); drops and notes the ones not proven. */
+export async function proveTokens(target: Target, catalogue: Catalogue, run: Run, signedIn: TokenKey[], redactor: Redactor): Promise<void> {
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const scopeLimited = signedIn.filter((k) => k === 'noScopes' || k.startsWith('withoutScope.'));
+  await Promise.all(scopeLimited.map(async (key) => {
+    const token = run.tokens[key];
+    if (!token) return;
+    const lacking: Scope[] = key === 'noScopes' ? [...SCOPES] : [key.slice('withoutScope.'.length) as Scope];
+    const problem = await disproof(api, target, catalogue, run, token, lacking, key === 'noScopes');
+    if (!problem) return;
+    delete run.tokens[key];
+    run.tokenNotes[key] = `tokens.${key} was minted through the sign-in page, but ${problem}: it is not a token ${key === 'noScopes' ? 'without any scope' : `without ${lacking[0]}`} ` +
+      `(the documents do not say how a server reads such a scope request). Give one as tokens.${key} in ${target.source}`;
+  }));
+}
+
+/** Why the token is not proven to lack `lacking`, or undefined when it is. */
+async function disproof(
+  api: ApiClient, target: Target, catalogue: Catalogue, run: Run, token: string, lacking: Scope[], none: boolean,
+): Promise<string | undefined> {
+  const authorization = `Bearer ${token}`;
+  if (!none) {
+    const elsewhere = catalogue.route(lacking[0] === 'users_read' ? 'GET /users/me/cars' : 'GET /users/me');
+    const res = await answerOf(api.get(elsewhere.path, { authorization, route: elsewhere.route }));
+    if (!res) return `${elsewhere.route}, which does not need ${lacking[0]}, gave no answer`;
+    if (res.status !== 200) return `it was refused (${res.status}) on ${elsewhere.route}, which does not need ${lacking[0]}`;
+  }
+  const probes = catalogue.routes
+    .filter((r) => !r.public && r.scopes.some((s) => lacking.includes(s)))
+    .map((r) => probeRequest(r, run, target))
+    .filter((p): p is ProbeRequest => p !== undefined);
+  const tried: string[] = [];
+  for (const p of probes) {
+    if (tried.length >= MAX_PROBES) break;
+    // A route that gives no answer proves nothing either way (its own checks fail on it): the next one is tried.
+    const res = await answerOf(api.request(p.method, p.path, { authorization, body: p.body, query: p.query, route: p.route }));
+    if (!res) continue;
+    if (refusedForScope(res)) return undefined;
+    tried.push(`${p.route} answered ${res.status}`);
+  }
+  // Nothing answered where it lacks a scope (no ids, no writes, no answer): nothing disproves it, and the
+  // checks needing it there are not run, or fail on the missing answer itself.
+  if (tried.length === 0) return undefined;
+  return `it was not refused for a missing scope where ${none ? 'a scope' : lacking[0]} is needed (${tried.join('; ')})`;
+}
+
+/** The answer, or undefined when the request got none (a time-out, a dropped connection, a route the run no longer asks). */
+async function answerOf(request: Promise<ApiResponse>): Promise<ApiResponse | undefined> {
+  try {
+    return await request;
+  } catch (err) {
+    if (err instanceof NoAnswerError) return undefined;
+    throw err;
+  }
+}
+
+interface ProbeRequest { method: string; path: string; route: string; query?: Record<string, string>; body?: unknown }
+
+/**
+ * A request to the route that a token lacking its scope must see refused, and that changes nothing
+ * on a server that does not check the scope: GETs with the run's ids; car creation with an empty
+ * (invalid) body; device routes on a device that does not exist. POSTs only where writes are allowed.
+ */
+function probeRequest(route: Route, run: Run, target: Target): ProbeRequest | undefined {
+  if (route.method !== 'GET' && !target.allowWrites) return undefined;
+  const ids: Record<string, string | undefined> = {
+    userId: run.data.userId, carId: run.data.carId, tripId: run.data.tripId,
+    deviceId: unknownIdLike(run.data.deviceForCarId ?? 'VDS0000000'),
+    pin: '0000',
+  };
+  let missing = false;
+  const fill = (s: string) => s.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const v = ids[name];
+    if (v === undefined) missing = true;
+    return encodeURIComponent(v ?? '');
+  });
+  const path = fill(route.path);
+  const query = Object.fromEntries(Object.entries(route.fixedQuery).map(([k, v]) => [k, fill(v)]));
+  if (missing) return undefined;
+  return { method: route.method, path, route: route.route, query, body: route.method === 'POST' ? {} : undefined };
+}

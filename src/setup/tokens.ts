@@ -1,0 +1,241 @@
+// Obtains the run's tokens once: static ones from the target file, the others minted: on a target
+// with a test-control API (the embedded reference) through that API, no browser needed; elsewhere
+// through the real sign-in flow (browser + token endpoint), and then proven (token-proof.ts).
+// Expired and revoked tokens come from the target file, or, with a control API, from minting one
+// and expiring/revoking it.
+import { execSync } from 'node:child_process';
+import type { Browser } from '@playwright/test';
+import { ApiClient } from '../transport/api';
+import { launchBrowser, type BrowserChoice } from './browser';
+import { exchangeCode, missingSignInKeys, signIn, type TokenRecord } from './oauth';
+import { Redactor } from '../transport/redact';
+import { signInProblem, type SignInPageProblem } from './signin-page-state';
+import { keptToken, type KeptTokens } from './token-keeper';
+import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';
+
+export interface ObtainedTokens {
+  tokens: Partial<Record<TokenKey, string>>;
+  notes: Partial<Record<TokenKey, string>>;
+  /** Refresh tokens and codes seen while minting: secrets too. */
+  otherSecrets: string[];
+  /** Keys minted through the sign-in page: to be proven (token-proof.ts) before a check relies on them. */
+  signedIn: TokenKey[];
+  /** The sign-in page's form could not be found (or used): the browser checks skip at once (signin-page-state.ts). */
+  signInPageProblem?: SignInPageProblem;
+  /** The minted tokens' records (refresh token, lifetime, how to get another): token-keeper.ts renews them. */
+  kept: KeptTokens;
+}
+
+interface MintPlan {
+  key: TokenKey;
+  user: 'primary' | 'other';
+  scope: string;
+  /** Asked for when the sign-in page grants scopes for `scope` (an empty list read as absent). */
+  fallbackScope?: string;
+}
+
+/** A scope name no application has: asking only for it asks for a token with none. */
+export const NO_SUCH_SCOPE = 'vds_conformance_no_such_scope';
+
+export async function obtainTokens(target: Target, browserChoice: BrowserChoice, redactor: Redactor): Promise<ObtainedTokens> {
+  const result: ObtainedTokens = { tokens: {}, notes: {}, otherSecrets: [], signedIn: [], kept: {} };
+  if (target.env === 'sandbox' && !hasAnyToken(target) && !target.oauth?.clientId) {
+    return noteAll(result, 'the target is a sandbox with no tokens (the sandbox needs none on its read routes)');
+  }
+  copyStatic(target, result);
+  runTokenCommands(target, result, redactor);
+
+  const plans = mintPlans(target, result);
+  const mintProblem = whyCannotMint(target, browserChoice);
+  if (plans.length > 0 && mintsThroughControl(target)) {
+    await mintThroughControl(target, plans, result, redactor);
+  } else if (plans.length > 0 && mintProblem) {
+    for (const p of plans) result.notes[p.key] ??= `tokens.${p.key} is not in ${target.source}, and it cannot be minted: ${mintProblem}`;
+  } else if (plans.length > 0) {
+    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+    const browser = await launchBrowser(browserChoice);
+    try {
+      await mintAll(browser, api, target, plans, result, redactor);
+    } finally {
+      await browser.close();
+    }
+  }
+  await expireAndRevoke(target, result, redactor);
+  return result;
+}
+
+function hasAnyToken(target: Target): boolean {
+  return Object.keys(target.tokens).length > 0;
+}
+
+function noteAll(result: ObtainedTokens, why: string): ObtainedTokens {
+  for (const key of TOKEN_KEYS) {
+    result.notes[key] = why;
+  }
+  return result;
+}
+
+function copyStatic(target: Target, result: ObtainedTokens): void {
+  const t = target.tokens;
+  for (const key of BASE_TOKEN_KEYS) {
+    if (t[key]) result.tokens[key] = t[key];
+  }
+  for (const [scope, token] of Object.entries(t.withoutScope ?? {})) {
+    if (token) result.tokens[`withoutScope.${scope as Scope}`] = token;
+  }
+}
+
+/** tokenCommands: each prints a token the file does not give (a secrets manager, a company SSO). */
+function runTokenCommands(target: Target, result: ObtainedTokens, redactor: Redactor): void {
+  for (const [key, command] of Object.entries(target.tokenCommands) as Array<[TokenKey, string]>) {
+    if (result.tokens[key]) continue;
+    try {
+      const token = execSync(command, { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+      if (!token || /\s/.test(token)) throw new Error(token ? 'it printed more than one word' : 'it printed nothing');
+      redactor.add(token);
+      result.tokens[key] = token;
+    } catch (err) {
+      const e = err as { status?: number; stderr?: string; message: string };
+      const why = e.status !== undefined ? `it exited with status ${e.status}${e.stderr ? `: ${e.stderr.trim().split('\n').pop()}` : ''}` : e.message.split('\n')[0];
+      result.notes[key] = `tokenCommands.${key} of ${target.source} gave no token: ${redactor.redact(why)}`;
+    }
+  }
+}
+
+/** Tokens still missing that the sign-in flow can make: full, otherUser, the scope-limited ones. */
+function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
+  const all = SCOPES.join(' ');
+  const plans: MintPlan[] = [];
+  if (!result.tokens.full) plans.push({ key: 'full', user: 'primary', scope: all });
+  if (!result.tokens.otherUser) {
+    if (target.oauth?.otherUsername && target.oauth.otherPassword) plans.push({ key: 'otherUser', user: 'other', scope: all });
+    else result.notes.otherUser ??= missingKeys(target, ['tokens.otherUser'], ['oauth.otherUsername', 'oauth.otherPassword']);
+  }
+  // An empty scope list asks for a token with no scope at all; a server may read it as absent (all
+  // the application's scopes): then only a scope no application has is asked for.
+  if (!result.tokens.noScopes) plans.push({ key: 'noScopes', user: 'primary', scope: '', fallbackScope: NO_SUCH_SCOPE });
+  for (const scope of SCOPES) {
+    const key = `withoutScope.${scope}` as TokenKey;
+    if (!result.tokens[key]) plans.push({ key, user: 'primary', scope: SCOPES.filter((s) => s !== scope).join(' ') });
+  }
+  // tokens.restrictedApp is never minted here: what it proves is how the sign-in grants scopes to an
+  // application, so its check signs in through the real page itself (a control API would prove nothing).
+  if (!result.tokens.restrictedApp) {
+    result.notes.restrictedApp ??= missingKeys(target, ['tokens.restrictedApp'], ['oauth.restrictedClientId', 'oauth.restrictedClientSecret']);
+  }
+  // Expired and revoked tokens cannot be minted as such: with a control API (the reference), a fresh
+  // token is minted here and then expired / revoked; otherwise they must come from the target file.
+  for (const key of ['expired', 'revoked'] as const) {
+    if (result.tokens[key]) continue;
+    if (target.control) plans.push({ key, user: 'primary', scope: all });
+    else {
+      result.notes[key] ??= `tokens.${key} is not in ${target.source}` +
+        (target.unset[`tokens.${key}`] ? ` (\${${target.unset[`tokens.${key}`]}} is not set)` : '') +
+        ', and the target has no control API to make one';
+    }
+  }
+  return plans.filter((p) => !(p.key in result.notes));
+}
+
+function missingKeys(target: Target, direct: string[], viaOauth: string[]): string {
+  const unset = [...direct, ...viaOauth].filter((k) => target.unset[k]).map((k) => `${k} (\${${target.unset[k]}} is not set)`);
+  return `${direct.join(' / ')} is not in ${target.source}, nor ${viaOauth.join(' + ')} to mint it` +
+    (unset.length ? `; unset: ${unset.join(', ')}` : '');
+}
+
+/** The reference's control API mints tokens directly (the sign-in page is then only checked, not used). */
+function mintsThroughControl(target: Target): boolean {
+  return Boolean(target.control && target.control.mintTokens !== false && target.oauth?.clientId && target.oauth.username);
+}
+
+async function mintThroughControl(target: Target, plans: MintPlan[], result: ObtainedTokens, redactor: Redactor): Promise<void> {
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const o = target.oauth!;
+  await Promise.all(plans.map(async (plan) => {
+    const username = plan.user === 'primary' ? o.username : o.otherUsername;
+    try {
+      const res = await api.post(`${target.control!.url}/tokens/mint`, {
+        body: { clientId: o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
+      });
+      const token = res.json as Partial<TokenRecord> | undefined;
+      if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
+      redactor.add(token.access_token, token.refresh_token);
+      result.tokens[plan.key] = token.access_token;
+      result.kept[plan.key] = keptToken(token, Date.now(), 'control', plan.user, plan.scope);
+      if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
+    } catch (err) {
+      result.notes[plan.key] = `minting tokens.${plan.key} through the control API (${target.control!.url}) failed: ${redactor.redact((err as Error).message)}`;
+    }
+  }));
+}
+
+function whyCannotMint(target: Target, browserChoice: BrowserChoice): string | undefined {
+  const absent = missingSignInKeys(target);
+  if (absent.length) return `the target file lacks ${absent.join(', ')}`;
+  if (!browserChoice.executablePath) return browserChoice.missing;
+  return undefined;
+}
+
+async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: MintPlan[], result: ObtainedTokens, redactor: Redactor): Promise<void> {
+  const o = target.oauth!;
+  // One sign-in at a time, each in its own browser context (no session leaks between users):
+  // on two cores, parallel sign-ins measured slower than sequential ones.
+  let broken: string | undefined;
+  for (const plan of plans) {
+    if (broken) {
+      result.notes[plan.key] = `tokens.${plan.key} was not minted: ${broken}`;
+      continue;
+    }
+    const creds = plan.user === 'primary' ? { username: o.username!, password: o.password! } : { username: o.otherUsername!, password: o.otherPassword! };
+    const mint = async (scope: string): Promise<string> => {
+      const obtained = Date.now();
+      const signed = await signIn(browser, target, { ...creds, scope });
+      if (!signed.code) {
+        const pageProblem = signInProblem(signed, target);
+        if (pageProblem) result.signInPageProblem ??= pageProblem;
+        throw new Error(pageProblem?.reason ?? signed.problem ?? 'the redirect carried no code');
+      }
+      redactor.add(signed.code);
+      result.otherSecrets.push(signed.code);
+      const token = await exchangeCode(api, target, signed.code);
+      redactor.add(token.access_token, token.refresh_token);
+      if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
+      result.kept[plan.key] = keptToken(token, obtained, 'signin', plan.user, scope);
+      return token.access_token;
+    };
+    try {
+      let token = await mint(plan.scope);
+      // Granted anyway (GET /users/me needs users_read)? Then the request was read another way.
+      if (plan.fallbackScope !== undefined && (await api.get('/users/me', { authorization: `Bearer ${token}` })).status === 200) {
+        token = await mint(plan.fallbackScope);
+      }
+      result.tokens[plan.key] = token;
+      result.signedIn.push(plan.key);
+    } catch (err) {
+      result.notes[plan.key] = `minting tokens.${plan.key} through the sign-in flow failed: ${redactor.redact((err as Error).message.split('\n')[0])}`;
+      // The same page for the same application: when the first sign-in fails, the others would too.
+      if (plan === plans[0]) broken = `the first sign-in (tokens.${plan.key}) failed: ${result.notes[plan.key]}`;
+    }
+  }
+}
+
+/** Expired and revoked tokens: static, or (with a control API) minted above and then expired/revoked. */
+async function expireAndRevoke(target: Target, result: ObtainedTokens, redactor: Redactor): Promise<void> {
+  for (const [key, action] of [['expired', 'expire'], ['revoked', 'revoke']] as const) {
+    if (target.tokens[key] || result.notes[key]) continue;
+    const token = result.tokens[key];
+    if (!token || !target.control) continue;
+    try {
+      const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+      const res = await api.post(`${target.control.url}/tokens/${action}`, { body: { token } });
+      if (res.status >= 300) throw new Error(`the control API answered ${res.status}`);
+      // The expired token stays expired; the revoked one is kept revoked but alive (token-keeper.ts).
+      if (key === 'expired') delete result.kept.expired;
+      else if (result.kept.revoked) result.kept.revoked.revoke = true;
+    } catch (err) {
+      delete result.tokens[key];
+      delete result.kept[key];
+      result.notes[key] = `making a ${key} token through the control API failed: ${redactor.redact((err as Error).message)}`;
+    }
+  }
+}

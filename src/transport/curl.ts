@@ -1,0 +1,76 @@
+// A failing request as one line to paste in a shell: `curl` with the same method, URL, headers and
+// body, where each secret the suite knows by name is an environment variable reference
+// ("Authorization: Bearer $VDS_TOKEN_FULL", never the token) and any other secret is [REDACTED].
+// The variable is the one the target file takes the value from (`full: ${STAGING_TOKEN}` gives
+// $STAGING_TOKEN), else VDS_TOKEN_<KEY> for a token the run minted.
+import type { RunContext } from '../setup/run-context';
+import type { Redactor } from './redact';
+import type { Target } from '../setup/target';
+
+export interface SecretRefs {
+  /** The value of an extra header (target file `headers`) -> variable name. */
+  headers: Map<string, string>;
+  /** Bearer token value -> variable name. */
+  bearer: Map<string, string>;
+  /** A whole "Basic ..." header value -> the user and the password's variable name. */
+  basic: Map<string, { user: string; passwordVar: string }>;
+}
+
+/** The variable a token key is shown as: VDS_TOKEN_FULL, VDS_TOKEN_WITHOUT_SCOPE_CARS_READ, ... */
+export function tokenVariable(key: string): string {
+  return `VDS_TOKEN_${key.replace(/\./g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+}
+
+export function secretRefs(target: Target, run: Pick<RunContext, 'tokens'>): SecretRefs {
+  const bearer = new Map<string, string>();
+  for (const [key, value] of Object.entries(run.tokens)) {
+    if (value) bearer.set(value, target.vars[`tokens.${key}`] ?? tokenVariable(key));
+  }
+  const basic = new Map<string, { user: string; passwordVar: string }>();
+  const o = target.oauth;
+  if (o?.clientId && o.clientSecret) {
+    const header = `Basic ${Buffer.from(`${o.clientId}:${o.clientSecret}`).toString('base64')}`;
+    basic.set(header, { user: o.clientId, passwordVar: target.vars['oauth.clientSecret'] ?? 'VDS_CLIENT_SECRET' });
+  }
+  const headers = new Map<string, string>();
+  for (const [name, value] of Object.entries(target.headers ?? {})) {
+    const variable = target.vars[`headers.${name}`];
+    if (variable) headers.set(value, variable);
+  }
+  return { bearer, basic, headers };
+}
+
+/** Single-quoted for a POSIX shell. */
+function sq(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Double-quoted for a POSIX shell, with `$NAME` references left to expand. */
+function dqWith(text: string, ref: string): string {
+  return `"${text.replace(/["\\`$]/g, '\\$&')}$${ref}"`;
+}
+
+export function curlCommand(
+  request: { method: string; url: string; headers: Record<string, string>; body?: string },
+  refs: SecretRefs,
+  redactor: Redactor,
+): string {
+  const parts = ['curl', '-sS', '-i'];
+  if (request.method !== 'GET' || request.body !== undefined) parts.push('-X', request.method);
+  parts.push(sq(redactor.redact(request.url)));
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.toLowerCase() === 'authorization') {
+      const bearer = /^Bearer (.+)$/i.exec(value);
+      const tokenVar = bearer ? refs.bearer.get(bearer[1]) : undefined;
+      const basic = refs.basic.get(value);
+      if (tokenVar) parts.push('-H', dqWith('Authorization: Bearer ', tokenVar));
+      else if (basic) parts.push('-u', dqWith(`${basic.user}:`, basic.passwordVar));
+      else parts.push('-H', sq(redactor.redact(`${name}: ${value}`)));
+      continue;
+    }
+    const headerVar = refs.headers.get(value);
+    parts.push('-H', headerVar ? dqWith(`${name}: `, headerVar) : sq(redactor.redact(`${name}: ${value}`)));
+  }
+  if (request.body !== undefined) parts.push('--data-binary', sq(redactor.redact(request.body)));
+  return parts.join(' ');
+}

@@ -1,0 +1,132 @@
+// How this process talks to the target, as the target file's operator controls say (configured once
+// per process, in the runner and in each worker, from playwright.config.ts):
+//   headers     extra request headers on every request (an API gateway key): secrets, redacted
+//   rateLimit   at most N requests per second from this process; a 429 answer waits for its
+//               Retry-After and is retried (maxRetries, default 3), and is counted; a 429 is never a
+//               conformance failure by itself (run-check.ts reports the check not run)
+//   proxy, CA   HTTPS_PROXY / HTTP_PROXY / NO_PROXY as usual, and caFile: a PEM file of extra
+//               certificate authorities, trusted besides the system's
+// and, whatever the target file says, the connections a request may go on (api.ts): kept alive and
+// reused (no longer than the server was seen keeping an idle one: connection-reuse.ts), or a fresh
+// one of its own (a POST; a request sent again after a reused connection closed unanswered).
+import fs from 'node:fs';
+import tls from 'node:tls';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, setGlobalDispatcher } from 'undici';
+import { idleCloseSeenMs, idleClosesSeen } from './connection-reuse';
+import type { Target } from '../setup/target';
+
+export interface HttpPolicy {
+  headers: Record<string, string>;
+  /** Milliseconds between two request starts; 0: no limit. */
+  intervalMs: number;
+  maxRetries: number;
+}
+
+const NONE: HttpPolicy = { headers: {}, intervalMs: 0, maxRetries: 3 };
+let policy: HttpPolicy = NONE;
+let nextStart = 0;
+let throttled = 0;
+/** How connections are opened (proxy, CA): the fresh connections' dispatcher is built the same way. */
+let connectVia: { proxied: boolean; connect?: { ca: string[] } } = { proxied: false };
+let fresh: Dispatcher | undefined;
+let pooled: { dispatcher: Dispatcher; changes: number } | undefined;
+
+/** Longest Retry-After honoured: a longer one is cut to this. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+export function configureHttp(target: Pick<Target, 'headers' | 'rateLimit' | 'caFile'>, env: NodeJS.ProcessEnv = process.env): void {
+  const rps = target.rateLimit?.requestsPerSecond;
+  policy = {
+    headers: target.headers ?? {},
+    intervalMs: rps ? 1000 / rps : 0,
+    maxRetries: target.rateLimit?.maxRetries ?? 3,
+  };
+  const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => env[k]);
+  fresh = undefined;
+  pooled = undefined;
+  connectVia = { proxied };
+  if (!proxied && !target.caFile) return;
+  const ca = target.caFile ? [...tls.rootCertificates, fs.readFileSync(target.caFile, 'utf8')] : undefined;
+  const connect = ca ? { ca } : undefined;
+  connectVia = { proxied, connect };
+  // Node's fetch takes its dispatcher from undici's global slot: proxies and CAs apply to every request.
+  setGlobalDispatcher(proxied ? new EnvHttpProxyAgent({ connect }) : new Agent({ connect }));
+}
+
+type Options = Pick<Agent.Options, 'pipelining' | 'keepAliveTimeout' | 'keepAliveMaxTimeout' | 'factory'>;
+
+function dispatcher(options: Options): Dispatcher {
+  const { proxied, connect } = connectVia;
+  return proxied ? new EnvHttpProxyAgent({ connect, ...options }) : new Agent({ connect, ...options });
+}
+
+/**
+ * A dispatcher that opens a connection for each request and closes it after the answer (undici's
+ * pipelining 0: no keep-alive), through the same proxy and with the same CAs as every request.
+ */
+export function freshConnections(): Dispatcher {
+  fresh ??= dispatcher({ pipelining: 0 });
+  return fresh;
+}
+
+/** Below the idle time the server was seen closing at, by this much: its limit may be a little lower. */
+const IDLE_MARGIN = 0.75;
+
+/**
+ * The kept-alive connections of the other requests. Once the server was seen closing a connection
+ * idle for some time without announcing it, connections idle for most of that time are no longer
+ * reused (undici's keepAliveTimeout, rebuilt lower as shorter closes are seen): the next request opens
+ * a connection instead of meeting a closed one, as a client that has learnt the server's habit would.
+ */
+export function keptAliveConnections(): Dispatcher {
+  const { changes, shortest } = idleClosesSeen();
+  if (!pooled || pooled.changes !== changes) {
+    const old = pooled?.dispatcher;
+    // Each server's connections by its own habit; through a proxy (one connection pool for all), the shortest.
+    pooled = {
+      changes,
+      dispatcher: connectVia.proxied
+        ? dispatcher(keepAlive(shortest))
+        : dispatcher({ factory: (origin, options) => new Pool(origin, { ...options, ...keepAlive(idleCloseSeenMs(String(origin))) }) }),
+    };
+    // Its requests in flight finish first.
+    old?.close().catch(() => undefined);
+  }
+  return pooled.dispatcher;
+}
+
+function keepAlive(idleCloseMs: number | undefined): Options {
+  if (idleCloseMs === undefined) return {};
+  const ms = Math.max(10, Math.floor(idleCloseMs * IDLE_MARGIN));
+  return { keepAliveTimeout: ms, keepAliveMaxTimeout: ms };
+}
+
+export function httpPolicy(): HttpPolicy {
+  return policy;
+}
+
+/** Waits for this process's next request slot under the rate limit. */
+export async function throttle(): Promise<void> {
+  if (!policy.intervalMs) return;
+  const now = Date.now();
+  const start = Math.max(now, nextStart);
+  nextStart = start + policy.intervalMs;
+  if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+}
+
+/** Milliseconds a 429 asks to wait: Retry-After in seconds or as an HTTP date; 1 s without it. */
+export function retryAfterMs(header: string | null, now = Date.now()): number {
+  if (header === null || header.trim() === '') return 1000;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Number.isFinite(ms) ? ms : 1000));
+}
+
+export function countThrottled(): void {
+  throttled += 1;
+}
+
+/** 429 answers this process waited out so far. */
+export function throttledCount(): number {
+  return throttled;
+}
