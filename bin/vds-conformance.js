@@ -3,7 +3,7 @@
 // It runs the same command line as `npm run conformance` (src/cli/args.ts), from any folder: target files,
 // .env and the reports (./reports unless VDS_REPORTS_DIR says otherwise) are the current folder's.
 // `vds-conformance init` writes a commented target file and a .env template here; `vds-conformance
-// verify ARCHIVE` replays a certification archive offline (the same as --verify ARCHIVE, src/certification/verify.ts).
+// verify ARCHIVE` replays a certification archive offline (the same as --verify ARCHIVE, src/cli/verify.ts).
 'use strict';
 const path = require('node:path');
 

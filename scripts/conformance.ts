@@ -5,7 +5,7 @@
 import { parseArgs, USAGE, UsageError } from '../src/cli/args';
 import { run } from '../src/cli/run';
 import { EXIT } from '../src/verdict/exit-codes';
-import { OptionError } from '../src/options/report-options';
+import { OptionError } from '../src/playwright/report-options';
 
 async function main(): Promise<void> {
   try {

@@ -10,11 +10,25 @@ import YAML from 'yaml';
 import { coverageOf, GROUPS, loadCatalogue, planChecks, type Catalogue, type CoverageUnit, type Requirement, type Route, type Statement, type StatementSource } from '../src/catalogue/catalogue';
 import { parseFaultSpec } from '../reference-server/fault-specs';
 import { checksNeverCaught, neverCaught, readCheckKills, requirementKills } from './kill-matrix';
+import { CHECKS } from '../src/checks';
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'docs', 'REQUIREMENTS.md');
 const CHANGELOG = path.join(ROOT, 'contracts', 'requirements-changelog.yaml');
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** Where a check procedure is: its file under src/checks, and its function (the registry names it: src/checks/index.ts; the line a reader finds by the name). */
+export function procedureOf(check: string): { file: string; name: string; line: number } {
+  const fn = CHECKS[check];
+  if (!fn) throw new Error(`no check procedure "${check}" in src/checks/index.ts`);
+  const dir = path.join(ROOT, 'src', 'checks');
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.ts')).sort()) {
+    const lines = fs.readFileSync(path.join(dir, f), 'utf8').split('\n');
+    const i = lines.findIndex((l) => new RegExp(`^export (async )?function ${fn.name}\\b`).test(l));
+    if (i >= 0) return { file: `src/checks/${f}`, name: fn.name, line: i + 1 };
+  }
+  throw new Error(`src/checks: no exported function ${fn.name} (check "${check}")`);
+}
 
 export function renderRequirements(): string {
   const c = loadCatalogue();
@@ -57,6 +71,7 @@ export function renderRequirements(): string {
     '- A requirement passes when every one of its checks passes; it is *not run* when any check could not run (the certificate says why).',
     '- *Advisory* requirements only warn: neither document states the behaviour.',
     ...(checkKills ? ['- *checks*: seen to fail against a reference fault / generated (one check = the requirement on one route and scope).'] : []),
+    '- *procedure*: the function that decides each of its checks (`src/checks/`), linked; its parameters are the requirement\'s entry in `contracts/requirements.yaml`.',
     '- *statements*: the sentences of the documents the requirement tests ([the spec](#the-spec-statement-by-statement), [the profile](#the-profile-statement-by-statement)).',
     '',
     'Sections: the requirements by route group (users, cars, trips, devices, auth); [Routes](#routes); ' +
@@ -67,12 +82,14 @@ export function renderRequirements(): string {
   for (const group of GROUPS) {
     const reqs = c.requirements.filter((r) => planned.some((p) => p.requirement === r && p.group === group));
     if (!reqs.length) continue;
-    out.push(`## ${group}`, '', '| id | class | requirement | routes | checks | cite | statements | caught faults |', '|---|---|---|---|---|---|---|---|');
+    out.push(`## ${group}`, '', '| id | class | requirement | procedure | routes | checks | cite | statements | caught faults |', '|---|---|---|---|---|---|---|---|---|');
     for (const r of reqs) {
       const judged = r.routes.length > 4 ? `${r.routes.filter((x) => c.route(x).group === group).length} ${group} routes` : r.routes.join('<br>');
       const routes = r.reads.length ? `${judged}<br>(reads ${r.reads.join(', ')})` : judged;
       const caught = kills ? (killersOf.get(r.id)?.length ? killerList(killersOf.get(r.id)!) : '**none yet**') : 'n/a';
-      out.push(`| ${r.id} | ${r.class}${r.advisory ? ' (advisory)' : ''} | ${cell(r.title)} | ${cell(routes)} | ${count(r, group)} | ${cell(r.cite)} | ${r.statements.join(', ')} | ${cell(caught)} |`);
+      const proc = procedureOf(r.check);
+      const procedure = `[${proc.file.replace('src/checks/', '')}: ${proc.name}](../${proc.file})`;
+      out.push(`| ${r.id} | ${r.class}${r.advisory ? ' (advisory)' : ''} | ${cell(r.title)} | ${procedure} | ${cell(routes)} | ${count(r, group)} | ${cell(r.cite)} | ${r.statements.join(', ')} | ${cell(caught)} |`);
     }
     out.push('');
   }

@@ -1,6 +1,8 @@
 // `npm test`: the project's own tests, stage by stage, then one plain line "N passed, N failed"
 // summing everything that ran (CI reads that line; it is also written to reports/self/summary.txt).
 //   1. typecheck            tsc --noEmit
+//      import rules         dependency-cruiser (.dependency-cruiser.cjs from src/layers.yaml): no circle, each folder
+//                            imports only what src/layers.yaml allows, the suite and the reference never import each other
 //   2. unit and integration  Playwright Test over tests/self, project unit (contracts, harness, reference, reporters,
 //                            the command line, hostile servers, the gate's properties)
 //   3. suite power          project power, tests/self/power: every reference fault caught and every conforming server
@@ -49,6 +51,11 @@ const stages: Stage[] = [
   {
     name: 'typecheck',
     run: () => (sh(npx, ['tsc', '--noEmit', '-p', 'tsconfig.json']) === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 }),
+  },
+  {
+    name: 'import rules',
+    run: () => (sh(npx, ['depcruise', 'src', 'fixtures', 'tests/conformance', 'reference-server', 'playwright.config.ts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long']) === 0
+      ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 }),
   },
   {
     name: 'unit and integration tests',

@@ -4,8 +4,9 @@
 // module returns.
 import fs from 'node:fs';
 import path from 'node:path';
+import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import YAML from 'yaml';
-import type { Scope } from '../setup/target';
+import type { Scope } from './scopes';
 
 export type ConformanceClass = 'core' | 'profile';
 export type Group = 'users' | 'cars' | 'trips' | 'devices' | 'auth';
@@ -138,6 +139,7 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   const statements = parseStatements(readYaml(path.join(dir, 'statements.yaml')), routes, byRoute);
   const statementsById = new Map(statements.map((st) => [st.id, st]));
 
+  checkAgainstSchema(reqDoc, path.join(dir, 'requirements.schema.yaml'));
   const seen = new Set<string>();
   const requirements = (reqDoc.requirements as Array<Record<string, any>>).map((entry) => {
     const req = parseRequirement(entry, routes, byRoute);
@@ -170,6 +172,31 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   };
   if (dir === CONTRACTS_DIR) cached = catalogue;
   return catalogue;
+}
+
+/**
+ * requirements.yaml against its schema (contracts/requirements.schema.yaml: every key, and each check
+ * procedure's parameters typed): a misspelt or unknown key, or a parameter of the wrong type, stops the
+ * catalogue with a message naming the requirement and the key.
+ */
+function checkAgainstSchema(doc: Record<string, any>, schemaFile: string): void {
+  if (!fs.existsSync(schemaFile)) return;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const validate = ajv.compile(YAML.parse(fs.readFileSync(schemaFile, 'utf8')));
+  if (validate(doc)) return;
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
+  // An unknown key first (its propertyNames error names it), else the first mistake.
+  const unknownKey = errors.find((e) => e.propertyName !== undefined);
+  throw new CatalogueError(`requirements.yaml: ${describeSchemaError(doc, unknownKey ?? errors[0])} (contracts/requirements.schema.yaml)`);
+}
+
+function describeSchemaError(doc: Record<string, any>, e: ErrorObject | undefined): string {
+  if (!e) return 'does not follow its schema';
+  const index = /^\/requirements\/(\d+)/.exec(e.instancePath)?.[1];
+  const entry = index === undefined ? undefined : doc.requirements?.[Number(index)];
+  const who = entry?.id ?? (index === undefined ? 'the file' : `requirement #${Number(index) + 1}`);
+  if (e.propertyName !== undefined) return `${who}: "${e.propertyName}" is not a key of a requirement of check ${entry?.check ?? '?'}`;
+  return `${who}: ${e.instancePath.replace(/^\/requirements\/\d+\/?/, '') || '(the entry)'} ${e.message ?? 'does not follow its schema'}`;
 }
 
 /** The path parameter naming the route's resource: the last id of the path (/users/{userId}/cars -> userId). */

@@ -4,6 +4,7 @@
 // plain `playwright test --grep @TAG` reaches them through playwright.config.ts.
 // A pattern is matched, as Playwright matches a test, against the check's title and tags:
 //   "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical"
+import { runOptions } from '../options/options';
 import type { PlannedCheck } from './catalogue';
 import { escapeRegExp } from '../util/regexp';
 
@@ -47,8 +48,8 @@ function pattern(flag: string, source: string | undefined): RegExp | undefined {
 
 export function selectionFromEnv(env: NodeJS.ProcessEnv = process.env): Selection {
   return {
-    grep: pattern('--grep', env[SELECTION_ENV.grep]),
-    grepInvert: pattern('--grep-invert', env[SELECTION_ENV.grepInvert]),
+    grep: pattern('--grep', runOptions(env).grep),
+    grepInvert: pattern('--grep-invert', runOptions(env).grepInvert),
   };
 }
 

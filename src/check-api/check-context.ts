@@ -6,11 +6,12 @@ import type { BrowserSession } from '../setup/browser';
 import { MAX_LIST_BODY_BYTES, type ApiClient, type ApiResponse, type Credential } from '../transport/api';
 import type { Catalogue, Requirement, Route } from '../catalogue/catalogue';
 import type { DataKey, RunContext } from '../setup/run-context';
-import type { Redactor } from '../transport/redact';
+import type { Redactor } from '../util/redact';
 import type { Scope, Target, TokenKey } from '../setup/target';
 import { expectStatus } from './assertions';
 import { systemClock, type Clock } from '../transport/clock';
 import { NotApplicable, NotRun, unreadable } from './outcome';
+import { validCarBody } from '../setup/created-cars';
 
 export interface CallOptions {
   /** Path or fixed-query parameter values, overriding the run's ids. */
@@ -226,20 +227,4 @@ export class CheckContext {
 const TOKENLESS_SANDBOX = 'the target is a sandbox without tokens: a sandbox serves only its read routes by id without one, and this check needs a token ' +
   '(v3-profile.md § Hosts and environments); give tokens in the target file to run it';
 
-/** Cars the suite creates carry this name, so coherence checks can leave them out while they appear. */
-export const CREATED_CAR_PREFIX = 'VDS conformance';
-
-/**
- * The make of the car the suite creates at the creation body's lower bounds (CAR-CREATE-BOUNDS: a
- * make of 3 characters, an empty name), which has no room for the prefix.
- */
-export const CREATED_CAR_SHORT_MAKE = 'VDS';
-
-/** A car the suite created, in this run or an earlier one (a server may keep them: none can be deleted). */
-export function isSuiteCreatedCar(car: Record<string, unknown>): boolean {
-  return car.make === CREATED_CAR_PREFIX || car.make === CREATED_CAR_SHORT_MAKE || String(car.name ?? '').startsWith(CREATED_CAR_PREFIX);
-}
-
-export function validCarBody(now: number): Record<string, unknown> {
-  return { make: CREATED_CAR_PREFIX, model: 'Reference run', name: `${CREATED_CAR_PREFIX} ${new Date(now).toISOString().slice(0, 10)}` };
-}
+export { CREATED_CAR_PREFIX, CREATED_CAR_SHORT_MAKE, isSuiteCreatedCar, validCarBody } from '../setup/created-cars';

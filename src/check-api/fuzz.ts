@@ -2,12 +2,11 @@
 // the same corpus, so a failure can be replayed (VDS_FUZZ_SEED). Ids and query values of every kind
 // a careless server mishandles: letters, signs, overflow, unicode, encoded slashes, very long, empty.
 import fc from 'fast-check';
+import { runOptions } from '../options/options';
 
-export const DEFAULT_FUZZ_SEED = 20261122;
-
+/** The run's seed (VDS_FUZZ_SEED, src/options/options.ts). */
 export function fuzzSeed(env: NodeJS.ProcessEnv = process.env): number {
-  const seed = Number(env.VDS_FUZZ_SEED ?? DEFAULT_FUZZ_SEED);
-  return Number.isSafeInteger(seed) ? seed : DEFAULT_FUZZ_SEED;
+  return runOptions(env).fuzzSeed;
 }
 
 const hostile = fc.oneof(

@@ -38,6 +38,11 @@ export function unreadable(what: string, judgedBy: string): NotRun {
  */
 export const SUITE_BROKE = 'the suite broke under this check (a defect of the suite or of its inputs, not anything the server did; please report it)';
 
+/** How a replayed check ended besides its status (exchanges.json of a replay; src/cli/verify.ts reads it). */
+export type ReplayOutcome =
+  | { kind: 'no-recorded-answer'; requests: string[] }
+  | { kind: 'record-only'; why: string };
+
 export interface FailureDetails {
   /** What the documents require, in a vendor's words. */
   expected: string;

@@ -1,13 +1,9 @@
 // The two authentication routes: the sign-in web page (in a real browser, where a browser is the
 // point) and the token endpoint (plain API requests).
 import type { Browser } from '@playwright/test';
-import { expectContract, expectError, expectJson, expectObject, expectStatus, mediaType } from '../check-api/assertions';
-import type { ApiResponse } from '../transport/api';
-import type { CheckContext } from '../check-api/check-context';
-import { basicAuth, missingSignInKeys, openPage, pageText, restrictedAppTarget, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord } from '../setup/oauth';
-import { fail, NotRun, show, unreadable } from '../check-api/outcome';
-import { findSignInForm, FORM_WAIT_MS } from '../setup/signin-form';
-import { formProblem, knownSignInProblem, rememberSignInProblem, signInForCheck } from '../setup/signin-page-state';
+import {
+  type ApiResponse, basicAuth, type CheckContext, expectContract, expectError, expectJson, expectObject, expectStatus, fail, findSignInForm, FORM_WAIT_MS, formProblem, knownSignInProblem, mediaType, missingSignInKeys, NotRun, openPage, pageText, rememberSignInProblem, restrictedAppTarget, show, SIGN_IN_KEYS, signInForCheck, signInUrl, type TokenRecord, tokenRequest, unreadable,
+} from '../check-api';
 
 /** The oauth keys every sign-in needs; NotRun names those the target file lacks. */
 function requireOauth(ctx: CheckContext) {

@@ -1,10 +1,9 @@
 // Coherence across routes, only where it holds by definition: the same resource read through two
 // routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates;
 // a route by id answers the record asked for, and a car's trip list that car's trips only.
-import { differingFields, expectJson, expectObject, expectObjects, sameNumber, sameUpToRounding, sameValue } from '../check-api/assertions';
-import { isSuiteCreatedCar, type CheckContext } from '../check-api/check-context';
-import { documentedOnly } from '../schemas/validate';
-import { fail, NotRun, show, unreadable } from '../check-api/outcome';
+import {
+  type CheckContext, differingFields, documentedOnly, expectJson, expectObject, expectObjects, fail, isSuiteCreatedCar, NotRun, sameNumber, sameUpToRounding, sameValue, show, unreadable,
+} from '../check-api';
 
 type Item = Record<string, unknown>;
 const CAR_FIELDS = ['id', 'name', 'make', 'model', 'year', 'numberPlate', 'deviceId', 'cardbId', 'creationDate', 'lastUpdateDate'];

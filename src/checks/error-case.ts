@@ -1,12 +1,8 @@
 // The generic documented-error check: send the route one request variant described in the catalogue
 // (an unknown or another user's id, a credential, a query value) and expect the documented answer.
-import { expectError, type ErrorExpectation } from '../check-api/assertions';
-import type { CallOptions, CheckContext } from '../check-api/check-context';
-import { resourceParam, type Route } from '../catalogue/catalogue';
-import { expandDeep, unknownIdLike } from '../catalogue/templates';
-import type { TokenKey } from '../setup/target';
-import type { DataKey } from '../setup/run-context';
-import { NotApplicable, NotRun } from '../check-api/outcome';
+import {
+  type CallOptions, type CheckContext, type DataKey, type ErrorExpectation, expandDeep, expectError, NotApplicable, NotRun, resourceParam, type Route, type TokenKey, unknownIdLike,
+} from '../check-api';
 
 export interface RequestVariant {
   /** unknown | beyond-32-bits | other | unknown-device | malformed-device: replaces the route's resource id. */

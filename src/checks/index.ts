@@ -1,6 +1,5 @@
 // The registry of check procedures: the `check` names requirements.yaml may use.
 // A new kind of check is a function here; a new route or error case is only data.
-import type { CheckContext } from '../check-api/check-context';
 import * as auth from './auth-routes';
 import * as coherence from './coherence';
 import { errorCase } from './error-case';
@@ -8,6 +7,7 @@ import * as fuzz from './fuzz';
 import * as query from './query';
 import * as responses from './responses';
 import * as writes from './writes';
+import { type CheckContext } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
 

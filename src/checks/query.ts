@@ -2,12 +2,9 @@
 // and their defaults, signal names, inclusive, initialValue, and statistics over an empty range; and
 // in combination (limit within a range or the default range, inclusive=true within the range), never
 // assuming which items a limit keeps nor the order of a list (neither document states them).
-import { expectArray, expectError, expectJson, expectObject, expectObjects, expectStatus, sameNumber, sameValue } from '../check-api/assertions';
-import type { CheckContext } from '../check-api/check-context';
-import type { Route } from '../catalogue/catalogue';
-import { documentedOnly } from '../schemas/validate';
-import { rfc3339 } from '../catalogue/templates';
-import { fail, NotRun, show } from '../check-api/outcome';
+import {
+  type CheckContext, documentedOnly, expectArray, expectError, expectJson, expectObject, expectObjects, expectStatus, fail, NotRun, rfc3339, type Route, sameNumber, sameValue, show,
+} from '../check-api';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -1,17 +1,8 @@
 // Checks on one valid request to a route: status, content type, record shape; and the shape of its
 // errors, what ids that are not ids give, and which credentials it accepts.
 import {
-  expectContentType, expectContract, expectError, expectJson, expectObjects, expectStatus, statusMatches, type ErrorExpectation,
-} from '../check-api/assertions';
-import type { ApiResponse } from '../transport/api';
-import { resourceParam, type Route } from '../catalogue/catalogue';
-import type { CallOptions, CheckContext } from '../check-api/check-context';
-import { checkContract, describeViolations } from '../schemas/validate';
-import { expandTemplate } from '../catalogue/templates';
-import type { TokenKey } from '../setup/target';
-import { ConformanceFailure, fail, NotApplicable, NotRun, show, unreadable, type FailureDetails } from '../check-api/outcome';
-import { unknownIdLike } from '../catalogue/templates';
-import type { DataKey } from '../setup/run-context';
+  type ApiResponse, type CallOptions, type CheckContext, checkContract, ConformanceFailure, type DataKey, describeViolations, type ErrorExpectation, expandTemplate, expectContentType, expectContract, expectError, expectJson, expectObjects, expectStatus, fail, type FailureDetails, NotApplicable, NotRun, resourceParam, type Route, show, statusMatches, type TokenKey, unknownIdLike, unreadable,
+} from '../check-api';
 
 /** Warns about members neither document knows (an implementation may add fields; leaks are worth seeing). */
 function warnUnknown(ctx: CheckContext, pointers: string[]): void {

@@ -1,14 +1,8 @@
 // Write routes, run only when the target allows writes: car creation, and the device lifecycle.
 // Each check arranges the state it needs and puts the target back as it found it, so runs repeat.
-import { expectArray, expectContract, expectError, type ErrorExpectation, expectJson, expectNoBody, expectObject, expectObjects, expectStatus, sameValue, statusMatches } from '../check-api/assertions';
-import { CREATED_CAR_PREFIX, isSuiteCreatedCar, validCarBody, type CheckContext } from '../check-api/check-context';
-import { expandDeep, rawBody, unknownIdLike } from '../catalogue/templates';
-import type { ApiResponse } from '../transport/api';
-import { readRunState, writeRunState } from '../setup/run-state';
-import { ConformanceFailure, fail, NotRun, show, unreadable, type FailureDetails } from '../check-api/outcome';
-import { exchangeCode, restrictedAppTarget } from '../setup/oauth';
-import { signInForCheck } from '../setup/signin-page-state';
-import { SCOPES } from '../setup/target';
+import {
+  type ApiResponse, type CheckContext, ConformanceFailure, CREATED_CAR_PREFIX, type ErrorExpectation, exchangeCode, expandDeep, expectArray, expectContract, expectError, expectJson, expectNoBody, expectObject, expectObjects, expectStatus, fail, type FailureDetails, isSuiteCreatedCar, NotRun, rawBody, readRunState, restrictedAppTarget, sameValue, SCOPES, show, signInForCheck, statusMatches, unknownIdLike, unreadable, validCarBody, writeRunState,
+} from '../check-api';
 
 type Item = Record<string, unknown>;
 const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);

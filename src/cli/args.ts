@@ -10,7 +10,7 @@ import { listTargetNames, resolveTargetFile, TARGETS_DIR, TargetError } from '..
 import { BaselineError, readBaseline } from '../verdict/baseline';
 import { CompareError, readCertificate } from '../monitoring/compare';
 import { EXIT_HELP } from '../verdict/exit-codes';
-import { checkHistoryDir, OptionError, parseFloor, parseGate, parseRatio } from '../options/report-options';
+import { checkHistoryDir, OptionError, parseFloor, parseGate, parseRatio } from '../playwright/report-options';
 import { DEFAULT_BASELINE } from '../options/paths';
 
 export const USAGE = `Usage: npm run conformance -- [options] [playwright test options]
@@ -62,7 +62,7 @@ export interface Invocation {
   help: boolean;
   /** A folder of blob reports to merge, instead of a run. */
   merge?: string;
-  /** A certification archive to replay offline and compare with its certificate (src/certification/verify.ts). */
+  /** A certification archive to replay offline and compare with its certificate (src/cli/verify.ts). */
   verify?: string;
   /** --certify: a whole, unnarrowed run whose archive is written at the end. */
   certify: boolean;

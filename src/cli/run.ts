@@ -13,7 +13,7 @@ import type { Certificate } from '../verdict/model';
 import { reportsDir, REPORT_FILES, ROOT } from '../options/paths';
 import { UsageError, type Invocation } from './args';
 import { writeCertificationArchive } from '../certification/archive';
-import { verify } from '../certification/verify';
+import { verify } from './verify';
 import { lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation): Promise<number> {
@@ -80,7 +80,7 @@ async function merge(blobs: string, env: NodeJS.ProcessEnv, dir: string): Promis
   }
   // The blob folder may be inside reports/: only the files a merge writes are replaced.
   for (const f of [REPORT_FILES.certificateJson, REPORT_FILES.changes]) fs.rmSync(path.join(dir, f), { force: true });
-  const code = await playwright(['merge-reports', '-c', path.join(ROOT, 'src', 'reporters', 'merge.config.ts'), blobs], env);
+  const code = await playwright(['merge-reports', '-c', path.join(ROOT, 'src', 'playwright', 'merge.config.ts'), blobs], env);
   const certificate = readCertificateIfAny(path.join(dir, REPORT_FILES.certificateJson));
   if (!certificate?.gate) return code === 0 ? EXIT.broken : code;
   return certificate.gate.exitCode ?? (certificate.gate.status === 'passed' ? EXIT.passed : EXIT.failed);

@@ -11,7 +11,8 @@
 import type { TestInfo } from '@playwright/test';
 import * as allure from 'allure-js-commons';
 import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../catalogue/catalogue';
-import { secretRefs } from '../transport/curl';
+import { runOptions } from '../options/options';
+import { secretRefs } from '../setup/secret-refs';
 import { interruption, onInterruption } from '../setup/interruption';
 import { selectChecks } from '../catalogue/selection';
 import { allureLabels } from '../rendering/allure-labels';
@@ -80,7 +81,7 @@ export function defineGroupSuite(group: Group): void {
 
 /** VDS_MAX_FAILURES (the wrapper's --max-failures and -x): no new check starts once a worker has seen that many fail. */
 const failureBudget = (() => {
-  const max = Number(process.env.VDS_MAX_FAILURES ?? 0);
+  const max = runOptions().maxFailures;
   let failed = 0;
   return { spend: () => { failed += 1; }, spent: () => max > 0 && failed >= max };
 })();
@@ -91,7 +92,7 @@ function stopped(p: PlannedCheck): CheckRecord {
     key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', warnings: [], exchanges: [],
     reason: signal
       ? `the run was interrupted (${signal}) before this check ran`
-      : `the run stopped after ${process.env.VDS_MAX_FAILURES} failing checks (--max-failures) before this check ran`,
+      : `the run stopped after ${runOptions().maxFailures} failing checks (--max-failures) before this check ran`,
   };
 }
 
@@ -109,7 +110,7 @@ function stepMessage(p: PlannedCheck, r: CheckRecord): string {
 /** One attachment with every check's record: the certificate reads it. */
 async function attachRecords(testInfo: TestInfo, records: CheckRecord[]): Promise<void> {
   // A certification keeps every check's exchanges whatever VDS_ATTACH says: its archive is replayed from them.
-  const keepAll = process.env.VDS_ATTACH !== 'failures' || process.env.VDS_CERTIFY === '1';
+  const keepAll = !runOptions().attachFailuresOnly || runOptions().certify;
   const attached = records.map((r) => (keepAll || r.status === 'failed' ? r : { ...r, exchanges: [] }));
   await testInfo.attach(CHECKS_ATTACHMENT, { body: JSON.stringify(attached), contentType: 'application/json' });
 }

@@ -25,6 +25,7 @@ import type { Target } from '../setup/target';
 import { ConformanceFailure, formatFailure, NotApplicable, NotRun, SUITE_BROKE, type FailureDetails } from '../check-api/outcome';
 import { failureOf, type CheckRecord } from '../verdict/check-record';
 import { CHECKS } from '../checks';
+import { runOptions } from '../options/options';
 import type { ErrorsSeen } from './errors-seen';
 
 export interface CheckInputs {
@@ -61,7 +62,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   // check cannot tell. A certification records every answer whole and every reading of the clock.
   const replaying = replayDir();
   const replay = replaying ? new ReplaySession(recordedChecks(replaying).get(p.key)) : undefined;
-  const recording = !replay && process.env.VDS_CERTIFY === '1';
+  const recording = !replay && runOptions().certify;
   const clock = replay?.clock ?? systemClock(recording);
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs, replay ?? networkTransport, recording);
   const seen = inputs.errorsSeen;
@@ -122,7 +123,8 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
 
 /** The command that runs just this check again against the same target. */
 function rerunCommand(key: string): string {
-  const target = process.env.VDS_TARGET;
+  const options = runOptions();
+  const target = options.targetGiven ? options.target : undefined;
   const pattern = keysPattern([key]);
   return `npm run conformance --${target ? ` --target '${target.replace(/'/g, `'\\''`)}'` : ''} --grep '${pattern.replace(/'/g, `'\\''`)}'`;
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ConformanceClass } from '../catalogue/catalogue';
 import type { Certificate, ClassVerdict, StatusCounts } from '../verdict/model';
-import { CLASSES } from '../verdict/verdict';
+import { CLASSES } from '../verdict/model';
 
 export const HISTORY_FORMAT = 'vds-conformance-history/1';
 

@@ -8,7 +8,7 @@
 // slower on every answer. The tail (p90) is not asked to grow as well: of 5 samples it is the slowest
 // one, and a single slow answer in the previous run would hide a real slowdown behind it. A growth of
 // the tail alone, or of part of the rule, is a note, never a failure.
-import { SAMPLES_PER_ROUTE } from '../setup/latency-sampling';
+import { SAMPLES_PER_ROUTE } from '../transport/answer-times';
 import type { LatencyChange, LatencyNote, RouteLatency, ServerLatency } from '../verdict/model';
 
 /** Fewer samples than a run takes, on either side: one unusable answer already stops a route's sampling. */

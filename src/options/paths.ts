@@ -1,11 +1,12 @@
 // Where a conformance run writes its reports. VDS_REPORTS_DIR moves the whole folder, so that runs
 // in parallel (the self-tests) do not overwrite each other; the default is reports/ at the repo root.
 import path from 'node:path';
+import { runOptions } from './options';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
 export function reportsDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.VDS_REPORTS_DIR ? path.resolve(env.VDS_REPORTS_DIR) : path.join(ROOT, 'reports');
+  return runOptions(env).reportsDir ?? path.join(ROOT, 'reports');
 }
 
 /** Every file and folder of a run, relative to the reports folder (documented in reports/README.md). */

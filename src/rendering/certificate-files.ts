@@ -4,13 +4,13 @@
 // user would: one writer, so both give the same files.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Redactor } from '../transport/redact';
+import type { Redactor } from '../util/redact';
 import type { Certificate } from '../verdict/model';
 import { REPORT_FILES } from '../options/paths';
 import { renderHtml } from './render-html';
 import { renderJunit } from './render-junit';
 import { renderMarkdown } from './render-md';
-import type { Check } from '../verdict/verdict';
+import type { Check } from '../verdict/model';
 
 /** `certificate` is already redacted; `junit` holds every check of the run (verdict.ts resolveChecks), or is absent for no junit.xml. */
 export function writeCertificateFiles(dir: string, certificate: Certificate, redactor: Redactor, junit?: Check[]): void {

@@ -1,4 +1,7 @@
 // Small wording helpers shared by the console, Markdown and HTML renderings of a certificate.
+import { plural } from '../util/words';
+
+export { plural, shortList } from '../util/words';
 import type { Certificate, CheckFailure, CheckStatus, ClassVerdict } from '../verdict/model';
 
 export const STATUS_MARK: Record<CheckStatus, string> = { passed: '✔', failed: '✘', 'not-run': '○', 'not-applicable': '–' };
@@ -9,10 +12,6 @@ export const VERDICT_MEANING: Record<ClassVerdict, string> = {
   INCOMPLETE: 'no requirement failed, but some did not run',
   FAIL: 'at least one requirement failed',
 };
-
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -30,11 +29,6 @@ export function failureLines(f: CheckFailure): string[] {
     ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : []),
     ...(f.curl ? [`curl:     ${f.curl}`] : []), ...(f.rerun ? [`rerun:    ${f.rerun}`] : []),
   ];
-}
-
-/** The first `max` items, then "and N more". */
-export function shortList(items: string[], max = 5): string[] {
-  return items.length <= max ? items : [...items.slice(0, max), `… and ${items.length - max} more`];
 }
 
 /** Requests sent again on a fresh connection (the kept-alive one closed before answering): never failures. */

@@ -1,7 +1,7 @@
 // The verdict summary printed at the end of a run: short, plain text (CI logs), pointing to the files
 // with the details. Its last line is the plain "N passed, N failed, N not run" that CI reads.
 import path from 'node:path';
-import { CLASSES } from '../verdict/verdict';
+import { CLASSES } from '../verdict/model';
 import { countsLine, plural, reconnectedLine, renewalsLine, shortList, STATUS_MARK, suiteBrokeLine, targetLine } from './format';
 import { RUN_STOPPED, type Certificate, type Triage } from '../verdict/model';
 import { REPORT_FILES } from '../options/paths';

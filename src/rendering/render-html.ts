@@ -1,7 +1,7 @@
 // reports/conformance.html: the certificate as one self-contained page (inline CSS, no script, no
 // external asset), so it opens from disk or as a mail attachment.
 import { GROUPS } from '../catalogue/catalogue';
-import { CLASSES } from '../verdict/verdict';
+import { CLASSES } from '../verdict/model';
 import { countsLine, plural, reconnectedLine, renewalsLine, seconds, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from '../verdict/model';
 
@@ -67,7 +67,7 @@ function certificationRows(c: Certificate): string {
   return `<dt>Certification</dt><dd>${esc(k.rule)}</dd>\n` +
     (p ? `<dt>Product</dt><dd>${esc([p.name, p.version].filter(Boolean).join(' '))}${p.vendor ? ` by ${esc(p.vendor)}` : ''}</dd>\n` : '') +
     `<dt>Suite build</dt><dd>commit <code>${esc(k.suite.commit)}</code>${k.suite.workingTreeModified === true ? ' (working tree modified)' : ''}, ` +
-    `sha256 of ${esc(k.suite.hashed.join(' and '))} <code>${esc(k.suite.contentSha256)}</code></dd>\n`;
+    `sha256 of ${esc(k.suite.hashed.join(', '))} <code>${esc(k.suite.contentSha256)}</code></dd>\n`;
 }
 
 function verdictTable(c: Certificate): string {

@@ -7,7 +7,7 @@
 //   not run: <skipped/>, the reason in system-out
 import junit from 'junit-report-builder';
 import { failureLines } from './format';
-import type { Check } from '../verdict/verdict';
+import type { Check } from '../verdict/model';
 import type { Certificate } from '../verdict/model';
 
 export function renderJunit(certificate: Pick<Certificate, 'requirements' | 'target'>, checks: Check[]): string {

@@ -1,6 +1,6 @@
 // reports/conformance.md: the certificate for people (a pull request, a ticket, an e-mail).
 import { GROUPS } from '../catalogue/catalogue';
-import { CLASSES } from '../verdict/verdict';
+import { CLASSES } from '../verdict/model';
 import { countsLine, plural, reconnectedLine, renewalsLine, seconds, shortList, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from '../verdict/model';
 
@@ -42,7 +42,7 @@ function certificationLines(c: Certificate): string[] {
     `- **Certification:** ${text(k.rule)}`,
     ...(p ? [`- **Product:** ${text([p.name, p.version].filter(Boolean).join(' '))}${p.vendor ? ` by ${text(p.vendor)}` : ''}`] : []),
     `- **Suite build:** commit \`${k.suite.commit}\`${k.suite.workingTreeModified === true ? ' (working tree modified)' : ''}, ` +
-      `sha256 of ${k.suite.hashed.join(' and ')} \`${k.suite.contentSha256}\``,
+      `sha256 of ${k.suite.hashed.join(', ')} \`${k.suite.contentSha256}\``,
   ];
 }
 

@@ -4,12 +4,12 @@
 // for a CI job summary.
 import type { ConformanceClass } from '../catalogue/catalogue';
 import type { History, HistoryEntry } from '../monitoring/history';
-import { routeLatency } from '../monitoring/latency';
+import { routeLatency } from '../verdict/latency';
 import type { ClassVerdict, RouteLatency } from '../verdict/model';
 import { CSS, esc } from './render-html';
 import { text } from './render-md';
 import { latencyChart, textSparkline, type ChartPoint } from './svg-chart';
-import { CLASSES } from '../verdict/verdict';
+import { CLASSES } from '../verdict/model';
 
 /** Runs shown on the page (the latest); the folder keeps every one. */
 export const TREND_RUNS = 60;

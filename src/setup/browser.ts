@@ -2,6 +2,7 @@
 // else Debian's /usr/bin/chromium. When there is none, the browser checks are not run (and say why,
 // and how to get one). VDS_BROWSER=none runs without a browser on purpose.
 import fs from 'node:fs';
+import { runOptions } from '../options/options';
 import { chromium, type Browser } from '@playwright/test';
 
 export interface BrowserChoice {
@@ -16,11 +17,12 @@ export const HOW_TO_GET_A_BROWSER =
   '(Debian/Ubuntu: `apt-get install chromium`), or set VDS_BROWSER to a Chromium executable';
 
 export function chooseBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoice {
-  if (env.VDS_BROWSER === 'none') return { missing: 'VDS_BROWSER=none (unset it where a Chromium is installed)' };
-  if (env.VDS_BROWSER) {
-    return fs.existsSync(env.VDS_BROWSER)
-      ? { executablePath: env.VDS_BROWSER }
-      : { missing: `VDS_BROWSER=${env.VDS_BROWSER} does not exist: point it at a Chromium executable, or unset it` };
+  const given = runOptions(env).browser;
+  if (given === 'none') return { missing: 'VDS_BROWSER=none (unset it where a Chromium is installed)' };
+  if (given) {
+    return fs.existsSync(given)
+      ? { executablePath: given }
+      : { missing: `VDS_BROWSER=${given} does not exist: point it at a Chromium executable, or unset it` };
   }
   let bundled: string | undefined;
   try {

@@ -5,9 +5,9 @@
 // days that holds data (for range checks). What it chose is said in the console (`choices`).
 // Never fails the run: what cannot be found is noted, and the checks needing it are not run.
 import { ApiClient, NoAnswerError } from '../transport/api';
-import { isSuiteCreatedCar } from '../check-api/check-context';
+import { isSuiteCreatedCar } from './created-cars';
 import type { DataKey, RunContext } from './run-context';
-import type { Redactor } from '../transport/redact';
+import type { Redactor } from '../util/redact';
 import { rfc3339 } from '../catalogue/templates';
 import type { Target, TokenKey } from './target';
 

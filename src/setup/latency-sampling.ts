@@ -18,33 +18,18 @@
 // a body too large) stops being asked: its note says why, and it is not compared that night.
 import { ApiClient, MAX_LIST_BODY_BYTES, MAX_SILENT_REQUESTS, NoAnswerError, RateLimitedError, type Query } from '../transport/api';
 import type { Catalogue, Route } from '../catalogue/catalogue';
-import type { Redactor } from '../transport/redact';
+import type { Redactor } from '../util/redact';
 import type { RunContext } from './run-context';
 import type { DataKey, Target } from './target';
 
-/** Counted requests per route. */
-export const SAMPLES_PER_ROUTE = 5;
 /** Rounds asked first and not counted. */
 export const WARM_UP_ROUNDS = 1;
 /** Items a list route is asked for. */
 export const LIST_LIMIT = 10;
 
-export interface RouteSamples {
-  /** The catalogue route, e.g. "GET /cars/{carId}/status". */
-  route: string;
-  /** The path asked, ids filled in: two runs are compared only where they asked the same thing. */
-  path?: string;
-  /** Answer times in milliseconds, in the order taken. */
-  samples: number[];
-  /** Why the route has fewer samples than asked, or none. */
-  note?: string;
-}
+import { SAMPLES_PER_ROUTE, type LatencySampling, type RouteSamples } from '../transport/answer-times';
 
-export interface LatencySampling {
-  /** How the samples were taken, in words (the certificate shows it). */
-  method: string;
-  routes: RouteSamples[];
-}
+export { SAMPLES_PER_ROUTE, type LatencySampling, type RouteSamples };
 
 /** The most routes sampled side by side (on a distant server). */
 export const SIDE_BY_SIDE = 6;

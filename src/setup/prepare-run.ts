@@ -15,7 +15,7 @@ import { chooseBrowser, type BrowserChoice } from './browser';
 import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
 import { discoverData } from './discovery';
 import { sampleLatency } from './latency-sampling';
-import { Redactor } from '../transport/redact';
+import { Redactor } from '../util/redact';
 import { concurrencyFor, targetSecrets, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';

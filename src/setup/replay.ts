@@ -1,7 +1,7 @@
-// Replaying a certification archive (vds-conformance verify ARCHIVE, src/certification/verify.ts): the same checks
+// Replaying a certification archive (vds-conformance verify ARCHIVE, src/cli/verify.ts): the same checks
 // run again, offline, every request answered from the archive instead of the network.
 //
-// What a certification records for it (src/reporters/certificate-reporter.ts, when --certify):
+// What a certification records for it (src/playwright/certificate-reporter.ts, when --certify):
 //   replay.json     the run's context: the suite's version and content hash, the run's start, fuzz seed
 //                   and concurrency, the target's facts with every secret replaced by a placeholder
 //                   naming its key, which token keys existed (never their values), the ids discovered,
@@ -21,9 +21,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runOptions } from '../options/options';
 import type { Exchange, OutgoingRequest, RawAnswer, Transport } from '../transport/api';
 import { NoAnswerError, RateLimitedError } from '../transport/api';
-import type { BrowserSession } from '../check-api/check-context';
+import type { BrowserSession } from './browser';
 import { replayedClock, type Clock } from '../transport/clock';
 import type { LatencySampling } from './latency-sampling';
 import type { RunContext } from './run-context';
@@ -65,23 +66,12 @@ export interface ReplayContextFile {
   };
 }
 
-/** How a replayed check ended besides its status (exchanges.json of a replay; src/certification/verify.ts reads it). */
-export type ReplayOutcome =
-  | { kind: 'no-recorded-answer'; requests: string[] }
-  | { kind: 'record-only'; why: string };
-
-/** One check of exchanges.json. */
-export interface RecordedCheck {
+/** What a replay reads of one check of exchanges.json (src/verdict/check-record.ts RecordedCheck): its answers and clock. */
+export interface RecordedExchanges {
   key: string;
-  requirement: string;
-  group: string;
-  status: string;
-  reason?: string;
   /** The instants the check read from its clock, in order (CheckContext.now()). */
   clock?: number[];
   exchanges: Exchange[];
-  /** Set by a replay only. */
-  replay?: ReplayOutcome;
 }
 
 /** A secret's stand-in in a replay: names its key, never its value (at least 6 characters: redacted like one). */
@@ -103,7 +93,7 @@ export function recordedTarget(t: Target): RecordedTarget {
 }
 
 export function replayDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env[REPLAY_ENV] || undefined;
+  return runOptions(env).replay;
 }
 
 let context: { dir: string; file: ReplayContextFile } | undefined;
@@ -146,12 +136,12 @@ export function replayRunContext(dir: string): RunContext {
   };
 }
 
-let checks: { dir: string; byKey: Map<string, RecordedCheck> } | undefined;
+let checks: { dir: string; byKey: Map<string, RecordedExchanges> } | undefined;
 
 /** The archive's checks by key (read once per worker). */
-export function recordedChecks(dir: string, file = 'exchanges.json'): Map<string, RecordedCheck> {
+export function recordedChecks(dir: string, file = 'exchanges.json'): Map<string, RecordedExchanges> {
   if (checks?.dir !== dir) {
-    const list = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as RecordedCheck[];
+    const list = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as RecordedExchanges[];
     checks = { dir, byKey: new Map(list.map((c) => [c.key, c])) };
   }
   return checks.byKey;
@@ -191,7 +181,7 @@ export class ReplaySession implements Transport {
   readonly clock: Clock;
   private readonly used: boolean[];
 
-  constructor(readonly recorded: RecordedCheck | undefined) {
+  constructor(readonly recorded: RecordedExchanges | undefined) {
     this.clock = replayedClock(recorded?.clock ?? []);
     this.used = (recorded?.exchanges ?? []).map(() => false);
   }

@@ -1,19 +1,13 @@
 // Redaction for everything the reporters write or print. The workers already redact what they
 // record; this second pass also catches secrets in Playwright's own error messages. In a run the
 // secrets come from global setup's run context; in merge-reports (no run context) the target
-// file's static secrets and the patterns of src/transport/redact.ts still apply.
-import { Redactor } from '../transport/redact';
-import { targetSecrets, type RunContext } from './run-context';
+// file's static secrets and the patterns of src/util/redact.ts still apply.
+import { Redactor } from '../util/redact';
+import { runContextIfAny, targetSecrets } from './run-context';
 import { keptSecrets } from './token-keeper';
-import { loadTargetFromEnv } from './target';
+import { loadTargetFromEnv } from './run-target';
 
-export function runContextIfAny(env: NodeJS.ProcessEnv = process.env): RunContext | undefined {
-  try {
-    return env.VDS_RUN_CONTEXT ? (JSON.parse(env.VDS_RUN_CONTEXT) as RunContext) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { runContextIfAny };
 
 export function reportRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
   const context = runContextIfAny(env);

@@ -1,8 +1,11 @@
 // What global setup learns once per run (tokens, discovered ids, the browser) and hands to every
 // worker through the environment, so no worker signs in or discovers again.
-import type { LatencySampling } from './latency-sampling';
+import type { LatencySampling } from '../transport/answer-times';
 import type { DataKey, Target, TokenKey } from './target';
-import { Redactor } from '../transport/redact';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runOptions } from '../options/options';
+import { Redactor } from '../util/redact';
 import { keptSecrets } from './token-keeper';
 
 
@@ -46,21 +49,41 @@ export interface RunContext {
  * VDS_CONCURRENCY overrides (e.g. 1 to debug, or low for a server that limits request rates).
  */
 export function concurrencyFor(roundTripMs: number, env: NodeJS.ProcessEnv = process.env): number {
-  const given = Number(env.VDS_CONCURRENCY);
-  if (Number.isInteger(given) && given > 0) return given;
+  const given = runOptions(env).concurrency;
+  if (given !== undefined) return given;
   return Math.min(64, Math.max(8, Math.ceil(8 + roundTripMs / 2)));
 }
 
-const ENV_KEY = 'VDS_RUN_CONTEXT';
+/** The run context's file in the run's state folder. */
+const CONTEXT_FILE = 'run-context.json';
 
+/**
+ * Hands the run context to the workers: a file of the run's state folder, readable by its owner only
+ * (mode 0600; it holds every token of the run), whose folder the workers inherit in VDS_RUN_STATE. The
+ * environment carries the path, never a token, to the workers and every process they start.
+ */
 export function publishRunContext(context: RunContext): void {
-  process.env[ENV_KEY] = JSON.stringify(context);
+  const file = path.join(context.stateDir, CONTEXT_FILE);
+  fs.writeFileSync(file, JSON.stringify(context), { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  process.env.VDS_RUN_STATE = context.stateDir;
+}
+
+/** The run context global setup published, or undefined outside a run (merge-reports). */
+export function runContextIfAny(env: NodeJS.ProcessEnv = process.env): RunContext | undefined {
+  const dir = runOptions(env).runState;
+  const file = dir ? path.join(dir, CONTEXT_FILE) : undefined;
+  try {
+    return file && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as RunContext) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function readRunContext(): RunContext {
-  const raw = process.env[ENV_KEY];
-  if (!raw) throw new Error('The run context is missing: run the suite through playwright.config.ts (npm run conformance).');
-  return JSON.parse(raw) as RunContext;
+  const context = runContextIfAny();
+  if (!context) throw new Error('The run context is missing: run the suite through playwright.config.ts (npm run conformance).');
+  return context;
 }
 
 /** All secrets a target file can hold, before anything is minted. */

@@ -6,7 +6,6 @@
 // restart after a failed test.
 import type { Browser } from '@playwright/test';
 import { signIn, type SignInRequest, type SignInResult } from './oauth';
-import { NotRun } from '../check-api/outcome';
 import type { RunContext } from './run-context';
 import { readRunState, writeRunState } from './run-state';
 import { FORM_WAIT_MS, type FormProblem } from './signin-form';
@@ -82,20 +81,4 @@ export function signInProblem(result: SignInResult, target: Pick<Target, 'source
   if (!result.code && result.stuckBetween) return betweenPagesProblem(result.pageText, target);
   if (!result.code && result.byLayout) return layoutSignInProblem(`no redirect to the redirect_uri (the page shows: "${result.pageText ?? ''}")`, target);
   return undefined;
-}
-
-/**
- * A check's sign-in through the page: not run at once when the run already knows the page's form
- * cannot be used, and a problem met now is remembered for every later browser check of the run.
- */
-export async function signInForCheck(run: Run, browser: Browser, target: Target, request: SignInRequest): Promise<SignInResult> {
-  const known = knownSignInProblem(run);
-  if (known) throw new NotRun(known.reason);
-  const signed = await signIn(browser, target, request);
-  const problem = signInProblem(signed, target);
-  if (problem) {
-    rememberSignInProblem(run, problem);
-    throw new NotRun(problem.reason);
-  }
-  return signed;
 }

@@ -7,13 +7,10 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import dotenv from 'dotenv';
 import YAML from 'yaml';
 import { didYouMean } from '../util/did-you-mean';
-import { replayDir, replayTarget } from './replay';
 
-export const SCOPES = [
-  'users_read', 'cars_read', 'cars_write', 'status_read',
-  'locations_read', 'signals_read', 'trips_read', 'devices_management',
-] as const;
-export type Scope = (typeof SCOPES)[number];
+import { SCOPES, type Scope } from '../catalogue/scopes';
+
+export { SCOPES, type Scope };
 
 /** The ids a target file may give under `data` (fixtures/targets/target.schema.yaml describes each). */
 export const DATA_KEYS = [
@@ -92,17 +89,6 @@ export function listTargetNames(): string[] {
     .filter((f) => f.endsWith('.yaml') && !f.endsWith('.schema.yaml'))
     .map((f) => f.replace(/\.yaml$/, ''))
     .sort();
-}
-
-/** Loads the target named by VDS_TARGET (default `local`). VDS_MONITOR=1 (--monitor) makes it read-only. */
-export function loadTargetFromEnv(env: NodeJS.ProcessEnv = process.env): Target {
-  // A replay of a certification archive: the recorded target, its secrets as placeholders (src/setup/replay.ts).
-  const replaying = replayDir(env);
-  if (replaying) return replayTarget(replaying);
-  dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
-  const target = loadTarget(env.VDS_TARGET || 'local', env);
-  // Nightly monitoring may point at production: it never writes, whatever the target file allows.
-  return env.VDS_MONITOR === '1' ? { ...target, allowWrites: false } : target;
 }
 
 export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.env): Target {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { ApiClient, setTokenKeeper, type KeptAuthorization } from '../transport/api';
 import { launchBrowser, type BrowserChoice } from './browser';
 import { basicAuth, exchangeCode, signIn, tokenRequest, type TokenRecord } from './oauth';
-import { Redactor } from '../transport/redact';
+import { Redactor } from '../util/redact';
 import type { Target, TokenKey } from './target';
 
 /** How a kept token is obtained again when its refresh token cannot renew it. */

@@ -6,7 +6,7 @@
 import { ApiClient, NoAnswerError, type ApiResponse } from '../transport/api';
 import type { Catalogue, Route } from '../catalogue/catalogue';
 import type { RunContext } from './run-context';
-import type { Redactor } from '../transport/redact';
+import type { Redactor } from '../util/redact';
 import { unknownIdLike } from '../catalogue/templates';
 import { SCOPES, type Scope, type Target, type TokenKey } from './target';
 

@@ -8,7 +8,7 @@ import type { Browser } from '@playwright/test';
 import { ApiClient } from '../transport/api';
 import { launchBrowser, type BrowserChoice } from './browser';
 import { exchangeCode, missingSignInKeys, signIn, type TokenRecord } from './oauth';
-import { Redactor } from '../transport/redact';
+import { Redactor } from '../util/redact';
 import { signInProblem, type SignInPageProblem } from './signin-page-state';
 import { keptToken, type KeptTokens } from './token-keeper';
 import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';

@@ -10,8 +10,8 @@
 // Transports: ApiClient builds each request and its redacted record; a Transport answers it. The
 // network's (networkTransport: everything above) in a run; in a replay of a certification archive
 // (src/setup/replay.ts), the check's recorded answers. A check cannot tell which.
-import type { Redactor } from './redact';
-import type { TokenKey } from '../setup/target';
+import { runOptions } from '../options/options';
+import type { Redactor } from '../util/redact';
 
 import fs from 'node:fs';
 import { answered, refusal, routeKeyOf, unanswered } from './breaker';
@@ -31,7 +31,7 @@ export const MAX_LIST_BODY_BYTES = 32 * 1024 * 1024;
  * VDS_RECORD_REQUESTS=FILE appends every request as sent, unredacted, one JSON line each: only the
  * benchmark sets it (scripts/bench.ts replays them against the embedded reference, then deletes it).
  */
-const RECORD_TO = process.env.VDS_RECORD_REQUESTS;
+const RECORD_TO = runOptions().recordRequests;
 
 export interface RecordedRequest {
   method: string;
@@ -84,7 +84,7 @@ export interface Exchange {
 }
 
 /** Which credential a request carried (Exchange.credential): a name, never the secret. */
-export type Credential = 'none' | 'header' | TokenKey;
+export type Credential = 'none' | 'header' | (string & {});
 
 export interface ApiResponse {
   status: number;

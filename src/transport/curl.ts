@@ -3,9 +3,7 @@
 // ("Authorization: Bearer $VDS_TOKEN_FULL", never the token) and any other secret is [REDACTED].
 // The variable is the one the target file takes the value from (`full: ${STAGING_TOKEN}` gives
 // $STAGING_TOKEN), else VDS_TOKEN_<KEY> for a token the run minted.
-import type { RunContext } from '../setup/run-context';
-import type { Redactor } from './redact';
-import type { Target } from '../setup/target';
+import type { Redactor } from '../util/redact';
 
 export interface SecretRefs {
   /** The value of an extra header (target file `headers`) -> variable name. */
@@ -14,30 +12,6 @@ export interface SecretRefs {
   bearer: Map<string, string>;
   /** A whole "Basic ..." header value -> the user and the password's variable name. */
   basic: Map<string, { user: string; passwordVar: string }>;
-}
-
-/** The variable a token key is shown as: VDS_TOKEN_FULL, VDS_TOKEN_WITHOUT_SCOPE_CARS_READ, ... */
-export function tokenVariable(key: string): string {
-  return `VDS_TOKEN_${key.replace(/\./g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
-}
-
-export function secretRefs(target: Target, run: Pick<RunContext, 'tokens'>): SecretRefs {
-  const bearer = new Map<string, string>();
-  for (const [key, value] of Object.entries(run.tokens)) {
-    if (value) bearer.set(value, target.vars[`tokens.${key}`] ?? tokenVariable(key));
-  }
-  const basic = new Map<string, { user: string; passwordVar: string }>();
-  const o = target.oauth;
-  if (o?.clientId && o.clientSecret) {
-    const header = `Basic ${Buffer.from(`${o.clientId}:${o.clientSecret}`).toString('base64')}`;
-    basic.set(header, { user: o.clientId, passwordVar: target.vars['oauth.clientSecret'] ?? 'VDS_CLIENT_SECRET' });
-  }
-  const headers = new Map<string, string>();
-  for (const [name, value] of Object.entries(target.headers ?? {})) {
-    const variable = target.vars[`headers.${name}`];
-    if (variable) headers.set(value, variable);
-  }
-  return { bearer, basic, headers };
 }
 
 /** Single-quoted for a POSIX shell. */

@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import tls from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, setGlobalDispatcher } from 'undici';
 import { idleCloseSeenMs, idleClosesSeen } from './connection-reuse';
-import type { Target } from '../setup/target';
 
 export interface HttpPolicy {
   headers: Record<string, string>;
@@ -34,7 +33,14 @@ let pooled: { dispatcher: Dispatcher; changes: number } | undefined;
 /** Longest Retry-After honoured: a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-export function configureHttp(target: Pick<Target, 'headers' | 'rateLimit' | 'caFile'>, env: NodeJS.ProcessEnv = process.env): void {
+/** The target's operator controls (its target file's headers, rateLimit and caFile, the CA's path resolved). */
+export interface OperatorControls {
+  headers?: Record<string, string>;
+  rateLimit?: { requestsPerSecond?: number; maxRetries?: number };
+  caFile?: string;
+}
+
+export function configureHttp(target: OperatorControls, env: NodeJS.ProcessEnv = process.env): void {
   const rps = target.rateLimit?.requestsPerSecond;
   policy = {
     headers: target.headers ?? {},

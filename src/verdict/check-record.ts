@@ -4,7 +4,7 @@
 // defined once.
 import { requestLine, type Exchange } from '../transport/api';
 import { excerpt, type FailureDetails } from '../check-api/outcome';
-import type { ReplayOutcome } from '../setup/replay';
+import type { ReplayOutcome } from '../check-api/outcome';
 import type { CheckFailure, CheckResult } from './model';
 
 /** The attachment of a conformance test that holds one CheckRecord per check it ran. */
@@ -46,3 +46,6 @@ export function resultOf(record: CheckRecord): CheckResult {
       .map((e) => ({ route: e.route ?? `${e.method} (not attributed to a route)`, ms: e.durationMs, ...(e.error ? { error: true } : {}) })),
   };
 }
+
+/** One check of a certification's exchanges.json: its record as the run left it (a replay's says how it ended). */
+export type RecordedCheck = Pick<CheckRecord, 'key' | 'requirement' | 'group' | 'reason' | 'clock' | 'replay' | 'exchanges'> & { status: string };

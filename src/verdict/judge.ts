@@ -11,9 +11,9 @@ import { planChecks } from '../catalogue/catalogue';
 import { selectChecks, type Selection } from '../catalogue/selection';
 import type { CheckRecord } from './check-record';
 import type { Certificate, CheckResult, TargetInfo, Triage } from './model';
-import { NEVER_STARTED } from '../reporters/results';
+
 import { triage } from './triage';
-import { buildCertificate, NOT_SELECTED, type PlannedKey, type RequirementInfo } from './verdict';
+import { buildCertificate, NEVER_STARTED, NOT_SELECTED, type PlannedKey, type RequirementInfo } from './verdict';
 
 export interface JudgeInput {
   catalogue: Catalogue;

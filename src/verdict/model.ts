@@ -1,6 +1,7 @@
 // The shape of reports/conformance.json (the certificate) and of the per-check results it is built
 // from. Other tools read this file (--compare reads a previous one): change it only by adding fields.
 import type { ConformanceClass, Group } from '../catalogue/catalogue';
+import type { GateClasses } from '../options/options';
 
 export const CERTIFICATE_FORMAT = 'vds-conformance-certificate/1';
 
@@ -225,7 +226,7 @@ export interface Certification {
 }
 
 /** The classes a gate judges: both (the default) or the spec's only (--gate core). */
-export type GateClasses = 'all' | 'core';
+export type { GateClasses };
 
 export interface Gate {
   status: 'passed' | 'failed';
@@ -298,4 +299,12 @@ export interface Comparison {
   latencyNotes: LatencyNote[];
   /** Anything got worse: a new failure, a check that stopped running, a slower route. */
   worse: boolean;
+}
+
+/** The conformance classes, in the order every report gives them. */
+export const CLASSES: ConformanceClass[] = ['core', 'profile'];
+
+/** A check of the run as the reports list it: its result, in catalogue order. */
+export interface Check extends CheckResult {
+  order: number;
 }

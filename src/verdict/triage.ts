@@ -14,7 +14,7 @@ import { requestLine, type Exchange } from '../transport/api';
 import type { Group, Route } from '../catalogue/catalogue';
 import { checkContract } from '../schemas/validate';
 import type { CheckRecord } from './check-record';
-import { plural, shortList } from '../rendering/format';
+import { plural, shortList } from '../util/words';
 import type { Triage, TriageCause, TriageCauseId } from './model';
 import {
   answered, bodyShape, contentTypeOf, decisiveExchange, isApiError, isJsonMediaType, isSuccess, isValidRequest, jsonBody, mediaTypeOf,

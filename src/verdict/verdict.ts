@@ -6,13 +6,14 @@
 //                environment than the target's, never count.
 import { GROUPS, type ConformanceClass, type Group } from '../catalogue/catalogue';
 import type { CheckState } from './baseline';
-import { latencyByRoute } from '../monitoring/latency';
+import { latencyByRoute } from './latency';
 import {
   CERTIFICATE_FORMAT,
   type Certificate, type CheckResult, type CheckStatus, type ClassVerdict, type RequirementResult, type StatusCounts, type TargetInfo,
+  CLASSES, type Check,
 } from './model';
 
-export const CLASSES: ConformanceClass[] = ['core', 'profile'];
+export { CLASSES };
 
 /** What the certificate needs to know of a requirement before any result: its result's static part. */
 export type RequirementInfo = Pick<RequirementResult, 'id' | 'class' | 'title' | 'cite' | 'routes' | 'severity' | 'advisory' | 'applicable'>;
@@ -28,6 +29,9 @@ export interface PlannedKey {
   key: string;
   group: string;
 }
+
+/** Why a selected check has no result, when nothing better is known. */
+export const NEVER_STARTED = 'the run stopped before this check started';
 
 export const NOT_SELECTED =
   'not selected in this run (left out by --grep, --shard or a file filter): run the whole suite to include it';
@@ -96,9 +100,7 @@ export function verdicts(requirements: RequirementResult[], notRunFails = false)
   >;
 }
 
-export interface Check extends CheckResult {
-  order: number;
-}
+export type { Check };
 
 /**
  * Every check of the run, in catalogue order: the results, plus a not-run entry for each planned

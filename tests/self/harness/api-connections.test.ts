@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { ApiClient, NoAnswerError } from '../../../src/transport/api';
-import { Redactor } from '../../../src/transport/redact';
+import { Redactor } from '../../../src/util/redact';
 import { closeIdleConnections, IDLE_MS } from '../../../reference-server/http/idle-close';
 import { listenOnLoopback } from '../support/loopback-server';
 

@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { ApiClient, NoAnswerError, type ApiResponse } from '../../../src/transport/api';
 import { joinRun, MAX_SILENT_REQUESTS, routeKeyOf, silentRoutes } from '../../../src/transport/breaker';
 import { loadCatalogue } from '../../../src/catalogue/catalogue';
-import { Redactor } from '../../../src/transport/redact';
+import { Redactor } from '../../../src/util/redact';
 import { listenOnLoopback } from '../support/loopback-server';
 
 const TIMEOUT_MS = 300;

@@ -154,6 +154,19 @@ test('the catalogue refuses a requirement that names no statement, an unknown on
   expect(() => loadCatalogue(dir)).toThrow(/untestable/);
 });
 
+test('the catalogue refuses a misspelt or mistyped parameter of a check, naming the requirement and the key (contracts/requirements.schema.yaml)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-catalogue-schema-'));
+  fs.cpSync(CONTRACTS, dir, { recursive: true });
+  const file = path.join(dir, 'requirements.yaml');
+  const original = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, original.replace('    request: { id: unknown }\n    expect: { status: 404, type: PARAMETERS_ERROR, message: User not found }', '    request: { id: unknown }\n    expecct: { status: 404, type: PARAMETERS_ERROR, message: User not found }'));
+  expect(() => loadCatalogue(dir)).toThrow(/CORE-USERS-CARS-NOT-FOUND: "expecct" is not a key of a requirement of check error-case/);
+  fs.writeFileSync(file, original.replace('    days: 28', '    days: "28"'));
+  expect(() => loadCatalogue(dir)).toThrow(/QUERY-RANGE-MONTH: days must be integer/);
+  fs.writeFileSync(file, original);
+  expect(loadCatalogue(dir).requirements.length).toBe(catalogue.requirements.length);
+});
+
 test('every reference fault breaks a statement of the documents that a check can test (reference-server/faults.ts breaks)', () => {
   const byId = new Map(catalogue.statements.map((st) => [st.id, st]));
   for (const f of FAULTS) {

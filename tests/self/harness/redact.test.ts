@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { REDACTED, Redactor } from '../../../src/transport/redact';
+import { REDACTED, Redactor } from '../../../src/util/redact';
 
 test('known secret values are removed wherever they appear, also URL-encoded', () => {
   const r = new Redactor(['s3cr3t/value+x']);

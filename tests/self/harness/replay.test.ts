@@ -7,8 +7,9 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../../../src/transport/api';
 import { replayedClock, systemClock } from '../../../src/transport/clock';
-import { Redactor } from '../../../src/transport/redact';
-import { NoRecordedAnswer, recordedTarget, ReplaySession, type RecordedCheck } from '../../../src/setup/replay';
+import { Redactor } from '../../../src/util/redact';
+import { NoRecordedAnswer, recordedTarget, ReplaySession } from '../../../src/setup/replay';
+import type { RecordedCheck } from '../../../src/verdict/check-record';
 import type { Target } from '../../../src/setup/target';
 
 const BASE = 'http://vds.example/v3';

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { joinRun } from '../../../src/transport/breaker';
 import { loadCatalogue } from '../../../src/catalogue/catalogue';
-import { Redactor } from '../../../src/transport/redact';
+import { Redactor } from '../../../src/util/redact';
 import type { Target, TokenKey } from '../../../src/setup/target';
 import { proveTokens } from '../../../src/setup/token-proof';
 import { listenOnLoopback } from '../support/loopback-server';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { loadTargetFromEnv } from '../../../src/setup/target';
+import { loadTargetFromEnv } from '../../../src/setup/run-target';
 import type { Certificate } from '../../../src/verdict/model';
 import { parseArgs, UsageError } from '../../../src/cli/args';
 import { clearReports } from '../../../src/cli/reports-folder';

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { compareCertificates, CompareError, readCertificate } from '../../../src/monitoring/compare';
 import { EXIT } from '../../../src/verdict/exit-codes';
 import { decideGate } from '../../../src/verdict/gate';
-import { routeLatency } from '../../../src/monitoring/latency';
+import { routeLatency } from '../../../src/verdict/latency';
 import type { ServerLatency } from '../../../src/verdict/model';
 import { renderChangesMarkdown } from '../../../src/rendering/render-changes';
 import { certificate, check, requirement } from './synthetic';

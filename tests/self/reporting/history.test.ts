@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { addToHistory, historyEntry, historyFileName, readHistory, type HistoryEntry } from '../../../src/monitoring/history';
-import { routeLatency } from '../../../src/monitoring/latency';
+import { routeLatency } from '../../../src/verdict/latency';
 import type { Certificate } from '../../../src/verdict/model';
 import { renderTrendHtml, renderTrendMarkdown } from '../../../src/rendering/render-trend';
 import { latencyChart, niceCeiling, textSparkline } from '../../../src/rendering/svg-chart';

@@ -1,7 +1,7 @@
 // The Markdown, HTML and console renderings: what a reader needs (verdict, citations, expected vs
 // actual, what would make a check run), inert server content, self-contained HTML, no secrets.
 import { expect, test } from '@playwright/test';
-import { Redactor } from '../../../src/transport/redact';
+import { Redactor } from '../../../src/util/redact';
 import { countsLine } from '../../../src/rendering/format';
 import { RUN_STOPPED, type Certificate } from '../../../src/verdict/model';
 import { redactDeep } from '../../../src/setup/report-redactor';

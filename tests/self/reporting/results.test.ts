@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CHECKS_ATTACHMENT, failureOf, type CheckRecord } from '../../../src/verdict/check-record';
-import { latencyByRoute, percentile } from '../../../src/monitoring/latency';
-import { checkResultsOf, groupOf, type AttachmentLike, type ResultLike, type TestLike } from '../../../src/reporters/results';
+import { latencyByRoute, percentile } from '../../../src/verdict/latency';
+import { checkResultsOf, groupOf, type AttachmentLike, type ResultLike, type TestLike } from '../../../src/playwright/results';
 
 function json(name: string, value: unknown): AttachmentLike {
   return { name, contentType: 'application/json', body: Buffer.from(JSON.stringify(value)) };

@@ -41,7 +41,7 @@ test('2 shards + merge-reports give the same conformance.json as one run (timing
     for (const f of fs.readdirSync(dir)) fs.copyFileSync(path.join(dir, f), path.join(blobs, f));
   }
   expect(fs.readdirSync(blobs)).toHaveLength(2);
-  // `npm run merge -- DIR`: merge-reports with src/reporters/merge.config.ts, exiting with the merged gate.
+  // `npm run merge -- DIR`: merge-reports with src/playwright/merge.config.ts, exiting with the merged gate.
   const merged = await runCommand(['tsx', 'scripts/conformance.ts', '--merge', blobs]);
 
   const one = readJson<Certificate>(path.join(whole.reportsDir, 'conformance.json'));

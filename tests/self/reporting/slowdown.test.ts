@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { routeLatency } from '../../../src/monitoring/latency';
+import { routeLatency } from '../../../src/verdict/latency';
 import type { ServerLatency } from '../../../src/verdict/model';
 import { judgeLatency, MIN_LATENCY_SAMPLES } from '../../../src/monitoring/slowdown';
-import { DEFAULT_LATENCY_FLOOR_MS, DEFAULT_LATENCY_RATIO } from '../../../src/options/report-options';
+import { DEFAULT_LATENCY_FLOOR_MS, DEFAULT_LATENCY_RATIO } from '../../../src/playwright/report-options';
 
 const RULE = { ratio: DEFAULT_LATENCY_RATIO, floorMs: DEFAULT_LATENCY_FLOOR_MS };
 

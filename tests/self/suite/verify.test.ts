@@ -1,4 +1,4 @@
-// `vds-conformance verify ARCHIVE` (src/certification/verify.ts, src/setup/replay.ts): a certification archive of the
+// `vds-conformance verify ARCHIVE` (src/cli/verify.ts, src/setup/replay.ts): a certification archive of the
 // embedded reference is replayed offline (the reference stopped) and reproduces every verdict a
 // replay can re-derive (the browser's checks are verified from the record only), clean and with a
 // fault injected; an edited exchange makes its check's verdict differ, a removed one leaves a request
@@ -12,9 +12,10 @@ import path from 'node:path';
 import * as tar from 'tar';
 import { expect, test } from '@playwright/test';
 import { parseArgs, UsageError } from '../../../src/cli/args';
-import { VERIFICATION_FILE, VERIFY_DIR, type Verification } from '../../../src/certification/verify';
+import { VERIFICATION_FILE, VERIFY_DIR, type Verification } from '../../../src/cli/verify';
 import { chooseBrowser } from '../../../src/setup/browser';
-import type { RecordedCheck, ReplayContextFile } from '../../../src/setup/replay';
+import type { ReplayContextFile } from '../../../src/setup/replay';
+import type { RecordedCheck } from '../../../src/verdict/check-record';
 import { keysPattern } from '../../../src/catalogue/selection';
 import { EXIT } from '../../../src/verdict/exit-codes';
 import type { Certificate } from '../../../src/verdict/model';

@@ -4,15 +4,17 @@
 // summary, and decides the exit status (see gate.ts).
 // It reads only what survives blob reports, so `merge-reports` of sharded runs gives the same
 // certificate as one run: test titles, annotations and attachments, and the config's metadata.
+import { runOptions } from '../options/options';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { loadCatalogue } from '../catalogue/catalogue';
 import { renewalsOf } from '../setup/token-keeper';
-import { fuzzSeed } from '../check-api/fuzz';
-import { recordedTarget, REPLAY_FORMAT, replayDir, type RecordedCheck, type ReplayContextFile } from '../setup/replay';
+import { recordedTarget, REPLAY_FORMAT, replayDir, type ReplayContextFile } from '../setup/replay';
+import type { RecordedCheck } from '../verdict/check-record';
 import { knownSignInProblem } from '../setup/signin-page-state';
-import { loadTargetFromEnv, type TokenKey } from '../setup/target';
+import { loadTargetFromEnv } from '../setup/run-target';
+import type { TokenKey } from '../setup/target';
 import { evaluateBaseline, readBaseline, writeBaseline, type BaselineEntry } from '../verdict/baseline';
 import { compareCertificates, readCertificate } from '../monitoring/compare';
 import { certificationInfo } from '../certification/identity';
@@ -21,10 +23,10 @@ import { EXIT } from '../verdict/exit-codes';
 import { decideGate } from '../verdict/gate';
 import { judgeRun } from '../verdict/judge';
 import { addToHistory, historyEntry, readHistory } from '../monitoring/history';
-import { serverLatency } from '../monitoring/latency';
+import { serverLatency } from '../verdict/latency';
 import { addLatencySampling, addRunWarnings, readLatencySamplings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
 import { RUN_STOPPED, type Certificate, type TargetInfo } from '../verdict/model';
-import { optionsFromEnv, type CertificateOptions } from '../options/report-options';
+import { optionsFromEnv, type CertificateOptions } from './report-options';
 import { REPORT_FILES } from '../options/paths';
 import { redactDeep, reportRedactor, runContextIfAny } from '../setup/report-redactor';
 import { renderChangesMarkdown } from '../rendering/render-changes';
@@ -145,7 +147,7 @@ export default class CertificateReporter implements Reporter {
     if (sampled) certificate.serverLatency = sampled;
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
     this.checks = resolveChecks(requirements, planned, allResults, missingReason);
-    // A certification's evidence, and a replay's (src/certification/verify.ts compares it with the archive's).
+    // A certification's evidence, and a replay's (src/cli/verify.ts compares it with the archive's).
     this.exchanges = run?.certify || replayDir() ? records : undefined;
     if (run?.certify) this.replayContext = replayContextOf(certificate, run.selection ?? {});
     const states = checkStates(requirements, planned, allResults, missingReason);
@@ -228,7 +230,7 @@ function replayContextOf(certificate: Certificate, selection: Record<string, str
     format: REPLAY_FORMAT,
     suite: { name: certificate.suite.name, version: certificate.suite.version, ...(suite ? { contentSha256: suite.contentSha256 } : {}) },
     startedAt: context.startedAt,
-    fuzzSeed: fuzzSeed(),
+    fuzzSeed: runOptions().fuzzSeed,
     concurrency: context.concurrency,
     selection,
     target: recordedTarget(loadTargetFromEnv()),

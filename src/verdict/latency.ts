@@ -1,8 +1,8 @@
 // Latency per catalogue route: the durations of every request the checks made (under the suite's own
 // concurrency: shown as they are, never compared), and the server's answer time sampled one request
 // at a time before the checks (src/setup/latency-sampling.ts), which --compare and --history use.
-import type { LatencySampling } from '../setup/latency-sampling';
-import type { LatencySample, LatencyStats, RouteLatency, ServerLatency } from '../verdict/model';
+import type { LatencySampling } from '../transport/answer-times';
+import type { LatencySample, LatencyStats, RouteLatency, ServerLatency } from './model';
 
 /** Nearest-rank percentile of sorted values: a value that was actually measured. */
 export function percentile(sorted: number[], p: number): number {

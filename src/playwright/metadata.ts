@@ -5,6 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SELECTION_ENV } from '../catalogue/selection';
+import { runOptions } from '../options/options';
+import { suiteInfo } from '../util/suite-info';
 import type { LatencySampling } from '../setup/latency-sampling';
 import type { Target } from '../setup/target';
 import type { TargetInfo } from '../verdict/model';
@@ -26,10 +28,7 @@ export interface RunMetadata {
   selection?: Record<string, string>;
 }
 
-export function suiteInfo(): { name: string; version: string } {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
-  return { name: pkg.name, version: pkg.version };
-}
+export { suiteInfo };
 
 /** The config's metadata entry for a run against this target. */
 export function runMetadata(target: Target, env: NodeJS.ProcessEnv = process.env): Record<string, RunMetadata> {
@@ -37,8 +36,8 @@ export function runMetadata(target: Target, env: NodeJS.ProcessEnv = process.env
     [KEY]: {
       suite: suiteInfo(),
       target: { name: target.name, baseUrl: target.baseUrl, env: target.env, allowWrites: target.allowWrites, source: target.source },
-      monitor: env.VDS_MONITOR === '1',
-      certify: env.VDS_CERTIFY === '1',
+      monitor: runOptions(env).monitor,
+      certify: runOptions(env).certify,
       ...(target.product ? { product: target.product } : {}),
       selection: Object.fromEntries(Object.values(SELECTION_ENV).flatMap((k) => (env[k] ? [[k, env[k]!]] : []))),
     },

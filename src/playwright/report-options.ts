@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readBaseline } from '../verdict/baseline';
 import { readCertificate } from '../monitoring/compare';
-import type { GateClasses } from '../verdict/model';
-import { reportsDir } from './paths';
+import { judgementOptions, OptionError, parseProblems, runOptions, type GateClasses } from '../options/options';
+import { reportsDir } from '../options/paths';
 
 export interface CertificateOptions {
   outputDir: string;
@@ -31,43 +31,18 @@ export interface CertificateOptions {
   gate: GateClasses;
 }
 
-export const DEFAULT_LATENCY_RATIO = 1.5;
-export const DEFAULT_LATENCY_FLOOR_MS = 100;
-
-export class OptionError extends Error {}
+export { DEFAULT_LATENCY_FLOOR_MS, DEFAULT_LATENCY_RATIO, OptionError, parseFloor, parseGate, parseRatio } from '../options/options';
 
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): CertificateOptions {
+  const o = runOptions(env);
   return {
     outputDir: reportsDir(env),
     ...optionsFromEnvUnchecked(env),
-    latencyRatio: parseRatio(env.VDS_LATENCY_RATIO),
-    latencyFloorMs: parseFloor(env.VDS_LATENCY_FLOOR_MS),
-    junit: env.VDS_REPORTS !== 'certificate',
-    requireComplete: env.VDS_REQUIRE_COMPLETE === '1',
-    certify: env.VDS_CERTIFY === '1',
-    gate: parseGate(env.VDS_GATE),
+    ...judgementOptions(env),
+    junit: !o.certificateOnly,
+    requireComplete: o.requireComplete,
+    certify: o.certify,
   };
-}
-
-/** --gate all|core (VDS_GATE): which classes decide the exit status. */
-export function parseGate(raw: string | undefined): GateClasses {
-  if (raw === undefined || raw === '' || raw === 'all') return 'all';
-  if (raw === 'core') return 'core';
-  throw new OptionError(`--gate must be all (core and profile, the default) or core (the spec only), got "${raw}"`);
-}
-
-export function parseRatio(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DEFAULT_LATENCY_RATIO;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 1) throw new OptionError(`--latency-ratio must be a number of at least 1 (e.g. 1.5), got "${raw}"`);
-  return n;
-}
-
-export function parseFloor(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DEFAULT_LATENCY_FLOOR_MS;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new OptionError(`--latency-floor-ms must be a number of milliseconds, 0 or more (e.g. 100), got "${raw}"`);
-  return n;
 }
 
 /** A folder for --history: it may not exist yet (it is created), but its parent must. */
@@ -92,9 +67,7 @@ export function optionProblems(env: NodeJS.ProcessEnv = process.env): string[] {
       problems.push(`${name}: ${(err as Error).message.replace(/^--[\w-]+: /, '')}`);
     }
   };
-  attempt('VDS_LATENCY_RATIO', () => parseRatio(env.VDS_LATENCY_RATIO));
-  attempt('VDS_LATENCY_FLOOR_MS', () => parseFloor(env.VDS_LATENCY_FLOOR_MS));
-  attempt('VDS_GATE (--gate)', () => parseGate(env.VDS_GATE));
+  problems.push(...parseProblems(env));
   const { baseline, updateBaseline, compare, history } = optionsFromEnvUnchecked(env);
   if (history) attempt('VDS_HISTORY (--history)', () => checkHistoryDir(history));
   if (compare) attempt('VDS_COMPARE (--compare)', () => readCertificate(compare));
@@ -107,6 +80,6 @@ export function optionProblems(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 function optionsFromEnvUnchecked(env: NodeJS.ProcessEnv): Pick<CertificateOptions, 'baseline' | 'updateBaseline' | 'compare' | 'history'> {
-  const file = (v: string | undefined) => (v ? path.resolve(v) : undefined);
-  return { baseline: file(env.VDS_BASELINE), updateBaseline: file(env.VDS_UPDATE_BASELINE), compare: file(env.VDS_COMPARE), history: file(env.VDS_HISTORY) };
+  const { baseline, updateBaseline, compare, history } = runOptions(env);
+  return { baseline, updateBaseline, compare, history };
 }

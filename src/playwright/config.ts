@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { ReporterDescription } from '@playwright/test';
 import { REPORT_FILES, reportsDir } from '../options/paths';
+import { runOptions } from '../options/options';
 
 const CERTIFICATE = path.join(__dirname, 'certificate-reporter.ts');
 const PROGRESS = path.join(__dirname, 'progress.ts');
@@ -14,8 +15,8 @@ const PROGRESS = path.join(__dirname, 'progress.ts');
 export function conformanceReporters(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): ReporterDescription[] {
   const dir = reportsDir(env);
   // VDS_REPORTS=certificate: the certificate alone (the mutation runner reads nothing else).
-  if (env.VDS_REPORTS === 'certificate') return [[CERTIFICATE]];
-  const sharded = argv.some((a) => a === '--shard' || a.startsWith('--shard=')) || env.VDS_BLOB === '1';
+  if (runOptions(env).certificateOnly) return [[CERTIFICATE]];
+  const sharded = argv.some((a) => a === '--shard' || a.startsWith('--shard=')) || runOptions(env).blob;
   return [
     ...fileReporters(env),
     ['allure-playwright', { resultsDir: path.join(dir, REPORT_FILES.allureResults), detail: false }],

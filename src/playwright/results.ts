@@ -2,6 +2,7 @@
 // it records each of its checks in its `checks` attachment (src/verdict/check-record.ts) and names its
 // group in a `group` annotation. Works on plain shapes, so it reads results the same way in a run
 // and in merge-reports (where attachments are files).
+import { NEVER_STARTED } from '../verdict/verdict';
 import fs from 'node:fs';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, resultOf, type CheckRecord } from '../verdict/check-record';
 import type { CheckResult } from '../verdict/model';
@@ -26,8 +27,6 @@ export interface TestLike {
   results: ResultLike[];
 }
 
-/** Why a selected check has no result, when nothing better is known. */
-export const NEVER_STARTED = 'the run stopped before this check started';
 
 /** The route group a conformance test runs; undefined for any other test. */
 export function groupOf(test: TestLike): string | undefined {
@@ -75,3 +74,5 @@ export const ANSI = /\u001b\[[0-9;]*m/g;
 function firstLines(text: string, max = 6): string {
   return text.replace(ANSI, '').split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(0, max).join('\n');
 }
+
+export { NEVER_STARTED };

@@ -8,17 +8,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runOptions } from '../options/options';
 import * as tar from 'tar';
 import { loadCatalogue, planChecks } from '../catalogue/catalogue';
-import { REPLAY_ENV, REPLAY_FILE, type RecordedCheck, type ReplayContextFile } from '../setup/replay';
+import { REPLAY_ENV, REPLAY_FILE, type ReplayContextFile } from '../setup/replay';
+import type { RecordedCheck } from '../verdict/check-record';
 import { SELECTION_ENV } from '../catalogue/selection';
-import { suiteContentHash } from './identity';
+import { suiteContentHash } from '../certification/identity';
 import { EXIT } from '../verdict/exit-codes';
-import { suiteInfo } from '../reporters/metadata';
+import { suiteInfo } from '../util/suite-info';
 import type { Certificate, CheckStatus } from '../verdict/model';
 import { reportsDir, REPORT_FILES } from '../options/paths';
-import { UsageError, type Invocation } from '../cli/args';
-import { ARCHIVED } from './archive';
+import { UsageError, type Invocation } from './args';
+import { ARCHIVED } from '../certification/archive';
 
 /** Where verify writes: its own folder, beside (never over) the last run's reports. */
 export const VERIFY_DIR = 'verify';
@@ -68,7 +70,7 @@ export async function verify(inv: Invocation, playwright: (args: string[], env: 
       [REPLAY_ENV]: dir,
       VDS_FUZZ_SEED: String(context.fuzzSeed),
       VDS_REPORTS_DIR: out,
-      VDS_WORKERS: process.env.VDS_WORKERS ?? '1',
+      VDS_WORKERS: String(runOptions().workers),
     };
     delete env.VDS_CERTIFY;
     delete env.VDS_TARGET;

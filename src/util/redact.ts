@@ -3,7 +3,7 @@
 // Two layers: the run's actual secret values (known from the target file and from minting), and
 // patterns that catch secrets the suite never saw (e.g. a token a server echoes back).
 
-import { escapeRegExp } from '../util/regexp';
+import { escapeRegExp } from './regexp';
 
 export const REDACTED = '[REDACTED]';
 

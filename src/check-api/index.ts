@@ -1,0 +1,23 @@
+// The check API: everything a check procedure (src/checks) may use, and nothing else of the suite
+// (.dependency-cruiser.cjs: checks-see-the-check-api-only). Its inputs and requests (check-context.ts),
+// its assertions and outcomes, and what the run's setup lends it: the catalogue's facts, the record
+// contracts, the token endpoint and the sign-in page, the state the run's checks share.
+export {
+  CheckContext, type CallOptions, type SeenError, CREATED_CAR_PREFIX, CREATED_CAR_SHORT_MAKE, isSuiteCreatedCar, validCarBody,
+} from './check-context';
+export { ConformanceFailure, fail, NotApplicable, NotRun, show, unreadable, type FailureDetails } from './outcome';
+export * from './assertions';
+export { fuzzSeed, hostileIds, hostileQueries } from './fuzz';
+export { signInForCheck } from './sign-in';
+export { NoAnswerError, type ApiResponse } from '../transport/api';
+export { resourceParam, type Route } from '../catalogue/catalogue';
+export { expandDeep, expandTemplate, rawBody, rfc3339, unknownIdLike } from '../catalogue/templates';
+export { checkContract, describeViolations, documentedOnly } from '../schemas/validate';
+export type { DataKey } from '../setup/run-context';
+export { SCOPES, type TokenKey } from '../setup/target';
+export {
+  basicAuth, exchangeCode, missingSignInKeys, openPage, pageText, restrictedAppTarget, signInUrl, SIGN_IN_KEYS, tokenRequest, type TokenRecord,
+} from '../setup/oauth';
+export { findSignInForm, FORM_WAIT_MS } from '../setup/signin-form';
+export { formProblem, knownSignInProblem, rememberSignInProblem } from '../setup/signin-page-state';
+export { readRunState, writeRunState } from '../setup/run-state';

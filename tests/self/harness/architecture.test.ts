@@ -1,0 +1,28 @@
+// The layers are one list (src/layers.yaml): the import rules are built from it, and
+// docs/ARCHITECTURE.md shows it; the two stay equal.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { documentLayers, readLayers, renderLayers } from '../../../scripts/architecture-doc';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+test('docs/ARCHITECTURE.md shows the layers of src/layers.yaml (run `npm run architecture` after a change)', () => {
+  expect(documentLayers()).toBe(renderLayers());
+});
+
+test('every folder of src/ is a layer, and every layer a folder', () => {
+  const folders = fs.readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `src/${d.name}`);
+  const layers = Object.keys(readLayers().folders).filter((f) => f.startsWith('src/'));
+  expect(folders.sort()).toEqual([...layers].sort());
+});
+
+test('the import rules are built from the same list: a rule per layer', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the dependency-cruiser config is CommonJS
+  const config = require(path.join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: Array<{ name: string }> };
+  const names = config.forbidden.map((r) => r.name);
+  for (const folder of Object.keys(readLayers().folders)) expect(names, folder).toContain(`layers:${folder}`);
+  for (const rule of ['no-circular', 'suite-never-imports-the-reference', 'reference-never-imports-the-suite', 'checks-see-the-check-api-only', 'rendering-never-decides-a-verdict']) {
+    expect(names).toContain(rule);
+  }
+});

@@ -1,0 +1,55 @@
+// One typed options module (src/options/options.ts): no other module of the suite reads a VDS_
+// variable, every variable the suite uses is in its list, and the README lists each; tokens reach the
+// workers through a file of the run's state folder (mode 0600), never through the environment.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { OPTION_VARIABLES, runOptions } from '../../../src/options/options';
+import { publishRunContext, readRunContext, type RunContext } from '../../../src/setup/run-context';
+import { readmeOptionsTable, renderOptionsTable } from '../../../scripts/options-doc';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const files = (dir: string): string[] => fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+const SUITE = [...files('src'), ...files('fixtures'), 'playwright.config.ts'];
+/** A read of a VDS_ variable: `process.env.VDS_X`, `env.VDS_X`, `env['VDS_X']`, not an assignment to it. */
+const READ = /\b(?:process\.env|env)(?:\.(VDS_\w+)\b|\[['"](VDS_\w+)['"]\])(?!\s*(?:=(?!=)|\?\?=))/g;
+
+test('only src/options reads VDS_ variables; the command line (src/cli) only builds the runner\'s environment from its flags', () => {
+  const offenders = SUITE.filter((f) => !f.startsWith('src/options/')).flatMap((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n').flatMap((line, i) => {
+    if (/^\s*(\/\/|\*)/.test(line)) return [];
+    const reads = [...line.matchAll(READ)].filter((m) => !(f.startsWith('src/cli/') && !m[0].startsWith('process.env')));
+    return reads.length ? [`${f}:${i + 1}: ${line.trim()}`] : [];
+  }));
+  expect(offenders).toEqual([]);
+});
+
+test('every VDS_ variable the suite names is one of the options, and the README lists every option', () => {
+  const known = new Set(OPTION_VARIABLES.map((o) => o.name));
+  // Names the target files and curl lines use for secrets (${VDS_CLOUD_TOKEN}, $VDS_TOKEN_FULL) are not options.
+  const secretNames = /^VDS_(TOKEN_|CLOUD_|LOCAL_|SANDBOX_|CLIENT_|USERNAME|PASSWORD|OTHER_|RESTRICTED_|REDIRECT_URI|BASE_URL|GATEWAY_KEY)/;
+  const named = new Set(SUITE.flatMap((f) => [...fs.readFileSync(path.join(ROOT, f), 'utf8').matchAll(/\bVDS_[A-Z_]+[A-Z]\b/g)].map((m) => m[0])));
+  expect([...named].filter((n) => !known.has(n) && !secretNames.test(n)).sort()).toEqual([]);
+  // The README's table is the list, rendered (npx tsx scripts/options-doc.ts).
+  expect(readmeOptionsTable(), 'README.md: run `npx tsx scripts/options-doc.ts`').toBe(renderOptionsTable());
+});
+
+test('the run context reaches the workers as a file readable by its owner only; the environment carries its folder, never a token', () => {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-options-'));
+  const before = process.env.VDS_RUN_STATE;
+  try {
+    const context = { stateDir, tokens: { full: 'secret-token-value-1234' }, secrets: ['secret-token-value-1234'] } as unknown as RunContext;
+    publishRunContext(context);
+    expect(process.env.VDS_RUN_STATE).toBe(stateDir);
+    expect(Object.values(process.env).some((v) => v?.includes('secret-token-value-1234'))).toBe(false);
+    const file = path.join(stateDir, 'run-context.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(readRunContext().tokens.full).toBe('secret-token-value-1234');
+    expect(runOptions().runState).toBe(stateDir);
+  } finally {
+    if (before === undefined) delete process.env.VDS_RUN_STATE;
+    else process.env.VDS_RUN_STATE = before;
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+});
