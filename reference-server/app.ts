@@ -20,7 +20,6 @@ import { usersRoutes } from './routes/users';
 import { checkRouteLatency, routeKeyOf, type RouteLatency } from './route-latency';
 import { FAULT_GUARDS_HEADER, Faults, guardsOfThisRequest, trackRequestGuards, Variants } from './switches';
 
-export type { Mode } from './context';
 
 export interface ReferenceAppOptions {
   mode: Mode;

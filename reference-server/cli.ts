@@ -39,6 +39,7 @@ function parseFault(value: string, source: string): string | null {
   if (isNone(value)) return null;
   if (!isFaultName(parseFaultSpec(value).name)) throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${faultNames().join(', ')}; see --list-faults)`);
   try {
+    // eslint-disable-next-line no-new -- built only to learn whether the fault list parses
     new Faults(value); // a per-route fault needs its route, a plain one takes none
   } catch (err) {
     throw new UsageError(`Invalid ${source} '${value}': ${(err as Error).message}`);

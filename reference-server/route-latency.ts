@@ -5,7 +5,7 @@ import { ROUTE_SCOPES, type RouteKey } from './route-keys';
 
 export type RouteLatency = Partial<Record<RouteKey, number>>;
 
-export function isRouteKey(key: string): key is RouteKey {
+function isRouteKey(key: string): key is RouteKey {
   return Object.hasOwn(ROUTE_SCOPES, key);
 }
 

@@ -44,7 +44,7 @@ export function requirementKills(catalogue: Catalogue): KillMatrix | undefined {
   const checks = readCheckKills();
   if (!faults && !checks) return undefined;
   const requirementOf = new Map(planChecks(catalogue).map((p) => [p.key, p.requirement.id]));
-  const matrix: KillMatrix = { ...(faults ?? {}) };
+  const matrix: KillMatrix = { ...faults };
   for (const [fault, keys] of Object.entries(checks ?? {})) {
     const ids = [...(matrix[fault] ?? [])];
     for (const key of keys) {

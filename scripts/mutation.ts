@@ -18,9 +18,8 @@
 //
 // By default each fault first runs only the checks of the requirements that caught it last time
 // (tests/self/power/fault-kills.yaml; for a fault that breaks the spec, the core ones first), stopping at the
-// first failing check (-x: under the default gate one failing requirement is enough for exit 1) but
-// for a fault of the spec, whose selection runs whole (a core check may judge what a profile check
-// received: CORE-ERROR-BODY runs after the others); when they do not catch it (a new fault, a changed
+// first failing check (-x: under the default gate one failing requirement is enough for exit 1; a stop
+// spares the checks that judge what the others received: CORE-ERROR-BODY); when they do not catch it (a new fault, a changed
 // check), all of the checks run (for a spec fault: all the core checks first, --grep @core, then every
 // check) (scripts/power-plan.ts faultGatePlan, npm test's plan too). --full runs the whole suite for every fault, up to
 // --max-failures failing checks (0: no limit; default 40: Playwright starts a fresh worker after every failure, so
@@ -313,8 +312,7 @@ function plan(o: Options): Plan {
       breaksSpec: gating && gate.breaksSpec,
       requirements: gating ? gate.first : undefined,
       ...(gating ? { fallbackGreps: gate.fallbackGreps } : {}),
-      // A fault of the spec runs its selection whole: a core check may judge what a profile check received (CORE-ERROR-BODY).
-      maxFailures: o.full || o.topUp ? o.maxFailures : gate.breaksSpec ? 0 : 1,
+      maxFailures: o.full || o.topUp ? o.maxFailures : 1,
     };
   });
   // A top-up spreads each family's plain faults over the run (two faults of one family at once would

@@ -99,7 +99,7 @@ export interface FaultGatePlan {
   breaks: string;
   /** Breaks the spec: the core class must fail. */
   breaksSpec: boolean;
-  /** The requirements that caught it before (at most three, core first for a fault of the spec, never advisory); undefined: none known. */
+  /** The requirements that caught it before (at most three, never advisory; for a fault of the spec its core ones, and the checks that fed what they judged); undefined: none known. */
   first?: string[];
   /**
    * When those miss it, the runs to try in turn: every core check, then every check, for a fault of the
@@ -112,8 +112,11 @@ export function faultGatePlan(spec: string, catalogue: Catalogue, kills: KillMat
   const breaksSpec = breaksTheSpec(spec);
   // Advisory requirements only warn (they cannot make the run exit 1).
   const known = (kills[spec] ?? []).map((id) => catalogue.requirements.find((q) => q.id === id)).filter((r) => r !== undefined && !r.advisory);
-  // A spec fault must fail core: its core killers first, then what may have provoked what they judged.
-  const killers = (breaksSpec ? [...known.filter((r) => r!.class === 'core'), ...known.filter((r) => r!.class !== 'core')] : known).map((r) => r!.id);
+  // A spec fault must fail core: its core killers; and when one of them judges what other checks
+  // received (CORE-ERROR-BODY), those that provoked it too (a stop at the first failure spares it).
+  const core = known.filter((r) => r!.class === 'core');
+  const provokers = core.some((r) => r!.judgesErrorsSeen) ? known.filter((r) => r!.class !== 'core') : [];
+  const killers = (breaksSpec ? [...core, ...provokers] : known).map((r) => r!.id);
   return {
     spec,
     target: faultTarget(spec),

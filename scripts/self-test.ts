@@ -3,6 +3,9 @@
 //   1. typecheck            tsc --noEmit
 //      import rules         dependency-cruiser (.dependency-cruiser.cjs from src/layers.yaml): no circle, each folder
 //                            imports only what src/layers.yaml allows, the suite and the reference never import each other
+//      lint                 oxlint (.oxlintrc.json): ESLint's and typescript-eslint's correctness and suspicious rules, natively (the
+//                            project's TypeScript 7 is outside typescript-eslint's supported range)
+//      dead code            knip (knip.json): no unused file, dependency or export
 //   2. unit and integration  Playwright Test over tests/self, project unit (contracts, harness, reference, reporters,
 //                            the command line, hostile servers, the gate's properties)
 //   3. suite power          project power, tests/self/power: every reference fault caught and every conforming server
@@ -47,15 +50,30 @@ function runTests(projects: string[]): number {
   return code;
 }
 
+/** What the linter reads: every TypeScript and JavaScript file of the project. */
+const LINTED = ['src', 'fixtures', 'scripts', 'tests', 'reference-server', 'bin', 'playwright.config.ts'];
+
+/** A stage that is one tool's exit status: one passed or one failed. */
+function tool(args: string[]): Counts {
+  return sh(npx, args) === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+}
+
 const stages: Stage[] = [
   {
     name: 'typecheck',
-    run: () => (sh(npx, ['tsc', '--noEmit', '-p', 'tsconfig.json']) === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 }),
+    run: () => tool(['tsc', '--noEmit', '-p', 'tsconfig.json']),
   },
   {
     name: 'import rules',
-    run: () => (sh(npx, ['depcruise', 'src', 'fixtures', 'tests/conformance', 'reference-server', 'playwright.config.ts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long']) === 0
-      ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 }),
+    run: () => tool(['depcruise', 'src', 'fixtures', 'tests/conformance', 'reference-server', 'playwright.config.ts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long']),
+  },
+  {
+    name: 'lint',
+    run: () => tool(['oxlint', '-c', '.oxlintrc.json', '--deny-warnings', '--report-unused-disable-directives', ...LINTED]),
+  },
+  {
+    name: 'dead code',
+    run: () => tool(['knip', '--no-progress']),
   },
   {
     name: 'unit and integration tests',

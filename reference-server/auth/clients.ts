@@ -21,17 +21,13 @@ export interface Application {
   redirectUris: readonly string[];
 }
 
-export const REDIRECT_URI = 'http://localhost:9/vds/callback';
+const REDIRECT_URI = 'http://localhost:9/vds/callback';
 
-export const APPLICATIONS: readonly Application[] = [
+const APPLICATIONS: readonly Application[] = [
   { clientId: 'vds-conformance', secret: 'reference-client-secret', name: 'VDS conformance suite', scopes: SCOPES, redirectUris: [REDIRECT_URI] },
   { clientId: 'vds-limited', secret: 'limited-client-secret', name: 'VDS limited client', scopes: ['users_read', 'cars_read'], redirectUris: [REDIRECT_URI] },
 ];
 
 export function findApplication(clientId: string | undefined): Application | undefined {
   return clientId === undefined ? undefined : APPLICATIONS.find((a) => a.clientId === clientId);
-}
-
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
 }

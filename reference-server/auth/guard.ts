@@ -39,7 +39,7 @@ const AUTH_TIPS = {
 };
 
 /** Authentication: the Bearer header and the token's state. */
-export function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
+function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
   const { faults } = ctx;
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') {
@@ -80,7 +80,7 @@ function defaultSession(ctx: AppContext): AccessToken {
   return { value: 'default-session', clientId: 'vds-conformance', userId: ctx.store.seed.users[0].id, scopes: [...SCOPES], expiresAt: Number.MAX_SAFE_INTEGER, lifetimeS: Number.MAX_SAFE_INTEGER, forcedExpired: false, revoked: false };
 }
 
-export function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext, request?: FastifyRequest): void {
+function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext, request?: FastifyRequest): void {
   // faults dissociate-scope-reconnect-only, pin-scope-reconnect-only: that device route counts as missing only
   // the scopes reconnecting would add (the token's application has them), so a scope the application does not
   // have (the restricted devices_management) is never missing there.

@@ -38,7 +38,7 @@ export function scopesOf(app: Application, requested: readonly string[] | undefi
  * The scopes a token gets from the sign-in page's scope parameter.
  * No scope parameter means all of them; a present but empty list requests none.
  */
-export function grantedScopes(app: Application, requested: string | undefined, ctx: AppContext): Scope[] {
+function grantedScopes(app: Application, requested: string | undefined, ctx: AppContext): Scope[] {
   const { faults, variants } = ctx;
   // fault token-gets-all-app-scopes: the scope parameter is never read.
   if (faults.has('token-gets-all-app-scopes') || requested === undefined) return scopesOf(app, undefined);

@@ -1,7 +1,7 @@
 // HTML of the sign-in page (GET/POST /v3/auth/auth) and of its 404 page. Every interpolated value
 // is escaped: client_id, redirect_uri, scope and state come straight from the query string.
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 

@@ -4,10 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Scope } from './clients';
 
-export const ACCESS_TOKEN_LIFETIME_S = 3600;
+const ACCESS_TOKEN_LIFETIME_S = 3600;
 /** Variant short-lived-tokens: access tokens live this long, shorter than a run of the suite. */
 export const SHORT_ACCESS_TOKEN_LIFETIME_S = 8;
-export const CODE_LIFETIME_MS = 60_000;
+const CODE_LIFETIME_MS = 60_000;
 
 export interface AuthCode {
   value: string;

@@ -1,7 +1,7 @@
 // Geodesy for the fake trips. Mileage is defined as the haversine distance along the locations,
 // with a spherical Earth of radius 6371 km, so a client can recompute it from the locations.
 
-export const EARTH_RADIUS_KM = 6371;
+const EARTH_RADIUS_KM = 6371;
 
 const rad = (deg: number) => (deg * Math.PI) / 180;
 const deg = (r: number) => (r * 180) / Math.PI;

@@ -39,10 +39,10 @@ export interface SeedOptions {
 }
 
 /** Variant many-cars: the first of alice's extra cars (ids from here). */
-export const MANY_CARS_FIRST_ID = 4001;
+const MANY_CARS_FIRST_ID = 4001;
 const MANY_CARS_COUNT = 12;
 /** Variant many-cars: the one extra car with a device and a little data (the tenth listed). */
-export const MANY_CARS_DRIVEN_ID = MANY_CARS_FIRST_ID + 9;
+const MANY_CARS_DRIVEN_ID = MANY_CARS_FIRST_ID + 9;
 
 export interface Seed {
   readonly generatedAt: number;

@@ -21,7 +21,7 @@ export interface AuditEntry {
  * between a check and the write it guards (faults associate-check-then-act,
  * pin-failures-lost-update) lets concurrent requests pass the same check.
  */
-export const AUDIT_WRITE_MS = 250;
+const AUDIT_WRITE_MS = 250;
 const AUDIT_LOG_SIZE = 200;
 
 /** A car to create: the fields of the Car record that creation sets, and the creation time. */

@@ -1,6 +1,6 @@
 // In-memory records. Dates are epoch milliseconds; they are formatted only when serialized.
 
-export type Gender = 'MALE' | 'FEMALE';
+type Gender = 'MALE' | 'FEMALE';
 
 export interface User {
   id: number;
@@ -90,7 +90,7 @@ export interface Device {
   userId: number | null;
 }
 
-export const SIGNAL_NAMES = [
+const SIGNAL_NAMES = [
   'Odometer',
   'FuelLevel',
   'ComputedFuelLevel',

@@ -13,10 +13,10 @@ const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** Up to 31 days between begin and end is "one month" (profile decision); more is 416. */
-export const MAX_RANGE_MS = 31 * DAY_MS;
+const MAX_RANGE_MS = 31 * DAY_MS;
 
 /** The history routes' page size without `limit` under the default-page-size variant. */
-export const DEFAULT_PAGE_SIZE = 25;
+const DEFAULT_PAGE_SIZE = 25;
 
 // Canonical decimal without sign or leading zeros, at most 15 digits (always a safe integer).
 const INTEGER_ID = /^(0|[1-9][0-9]{0,14})$/;

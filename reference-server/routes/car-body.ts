@@ -13,7 +13,7 @@ export type CarInput = Pick<Car, 'name' | 'make' | 'model' | 'year' | 'numberPla
 
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 
-export function isTimeZone(name: string): boolean {
+function isTimeZone(name: string): boolean {
   return TIME_ZONES.has(name);
 }
 

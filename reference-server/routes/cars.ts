@@ -29,7 +29,7 @@ import { register, type Steps } from './register';
 type CarRequest = FastifyRequest<{ Params: { carId: string } }>;
 
 /** Trips that began and ended inside the range: the default of /trips and the basis of the stats. */
-export function tripsWithin(trips: readonly Trip[], range: Range): Trip[] {
+function tripsWithin(trips: readonly Trip[], range: Range): Trip[] {
   return trips.filter((t) => inRange(t.beginDate, range) && inRange(t.endDate, range));
 }
 

@@ -23,7 +23,7 @@ type DeviceRequest = FastifyRequest<{ Params: { deviceId: string } }>;
 const DEVICE_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const PIN = /^\d{4,6}$/;
 /** Failed pin attempts after which a device refuses pin association. */
-export const MAX_PIN_FAILURES = 3;
+const MAX_PIN_FAILURES = 3;
 
 type Association = { kind: 'car'; carId: number } | { kind: 'pin'; pin: string };
 

@@ -43,7 +43,7 @@ export interface Route {
 export type StatementSource = 'spec' | 'profile';
 
 /** What a statement speaks of, unit by unit: each route it selects, or each route and scope, or each route and kind of error. */
-export interface About {
+interface About {
   /** The routes, selected by their facts in routes.yaml, as a requirement's `where` selects them. */
   where: Record<string, unknown>;
   /** route: one unit per route; scope: per route and each scope it needs; error: per route and each error status the catalogue provokes there. */
@@ -90,7 +90,7 @@ export interface Requirement {
   params: Record<string, unknown>;
 }
 
-export interface PathParamInfo { resource: string; notFound?: string; forbidden?: string }
+interface PathParamInfo { resource: string; notFound?: string; forbidden?: string }
 
 export interface Catalogue {
   scopes: Scope[];
@@ -114,7 +114,7 @@ export interface PlannedCheck {
   key: string;
 }
 
-export class CatalogueError extends Error {}
+class CatalogueError extends Error {}
 
 const CONTRACTS_DIR = path.resolve(__dirname, '..', '..', 'contracts');
 const REQUIREMENT_KEYS = new Set(['id', 'class', 'title', 'cite', 'statements', 'check', 'severity', 'advisory', 'per', 'env', 'where', 'reads', 'judges', 'group']);
@@ -416,7 +416,7 @@ export interface Coverage {
 }
 
 /** The error statuses a requirement's checks provoke on the routes it judges: its documented answer (`expect.status`), or `provokes`. */
-export function provokedStatuses(r: Requirement): number[] {
+function provokedStatuses(r: Requirement): number[] {
   const statuses = [(r.params.expect as { status?: unknown } | undefined)?.status, r.params.provokes].flat();
   return [...new Set(statuses.filter((s): s is number => typeof s === 'number' && s >= 400))].sort();
 }
@@ -457,7 +457,7 @@ export function coverageOf(catalogue: Catalogue, st: Statement): Coverage {
 }
 
 /** The error statuses the catalogue's non-advisory requirements provoke on a route they judge. */
-export function errorStatusesOf(catalogue: Catalogue, route: string): number[] {
+function errorStatusesOf(catalogue: Catalogue, route: string): number[] {
   const statuses = catalogue.requirements.filter((r) => !r.advisory && r.routes.includes(route)).flatMap(provokedStatuses);
   return [...new Set(statuses)].sort();
 }

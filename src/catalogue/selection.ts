@@ -16,12 +16,12 @@ export interface Selection {
 export const SELECTION_ENV = { grep: 'VDS_GREP', grepInvert: 'VDS_GREP_INVERT' } as const;
 
 /** The tags of a check: its requirement id, class, route group and severity. */
-export function checkTags(p: PlannedCheck): string[] {
+function checkTags(p: PlannedCheck): string[] {
   return [`@${p.requirement.id}`, `@${p.requirement.class}`, `@${p.group}`, `@${p.requirement.severity}`];
 }
 
 /** What a --grep pattern is matched against. */
-export function selectionText(p: PlannedCheck): string {
+function selectionText(p: PlannedCheck): string {
   return `${p.key} ${checkTags(p).join(' ')}`;
 }
 
@@ -53,7 +53,7 @@ export function selectionFromEnv(env: NodeJS.ProcessEnv = process.env): Selectio
   };
 }
 
-export function isSelected(p: PlannedCheck, s: Selection): boolean {
+function isSelected(p: PlannedCheck, s: Selection): boolean {
   const text = selectionText(p);
   if (s.grep && !s.grep.test(text)) return false;
   if (s.grepInvert && s.grepInvert.test(text)) return false;

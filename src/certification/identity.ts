@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Certification } from '../verdict/model';
 import { ROOT } from '../options/paths';
 
-export const CERTIFICATION_RULE = 'certification: anything not run (but what the target\'s environment rules out) makes its class FAIL';
+const CERTIFICATION_RULE = 'certification: anything not run (but what the target\'s environment rules out) makes its class FAIL';
 /**
  * What decides a verdict, one list (the content hash and the git state): folders and files relative to
  * the suite's root. Rendering, monitoring, the command line and the project's own tests (the kill matrix
@@ -46,7 +46,7 @@ function gitState(): { commit: string; workingTreeModified: boolean | 'unknown' 
 }
 
 /** SHA-256 over every file's path (relative to root) and content, in path order; a path may be a folder or a file. */
-export function contentHash(paths: string[], root = ROOT): string {
+function contentHash(paths: string[], root = ROOT): string {
   const hash = crypto.createHash('sha256');
   const files = paths.flatMap((d) => listFiles(d)).sort();
   for (const f of files) {

@@ -3,7 +3,7 @@
 // its assertions and outcomes, and what the run's setup lends it: the catalogue's facts, the record
 // contracts, the token endpoint and the sign-in page, the state the run's checks share.
 export {
-  CheckContext, type CallOptions, type SeenError, CREATED_CAR_PREFIX, CREATED_CAR_SHORT_MAKE, isSuiteCreatedCar, validCarBody,
+  CheckContext, type CallOptions, CREATED_CAR_PREFIX, isSuiteCreatedCar, validCarBody,
 } from './check-context';
 export { ConformanceFailure, fail, NotApplicable, NotRun, show, unreadable, type FailureDetails } from './outcome';
 export * from './assertions';

@@ -1,7 +1,7 @@
 // The generic documented-error check: send the route one request variant described in the catalogue
 // (an unknown or another user's id, a credential, a query value) and expect the documented answer.
 import {
-  type CallOptions, type CheckContext, type DataKey, type ErrorExpectation, expandDeep, expectError, NotApplicable, NotRun, resourceParam, type Route, type TokenKey, unknownIdLike,
+  type CallOptions, type CheckContext, type DataKey, type ErrorExpectation, expandDeep, expectError, NotApplicable, resourceParam, type Route, type TokenKey, unknownIdLike,
 } from '../check-api';
 
 export interface RequestVariant {
@@ -23,11 +23,11 @@ export interface RequestVariant {
 const MALFORMED_DEVICE_ID = 'not a device id!';
 
 /** An id past 32 bits (2^33 + 1) and within 53 (a JSON number, a 64-bit integer): no resource of the run has it. */
-export const BEYOND_32_BITS_ID = String(2 ** 33 + 1);
+const BEYOND_32_BITS_ID = String(2 ** 33 + 1);
 
 const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
 
-export function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): CallOptions {
+function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): CallOptions {
   const options: CallOptions = { query: v.query ? expandDeep(v.query, new Date(ctx.now())) : undefined };
   if (v.id === 'unknown-device') {
     options.ids = { deviceId: unknownIdLike(ctx.idFor(route, 'deviceId')) };

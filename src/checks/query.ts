@@ -54,7 +54,7 @@ export async function queryLimit(ctx: CheckContext): Promise<void> {
   const window = ctx.window();
   const [begin, end] = [Date.parse(window.begin), Date.parse(window.end)];
   const n = Math.min(3, Math.max(1, all.length - 1));
-  for (const limit of [...new Set([0, 1, n])]) {
+  for (const limit of new Set([0, 1, n])) {
     const res = await ctx.call(route, { query: { ...ctx.window(), limit: String(limit) } });
     expectStatus(res, route.success.status, `limit=${limit}`);
     const items = expectArray(res, 'items');
@@ -528,7 +528,7 @@ export async function queryLimitRange(ctx: CheckContext): Promise<void> {
       throw new NotRun(`GET /cars/{carId}/locations over begin=${bounds.begin} and end=${bounds.end} answered ${locations.length} of the ${range.inside} locations the window shows in it: the positions cannot be matched (QUERY-RANGE judges the locations route)`);
     }
   }
-  for (const n of [...new Set([1, Math.min(3, range.inside)])]) {
+  for (const n of new Set([1, Math.min(3, range.inside)])) {
     const res = await ctx.call(route, { query: { ...bounds, limit: String(n) } });
     expectStatus(res, route.success.status, `limit=${n}`);
     const items = dated ? expectObjects(res, 'items') : expectArray(res, 'positions');

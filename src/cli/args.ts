@@ -264,6 +264,7 @@ function checked<T>(parse: () => T): T {
 
 function checkPattern(flag: string, pattern: string): string {
   try {
+    // eslint-disable-next-line no-new -- built only to learn whether the pattern compiles
     new RegExp(pattern);
   } catch (err) {
     throw new UsageError(`${flag}: not a regular expression: ${(err as Error).message}`);
@@ -275,7 +276,7 @@ function checkPattern(flag: string, pattern: string): string {
  * A path the user typed, from where they typed it: `npm run` starts scripts in the package's folder
  * and says where the user was in INIT_CWD.
  */
-export function userPath(p: string): string {
+function userPath(p: string): string {
   return path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
 }
 

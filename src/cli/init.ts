@@ -54,6 +54,7 @@ VDS_RESTRICTED_CLIENT_ID=
 VDS_RESTRICTED_CLIENT_SECRET=
 `;
 
+/** @public bin/vds-conformance.js requires it for `vds-conformance init`. */
 export function main(args: string[], dir = process.cwd()): number {
   const targetName = args[0] ?? 'my-target.yaml';
   const written: string[] = [];

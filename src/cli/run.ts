@@ -94,7 +94,7 @@ function nodeArgs(): string[] {
   return ROOT.split(path.sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs', { paths: [ROOT] })] : [];
 }
 
-export function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const cli = require.resolve('@playwright/test/cli', { paths: [ROOT] });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: 'inherit' });

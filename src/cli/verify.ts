@@ -150,7 +150,7 @@ function readArchive(archive: string, dir: string): { certificate: Certificate; 
  * Each check's status as the certificate states it: its requirement's failures, not-run and
  * not-applicable lists name checks; any other planned check of the requirement passed.
  */
-export function statesOf(certificate: Certificate): Map<string, CheckStatus> {
+function statesOf(certificate: Certificate): Map<string, CheckStatus> {
   const planned = planChecks(loadCatalogue());
   const states = new Map<string, CheckStatus>();
   for (const r of certificate.requirements) {
@@ -162,7 +162,7 @@ export function statesOf(certificate: Certificate): Map<string, CheckStatus> {
   return states;
 }
 
-export function compare(
+function compare(
   archive: string, stated: Map<string, CheckStatus>, replayed: RecordedCheck[], narrowed: boolean, suite: Verification['suite'],
 ): Verification {
   const v: Verification = { archive, suite, replayed: replayed.length, reproduced: 0, differ: [], noRecordedAnswer: [], recordOnly: [], exitCode: EXIT.passed };
@@ -183,7 +183,7 @@ export function compare(
   return v;
 }
 
-export function renderVerification(v: Verification, file: string): string {
+function renderVerification(v: Verification, file: string): string {
   const lines = [
     '',
     `Verification of ${v.archive}`,

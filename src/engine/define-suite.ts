@@ -52,7 +52,9 @@ export function defineGroupSuite(group: Group): void {
       void attachOnce([...records, ...[...inFlight].map((p) => interrupted(p, signal))]).catch(() => undefined);
     });
     const check = async (p: PlannedCheck) => {
-      if (failureBudget.spent() || interruption()) {
+      // --max-failures stops new checks, but for those that judge what the others already received
+      // (CORE-ERROR-BODY): a failure they would see is not lost to a stop.
+      if ((failureBudget.spent() && !p.requirement.judgesErrorsSeen) || interruption()) {
         records.push(stopped(p));
         return;
       }

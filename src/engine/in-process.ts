@@ -84,7 +84,8 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
       if (!inGroup.length) continue;
       const groupInputs = { ...inputs, errorsSeen: new ErrorsSeen(catalogue) };
       await runScheduled(inGroup, context.concurrency, async (p: PlannedCheck) => {
-        if (stopped()) return;
+        // As the command: a stop spares the checks that judge what the others received.
+        if (stopped() && !p.requirement.judgesErrorsSeen) return;
         const record = await runCheck(p, groupInputs);
         if (record.status === 'failed') failed += 1;
         records.push(record);

@@ -41,7 +41,7 @@ export interface CheckInputs {
 }
 
 /** A check that neither finishes nor fails by then is failed: a run never hangs on one check. */
-export function checkTimeLimitMs(target: Target): number {
+function checkTimeLimitMs(target: Target): number {
   return Math.max(30_000, target.requestTimeoutMs * 8);
 }
 
@@ -130,7 +130,7 @@ function rerunCommand(key: string): string {
 }
 
 /** Why a check did not run when its procedure threw something unforeseen: the first line of it, redacted. */
-export function suiteBrokeReason(thrown: unknown, redact: (text: string) => string): string {
+function suiteBrokeReason(thrown: unknown, redact: (text: string) => string): string {
   const message = String((thrown as Error)?.message ?? thrown).split('\n')[0];
   return `${SUITE_BROKE}: ${redact(message)}`;
 }

@@ -7,7 +7,7 @@
 import type { PlannedCheck } from '../catalogue/catalogue';
 
 /** Checks that write run one after another, in catalogue order: they share state. */
-export function writes(p: PlannedCheck): boolean {
+function writes(p: PlannedCheck): boolean {
   return p.requirement.per === 'once' && [...p.requirement.routes, ...p.requirement.reads].some((r) => r.startsWith('POST /users') || r.startsWith('POST /devices'));
 }
 

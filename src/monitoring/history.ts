@@ -10,7 +10,7 @@ import type { ConformanceClass } from '../catalogue/catalogue';
 import type { Certificate, ClassVerdict, StatusCounts } from '../verdict/model';
 import { CLASSES } from '../verdict/model';
 
-export const HISTORY_FORMAT = 'vds-conformance-history/1';
+const HISTORY_FORMAT = 'vds-conformance-history/1';
 
 export interface HistoryEntry {
   format: typeof HISTORY_FORMAT;

@@ -24,7 +24,7 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
   { name: 'VDS_CERTIFY', flag: '--certify', meaning: '1: a certification run (every class must PASS; an archive that verify replays)' },
   { name: 'VDS_GREP', flag: '--grep', meaning: 'the checks to run: a regular expression on a check\'s key and tags' },
   { name: 'VDS_GREP_INVERT', flag: '--grep-invert', meaning: 'the checks to leave out, likewise' },
-  { name: 'VDS_MAX_FAILURES', flag: '--max-failures, -x', meaning: 'no new check starts once a worker has seen this many fail' },
+  { name: 'VDS_MAX_FAILURES', flag: '--max-failures, -x', meaning: 'no new check starts once a worker has seen this many fail (but CORE-ERROR-BODY, which judges the errors already received)' },
   { name: 'VDS_GATE', flag: '--gate', meaning: 'all (default: core and profile) or core: the classes whose failures fail the run' },
   { name: 'VDS_REQUIRE_COMPLETE', flag: '--require-complete', meaning: '1: a check not run fails the gate' },
   { name: 'VDS_BASELINE', flag: '--baseline', meaning: 'a baseline file: only failures it does not list fail the gate' },
@@ -50,7 +50,7 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
 
 export const DEFAULT_LATENCY_RATIO = 1.5;
 export const DEFAULT_LATENCY_FLOOR_MS = 100;
-export const DEFAULT_FUZZ_SEED = 20261122;
+const DEFAULT_FUZZ_SEED = 20261122;
 
 /** The options of a run, typed. Files are absolute paths. */
 export interface RunOptions {

@@ -27,9 +27,5 @@ export const REPORT_FILES = {
   blob: 'blob',
 } as const;
 
-export function reportPath(name: keyof typeof REPORT_FILES, env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(reportsDir(env), REPORT_FILES[name]);
-}
-
 /** The default baseline file, at the repo root. */
 export const DEFAULT_BASELINE = path.join(ROOT, 'conformance-baseline.yaml');

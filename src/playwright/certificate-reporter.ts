@@ -77,7 +77,6 @@ export default class CertificateReporter implements Reporter {
   }
 
   onError(error: TestError): void {
-    // eslint-disable-next-line no-control-regex
     const message = (error.message ?? error.value ?? 'unknown error').replace(ANSI, '').replace(/^Error: /, '');
     // --max-failures / -x: stopping there was asked for. The run has its verdict; the checks it did
     // not reach are not run, with that reason.

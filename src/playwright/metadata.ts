@@ -2,15 +2,12 @@
 // reports carry into `merge-reports`, where neither the target file nor global setup's run context
 // is available. playwright.config.ts writes the target; the certificate reporter adds the run
 // warnings once global setup has published them (see certificate.ts onBegin).
-import fs from 'node:fs';
-import path from 'node:path';
 import { SELECTION_ENV } from '../catalogue/selection';
 import { runOptions } from '../options/options';
 import { suiteInfo } from '../util/suite-info';
 import type { LatencySampling } from '../setup/latency-sampling';
 import type { Target } from '../setup/target';
 import type { TargetInfo } from '../verdict/model';
-import { ROOT } from '../options/paths';
 
 const KEY = 'vds';
 const WARNINGS_KEY = 'vds.runWarnings';

@@ -2,7 +2,6 @@
 // it records each of its checks in its `checks` attachment (src/verdict/check-record.ts) and names its
 // group in a `group` annotation. Works on plain shapes, so it reads results the same way in a run
 // and in merge-reports (where attachments are files).
-import { NEVER_STARTED } from '../verdict/verdict';
 import fs from 'node:fs';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, resultOf, type CheckRecord } from '../verdict/check-record';
 import type { CheckResult } from '../verdict/model';
@@ -66,13 +65,11 @@ function readJson(a: AttachmentLike | undefined): unknown {
   }
 }
 
-// eslint-disable-next-line no-control-regex
 /** ANSI colour codes (Playwright's messages carry them). */
+// eslint-disable-next-line no-control-regex -- the escape character is what an ANSI code starts with
 export const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** The first lines of an error message, without colours: enough to say what went wrong. */
 function firstLines(text: string, max = 6): string {
   return text.replace(ANSI, '').split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(0, max).join('\n');
 }
-
-export { NEVER_STARTED };

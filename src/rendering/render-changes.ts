@@ -18,7 +18,7 @@ function note(n: LatencyNote): string {
 }
 
 /** The slowdown rule in words (src/monitoring/slowdown.ts). */
-export function slowdownRule(c: Pick<Comparison, 'ratio' | 'floorMs' | 'minSamples'>): string {
+function slowdownRule(c: Pick<Comparison, 'ratio' | 'floorMs' | 'minSamples'>): string {
   return `the fastest and the median of the server's sampled answer times each grew more than ${c.ratio}x and by at least ${c.floorMs} ms, ` +
     `on ${c.minSamples} samples or more in both runs`;
 }

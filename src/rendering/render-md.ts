@@ -210,7 +210,7 @@ function latencySection(c: Certificate): string {
 }
 
 /** Inline code that survives any content: Markdown and HTML in server answers stay inert. */
-export function code(value: string): string {
+function code(value: string): string {
   const flat = value.replace(/\s*\n\s*/g, ' ⏎ ');
   const fence = flat.includes('`') ? '``' : '`';
   return `${fence} ${flat} ${fence}`;

@@ -12,7 +12,7 @@ import { latencyChart, textSparkline, type ChartPoint } from './svg-chart';
 import { CLASSES } from '../verdict/model';
 
 /** Runs shown on the page (the latest); the folder keeps every one. */
-export const TREND_RUNS = 60;
+const TREND_RUNS = 60;
 /** Rows of the Markdown runs table, and latency columns (the latest runs). */
 const MD_RUNS = 14;
 const MD_LATENCY_RUNS = 7;
@@ -24,7 +24,7 @@ export interface TrendInput {
 }
 
 /** "2026-11-22 03:17" (UTC) */
-export function runLabel(e: Pick<HistoryEntry, 'date'>): string {
+function runLabel(e: Pick<HistoryEntry, 'date'>): string {
   return e.date.replace('T', ' ').slice(0, 16);
 }
 

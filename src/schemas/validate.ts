@@ -14,7 +14,7 @@ import { escapePointerToken, unescapePointerToken } from './json-pointer';
 import { toViolations, type ContractViolation } from './violations';
 
 export { describeViolations, type ContractViolation } from './violations';
-export { FORMAT_EXPECTATIONS, isCarDate, isRfc3339DateTime } from './formats';
+export { isCarDate, isRfc3339DateTime } from './formats';
 
 export const SCHEMA_DIR = path.resolve(__dirname, '../../contracts/schemas');
 export const SCHEMA_BASE = 'https://vds-conformance.test/schemas/';

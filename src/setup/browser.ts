@@ -12,7 +12,7 @@ export interface BrowserChoice {
 }
 
 /** How to get a browser: the reason a browser check gives when there is none. */
-export const HOW_TO_GET_A_BROWSER =
+const HOW_TO_GET_A_BROWSER =
   'get one with `npx playwright install chromium` (where downloads work), or the system package ' +
   '(Debian/Ubuntu: `apt-get install chromium`), or set VDS_BROWSER to a Chromium executable';
 

@@ -166,7 +166,7 @@ function choiceLine(whose: string, c: Chosen, listed: number, givenTrip?: string
 
 /** `work` over the items, at most `limit` at a time, the results in the items' order. */
 async function inTurns<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out: R[] = Array.from({ length: items.length });
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {

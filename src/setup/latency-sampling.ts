@@ -23,23 +23,23 @@ import type { RunContext } from './run-context';
 import type { DataKey, Target } from './target';
 
 /** Rounds asked first and not counted. */
-export const WARM_UP_ROUNDS = 1;
+const WARM_UP_ROUNDS = 1;
 /** Items a list route is asked for. */
-export const LIST_LIMIT = 10;
+const LIST_LIMIT = 10;
 
 import { SAMPLES_PER_ROUTE, type LatencySampling, type RouteSamples } from '../transport/answer-times';
 
-export { SAMPLES_PER_ROUTE, type LatencySampling, type RouteSamples };
+export { SAMPLES_PER_ROUTE, type LatencySampling };
 
 /** The most routes sampled side by side (on a distant server). */
-export const SIDE_BY_SIDE = 6;
+const SIDE_BY_SIDE = 6;
 
 /** Routes sampled side by side for this round trip: 1 on a nearby server, one more per 10 ms, at most SIDE_BY_SIDE. */
-export function sideBySide(roundTripMs: number): number {
+function sideBySide(roundTripMs: number): number {
   return Math.min(SIDE_BY_SIDE, Math.max(1, Math.floor(roundTripMs / 10)));
 }
 
-export function samplingMethod(parallel: number): string {
+function samplingMethod(parallel: number): string {
   return `${SAMPLES_PER_ROUTE} requests per GET route of the API, one at a time, before any check and after ${WARM_UP_ROUNDS} round not counted` +
     (parallel > 1 ? ` (a distant server: ${parallel} routes side by side, each one request at a time)` : '') +
     ', with the primary token (none on a sandbox\'s open routes); lists asked for ' +

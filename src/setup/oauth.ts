@@ -182,6 +182,7 @@ async function submit(flow: Flow, control: Locator): Promise<void> {
   let waiting = true;
   const redirected = (async () => {
     const deadline = Date.now() + timeoutMs;
+    // eslint-disable-next-line no-unmodified-loop-condition -- submit() clears it once the race is over
     while (waiting && !flow.redirectedTo && Date.now() < deadline && !page.isClosed()) await new Promise((r) => setTimeout(r, 50));
   })();
   await Promise.race([navigated, redirected]);

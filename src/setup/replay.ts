@@ -75,11 +75,11 @@ export interface RecordedExchanges {
 }
 
 /** A secret's stand-in in a replay: names its key, never its value (at least 6 characters: redacted like one). */
-export function placeholder(key: string): string {
+function placeholder(key: string): string {
   return `replay-secret-${key}`;
 }
 
-export function tokenPlaceholder(key: string): string {
+function tokenPlaceholder(key: string): string {
   return `replay-token-${key}`;
 }
 

@@ -6,7 +6,7 @@ import type { RunContext } from './run-context';
 import type { Target } from './target';
 
 /** The variable a token key is shown as: VDS_TOKEN_FULL, VDS_TOKEN_WITHOUT_SCOPE_CARS_READ, ... */
-export function tokenVariable(key: string): string {
+function tokenVariable(key: string): string {
   return `VDS_TOKEN_${key.replace(/\./g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
 }
 

@@ -17,10 +17,10 @@
 import type { Locator, Page } from '@playwright/test';
 import type { Target } from './target';
 
-export type FieldName = 'username' | 'password' | 'submit';
-export const FIELD_NAMES: readonly FieldName[] = ['username', 'password', 'submit'];
+type FieldName = 'username' | 'password' | 'submit';
+const FIELD_NAMES: readonly FieldName[] = ['username', 'password', 'submit'];
 
-export interface SignInForm {
+interface SignInForm {
   /** Absent on the second page of a two-step sign-in (the account was given on the first). */
   username?: Locator;
   /** Absent on the first page of a two-step sign-in: the password comes on the next page. */

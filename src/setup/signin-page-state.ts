@@ -4,8 +4,7 @@
 // browser check after it is then not run with the same reason, without waiting out the page again.
 // Kept in the run's state folder (run-state.ts): shared by the workers, and surviving a worker's
 // restart after a failed test.
-import type { Browser } from '@playwright/test';
-import { signIn, type SignInRequest, type SignInResult } from './oauth';
+import type { SignInResult } from './oauth';
 import type { RunContext } from './run-context';
 import { readRunState, writeRunState } from './run-state';
 import { FORM_WAIT_MS, type FormProblem } from './signin-form';
@@ -57,7 +56,7 @@ export function formProblem(problem: FormProblem, target: Pick<Target, 'source'>
 }
 
 /** Signing in through fields read from the layout gave no redirect: they may not be the fields (or the credentials are wrong). */
-export function layoutSignInProblem(what: string, target: Pick<Target, 'source'>): SignInPageProblem {
+function layoutSignInProblem(what: string, target: Pick<Target, 'source'>): SignInPageProblem {
   return {
     kind: 'layout-sign-in',
     reason: `signing in through the fields the suite read from the form's layout (no label names them) gave ${what}: ` +
@@ -66,7 +65,7 @@ export function layoutSignInProblem(what: string, target: Pick<Target, 'source'>
 }
 
 /** A page after the sign-in that the suite cannot go on from: its limit, said once, naming the key that tells it how. */
-export function betweenPagesProblem(pageText: string | undefined, target: Pick<Target, 'source'>): SignInPageProblem {
+function betweenPagesProblem(pageText: string | undefined, target: Pick<Target, 'source'>): SignInPageProblem {
   return {
     kind: 'between-pages',
     pageText,

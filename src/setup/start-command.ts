@@ -8,7 +8,7 @@ import type { Target } from './target';
 
 const POLL_MS = 25;
 
-export class StartCommandError extends Error {}
+class StartCommandError extends Error {}
 
 export interface Started {
   stop(): Promise<void>;
@@ -34,7 +34,7 @@ export function targetServer(target: Target, cwd: string): Promise<Started> {
   return startTargetServer(target, cwd);
 }
 
-export async function startTargetServer(target: Target, cwd: string): Promise<Started> {
+async function startTargetServer(target: Target, cwd: string): Promise<Started> {
   const command = target.startCommand!;
   if (await answers(`${target.baseUrl}/users/me`)) {
     throw new StartCommandError(`${target.baseUrl} already answers before startCommand of ${target.source} ran: ` +

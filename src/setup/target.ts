@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
-import dotenv from 'dotenv';
 import YAML from 'yaml';
 import { didYouMean } from '../util/did-you-mean';
 
@@ -21,7 +20,7 @@ export type DataKey = (typeof DATA_KEYS)[number];
 
 /** The tokens a target file may give under `tokens` (besides `withoutScope.<scope>`). */
 export const BASE_TOKEN_KEYS = ['full', 'otherUser', 'noScopes', 'expired', 'revoked', 'restrictedApp'] as const;
-export type BaseTokenKey = (typeof BASE_TOKEN_KEYS)[number];
+type BaseTokenKey = (typeof BASE_TOKEN_KEYS)[number];
 export type TokenKey = BaseTokenKey | `withoutScope.${Scope}`;
 /** Every token a run may hold: the base ones and one without each scope. */
 export const TOKEN_KEYS: readonly TokenKey[] = [...BASE_TOKEN_KEYS, ...SCOPES.map((s) => `withoutScope.${s}` as const)];

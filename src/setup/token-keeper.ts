@@ -107,7 +107,7 @@ export function renewalsOf(stateDir: string | undefined): number {
 }
 
 /** The Authorization header carries a token the keeper keeps: its current value, renewed if need be. */
-export async function keptAuthorization(authorization: string | null | undefined, now = Date.now()): Promise<KeptAuthorization | undefined> {
+async function keptAuthorization(authorization: string | null | undefined, now = Date.now()): Promise<KeptAuthorization | undefined> {
   const keep = keeping;
   const match = keep && authorization ? /^Bearer (\S+)$/.exec(authorization) : null;
   if (!keep || !match) return undefined;
@@ -132,7 +132,7 @@ export async function keptAuthorization(authorization: string | null | undefined
 setTokenKeeper((authorization) => keptAuthorization(authorization));
 
 /** An answer that says the request's token has expired (401 or 403, "expired" in its message). */
-export function saysExpired(status: number, text: string): boolean {
+function saysExpired(status: number, text: string): boolean {
   return (status === 401 || status === 403) && /expired/i.test(text.slice(0, 2000));
 }
 

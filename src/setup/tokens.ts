@@ -35,7 +35,7 @@ interface MintPlan {
 }
 
 /** A scope name no application has: asking only for it asks for a token with none. */
-export const NO_SUCH_SCOPE = 'vds_conformance_no_such_scope';
+const NO_SUCH_SCOPE = 'vds_conformance_no_such_scope';
 
 export async function obtainTokens(target: Target, browserChoice: BrowserChoice, redactor: Redactor): Promise<ObtainedTokens> {
   const result: ObtainedTokens = { tokens: {}, notes: {}, otherSecrets: [], signedIn: [], kept: {} };

@@ -17,10 +17,10 @@ import fs from 'node:fs';
 import { answered, refusal, routeKeyOf, unanswered } from './breaker';
 import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
 import { curlCommand, type SecretRefs } from './curl';
-import { countThrottled, freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
+import { freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
 
 /** How many characters of an answer every exchange keeps (bodyExcerpt). */
-export const EXCERPT_CHARS = 1500;
+const EXCERPT_CHARS = 1500;
 
 /** The most of one answer read: a record, an error (a huge or endless body cannot exhaust memory). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -344,7 +344,6 @@ export const networkTransport: Transport = {
         }
         clearTimeout(timer);
         await new Promise((resolve) => setTimeout(resolve, retryAfterMs(res.headers.get('retry-after'))));
-        countThrottled();
         exchange.throttled = retries + 1;
         await throttle();
         started = performance.now();

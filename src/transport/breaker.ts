@@ -30,7 +30,7 @@
 /** No answers in a row that open a route among the checks. */
 export const MAX_SILENT_REQUESTS = 3;
 /** Silent requests in a row (not a byte of answer) that open a route while the run is prepared. */
-export const PREPARATION_SILENT_REQUESTS = 2;
+const PREPARATION_SILENT_REQUESTS = 2;
 
 /** A route's path template as the catalogue gives it: method, path (/cars/{carId}/trips), its id. */
 export interface RouteTemplate {

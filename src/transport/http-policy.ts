@@ -24,14 +24,13 @@ export interface HttpPolicy {
 const NONE: HttpPolicy = { headers: {}, intervalMs: 0, maxRetries: 3 };
 let policy: HttpPolicy = NONE;
 let nextStart = 0;
-let throttled = 0;
 /** How connections are opened (proxy, CA): the fresh connections' dispatcher is built the same way. */
 let connectVia: { proxied: boolean; connect?: { ca: string[] } } = { proxied: false };
 let fresh: Dispatcher | undefined;
 let pooled: { dispatcher: Dispatcher; changes: number } | undefined;
 
 /** Longest Retry-After honoured: a longer one is cut to this. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** The target's operator controls (its target file's headers, rateLimit and caFile, the CA's path resolved). */
 export interface OperatorControls {
@@ -128,11 +127,3 @@ export function retryAfterMs(header: string | null, now = Date.now()): number {
   return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Number.isFinite(ms) ? ms : 1000));
 }
 
-export function countThrottled(): void {
-  throttled += 1;
-}
-
-/** 429 answers this process waited out so far. */
-export function throttledCount(): number {
-  return throttled;
-}

@@ -11,7 +11,6 @@ export const EXIT = {
   broken: 3,
 } as const;
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_HELP = `Exit status:
   ${EXIT.passed}  the gate passed: no requirement of the gated classes failed (by default core and profile;

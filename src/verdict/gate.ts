@@ -16,10 +16,10 @@ import { EXIT } from './exit-codes';
 import type { BaselineEvaluation, Certificate, Comparison, Gate, GateClasses } from './model';
 import { counted } from './verdict';
 
-export const GATE_CLASSES: Record<GateClasses, ConformanceClass[]> = { all: ['core', 'profile'], core: ['core'] };
+const GATE_CLASSES: Record<GateClasses, ConformanceClass[]> = { all: ['core', 'profile'], core: ['core'] };
 
 /** What a gate over these classes is called in the console, the certificate and the help. */
-export function gateName(gate: GateClasses): string {
+function gateName(gate: GateClasses): string {
   return gate === 'core' ? 'core gate (the spec only: --gate core)' : 'conformance gate (core and profile)';
 }
 

@@ -188,7 +188,7 @@ export interface Certificate {
 }
 
 /** The kinds of cause the triage knows (src/verdict/triage.ts states each rule). */
-export const TRIAGE_CAUSES = ['not-implemented', 'no-answer', 'auth-refused', 'error-body', 'content-type', 'scope-map', 'date-shape'] as const;
+const TRIAGE_CAUSES = ['not-implemented', 'no-answer', 'auth-refused', 'error-body', 'content-type', 'scope-map', 'date-shape'] as const;
 export type TriageCauseId = (typeof TRIAGE_CAUSES)[number];
 
 export interface Triage {

@@ -53,7 +53,7 @@ export function wrongDates(e: Exchange, route: Route): WrongDate[] {
 }
 
 /** How a date value departs from its format; undefined when it follows it. */
-export function wrongShape(value: string | number, format: string): string | undefined {
+function wrongShape(value: string | number, format: string): string | undefined {
   if (typeof value === 'number') return value > 1e11 ? 'as epoch milliseconds (numbers)' : 'as epoch seconds (numbers)';
   if (format === 'vds-car-date' ? isCarDate(value) : isRfc3339DateTime(value)) return undefined;
   const date = /^\d{4}-\d{2}-\d{2}/.test(value);

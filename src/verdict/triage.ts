@@ -23,10 +23,10 @@ import {
 import { wrongDates } from './triage-dates';
 
 /** A cause on its own route(s) (not implemented, no answer) is shown from this many checks. */
-export const MIN_CHECKS = 3;
+const MIN_CHECKS = 3;
 /** A cause of the "every route" kind is shown from this many routes (and MIN_EVERY_CHECKS checks). */
-export const MIN_ROUTES = 2;
-export const MIN_EVERY_CHECKS = 2;
+const MIN_ROUTES = 2;
+const MIN_EVERY_CHECKS = 2;
 
 /** What the triage knows besides the records: the catalogue's facts and the target's environment. */
 export interface TriageFacts {

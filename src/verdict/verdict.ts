@@ -13,8 +13,6 @@ import {
   CLASSES, type Check,
 } from './model';
 
-export { CLASSES };
-
 /** What the certificate needs to know of a requirement before any result: its result's static part. */
 export type RequirementInfo = Pick<RequirementResult, 'id' | 'class' | 'title' | 'cite' | 'routes' | 'severity' | 'advisory' | 'applicable'>;
 
@@ -94,7 +92,7 @@ export function classVerdict(requirements: Array<Pick<RequirementResult, 'status
   return 'PASS';
 }
 
-export function verdicts(requirements: RequirementResult[], notRunFails = false): Record<ConformanceClass, ClassVerdict> {
+function verdicts(requirements: RequirementResult[], notRunFails = false): Record<ConformanceClass, ClassVerdict> {
   return Object.fromEntries(CLASSES.map((c) => [c, classVerdict(requirements.filter((r) => r.class === c), notRunFails)])) as Record<
     ConformanceClass, ClassVerdict
   >;
@@ -191,7 +189,7 @@ function grouped(pairs: Array<[string, string]>): Array<{ key: string; checks: s
   return [...map.entries()].map(([key, checks]) => ({ key, checks }));
 }
 
-export function countStatuses(statuses: CheckStatus[]): StatusCounts {
+function countStatuses(statuses: CheckStatus[]): StatusCounts {
   const notApplicable = statuses.filter((s) => s === 'not-applicable').length;
   return {
     passed: statuses.filter((s) => s === 'passed').length,

@@ -21,8 +21,8 @@ async function start() {
   const server = http.createServer((req, res) => {
     seen.push(req.url ?? '');
     req.resume();
-    if (/\/status$/.test(req.url ?? '')) return;
-    if (/\/locations$/.test(req.url ?? '')) {
+    if ((req.url ?? '').endsWith('/status')) return;
+    if ((req.url ?? '').endsWith('/locations')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('[');
       return;

@@ -16,7 +16,7 @@ test('a route that never answers: the proof goes on, keeps the token it cannot d
   // Car status never answers; GET /users/me never answers the token "hangs-me"; anything else 200.
   const server = http.createServer((req, res) => {
     req.resume();
-    if (/\/status$/.test(req.url ?? '')) return;
+    if ((req.url ?? '').endsWith('/status')) return;
     if (req.url === '/v3/users/me' && req.headers.authorization === 'Bearer hangs-me') return;
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });

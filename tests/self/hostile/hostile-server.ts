@@ -6,11 +6,11 @@
 import http from 'node:http';
 import { listenOnLoopback } from '../support/loopback-server';
 
-export interface Misbehaviour { route: RegExp; what: string; handle: (req: http.IncomingMessage, res: http.ServerResponse) => void }
+interface Misbehaviour { route: RegExp; what: string; handle: (req: http.IncomingMessage, res: http.ServerResponse) => void }
 
 const json = 'application/json; charset=utf-8';
 
-export const MISBEHAVIOURS: Misbehaviour[] = [
+const MISBEHAVIOURS: Misbehaviour[] = [
   { route: /^\/v3\/users\/me$/, what: 'an HTML error page with status 200', handle: (_q, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html><body><h1>Internal error</h1></body></html>'); } },
   { route: /^\/v3\/users\/me\/cars$/, what: 'invalid JSON', handle: (_q, res) => { res.writeHead(200, { 'content-type': json }); res.end('[{"id": 1, "name": '); } },
   { route: /^\/v3\/users\/[^/]+$/, what: 'JSON of the wrong type (a string)', handle: (_q, res) => { res.writeHead(200, { 'content-type': json }); res.end('"user"'); } },

@@ -54,7 +54,7 @@ export class CoreReach {
     if (guards.some((g) => this.everywhere.has(g))) return { kind: 'all' };
     const keys = new Set(guards.flatMap((g) => [...(this.reads.get(g) ?? [])]));
     if (!keys.size) return { kind: 'none' };
-    for (const key of [...keys]) for (const route of this.routesOf.get(key) ?? []) for (const judge of this.judgesOf.get(route) ?? []) keys.add(judge);
+    for (const key of Array.from(keys)) for (const route of this.routesOf.get(key) ?? []) for (const judge of this.judgesOf.get(route) ?? []) keys.add(judge);
     return { kind: 'checks', keys: [...keys].sort() };
   }
 }

@@ -12,7 +12,7 @@
 // spec is broken): against each, every core check that can see it runs too (core-reach.ts), and the
 // test fails on any core failure.
 import { keysPattern, requirementsPattern } from '../../../src/catalogue/selection';
-import { faultFamily, parseFaultSpec } from '../../../reference-server/fault-specs';
+import { faultFamily } from '../../../reference-server/fault-specs';
 import { loadTarget } from '../../../src/setup/target';
 import { faultGatePlan, gateFaultSpecs, isCaught } from '../../../scripts/power-plan';
 import { runInProcess, type InProcessRun } from '../../../src/engine/in-process';
@@ -30,8 +30,8 @@ for (const spec of gateFaultSpecs()) {
     // Which fault guards the core checks reach on this worker's clean reference (once a worker).
     const reach = plan.breaksSpec ? undefined : await coreReach(server, () => runInProcess({ target, catalogue, browser: browserSession, browserChoice, selection: { grep: /@core/ } }));
     await server.setFault(spec);
-    // A fault of the spec runs its selection whole: a core check may judge what a profile check
-    // received (CORE-ERROR-BODY runs after the others), which a stop at the first failure would cut.
+    // A run stops starting checks at its first failure, but for the checks that judge what the others
+    // received (CORE-ERROR-BODY runs after them, a stop spares it).
     const attempt = (grep: string | undefined, maxFailures: number, on = target) => runInProcess({
       target: on, catalogue, browser: browserSession, browserChoice, maxFailures, selection: grep ? { grep: new RegExp(grep) } : {},
     });
@@ -50,7 +50,7 @@ for (const spec of gateFaultSpecs()) {
     const throughPage = ['sign-in', 'token-endpoint'].includes(faultFamily(spec)) || !target.oauth?.restrictedClientId;
     const on = coreGrep && !throughPage ? { ...target, tokens: { ...target.tokens, restrictedApp: await keptRestrictedToken(server, target) } } : target;
     // With core checks to run, a selection runs whole (they must all be judged).
-    const whole = plan.breaksSpec || coreGrep !== undefined;
+    const whole = coreGrep !== undefined;
 
     let run: InProcessRun | undefined;
     let how = '';

@@ -6,9 +6,9 @@ import { test } from '@playwright/test';
 import type { Certificate } from '../../../src/verdict/model';
 import { NOT_SELECTED } from '../../../src/verdict/verdict';
 
-export const POWER_ANNOTATION = 'vds-power';
+const POWER_ANNOTATION = 'vds-power';
 
-export type ProofKind = 'fault' | 'conforming' | 'command-fault' | 'command-conforming';
+type ProofKind = 'fault' | 'conforming' | 'command-fault' | 'command-conforming';
 
 export interface ProofOutcome {
   kind: ProofKind;

@@ -25,7 +25,7 @@ export const USERS = {
 } as const;
 
 export type ClientKey = keyof typeof CLIENTS;
-export type UserKey = keyof typeof USERS;
+type UserKey = keyof typeof USERS;
 
 export interface Res {
   status: number;
@@ -106,7 +106,7 @@ export class Harness {
   }
 
   async request(method: string, url: string, options: RequestOptions = {}): Promise<Res> {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const headers: Record<string, string> = { ...options.headers };
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
     let payload: string | undefined = options.body;
     if (options.json !== undefined) {

@@ -19,8 +19,8 @@ export interface RouteCase {
 }
 
 const { alice: ALICE, bob: BOB, aliceRichCar: RICH, bobCar: BOB_CAR } = SEED_IDS;
-export const UNKNOWN_TRIP = 'ffffffffffffffffffffffff';
-export const NEW_CAR = { make: 'Renault', model: 'Clio' };
+const UNKNOWN_TRIP = 'ffffffffffffffffffffffff';
+const NEW_CAR = { make: 'Renault', model: 'Clio' };
 
 export function routeCases(h: Harness): RouteCase[] {
   const trip = h.latestTrip(RICH);

@@ -37,7 +37,7 @@ test.describe('car creation', () => {
     expect(Number.isInteger(car.id) && Number.isInteger(car.cardbId)).toBe(true);
     expect(car.creationDate).toMatch(STRICT_DATE);
     expect(car.creationDate).toBe('2026-03-17T10:20:30+00:00');
-    const { userId, timezone, ...record } = car;
+    const { userId: _userId, timezone: _timezone, ...record } = car;
     expect((await h.get(`/v3/cars/${car.id}`, token)).json).toEqual(record);
     expect((await h.get('/v3/users/me/cars', token)).json).toContainEqual(record);
     expect((await h.get(`/v3/users/${ALICE}/cars`, token)).json).toContainEqual(record);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-export interface Hit {
+interface Hit {
   where: string;
   secret: string;
   context: string;
@@ -75,7 +75,7 @@ function mostlyText(data: Buffer): boolean {
 }
 
 /** A minimal reader of zip archives (stored and deflated entries): enough for Playwright's zips. */
-export function unzip(zip: Buffer): Array<[string, Buffer]> {
+function unzip(zip: Buffer): Array<[string, Buffer]> {
   let end = zip.length - 22;
   while (end >= 0 && zip.readUInt32LE(end) !== 0x06054b50) end--;
   if (end < 0) throw new Error('not a zip archive: no end of central directory');

@@ -18,7 +18,7 @@ function route(id: string, group: Group, scopes: Scope[], contract?: string, ext
   };
 }
 
-export const ROUTES: Route[] = [
+const ROUTES: Route[] = [
   route('GET /users/me', 'users', ['users_read'], 'user'),
   route('GET /cars/{carId}', 'cars', ['cars_read'], 'car'),
   route('GET /users/me/cars', 'users', ['cars_read'], 'car[]'),

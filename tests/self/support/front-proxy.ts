@@ -33,7 +33,7 @@ export async function startFrontProxy(upstream: string, answer: Answer): Promise
  * What a Node framework (Fastify, here) answers for a route nobody wrote: 404 and its own JSON, not
  * the API's error array.
  */
-export function frameworkNotFound(req: http.IncomingMessage, res: http.ServerResponse): void {
+function frameworkNotFound(req: http.IncomingMessage, res: http.ServerResponse): void {
   const path = (req.url ?? '/').split('?')[0];
   res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
     .end(JSON.stringify({ statusCode: 404, error: 'Not Found', message: `Route ${req.method}:${path} not found` }));
