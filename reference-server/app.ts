@@ -20,7 +20,6 @@ import { usersRoutes } from './routes/users';
 import { checkRouteLatency, routeKeyOf, type RouteLatency } from './route-latency';
 import { FAULT_GUARDS_HEADER, Faults, guardsOfThisRequest, trackRequestGuards, Variants } from './switches';
 
-
 export interface ReferenceAppOptions {
   mode: Mode;
   /** A fault name from faults.ts; undefined, '' or 'none' for the correct server. */
@@ -53,7 +52,8 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
   const faults = new Faults(options.fault);
   const variants = new Variants(options.variant);
   const latencyMs = options.latencyMs ?? 0;
-  if (!Number.isSafeInteger(latencyMs) || latencyMs < 0) throw new Error(`Invalid latencyMs '${String(options.latencyMs)}' (valid: an integer number of ms, 0 or more)`);
+  if (!Number.isSafeInteger(latencyMs) || latencyMs < 0)
+    throw new Error(`Invalid latencyMs '${String(options.latencyMs)}' (valid: an integer number of ms, 0 or more)`);
   const routeLatency: Record<string, number> = checkRouteLatency(options.routeLatencyMs ?? {});
   const clock = options.now ?? (() => new Date());
   const ctx: AppContext = {
@@ -118,7 +118,13 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
   // variant records-text-plain: the API's JSON records (not GeoJSON, not the token) labelled text/plain.
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url ?? '';
-    if (reply.statusCode < 300 && variants.has('records-text-plain') && route.startsWith('/v3/') && !route.startsWith('/v3/auth/') && !route.endsWith('.geojson')) {
+    if (
+      reply.statusCode < 300 &&
+      variants.has('records-text-plain') &&
+      route.startsWith('/v3/') &&
+      !route.startsWith('/v3/auth/') &&
+      !route.endsWith('.geojson')
+    ) {
       const type = String(reply.getHeader('content-type') ?? '');
       if (type.startsWith('application/json')) reply.header('content-type', 'text/plain; charset=utf-8');
     }

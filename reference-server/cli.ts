@@ -37,7 +37,8 @@ function parseMode(value: string, source: string): Mode {
 
 function parseFault(value: string, source: string): string | null {
   if (isNone(value)) return null;
-  if (!isFaultName(parseFaultSpec(value).name)) throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${faultNames().join(', ')}; see --list-faults)`);
+  if (!isFaultName(parseFaultSpec(value).name))
+    throw new UsageError(`Unknown ${source} '${value}' (valid: none, ${faultNames().join(', ')}; see --list-faults)`);
   try {
     // eslint-disable-next-line no-new -- built only to learn whether the fault list parses
     new Faults(value); // a per-route fault needs its route, a plain one takes none
@@ -50,8 +51,14 @@ function parseFault(value: string, source: string): string | null {
 /** One variant, or several separated by commas (each a documented choice: any set conforms). */
 function parseVariant(value: string, source: string): string | null {
   if (isNone(value)) return null;
-  const unknown = value.split(',').map((n) => n.trim()).filter((n) => !isVariantName(n));
-  if (unknown.length) throw new UsageError(`Unknown ${source} '${unknown.join(',')}' (valid: none, ${variantNames().join(', ')}, or several separated by commas; see --list-variants)`);
+  const unknown = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => !isVariantName(n));
+  if (unknown.length)
+    throw new UsageError(
+      `Unknown ${source} '${unknown.join(',')}' (valid: none, ${variantNames().join(', ')}, or several separated by commas; see --list-variants)`,
+    );
   return value;
 }
 
@@ -62,10 +69,34 @@ function parseLatency(value: string, source: string): number {
 
 /** The options an env var can give too, in the order the env vars are read; `source` names the flag or the env var. */
 const ENV_BACKED: readonly { flag: string; env: string; apply: (options: CliOptions, value: string, source: string) => void }[] = [
-  { flag: '--mode', env: 'VDS_REFERENCE_MODE', apply: (o, value, source) => { o.mode = parseMode(value, source); } },
-  { flag: '--fault', env: 'VDS_REFERENCE_FAULT', apply: (o, value, source) => { o.fault = parseFault(value, source); } },
-  { flag: '--variant', env: 'VDS_REFERENCE_VARIANT', apply: (o, value, source) => { o.variant = parseVariant(value, source); } },
-  { flag: '--latency-ms', env: 'VDS_REFERENCE_LATENCY_MS', apply: (o, value, source) => { o.latencyMs = parseLatency(value, source); } },
+  {
+    flag: '--mode',
+    env: 'VDS_REFERENCE_MODE',
+    apply: (o, value, source) => {
+      o.mode = parseMode(value, source);
+    },
+  },
+  {
+    flag: '--fault',
+    env: 'VDS_REFERENCE_FAULT',
+    apply: (o, value, source) => {
+      o.fault = parseFault(value, source);
+    },
+  },
+  {
+    flag: '--variant',
+    env: 'VDS_REFERENCE_VARIANT',
+    apply: (o, value, source) => {
+      o.variant = parseVariant(value, source);
+    },
+  },
+  {
+    flag: '--latency-ms',
+    env: 'VDS_REFERENCE_LATENCY_MS',
+    apply: (o, value, source) => {
+      o.latencyMs = parseLatency(value, source);
+    },
+  },
   {
     flag: '--route-latency',
     env: 'VDS_REFERENCE_ROUTE_LATENCY',
@@ -80,7 +111,17 @@ const ENV_BACKED: readonly { flag: string; env: string; apply: (options: CliOpti
 ];
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
-  const options: CliOptions = { port: 8080, host: '127.0.0.1', mode: 'cloud', fault: null, variant: null, latencyMs: 0, routeLatencyMs: {}, listFaults: false, listVariants: false };
+  const options: CliOptions = {
+    port: 8080,
+    host: '127.0.0.1',
+    mode: 'cloud',
+    fault: null,
+    variant: null,
+    latencyMs: 0,
+    routeLatencyMs: {},
+    listFaults: false,
+    listVariants: false,
+  };
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -105,7 +146,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
     if (value === undefined) throw new UsageError(`Option ${flag} needs a value`);
     switch (flag) {
       case '--port': {
-        if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`Invalid --port '${value}' (valid: an integer 0..65535, 0 = any free port)`);
+        if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+          throw new UsageError(`Invalid --port '${value}' (valid: an integer 0..65535, 0 = any free port)`);
         options.port = Number(value);
         break;
       }
@@ -147,7 +189,11 @@ async function main(): Promise<void> {
     return;
   }
 
-  const app = await buildReferenceApp({ mode: options.mode, fault: options.fault ?? undefined, variant: options.variant ?? undefined, latencyMs: options.latencyMs,
+  const app = await buildReferenceApp({
+    mode: options.mode,
+    fault: options.fault ?? undefined,
+    variant: options.variant ?? undefined,
+    latencyMs: options.latencyMs,
     routeLatencyMs: options.routeLatencyMs,
   });
   // Before the start-up line: whoever reads it may stop the server at once (a test, a suite's teardown).
@@ -173,8 +219,9 @@ async function main(): Promise<void> {
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const slowRoutes = Object.entries(options.routeLatencyMs).map(([route, ms]) => `${route} +${ms} ms`);
   const latency = (options.latencyMs > 0 ? `, latency ${options.latencyMs} ms` : '') + (slowRoutes.length ? `, slower: ${slowRoutes.join(', ')}` : '');
-  process.stdout.write(`VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on http://${host}:${port}/v3\n`);
-
+  process.stdout.write(
+    `VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on http://${host}:${port}/v3\n`,
+  );
 }
 
 if (require.main === module) {

@@ -11,7 +11,8 @@ export function formatFaultTable(): string {
   const nameWidth = Math.max(4, ...faults.map((f) => f.name.length));
   const familyWidth = Math.max(6, ...faults.map((f) => f.family.length));
   const line = (a: string, b: string, c: string) => `${a.padEnd(nameWidth)}  ${b.padEnd(familyWidth)}  ${c}`;
-  const describe = (f: FaultInfo) => (f.routes ? `${f.description}; start as ${f.name}@<route>, e.g. ${f.name}@${faultRoutes(f.name as FaultName)[0]}` : f.description);
+  const describe = (f: FaultInfo) =>
+    f.routes ? `${f.description}; start as ${f.name}@<route>, e.g. ${f.name}@${faultRoutes(f.name as FaultName)[0]}` : f.description;
   return [line('NAME', 'FAMILY', 'DESCRIPTION'), ...faults.map((f) => line(f.name, f.family, describe(f)))].join('\n');
 }
 

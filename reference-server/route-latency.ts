@@ -21,7 +21,10 @@ export function checkRouteLatency(latency: Record<string, number>, source = 'rou
 /** 'GET /cars/:carId/status=200,GET /users/me=50' as a table of delays. */
 export function parseRouteLatency(spec: string, source: string): RouteLatency {
   const table: Record<string, number> = {};
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(.+?)\s*=\s*(\d{1,6})$/.exec(part);
     if (!m) throw new Error(`Invalid ${source} '${part}' (valid: ROUTE=MS, e.g. 'GET /cars/:carId/status=200'; several separated by commas)`);
     table[m[1]] = Number(m[2]);

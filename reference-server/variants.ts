@@ -26,17 +26,21 @@ export const VARIANTS = [
   {
     name: 'quiet-month',
     description: 'No car has data since the 1st of the current month 00:00 UTC: every seeded history ends 2 h before the month start',
-    allowedBy: 'vehicle-data-service-v3.md § Resources and their fields (no amount of data is stated) and v3-profile.md § Conflicts and decisions (status with no data yet)',
+    allowedBy:
+      'vehicle-data-service-v3.md § Resources and their fields (no amount of data is stated) and v3-profile.md § Conflicts and decisions (status with no data yet)',
   },
   {
     name: 'many-cars',
-    description: 'The primary user has twelve more cars, listed before the others: the tenth was driven a few times in the last three days, the rest never (a test account with many cars)',
-    allowedBy: 'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
+    description:
+      'The primary user has twelve more cars, listed before the others: the tenth was driven a few times in the last three days, the rest never (a test account with many cars)',
+    allowedBy:
+      'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
   },
   {
     name: 'short-lived-tokens',
     description: 'Access tokens expire 8 s after they are issued (expires_in 8, the refresh token renews them): shorter than a run of the suite',
-    allowedBy: 'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Records (token: expires_at, expires_in, refresh_token)',
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Records (token: expires_at, expires_in, refresh_token)',
   },
   {
     name: 'stats-no-data-404',
@@ -46,12 +50,13 @@ export const VARIANTS = [
   {
     name: 'dissociate-cars-only',
     description: 'Dissociating a device associated only with a user (by pin, no car) answers 409 and keeps the association',
-    allowedBy: 'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car") and v3-profile.md § Errors, Devices (dissociate a device that is not associated: 409)',
+    allowedBy:
+      'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car") and v3-profile.md § Errors, Devices (dissociate a device that is not associated: 409)',
   },
   {
     name: 'empty-scope-as-absent',
     signIn: true,
-    description: 'On the sign-in page a present but empty scope is read as absent: the token gets all of the application\'s scopes',
+    description: "On the sign-in page a present but empty scope is read as absent: the token gets all of the application's scopes",
     allowedBy: 'v3-profile.md § Errors, Sign-in page ("scope (space-separated list, optional; ...)": an empty list is not defined)',
   },
   {
@@ -63,20 +68,24 @@ export const VARIANTS = [
   {
     name: 'signin-form-unlabelled',
     signIn: true,
-    description: 'The sign-in form has no label: a text field named login with a placeholder only, a password field with a "Show" button, a field for bots hidden off-screen, and a "Continue" button',
+    description:
+      'The sign-in form has no label: a text field named login with a placeholder only, a password field with a "Show" button, a field for bots hidden off-screen, and a "Continue" button',
     allowedBy: 'v3-profile.md § Errors, Sign-in page (a sign-in web page: its markup, field names and labels are not stated)',
   },
   {
     name: 'signin-two-step',
     signIn: true,
     description: 'Signing in takes two pages: the e-mail and "Next", then the password (the account shown, "Not you?") and "Sign in"',
-    allowedBy: 'v3-profile.md § Errors, Sign-in page (a sign-in web page: how many pages it takes is not stated, only its parameters and the redirect after sign-in)',
+    allowedBy:
+      'v3-profile.md § Errors, Sign-in page (a sign-in web page: how many pages it takes is not stated, only its parameters and the redirect after sign-in)',
   },
   {
     name: 'signin-consent-page',
     signIn: true,
-    description: 'After the password, a page asks the user to allow the application (its scopes listed; Deny, then Allow); Allow redirects with the code, Deny with error=access_denied',
-    allowedBy: 'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected": the pages of signing in are not stated) and RFC 6749 section 4.1 (the authorization server asks the resource owner)',
+    description:
+      'After the password, a page asks the user to allow the application (its scopes listed; Deny, then Allow); Allow redirects with the code, Deny with error=access_denied',
+    allowedBy:
+      'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected": the pages of signing in are not stated) and RFC 6749 section 4.1 (the authorization server asks the resource owner)',
   },
   {
     name: 'signin-continue-page',
@@ -91,7 +100,8 @@ export const VARIANTS = [
   },
   {
     name: 'limit-keeps-oldest',
-    description: 'limit keeps the oldest items of the range (the first n in date order) instead of the most recent, while the default page of default-page-size still keeps the most recent',
+    description:
+      'limit keeps the oldest items of the range (the first n in date order) instead of the most recent, while the default page of default-page-size still keeps the most recent',
     allowedBy: 'v3-profile.md § Query parameters (limit: "max items returned": which items are kept is not stated, nor the order of the lists)',
   },
   {
@@ -101,8 +111,10 @@ export const VARIANTS = [
   },
   {
     name: 'records-text-plain',
-    description: 'Every JSON record of the API (users, cars, histories, stats, status; not GeoJSON, not the token) is labelled text/plain; charset=utf-8 (body unchanged)',
-    allowedBy: 'vehicle-data-service-v3.md § Resources and their fields and v3-profile.md § Records (the records are stated, their content type is not; rule 3: such a gap may only warn)',
+    description:
+      'Every JSON record of the API (users, cars, histories, stats, status; not GeoJSON, not the token) is labelled text/plain; charset=utf-8 (body unchanged)',
+    allowedBy:
+      'vehicle-data-service-v3.md § Resources and their fields and v3-profile.md § Records (the records are stated, their content type is not; rule 3: such a gap may only warn)',
   },
   {
     name: 'token-answer-text-plain',
@@ -131,7 +143,8 @@ export const VARIANTS = [
   },
   {
     name: 'default-page-size',
-    description: 'Without limit, car locations, locations.geojson, signals and trips answer their 25 most recent items (a default limit of 25: the 25 an explicit limit=25 keeps)',
+    description:
+      'Without limit, car locations, locations.geojson, signals and trips answer their 25 most recent items (a default limit of 25: the 25 an explicit limit=25 keeps)',
     allowedBy: 'vehicle-data-service-v3.md § Limits (page sizes: not shown) and v3-profile.md § Query parameters (no default limit is stated)',
   },
   {
@@ -151,7 +164,8 @@ export const VARIANTS = [
   },
   {
     name: 'extra-fields',
-    description: 'Every JSON record (user, car, location, signal, trip, stat, status, token, error element) carries an extra "vendorExtension" member, its value different in every answer (a serial number)',
+    description:
+      'Every JSON record (user, car, location, signal, trip, stat, status, token, error element) carries an extra "vendorExtension" member, its value different in every answer (a serial number)',
     allowedBy: 'vehicle-data-service-v3.md § Resources and their fields and v3-profile.md § Records (fields are listed; other members are not excluded)',
   },
   {
@@ -167,7 +181,8 @@ export const VARIANTS = [
   {
     name: 'dates-paris-offset',
     description: 'Every date (users, cars, locations, signals, trips, stats) is written as Paris wall-clock time with its offset (+01:00 or +02:00)',
-    allowedBy: 'vehicle-data-service-v3.md § Car record (creationDate: "with UTC offset", shape YYYY-MM-DDThh:mm:ss+hh:mm) and v3-profile.md § Records ("date" is RFC 3339 with an offset)',
+    allowedBy:
+      'vehicle-data-service-v3.md § Car record (creationDate: "with UTC offset", shape YYYY-MM-DDThh:mm:ss+hh:mm) and v3-profile.md § Records ("date" is RFC 3339 with an offset)',
   },
   {
     name: 'tips-reworded',
@@ -181,12 +196,15 @@ export const VARIANTS = [
   },
   {
     name: 'pin-lock-before-format',
-    description: 'A locked device answers every pin association 403 AUTHORIZATION_ERROR before its pin is read: a malformed pin to a locked device is 403, not 400',
-    allowedBy: 'v3-profile.md § Conflicts and decisions (order of checks: where the pin lock comes is not stated) and § Errors, Devices (malformed pin 400; pin association failed 3 times already 403)',
+    description:
+      'A locked device answers every pin association 403 AUTHORIZATION_ERROR before its pin is read: a malformed pin to a locked device is 403, not 400',
+    allowedBy:
+      'v3-profile.md § Conflicts and decisions (order of checks: where the pin lock comes is not stated) and § Errors, Devices (malformed pin 400; pin association failed 3 times already 403)',
   },
   {
     name: 'idle-connection-close',
-    description: 'A kept-alive connection idle for more than 100 ms is closed without announcing it (no Keep-Alive header), as a load balancer may: a request sent on it meanwhile gets no answer',
+    description:
+      'A kept-alive connection idle for more than 100 ms is closed without announcing it (no Keep-Alive header), as a load balancer may: a request sent on it meanwhile gets no answer',
     allowedBy: 'vehicle-data-service-v3.md § Limits ("time-outs: not shown"; RFC 9112 § 9.3: either side may close an idle connection at any time)',
   },
   {

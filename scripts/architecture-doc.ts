@@ -11,7 +11,9 @@ const DOC = path.join(ROOT, 'docs', 'ARCHITECTURE.md');
 export const BEGIN = '<!-- layers:begin (npm run architecture, from src/layers.yaml) -->';
 export const END = '<!-- layers:end -->';
 
-interface Layers { folders: Record<string, { job: string; imports: string[] }> }
+interface Layers {
+  folders: Record<string, { job: string; imports: string[] }>;
+}
 
 export function readLayers(): Layers {
   return YAML.parse(fs.readFileSync(path.join(ROOT, 'src', 'layers.yaml'), 'utf8')) as Layers;
@@ -20,7 +22,11 @@ export function readLayers(): Layers {
 /** The arrows no longer path implies (a transitive reduction of "may import"). */
 function directEdges(folders: Layers['folders']): Array<[string, string]> {
   const reach = (from: string, seen = new Set<string>()): Set<string> => {
-    for (const to of folders[from]?.imports ?? []) if (!seen.has(to)) { seen.add(to); reach(to, seen); }
+    for (const to of folders[from]?.imports ?? [])
+      if (!seen.has(to)) {
+        seen.add(to);
+        reach(to, seen);
+      }
     return seen;
   };
   const edges: Array<[string, string]> = [];
@@ -46,7 +52,9 @@ export function renderLayers(layers = readLayers()): string {
   const table = [
     '| folder | its one job | may import (besides itself) |',
     '|---|---|---|',
-    ...Object.entries(layers.folders).map(([f, { job, imports }]) => `| \`${f}/\` | ${job.replace(/\|/g, '\\|')} | ${imports.map(label).join(', ') || 'nothing of the project'} |`),
+    ...Object.entries(layers.folders).map(
+      ([f, { job, imports }]) => `| \`${f}/\` | ${job.replace(/\|/g, '\\|')} | ${imports.map(label).join(', ') || 'nothing of the project'} |`,
+    ),
   ];
   return [BEGIN, ...diagram, '', ...table, END].join('\n');
 }

@@ -44,14 +44,30 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   { name: 'default', what: 'npm run conformance (embedded reference)', env: {}, args: [], goal: '<= 5 s' },
-  { name: 'failing', what: 'most checks fail (fault error-body-object-not-array)', env: { VDS_REFERENCE_FAULT: 'error-body-object-not-array' }, args: [], goal: '<= 2x default' },
+  {
+    name: 'failing',
+    what: 'most checks fail (fault error-body-object-not-array)',
+    env: { VDS_REFERENCE_FAULT: 'error-body-object-not-array' },
+    args: [],
+    goal: '<= 2x default',
+  },
   { name: 'remote', what: 'every answer 40 ms late', env: { VDS_REFERENCE_LATENCY_MS: '40' }, args: [], goal: '<= 3x default' },
   { name: 'one-check', what: 'one check: the fixed cost of a run', env: {}, args: ['--grep', '^AUTH-MISSING GET /users/me @'] },
-  { name: 'idle-drops', what: 'idle kept-alive connections closed unannounced (variant idle-connection-close)', env: { VDS_REFERENCE_VARIANT: 'idle-connection-close' }, args: [], goal: '<= 1x default' },
+  {
+    name: 'idle-drops',
+    what: 'idle kept-alive connections closed unannounced (variant idle-connection-close)',
+    env: { VDS_REFERENCE_VARIANT: 'idle-connection-close' },
+    args: [],
+    goal: '<= 1x default',
+  },
   { name: 'signin', what: 'every token through the sign-in page (target local-signin)', env: { VDS_TARGET: 'local-signin' }, args: [] },
   {
-    name: 'unlabelled-form', what: 'the same, the sign-in form without labels (variant signin-form-unlabelled)',
-    env: { VDS_TARGET: 'local-signin', VDS_REFERENCE_VARIANT: 'signin-form-unlabelled' }, args: [], goal: '<= 1x signin', baseline: 'signin',
+    name: 'unlabelled-form',
+    what: 'the same, the sign-in form without labels (variant signin-form-unlabelled)',
+    env: { VDS_TARGET: 'local-signin', VDS_REFERENCE_VARIANT: 'signin-form-unlabelled' },
+    args: [],
+    goal: '<= 1x signin',
+    baseline: 'signin',
   },
 ];
 
@@ -162,17 +178,23 @@ async function replay(concurrency: number): Promise<{ requests: number; suiteS: 
   try {
     const scenario: Scenario = { name: 'recorded', what: '', env: { VDS_TARGET: reference.targetFile }, args: [] };
     const suite = await runOnce(scenario, { VDS_RECORD_REQUESTS: record });
-    const requests = fs.readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RecordedRequest);
+    const requests = fs
+      .readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RecordedRequest);
     const started = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < requests.length) {
-        const r = requests[next++];
-        // Node's fetch keeps connections alive; redirects are not followed, as the suite does not.
-        const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, redirect: 'manual' });
-        await res.arrayBuffer();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < requests.length) {
+          const r = requests[next++];
+          // Node's fetch keeps connections alive; redirects are not followed, as the suite does not.
+          const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, redirect: 'manual' });
+          await res.arrayBuffer();
+        }
+      }),
+    );
     const replayS = (performance.now() - started) / 1000;
     return { requests: requests.length, suiteS: suite.wallS, replayS };
   } finally {
@@ -213,18 +235,28 @@ async function main(): Promise<void> {
   const lines = [
     '| scenario | wall s (median) | min | max | x baseline | checks (failed) | requests | checks/s | peak MB | goal |',
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.scenario}: ${r.what} | ${r.wallS.median} | ${r.wallS.min} | ${r.wallS.max} | ${r.ratioToDefault === undefined ? '-' : `${r.ratioToDefault} (${r.baseline})`} | ` +
-      `${r.checks} (${r.failedChecks}) | ${r.requests} | ${r.checksPerS} | ${r.peakMemoryMb ?? '-'} | ${r.goal ?? '-'} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario}: ${r.what} | ${r.wallS.median} | ${r.wallS.min} | ${r.wallS.max} | ${r.ratioToDefault === undefined ? '-' : `${r.ratioToDefault} (${r.baseline})`} | ` +
+        `${r.checks} (${r.failedChecks}) | ${r.requests} | ${r.checksPerS} | ${r.peakMemoryMb ?? '-'} | ${r.goal ?? '-'} |`,
+    ),
   ];
   const notes = [
-    ...(raw ? [`raw replay: the ${raw.requests} requests of one run, ${concurrency} at a time with a keep-alive client: ${round(raw.replayS)} s; ` +
-      `that run took ${round(raw.suiteS)} s, ${round(raw.suiteS / raw.replayS, 1)}x the replay`] : []),
+    ...(raw
+      ? [
+          `raw replay: the ${raw.requests} requests of one run, ${concurrency} at a time with a keep-alive client: ${round(raw.replayS)} s; ` +
+            `that run took ${round(raw.suiteS)} s, ${round(raw.suiteS / raw.replayS, 1)}x the replay`,
+        ]
+      : []),
     ...(fixed ? [`fixed start-up cost of a run (one check): ${fixed.wallS.median} s`] : []),
     self.seconds ? `npm test (goal <= 600 s): ${round(self.seconds, 0)} s, last run ${self.date}` : 'npm test: no timing yet (run npm test)',
   ];
   console.log(`\n${lines.join('\n')}\n\n${notes.map((n) => `- ${n}`).join('\n')}`);
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
-  fs.writeFileSync(OUT, `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, runs, warmup, rows, replay: raw, selfTest: self }, null, 2)}\n`);
+  fs.writeFileSync(
+    OUT,
+    `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, runs, warmup, rows, replay: raw, selfTest: self }, null, 2)}\n`,
+  );
   console.log(`\nwrote ${path.relative(ROOT, OUT)}`);
 }
 

@@ -68,22 +68,33 @@ export function readCheckKills(): KillMatrix | undefined {
 function pruned(matrix: KillMatrix | undefined, known: Set<string>): KillMatrix | undefined {
   if (!matrix) return undefined;
   const faults = new Set(faultSpecs());
-  return Object.fromEntries(Object.entries(matrix).filter(([fault]) => faults.has(fault)).map(([fault, ids]) => [fault, ids.filter((id) => known.has(id))]));
+  return Object.fromEntries(
+    Object.entries(matrix)
+      .filter(([fault]) => faults.has(fault))
+      .map(([fault, ids]) => [fault, ids.filter((id) => known.has(id))]),
+  );
 }
 
 /** Rewrites one section, keeping the other (both pruned), and derives the classes each fault fails from both. */
 export function writeKills(matrix: KillMatrix, section: Section = 'faults'): void {
   const catalogue = loadCatalogue();
   const known = { faults: new Set(catalogue.requirements.map((r) => r.id)), checks: new Set(planChecks(catalogue).map((p) => p.key)) };
-  const sorted = Object.fromEntries(Object.entries(matrix).filter(([, ids]) => section === 'faults' || ids.length).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = Object.fromEntries(
+    Object.entries(matrix)
+      .filter(([, ids]) => section === 'faults' || ids.length)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
   const { classes: _old, ...kept } = readDoc() ?? {};
   const doc: Partial<Record<Section, KillMatrix>> = { faults: {}, ...kept, [section]: sorted };
   doc.faults = pruned(doc.faults, known.faults);
   doc.checks = pruned(doc.checks, known.checks);
   fs.writeFileSync(KILLS_FILE, HEADER + YAML.stringify({ faults: doc.faults, ...(doc.checks ? { checks: doc.checks } : {}) }));
   const classOf = new Map(catalogue.requirements.map((r) => [r.id, r.class]));
-  const classes = Object.fromEntries(Object.entries(requirementKills(catalogue) ?? {}).sort(([a], [b]) => a.localeCompare(b))
-    .map(([fault, ids]) => [fault, [...new Set(ids.map((id) => classOf.get(id)).filter((c): c is ConformanceClass => c !== undefined))].sort()]));
+  const classes = Object.fromEntries(
+    Object.entries(requirementKills(catalogue) ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([fault, ids]) => [fault, [...new Set(ids.map((id) => classOf.get(id)).filter((c): c is ConformanceClass => c !== undefined))].sort()]),
+  );
   fs.appendFileSync(KILLS_FILE, YAML.stringify({ classes }));
 }
 
@@ -96,5 +107,7 @@ export function neverCaught(catalogue: Catalogue, matrix: KillMatrix): string[] 
 /** Checks (of non-advisory requirements) that no fault has been seen to make fail, in catalogue order. */
 export function checksNeverCaught(catalogue: Catalogue, matrix: KillMatrix): string[] {
   const caught = new Set(Object.values(matrix).flat());
-  return planChecks(catalogue).filter((p) => !p.requirement.advisory && !caught.has(p.key)).map((p) => p.key);
+  return planChecks(catalogue)
+    .filter((p) => !p.requirement.advisory && !caught.has(p.key))
+    .map((p) => p.key);
 }

@@ -15,7 +15,9 @@ export interface GatePower {
 }
 
 export function gatePowerLine(g: GatePower): string {
-  return `gate power (npm run conformance): ${g.faultsFailed}/${g.faults} reference faults exit 1; ` +
+  return (
+    `gate power (npm run conformance): ${g.faultsFailed}/${g.faults} reference faults exit 1; ` +
     `${g.specFaultsFailCore}/${g.specFaults} that break the spec fail the core class; ` +
-    `precision: ${g.conformingPassed}/${g.conforming} conforming servers exit 0`;
+    `precision: ${g.conformingPassed}/${g.conforming} conforming servers exit 0`
+  );
 }

@@ -104,7 +104,6 @@ function labelFor(spec: string): string {
   return spec.replace(/[\s/:]+/g, '_');
 }
 
-
 /** Round-robin over the families, keeping the registry's order within each. */
 function interleaveByFamily(runs: Run[]): Run[] {
   const families = new Map<string, Run[]>();
@@ -149,10 +148,15 @@ function runSuite(run: Run): Promise<Outcome> {
     if (run.fault && run.maxFailures > 0) args.push('--max-failures', String(run.maxFailures));
     // Its own process group: a run that overstays is stopped with its reference server and browser.
     const child = spawn(process.execPath, args, {
-      cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true,
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
     });
     let stderr = '';
-    child.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
+    child.stderr.on('data', (d) => {
+      stderr = (stderr + d).slice(-4000);
+    });
     const timer = setTimeout(() => {
       killGroup(child);
     }, RUN_TIMEOUT_MS);
@@ -209,7 +213,18 @@ async function runPersistentTwice(run: Run): Promise<Outcome> {
 
 /** What a run showed, read from its certificate (src/verdict/model.ts): the one result format of a run. */
 function readOutcome(run: Run, certificateFile: string, seconds: number, stderr: string, exitCode: number | null): Outcome {
-  const outcome: Outcome = { ...run, ok: false, exitCode, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], suiteBroke: [], total: 0, seconds };
+  const outcome: Outcome = {
+    ...run,
+    ok: false,
+    exitCode,
+    coreFailed: false,
+    failedRequirements: [],
+    failedChecks: [],
+    notRun: [],
+    suiteBroke: [],
+    total: 0,
+    seconds,
+  };
   if (!fs.existsSync(certificateFile)) {
     outcome.problem = `no certificate (the run crashed): ${stderr.trim().split('\n').slice(-3).join(' | ')}`;
     return outcome;
@@ -236,13 +251,15 @@ function readOutcome(run: Run, certificateFile: string, seconds: number, stderr:
 async function pool<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R>, done: (r: R) => void): Promise<R[]> {
   const results: R[] = [];
   const queue = [...items];
-  await Promise.all(Array.from({ length: jobs }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
-      const r = await work(item);
-      results.push(r);
-      done(r);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+        const r = await work(item);
+        results.push(r);
+        done(r);
+      }
+    }),
+  );
   return results;
 }
 
@@ -294,8 +311,9 @@ interface Plan {
 
 /** Which servers to run the suite against, in which order, and what each run selects. */
 function plan(o: Options): Plan {
-  const specs = faultSpecs({ firstRouteOnly: !o.everyRoute })
-    .filter((spec) => !o.precisionOnly && (!o.only || o.only.includes(spec) || o.only.includes(parseFaultSpec(spec).name)));
+  const specs = faultSpecs({ firstRouteOnly: !o.everyRoute }).filter(
+    (spec) => !o.precisionOnly && (!o.only || o.only.includes(spec) || o.only.includes(parseFaultSpec(spec).name)),
+  );
   const catalogue = loadCatalogue();
   // What each fault made fail, check-level runs included: where a targeted run starts.
   const targets: KillMatrix = requirementKills(catalogue) ?? {};
@@ -326,24 +344,49 @@ function plan(o: Options): Plan {
 
 /** Runs every planned run, `jobs` at a time, printing each outcome as it comes. */
 async function execute(p: Plan, o: Options): Promise<Outcome[]> {
-  console.log(`Suite power: ${p.cleanRuns.length} runs against conforming servers and ${p.faultRuns.length} faults, ${o.jobs} at a time` +
-    (o.full ? ', every check against every fault'
-      : o.topUp ? `, each fault against the ${o.byCheck ? 'checks' : 'requirements'} no fault has caught yet`
-        : ', each fault first against the requirements that caught it last time'));
+  console.log(
+    `Suite power: ${p.cleanRuns.length} runs against conforming servers and ${p.faultRuns.length} faults, ${o.jobs} at a time` +
+      (o.full
+        ? ', every check against every fault'
+        : o.topUp
+          ? `, each fault against the ${o.byCheck ? 'checks' : 'requirements'} no fault has caught yet`
+          : ', each fault first against the requirements that caught it last time'),
+  );
   let finished = 0;
   const progress = (out: Outcome) => {
     finished += 1;
-    const verdict = !out.fault ? (isClean(out) ? 'passes' : 'FALSE ALARM')
-      : o.topUp || o.full ? (out.failedChecks.length ? 'killed' : o.topUp ? 'no new' : 'SURVIVED')
-        : isKilled(out) ? 'killed' : out.requirements ? 'missed' : 'SURVIVED';
-    const scope = out.requirements ? ` (checks of ${out.requirements.length > 4 ? `${out.requirements.length} requirements` : out.requirements.join(', ')})`
-      : out.checks ? ` (${out.checks.length} checks)` : '';
-    const caught = !o.topUp || !out.failedChecks.length ? ''
-      : o.byCheck ? ` caught ${out.failedChecks.length} checks of ${out.failedRequirements.join(', ')}` : ` caught ${out.failedRequirements.join(', ')}`;
-    const exit = out.exitCode === null ? ' (killed: overran)' : ` exit ${out.exitCode}${out.breaksSpec ? `, core ${out.coreFailed ? 'FAIL' : 'not FAIL'}` : ''}`;
+    const verdict = !out.fault
+      ? isClean(out)
+        ? 'passes'
+        : 'FALSE ALARM'
+      : o.topUp || o.full
+        ? out.failedChecks.length
+          ? 'killed'
+          : o.topUp
+            ? 'no new'
+            : 'SURVIVED'
+        : isKilled(out)
+          ? 'killed'
+          : out.requirements
+            ? 'missed'
+            : 'SURVIVED';
+    const scope = out.requirements
+      ? ` (checks of ${out.requirements.length > 4 ? `${out.requirements.length} requirements` : out.requirements.join(', ')})`
+      : out.checks
+        ? ` (${out.checks.length} checks)`
+        : '';
+    const caught =
+      !o.topUp || !out.failedChecks.length
+        ? ''
+        : o.byCheck
+          ? ` caught ${out.failedChecks.length} checks of ${out.failedRequirements.join(', ')}`
+          : ` caught ${out.failedRequirements.join(', ')}`;
+    const exit =
+      out.exitCode === null ? ' (killed: overran)' : ` exit ${out.exitCode}${out.breaksSpec ? `, core ${out.coreFailed ? 'FAIL' : 'not FAIL'}` : ''}`;
     // Under a fault, a check the suite broke under is a place where an odd answer met no assertion:
     // it is not run there (never a kill), and its procedure should fail with expected vs actual.
-    const broke = out.fault && out.suiteBroke.length ? ` (the suite broke under ${out.suiteBroke.length} checks: ${out.suiteBroke.slice(0, 3).join('; ')})` : '';
+    const broke =
+      out.fault && out.suiteBroke.length ? ` (the suite broke under ${out.suiteBroke.length} checks: ${out.suiteBroke.slice(0, 3).join('; ')})` : '';
     console.log(`  [${finished}] ${out.label.padEnd(40)} ${verdict.padEnd(9)} ${out.seconds.toFixed(1)}s${exit}${scope}${caught}${broke} ${out.problem ?? ''}`);
   };
 
@@ -364,16 +407,31 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
   };
   // Top-up: the requirements (or checks) still uncaught; again while a capped run found some.
   const runTopUp = async (run: Run): Promise<Outcome> => {
-    const merged: Outcome = { ...run, ok: true, exitCode: 0, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], suiteBroke: [], total: 0, seconds: 0 };
+    const merged: Outcome = {
+      ...run,
+      ok: true,
+      exitCode: 0,
+      coreFailed: false,
+      failedRequirements: [],
+      failedChecks: [],
+      notRun: [],
+      suiteBroke: [],
+      total: 0,
+      seconds: 0,
+    };
     for (;;) {
       const remaining = [...p.uncaught];
       if (!remaining.length) break;
       const out = await runSuite(o.byCheck ? { ...run, checks: remaining } : { ...run, requirements: remaining });
       for (const id of o.byCheck ? out.failedChecks : out.failedRequirements) p.uncaught.delete(id);
       Object.assign(merged, {
-        ok: merged.ok && out.ok, total: merged.total + out.total, seconds: merged.seconds + out.seconds, problem: out.problem ?? merged.problem,
+        ok: merged.ok && out.ok,
+        total: merged.total + out.total,
+        seconds: merged.seconds + out.seconds,
+        problem: out.problem ?? merged.problem,
         // The exit status shown is the worst of the rounds (a round that caught something exits 1).
-        exitCode: merged.exitCode !== 0 ? merged.exitCode : out.exitCode, coreFailed: merged.coreFailed || out.coreFailed,
+        exitCode: merged.exitCode !== 0 ? merged.exitCode : out.exitCode,
+        coreFailed: merged.coreFailed || out.coreFailed,
       });
       merged.failedRequirements.push(...out.failedRequirements);
       merged.failedChecks.push(...out.failedChecks);
@@ -407,7 +465,9 @@ function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): {
   for (const m of mutants) {
     const verdict = gating ? (isKilled(m) ? 'killed' : 'SURVIVED') : m.failedChecks.length ? 'killed' : o.topUp ? '-' : 'SURVIVED';
     const breaks = FAULTS.find((f) => f.name === parseFaultSpec(m.fault!).name)?.breaks ?? '';
-    lines.push(`| ${m.fault} | ${faultFamily(m.fault!)} | ${breaks} | ${verdict} | ${m.exitCode ?? '-'} | ${m.failedRequirements.join(', ') || (m.problem ?? '-')} |`);
+    lines.push(
+      `| ${m.fault} | ${faultFamily(m.fault!)} | ${breaks} | ${verdict} | ${m.exitCode ?? '-'} | ${m.failedRequirements.join(', ') || (m.problem ?? '-')} |`,
+    );
   }
   const table = lines.join('\n');
   console.log(`\n${table}\n`);
@@ -429,15 +489,20 @@ function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): {
     const stillUncaught = [...p.uncaught];
     passed += p.initiallyUncaught.length - stillUncaught.length;
     failed += stillUncaught.length;
-    console.log(`${o.byCheck ? 'Checks' : 'Requirements'} caught: ${p.initiallyUncaught.length - stillUncaught.length}/${p.initiallyUncaught.length} of those no fault had caught` +
-      `${stillUncaught.length ? `; still never caught:\n  ${stillUncaught.join('\n  ')}\n` : ''}. ${seconds.toFixed(0)} s in all.`);
+    console.log(
+      `${o.byCheck ? 'Checks' : 'Requirements'} caught: ${p.initiallyUncaught.length - stillUncaught.length}/${p.initiallyUncaught.length} of those no fault had caught` +
+        `${stillUncaught.length ? `; still never caught:\n  ${stillUncaught.join('\n  ')}\n` : ''}. ${seconds.toFixed(0)} s in all.`,
+    );
   } else {
     const survivors = mutants.filter((m) => (gating ? !isKilled(m) : m.failedChecks.length === 0));
     passed += mutants.length - survivors.length;
     failed += survivors.length;
-    const why = (m: Outcome) => (m.exitCode !== 1 ? `exit ${m.exitCode ?? 'none'}` : m.breaksSpec && !m.coreFailed ? 'breaks the spec, core not FAIL' : 'no failing check');
-    console.log(`Faults killed: ${mutants.length - survivors.length}/${mutants.length}` +
-      `${survivors.length ? `; survived: ${survivors.map((s) => `${s.fault} (${why(s)})`).join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`);
+    const why = (m: Outcome) =>
+      m.exitCode !== 1 ? `exit ${m.exitCode ?? 'none'}` : m.breaksSpec && !m.coreFailed ? 'breaks the spec, core not FAIL' : 'no failing check';
+    console.log(
+      `Faults killed: ${mutants.length - survivors.length}/${mutants.length}` +
+        `${survivors.length ? `; survived: ${survivors.map((s) => `${s.fault} (${why(s)})`).join(', ')}` : ''}. ${seconds.toFixed(0)} s in all.`,
+    );
   }
   let gatePower: GatePower | undefined;
   if (gating) {
@@ -462,8 +527,14 @@ function summarize(p: Plan, o: Options, outcomes: Outcome[], seconds: number): {
       // The release gate's runs stop at the first failing check: what they caught goes first, before
       // what the matrix knew (nothing is dropped), so that a fault missed by its targeted run and
       // caught by the run of every (core) check is targeted right the next time.
-      writeKills(updatedKills(readKills() ?? {}, mutants.filter((m) => m.failedRequirements.length), 'first'));
-      console.log('updated tests/self/power/fault-kills.yaml (what each fault\'s run caught first); run `npm run requirements` to render it');
+      writeKills(
+        updatedKills(
+          readKills() ?? {},
+          mutants.filter((m) => m.failedRequirements.length),
+          'first',
+        ),
+      );
+      console.log("updated tests/self/power/fault-kills.yaml (what each fault's run caught first); run `npm run requirements` to render it");
     }
   }
   return { passed, failed, gatePower };

@@ -50,9 +50,7 @@ function asComponent(node: unknown, name: string, root = true): unknown {
 
 /** "car" or "car[]" as the schema of a response body. */
 function contractSchema(contract: string): Json {
-  return contract.endsWith('[]')
-    ? { type: 'array', items: { $ref: COMPONENT_SCHEMAS + contract.slice(0, -2) } }
-    : { $ref: COMPONENT_SCHEMAS + contract };
+  return contract.endsWith('[]') ? { type: 'array', items: { $ref: COMPONENT_SCHEMAS + contract.slice(0, -2) } } : { $ref: COMPONENT_SCHEMAS + contract };
 }
 
 function contractTitle(contract: string, schemas: Schemas): string {
@@ -104,7 +102,9 @@ function formParameter(name: string, routes: Route[], c: Catalogue, schemas: Sch
     name,
     in: 'query',
     required: alone,
-    description: alone ? `Part of the route ${owners.join(', ')}.` : `Required by the route ${owners.join(', ')}; give exactly one of ${routes.flatMap((r) => Object.keys(r.fixedQuery)).join(', ')}.`,
+    description: alone
+      ? `Part of the route ${owners.join(', ')}.`
+      : `Required by the route ${owners.join(', ')}; give exactly one of ${routes.flatMap((r) => Object.keys(r.fixedQuery)).join(', ')}.`,
     schema: info ? idSchema(info.resource, schemas) : { type: 'string' },
   };
 }
@@ -115,7 +115,15 @@ function securityScheme(c: Catalogue): Json {
   const token = publicRoute('POST');
   if (!page || !token) throw new Error('routes.yaml: the auth group needs a public GET (sign-in page) and POST (token endpoint) route');
   // One line per scope, derived from the routes that need it.
-  const scopes = Object.fromEntries(c.scopes.map((s) => [s, `Needed by ${c.routes.filter((r) => r.scopes.includes(s)).map((r) => r.route).join(', ')}`]));
+  const scopes = Object.fromEntries(
+    c.scopes.map((s) => [
+      s,
+      `Needed by ${c.routes
+        .filter((r) => r.scopes.includes(s))
+        .map((r) => r.route)
+        .join(', ')}`,
+    ]),
+  );
   return {
     type: 'oauth2',
     description: `Bearer access tokens. Sign-in page: ${page.route}; token endpoint: ${token.route}.`,
@@ -160,13 +168,19 @@ function describeVariant(v: RequestVariant, route: Route, c: Catalogue, scope: s
   if (v.auth === 'none') parts.push('no Authorization header');
   else if (v.auth !== undefined) parts.push(`Authorization: ${v.auth.replace('@token', '<a valid access token>')}`);
   if (v.token) parts.push(`token ${v.token.replace('@routeScope', route.scopes[0]).replace('@scope', scope ?? '')} (a target file token key)`);
-  if (v.query) parts.push(`?${Object.entries(v.query).map(([k, val]) => `${k}=${val}`).join('&')}`);
+  if (v.query)
+    parts.push(
+      `?${Object.entries(v.query)
+        .map(([k, val]) => `${k}=${val}`)
+        .join('&')}`,
+    );
   return parts.join(', ') || 'the request of the success';
 }
 
 function errorCaseAnswers(req: Requirement, route: Route, c: Catalogue): ErrorAnswer[] {
-  const variants = ((req.params.variants as RequestVariant[] | undefined) ?? [(req.params.request as RequestVariant | undefined) ?? {}])
-    .filter((v) => !v.ifQuery || route.query.includes(v.ifQuery));
+  const variants = ((req.params.variants as RequestVariant[] | undefined) ?? [(req.params.request as RequestVariant | undefined) ?? {}]).filter(
+    (v) => !v.ifQuery || route.query.includes(v.ifQuery),
+  );
   if (variants.length === 0) return [];
   const e = req.params.expect as ErrorExpect;
   const message = e.message === '@notFound' ? c.pathParams[resourceParam(route)].notFound : e.message;
@@ -195,16 +209,26 @@ function errorAnswers(route: Route, c: Catalogue): ErrorAnswer[] {
   for (const req of c.requirements.filter((r) => r.routes.includes(route.route))) {
     if (req.check === 'error-case') answers.push(...errorCaseAnswers(req, route, c));
     if (req.check === 'malformed-id') {
-      answers.push(...['400', '404'].map((status) => ({
-        status, key: req.id, type: 'PARAMETERS_ERROR', tip: `${UNDOCUMENTED}: any non-empty text`,
-        summary: req.id, description: `${req.title}. Request: ids such as ${(req.params.values as string[]).slice(0, 3).join(', ')}. ${req.cite}.`,
-      })));
+      answers.push(
+        ...['400', '404'].map((status) => ({
+          status,
+          key: req.id,
+          type: 'PARAMETERS_ERROR',
+          tip: `${UNDOCUMENTED}: any non-empty text`,
+          summary: req.id,
+          description: `${req.title}. Request: ids such as ${(req.params.values as string[]).slice(0, 3).join(', ')}. ${req.cite}.`,
+        })),
+      );
     }
   }
   if (route.noData) {
     answers.push({
-      status: String(route.noData.status), key: 'noData', type: 'PARAMETERS_ERROR', message: route.noData.message,
-      tip: `${UNDOCUMENTED}: any non-empty text`, summary: 'no data in the range',
+      status: String(route.noData.status),
+      key: 'noData',
+      type: 'PARAMETERS_ERROR',
+      message: route.noData.message,
+      tip: `${UNDOCUMENTED}: any non-empty text`,
+      summary: 'no data in the range',
       description: `The answer in place of the success when the range holds no data (routes.yaml noData). ${route.cite}.`,
     });
   }
@@ -244,7 +268,8 @@ function byStatus(a: string, b: string): number {
 
 function responses(routes: Route[], answers: ErrorAnswer[], schemas: Schemas): Json {
   const success = routes.map((r) => successResponse(r, schemas));
-  if (new Set(success.map((s) => JSON.stringify(s))).size !== 1) throw new Error(`${routes.map((r) => r.route).join(' and ')}: one path, two different successes`);
+  if (new Set(success.map((s) => JSON.stringify(s))).size !== 1)
+    throw new Error(`${routes.map((r) => r.route).join(' and ')}: one path, two different successes`);
   const byStatusKey = new Map<string, ErrorAnswer[]>();
   for (const answer of answers) {
     const list = byStatusKey.get(answer.status) ?? [];
@@ -260,10 +285,13 @@ function responses(routes: Route[], answers: ErrorAnswer[], schemas: Schemas): J
 
 /** GET /cars/{carId}/locations.geojson -> getCarsByCarIdLocationsGeojson */
 function operationId(method: string, routePath: string): string {
-  const words = routePath.split('/').filter(Boolean).flatMap((segment) => {
-    const param = /^\{(\w+)\}$/.exec(segment);
-    return param ? ['by', param[1]] : segment.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  });
+  const words = routePath
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      return param ? ['by', param[1]] : segment.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    });
   return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
@@ -345,10 +373,9 @@ export function buildOpenApi(c: Catalogue, schemas: Schemas = contractRegistry()
     const byMethod = (paths[route.path] ??= {});
     (byMethod[route.method.toLowerCase()] ??= []).push(route);
   }
-  const operations: Operations = Object.fromEntries(Object.entries(paths).map(([p, methods]) => [
-    p,
-    Object.fromEntries(Object.entries(methods).map(([m, routes]) => [m, operation(routes, c, schemas)])),
-  ]));
+  const operations: Operations = Object.fromEntries(
+    Object.entries(paths).map(([p, methods]) => [p, Object.fromEntries(Object.entries(methods).map(([m, routes]) => [m, operation(routes, c, schemas)]))]),
+  );
   const examples = shareExamples(operations);
   return {
     openapi: '3.1.0',

@@ -11,7 +11,17 @@ export const END = '<!-- options:end -->';
 
 export function renderOptionsTable(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  const rows = OPTION_VARIABLES.map((o) => `| \`${o.name}\` | ${o.flag ? o.flag.split(', ').map((f) => `\`${f}\``).join(', ') : ''} | ${cell(o.meaning)}${o.internal ? ' (set by the suite)' : ''} |`);
+  const rows = OPTION_VARIABLES.map(
+    (o) =>
+      `| \`${o.name}\` | ${
+        o.flag
+          ? o.flag
+              .split(', ')
+              .map((f) => `\`${f}\``)
+              .join(', ')
+          : ''
+      } | ${cell(o.meaning)}${o.internal ? ' (set by the suite)' : ''} |`,
+  );
   return [BEGIN, '| variable | flag | meaning |', '|---|---|---|', ...rows, END].join('\n');
 }
 

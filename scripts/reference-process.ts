@@ -68,7 +68,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     ...(options.routeLatency ? ['--route-latency', options.routeLatency] : []),
   ];
   const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', mode, ...flags], {
-    cwd: ROOT, stdio: 'ignore', detached: true, env: freshRunEnv(process.env),
+    cwd: ROOT,
+    stdio: 'ignore',
+    detached: true,
+    env: freshRunEnv(process.env),
   });
   const stop = () => stopGroup(child);
   const base = `http://127.0.0.1:${port}`;
@@ -84,7 +87,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     if (res.status !== 204) throw new Error(`the reference did not switch to fault ${fault}: ${res.status} ${await res.text()}`);
   };
   const keptToken = async (clientId: string, username: string) => {
-    const res = await fetch(`${control}/tokens/mint`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, username, keep: true }) });
+    const res = await fetch(`${control}/tokens/mint`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId, username, keep: true }),
+    });
     const token = res.status === 200 ? ((await res.json()) as { access_token?: unknown }).access_token : undefined;
     if (typeof token !== 'string') throw new Error(`the reference did not mint a kept token for ${clientId}: ${res.status}`);
     return token;
@@ -96,7 +103,11 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     return new Set(body.map(String));
   };
   const traceGuards = async (on: boolean) => {
-    const res = await fetch(`${control}/fault-guards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trace: on }) });
+    const res = await fetch(`${control}/fault-guards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ trace: on }),
+    });
     if (res.status !== 204) throw new Error(`the reference did not switch its guard trace: ${res.status}`);
   };
   return { port, targetFile: writeTargetFile(port, options), control, setFault, keptToken, reachedGuards, traceGuards, stop };

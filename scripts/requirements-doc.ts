@@ -7,7 +7,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { coverageOf, GROUPS, loadCatalogue, planChecks, type Catalogue, type CoverageUnit, type Requirement, type Route, type Statement, type StatementSource } from '../src/catalogue/catalogue';
+import {
+  coverageOf,
+  GROUPS,
+  loadCatalogue,
+  planChecks,
+  type Catalogue,
+  type CoverageUnit,
+  type Requirement,
+  type Route,
+  type Statement,
+  type StatementSource,
+} from '../src/catalogue/catalogue';
 import { parseFaultSpec } from '../reference-server/fault-specs';
 import { checksNeverCaught, neverCaught, readCheckKills, requirementKills } from './kill-matrix';
 import { CHECKS } from '../src/checks';
@@ -22,7 +33,10 @@ export function procedureOf(check: string): { file: string; name: string; line: 
   const fn = CHECKS[check];
   if (!fn) throw new Error(`no check procedure "${check}" in src/checks/index.ts`);
   const dir = path.join(ROOT, 'src', 'checks');
-  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.ts')).sort()) {
+  for (const f of fs
+    .readdirSync(dir)
+    .filter((x) => x.endsWith('.ts'))
+    .sort()) {
     const lines = fs.readFileSync(path.join(dir, f), 'utf8').split('\n');
     const i = lines.findIndex((l) => new RegExp(`^export (async )?function ${fn.name}\\b`).test(l));
     if (i >= 0) return { file: `src/checks/${f}`, name: fn.name, line: i + 1 };
@@ -41,13 +55,15 @@ export function renderRequirements(): string {
     const routes = new Map<string, number>();
     for (const f of faults) routes.set(parseFaultSpec(f).name, (routes.get(parseFaultSpec(f).name) ?? 0) + 1);
     const shown = new Set<string>();
-    return faults.flatMap((f) => {
-      const { name } = parseFaultSpec(f);
-      if (routes.get(name)! < 2) return [f];
-      if (shown.has(name)) return [];
-      shown.add(name);
-      return [`${name}@… (${routes.get(name)} routes)`];
-    }).join(', ');
+    return faults
+      .flatMap((f) => {
+        const { name } = parseFaultSpec(f);
+        if (routes.get(name)! < 2) return [f];
+        if (shown.has(name)) return [];
+        shown.add(name);
+        return [`${name}@… (${routes.get(name)} routes)`];
+      })
+      .join(', ');
   };
   const checkKills = readCheckKills();
   const neverFailed = new Set(checkKills ? checksNeverCaught(c, checkKills) : []);
@@ -67,11 +83,11 @@ export function renderRequirements(): string {
       `checked by ${planned.length} generated checks.`,
     '',
     '- **core**: stated by the normative spec, `vehicle-data-service-v3.md` (a MUST).',
-    '- **profile**: stated by the documented profile, `v3-profile.md` (the API\'s public documentation, and the decisions where the two disagree).',
+    "- **profile**: stated by the documented profile, `v3-profile.md` (the API's public documentation, and the decisions where the two disagree).",
     '- A requirement passes when every one of its checks passes; it is *not run* when any check could not run (the certificate says why).',
     '- *Advisory* requirements only warn: neither document states the behaviour.',
     ...(checkKills ? ['- *checks*: seen to fail against a reference fault / generated (one check = the requirement on one route and scope).'] : []),
-    '- *procedure*: the function that decides each of its checks (`src/checks/`), linked; its parameters are the requirement\'s entry in `contracts/requirements.yaml`.',
+    "- *procedure*: the function that decides each of its checks (`src/checks/`), linked; its parameters are the requirement's entry in `contracts/requirements.yaml`.",
     '- *statements*: the sentences of the documents the requirement tests ([the spec](#the-spec-statement-by-statement), [the profile](#the-profile-statement-by-statement)).',
     '',
     'Sections: the requirements by route group (users, cars, trips, devices, auth); [Routes](#routes); ' +
@@ -82,36 +98,54 @@ export function renderRequirements(): string {
   for (const group of GROUPS) {
     const reqs = c.requirements.filter((r) => planned.some((p) => p.requirement === r && p.group === group));
     if (!reqs.length) continue;
-    out.push(`## ${group}`, '', '| id | class | requirement | procedure | routes | checks | cite | statements | caught faults |', '|---|---|---|---|---|---|---|---|---|');
+    out.push(
+      `## ${group}`,
+      '',
+      '| id | class | requirement | procedure | routes | checks | cite | statements | caught faults |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
     for (const r of reqs) {
       const judged = r.routes.length > 4 ? `${r.routes.filter((x) => c.route(x).group === group).length} ${group} routes` : r.routes.join('<br>');
       const routes = r.reads.length ? `${judged}<br>(reads ${r.reads.join(', ')})` : judged;
       const caught = kills ? (killersOf.get(r.id)?.length ? killerList(killersOf.get(r.id)!) : '**none yet**') : 'n/a';
       const proc = procedureOf(r.check);
       const procedure = `[${proc.file.replace('src/checks/', '')}: ${proc.name}](../${proc.file})`;
-      out.push(`| ${r.id} | ${r.class}${r.advisory ? ' (advisory)' : ''} | ${cell(r.title)} | ${procedure} | ${cell(routes)} | ${count(r, group)} | ${cell(r.cite)} | ${r.statements.join(', ')} | ${cell(caught)} |`);
+      out.push(
+        `| ${r.id} | ${r.class}${r.advisory ? ' (advisory)' : ''} | ${cell(r.title)} | ${procedure} | ${cell(routes)} | ${count(r, group)} | ${cell(r.cite)} | ${r.statements.join(', ')} | ${cell(caught)} |`,
+      );
     }
     out.push('');
   }
   out.push('## Routes', '', 'Each route with its scopes, its documented success, and the requirements that cover it.', '');
-  for (const route of c.routes) out.push(...renderRoute(route, c.requirements.filter((r) => r.routes.includes(route.route))));
+  for (const route of c.routes)
+    out.push(
+      ...renderRoute(
+        route,
+        c.requirements.filter((r) => r.routes.includes(route.route)),
+      ),
+    );
   out.push(...renderStatements(c, 'spec'), ...renderStatements(c, 'profile'), ...renderCoverage(c, neverFailed), ...renderChangelog());
   if (kills) {
     const never = neverCaught(c, kills).map((id) => c.requirements.find((r) => r.id === id)!);
     out.push('## Requirements that have never caught a fault', '');
-    out.push(never.length
-      ? 'Each is a check to strengthen or a reference fault to add (reference-server/faults.ts):\n\n' + never.map((r) => `- ${r.id}: ${r.title}`).join('\n')
-      : 'None: every requirement has failed against at least one reference fault.');
+    out.push(
+      never.length
+        ? 'Each is a check to strengthen or a reference fault to add (reference-server/faults.ts):\n\n' + never.map((r) => `- ${r.id}: ${r.title}`).join('\n')
+        : 'None: every requirement has failed against at least one reference fault.',
+    );
     out.push('');
   }
   if (checkKills) {
     const total = planned.filter((p) => !p.requirement.advisory).length;
     out.push('## Checks never seen to fail', '');
-    out.push(neverFailed.size
-      ? `${total - neverFailed.size} of ${total} checks have failed against at least one reference fault. ` +
-        'These have not: their requirement is proven on other routes, but a fault on this route would go unseen ' +
-        'until one is added (reference-server/faults.ts):\n\n' + [...neverFailed].map((k) => `- ${cell(k)}`).join('\n')
-      : `None: each of the ${total} checks has failed against at least one reference fault.`);
+    out.push(
+      neverFailed.size
+        ? `${total - neverFailed.size} of ${total} checks have failed against at least one reference fault. ` +
+            'These have not: their requirement is proven on other routes, but a fault on this route would go unseen ' +
+            'until one is added (reference-server/faults.ts):\n\n' +
+            [...neverFailed].map((k) => `- ${cell(k)}`).join('\n')
+        : `None: each of the ${total} checks has failed against at least one reference fault.`,
+    );
     out.push('');
   }
   return `${out.join('\n')}\n`;
@@ -121,7 +155,8 @@ const DOCUMENT: Record<StatementSource, { title: string; file: string; rule: str
   spec: {
     title: 'The spec, statement by statement',
     file: 'vehicle-data-service-v3.md',
-    rule: 'Every statement is tested by **core** checks on every unit it speaks of (each route, each route and scope, or each route and error status: ' +
+    rule:
+      'Every statement is tested by **core** checks on every unit it speaks of (each route, each route and scope, or each route and error status: ' +
       '[coverage, unit by unit](#coverage-unit-by-unit)), or says why no check can test it. ' +
       'A core check uses a fact of the profile only where the spec gives none (a field name, a parameter, a body, a grant); ' +
       'a server that does not follow the profile there leaves it not run, never failed.',
@@ -136,16 +171,19 @@ const DOCUMENT: Record<StatementSource, { title: string; file: string; rule: str
 /** Statement -> requirements, for one document: the other half of each requirement's `statements`. */
 function renderStatements(c: Catalogue, source: StatementSource): string[] {
   const doc = DOCUMENT[source];
-  const rows = c.statements.filter((st) => st.source === source).map((st) => {
-    let tested: string;
-    if (st.untestable) tested = `*untestable*: ${st.untestable}`;
-    else {
-      const { requirements, units, uncovered } = coverageOf(c, st);
-      tested = `${requirements.map((r) => r.id).join(', ') || '**none**'} (${units.length - uncovered.length}/${units.length} ${unitWord(st)} covered)` +
-        (uncovered.length ? `; **not covered**: ${uncovered.map(unitLabel).join(', ')}` : '');
-    }
-    return `| ${st.id} | ${cell(st.section)} | ${cell(st.text)} | ${cell(tested)} |`;
-  });
+  const rows = c.statements
+    .filter((st) => st.source === source)
+    .map((st) => {
+      let tested: string;
+      if (st.untestable) tested = `*untestable*: ${st.untestable}`;
+      else {
+        const { requirements, units, uncovered } = coverageOf(c, st);
+        tested =
+          `${requirements.map((r) => r.id).join(', ') || '**none**'} (${units.length - uncovered.length}/${units.length} ${unitWord(st)} covered)` +
+          (uncovered.length ? `; **not covered**: ${uncovered.map(unitLabel).join(', ')}` : '');
+      }
+      return `| ${st.id} | ${cell(st.section)} | ${cell(st.text)} | ${cell(tested)} |`;
+    });
   const counted = c.statements.filter((st) => st.source === source);
   const untestable = counted.filter((st) => st.untestable).length;
   return [
@@ -179,7 +217,7 @@ function renderCoverage(c: Catalogue, neverFailed: Set<string>): string[] {
     '## Coverage, unit by unit',
     '',
     'Each statement a check can test speaks of units: each route it selects (`about` in `contracts/statements.yaml`), or each route and ' +
-      'scope, or each route and error status the catalogue\'s requirements provoke there. A unit is covered by the checks of the statement\'s own ' +
+      "scope, or each route and error status the catalogue's requirements provoke there. A unit is covered by the checks of the statement's own " +
       'class that judge that route (a route a check only reads on the way never counts); the tests fail on a unit without one, and on a ' +
       'covering check no reference fault has made fail (marked † here until one does).',
     '',
@@ -197,7 +235,11 @@ function renderCoverage(c: Catalogue, neverFailed: Set<string>): string[] {
   return out;
 }
 
-interface ChangelogEntry { date: string; summary?: string; changes: Array<{ id: string; what: string; why: string }> }
+interface ChangelogEntry {
+  date: string;
+  summary?: string;
+  changes: Array<{ id: string; what: string; why: string }>;
+}
 
 /** contracts/requirements-changelog.yaml: what changed, requirement by requirement. */
 export function readChangelog(file = CHANGELOG): ChangelogEntry[] {
@@ -215,12 +257,14 @@ function renderChangelog(): string[] {
 }
 
 function renderRoute(route: Route, reqs: Requirement[]): string[] {
-  const errors = reqs.filter((r) => r.check === 'error-case').map((r) => {
-    const e = r.params.expect as { status: unknown; type?: string | string[]; message?: string };
-    const status = Array.isArray(e.status) ? e.status.join(' or ') : String(e.status);
-    const type = Array.isArray(e.type) ? e.type.join(' or ') : e.type ?? '';
-    return `| ${r.id} | ${status} | ${type} | ${e.message ? `"${e.message}"` : '(any)'} |`;
-  });
+  const errors = reqs
+    .filter((r) => r.check === 'error-case')
+    .map((r) => {
+      const e = r.params.expect as { status: unknown; type?: string | string[]; message?: string };
+      const status = Array.isArray(e.status) ? e.status.join(' or ') : String(e.status);
+      const type = Array.isArray(e.type) ? e.type.join(' or ') : (e.type ?? '');
+      return `| ${r.id} | ${status} | ${type} | ${e.message ? `"${e.message}"` : '(any)'} |`;
+    });
   return [
     `### ${route.route}`,
     '',

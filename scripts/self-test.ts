@@ -5,6 +5,7 @@
 //                            imports only what src/layers.yaml allows, the suite and the reference never import each other
 //      lint                 oxlint (.oxlintrc.json): ESLint's and typescript-eslint's correctness and suspicious rules, natively (the
 //                            project's TypeScript 7 is outside typescript-eslint's supported range)
+//      format               Prettier (.prettierrc.json): the code as Prettier writes it (`npm run format` mends it)
 //      dead code            knip (knip.json): no unused file, dependency or export
 //   2. unit and integration  Playwright Test over tests/self, project unit (contracts, harness, reference, reporters,
 //                            the command line, hostile servers, the gate's properties)
@@ -21,7 +22,12 @@ import { powerLines, readOutcomes } from '../tests/self/power/outcome';
 const ROOT = path.resolve(__dirname, '..');
 const SELF_DIR = path.join(ROOT, 'reports', 'self');
 
-interface Counts { passed: number; failed: number; skipped: number; note?: string }
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  note?: string;
+}
 interface Stage {
   name: string;
   /** The Playwright project of tests/self/self-test.config.ts this stage reads. */
@@ -53,6 +59,9 @@ function runTests(projects: string[]): number {
 /** What the linter reads: every TypeScript and JavaScript file of the project. */
 const LINTED = ['src', 'fixtures', 'scripts', 'tests', 'reference-server', 'bin', 'playwright.config.ts'];
 
+/** What Prettier formats (.prettierrc.json): the code; documents, contracts and generated files keep their form (.prettierignore). */
+const FORMATTED = ['**/*.{ts,js,cjs,mjs}'];
+
 /** A stage that is one tool's exit status: one passed or one failed. */
 function tool(args: string[]): Counts {
   return sh(npx, args) === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
@@ -65,11 +74,27 @@ const stages: Stage[] = [
   },
   {
     name: 'import rules',
-    run: () => tool(['depcruise', 'src', 'fixtures', 'tests/conformance', 'reference-server', 'playwright.config.ts', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long']),
+    run: () =>
+      tool([
+        'depcruise',
+        'src',
+        'fixtures',
+        'tests/conformance',
+        'reference-server',
+        'playwright.config.ts',
+        '--config',
+        '.dependency-cruiser.cjs',
+        '--output-type',
+        'err-long',
+      ]),
   },
   {
     name: 'lint',
     run: () => tool(['oxlint', '-c', '.oxlintrc.json', '--deny-warnings', '--report-unused-disable-directives', ...LINTED]),
+  },
+  {
+    name: 'format',
+    run: () => tool(['prettier', '--check', '--log-level', 'warn', ...FORMATTED]),
   },
   {
     name: 'dead code',
@@ -138,7 +163,10 @@ function main(): void {
   fs.writeFileSync(path.join(SELF_DIR, 'summary.txt'), `${summary}\n`);
   // For the benchmark's table (npm run bench), which cannot afford to run npm test itself.
   const seconds = Math.round((Date.now() - started) / 1000);
-  fs.writeFileSync(path.join(SELF_DIR, 'summary.json'), `${JSON.stringify({ ...total, stages: only.length ? only : 'all', seconds, finishedAt: new Date().toISOString() })}\n`);
+  fs.writeFileSync(
+    path.join(SELF_DIR, 'summary.json'),
+    `${JSON.stringify({ ...total, stages: only.length ? only : 'all', seconds, finishedAt: new Date().toISOString() })}\n`,
+  );
   console.log(`\n${lines.join('\n')}\n${summary}`);
   process.exitCode = total.failed > 0 ? 1 : 0;
 }

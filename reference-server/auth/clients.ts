@@ -1,15 +1,6 @@
 // Registered OAuth applications (public, fake test identities from docs/ARCHITECTURE.md).
 
-export const SCOPES = [
-  'users_read',
-  'cars_read',
-  'cars_write',
-  'status_read',
-  'locations_read',
-  'signals_read',
-  'trips_read',
-  'devices_management',
-] as const;
+export const SCOPES = ['users_read', 'cars_read', 'cars_write', 'status_read', 'locations_read', 'signals_read', 'trips_read', 'devices_management'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

@@ -59,7 +59,8 @@ function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
   const token = ctx.tokens.access(match[1]) ?? (faults.has('unknown-token-as-first-user') ? defaultSession(ctx) : undefined);
   if (!token) {
     // fault unknown-token-revoked: a token missing from the store is taken for a revoked one.
-    if (faults.has('unknown-token-revoked')) throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
+    if (faults.has('unknown-token-revoked'))
+      throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
     throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Invalid token', AUTH_TIPS.invalid);
   }
   // fault revoked-token-accepted: the revocation flag is never read.
@@ -69,7 +70,8 @@ function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
   // fault expired-token-accepted: the expiry is never compared with the clock.
   if (ctx.tokens.isExpired(token, ctx.now()) && !faults.has('expired-token-accepted')) {
     // fault expired-token-401: expiry reported as an authentication failure.
-    if (faults.has('expired-token-401')) throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
+    if (faults.has('expired-token-401'))
+      throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
     throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
   }
   return token;
@@ -77,7 +79,16 @@ function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
 
 /** The session a faulty server falls back to: the first user, every scope, never expiring. */
 function defaultSession(ctx: AppContext): AccessToken {
-  return { value: 'default-session', clientId: 'vds-conformance', userId: ctx.store.seed.users[0].id, scopes: [...SCOPES], expiresAt: Number.MAX_SAFE_INTEGER, lifetimeS: Number.MAX_SAFE_INTEGER, forcedExpired: false, revoked: false };
+  return {
+    value: 'default-session',
+    clientId: 'vds-conformance',
+    userId: ctx.store.seed.users[0].id,
+    scopes: [...SCOPES],
+    expiresAt: Number.MAX_SAFE_INTEGER,
+    lifetimeS: Number.MAX_SAFE_INTEGER,
+    forcedExpired: false,
+    revoked: false,
+  };
 }
 
 function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext, request?: FastifyRequest): void {
@@ -92,7 +103,9 @@ function checkScopes(route: RouteKey, token: AccessToken, ctx: AppContext, reque
   // fault scope-tip-names-held-scopes (per route): the tip names the scopes the token holds instead.
   const inTip: readonly string[] = faults.on('scope-tip-names-held-scopes', route)
     ? token.scopes
-    : faults.has('scope-tip-names-first-scope') ? requiredScopes(route, ctx.faults).slice(0, 1) : missing;
+    : faults.has('scope-tip-names-first-scope')
+      ? requiredScopes(route, ctx.faults).slice(0, 1)
+      : missing;
   const named = `${inTip.join(' and ')} scope${inTip.length > 1 ? 's' : ''}`;
   // fault missing-scope-tip-omits-scope: a generic tip.
   // variant tips-reworded: worded in its own style here, as only this tip must name something (the scope).

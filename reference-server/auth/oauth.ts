@@ -85,7 +85,13 @@ export function oauthRoutes(ctx: AppContext) {
   }
 
   /** A sign-in waiting on the page after the password (consent or continue): the ticket its form carries. */
-  interface Pending { app: Application; userId: number; userName: string; req: SignInRequest; redirectUri: string }
+  interface Pending {
+    app: Application;
+    userId: number;
+    userName: string;
+    req: SignInRequest;
+    redirectUri: string;
+  }
   const pending = new Map<string, Pending>();
 
   function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
@@ -101,14 +107,21 @@ export function oauthRoutes(ctx: AppContext) {
     const app = findApplication(req.clientId);
     if (!app) {
       if (allowUnknownClient) return { ok: true, app: null, redirectUri: req.redirectUri ?? '' };
-      return { ok: false, reply: sendHtml(reply, 404, renderErrorPage('Unknown application', 'The client_id of this sign-in link is not a registered application.')) };
+      return {
+        ok: false,
+        reply: sendHtml(reply, 404, renderErrorPage('Unknown application', 'The client_id of this sign-in link is not a registered application.')),
+      };
     }
     // fault signin-redirect-uri-not-checked: any redirect_uri is trusted.
     // fault redirect-uri-prefix-match: a redirect_uri is accepted when it begins with a registered one.
     const asked = req.redirectUri;
-    const registered = asked !== undefined && (faults.has('redirect-uri-prefix-match') ? app.redirectUris.some((u) => asked.startsWith(u)) : app.redirectUris.includes(asked));
+    const registered =
+      asked !== undefined && (faults.has('redirect-uri-prefix-match') ? app.redirectUris.some((u) => asked.startsWith(u)) : app.redirectUris.includes(asked));
     if (req.redirectUri !== undefined && !registered && !faults.has('signin-redirect-uri-not-checked')) {
-      return { ok: false, reply: sendHtml(reply, 404, renderErrorPage('Unknown redirect URI', 'The redirect_uri of this sign-in link is not registered for this application.')) };
+      return {
+        ok: false,
+        reply: sendHtml(reply, 404, renderErrorPage('Unknown redirect URI', 'The redirect_uri of this sign-in link is not registered for this application.')),
+      };
     }
     return { ok: true, app, redirectUri: req.redirectUri ?? app.redirectUris[0] };
   }
@@ -124,7 +137,14 @@ export function oauthRoutes(ctx: AppContext) {
     return sendHtml(
       reply,
       200,
-      renderSignInPage({ applicationName: resolved.app?.name ?? req.clientId ?? 'An application', clientId: req.clientId ?? '', redirectUri: req.redirectUri, scope: req.scope, state: req.state, ...pageVariants() }),
+      renderSignInPage({
+        applicationName: resolved.app?.name ?? req.clientId ?? 'An application',
+        clientId: req.clientId ?? '',
+        redirectUri: req.redirectUri,
+        scope: req.scope,
+        state: req.state,
+        ...pageVariants(),
+      }),
     );
   }
 
@@ -143,8 +163,10 @@ export function oauthRoutes(ctx: AppContext) {
     if (twoStep && fields.password === undefined && username) return sendHtml(reply, 200, renderPasswordStep({ ...shown, username }));
     const user = username === undefined || bot ? undefined : store.userByEmail(username);
     if (!user || user.password !== fields.password) {
-      const html = twoStep && username ? renderPasswordStep({ ...shown, username, error: 'Wrong email or password' })
-        : renderSignInPage({ ...shown, username, error: 'Wrong email or password', ...pageVariants() });
+      const html =
+        twoStep && username
+          ? renderPasswordStep({ ...shown, username, error: 'Wrong email or password' })
+          : renderSignInPage({ ...shown, username, error: 'Wrong email or password', ...pageVariants() });
       return sendHtml(reply, 401, html);
     }
     // variants signin-consent-page and signin-continue-page: a page between the password and the redirect.
@@ -152,7 +174,17 @@ export function oauthRoutes(ctx: AppContext) {
     if (consent || variants.has('signin-continue-page')) {
       const ticket = randomBytes(18).toString('base64url');
       pending.set(ticket, { app, userId: user.id, userName: `${user.firstName} ${user.lastName}`, req, redirectUri: resolved.redirectUri });
-      return sendHtml(reply, 200, renderConsentPage({ applicationName: app.name, ticket, scopes: grantedScopes(app, req.scope, ctx), choice: consent, userName: `${user.firstName} ${user.lastName}` }));
+      return sendHtml(
+        reply,
+        200,
+        renderConsentPage({
+          applicationName: app.name,
+          ticket,
+          scopes: grantedScopes(app, req.scope, ctx),
+          choice: consent,
+          userName: `${user.firstName} ${user.lastName}`,
+        }),
+      );
     }
     return redirectWithCode(reply, app, user.id, req, resolved.redirectUri);
   }
@@ -174,7 +206,10 @@ export function oauthRoutes(ctx: AppContext) {
 
   /** The redirect of a successful sign-in: `<redirect_uri>?code=...` (plus `&state=...` when given). */
   function redirectWithCode(reply: FastifyReply, app: Application, userId: number, req: SignInRequest, redirectUri: string): FastifyReply {
-    const code = tokens.issueCode({ clientId: app.clientId, userId, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null }, ctx.now());
+    const code = tokens.issueCode(
+      { clientId: app.clientId, userId, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null },
+      ctx.now(),
+    );
     // fault redirect-uri-trailing-slash: the redirect URI normalised as a directory.
     const target = faults.has('redirect-uri-trailing-slash') ? withTrailingSlash(redirectUri) : redirectUri;
     // fault redirect-code-param-renamed: a non-standard parameter name.
@@ -189,7 +224,8 @@ export function oauthRoutes(ctx: AppContext) {
   function invalidAuthentication(onCode: boolean): Error {
     // fault invalid-code-array-body: the modern error array instead of the legacy body.
     // fault invalid-refresh-array-body: the same, on the refresh grant.
-    if (faults.has(onCode ? 'invalid-code-array-body' : 'invalid-refresh-array-body')) return new ApiError(403, 'AUTHORIZATION_ERROR', 'Invalid authentication', 'Sign the user in again to get a new code');
+    if (faults.has(onCode ? 'invalid-code-array-body' : 'invalid-refresh-array-body'))
+      return new ApiError(403, 'AUTHORIZATION_ERROR', 'Invalid authentication', 'Sign the user in again to get a new code');
     return new LegacyError(403, 'Invalid authentication');
   }
 
@@ -218,7 +254,13 @@ export function oauthRoutes(ctx: AppContext) {
     if (credentials === undefined) {
       // fault token-no-client-400: absent client credentials taken for a missing form parameter.
       if (faults.has('token-no-client-400')) throw parametersError(400, 'Missing parameter', 'Send client_id and client_secret');
-      throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Client authentication is missing', 'Send the client id and secret with HTTP Basic authentication', challenge);
+      throw new ApiError(
+        401,
+        'AUTHENTICATION_ERROR',
+        'Client authentication is missing',
+        'Send the client id and secret with HTTP Basic authentication',
+        challenge,
+      );
     }
     const app = credentials === 'malformed' ? undefined : findApplication(credentials.id);
     // fault client-secret-not-checked: only the client id is looked up.
@@ -277,7 +319,8 @@ export function oauthRoutes(ctx: AppContext) {
     // fault password-grant-accepted: OAuth 2's password grant left enabled (the client application holds the user's password).
     if (grant === 'password' && faults.has('password-grant-accepted')) {
       const user = fields.username === undefined ? undefined : store.userByEmail(fields.username);
-      if (user && user.password === fields.password) return tokenAnswer(reply, tokens.issueTokens(app.clientId, user.id, scopesOf(app, undefined), nowMs), 'authorization_code');
+      if (user && user.password === fields.password)
+        return tokenAnswer(reply, tokens.issueTokens(app.clientId, user.id, scopesOf(app, undefined), nowMs), 'authorization_code');
     }
     throw parametersError(400, 'Unsupported grant type', 'Use grant_type=authorization_code or grant_type=refresh_token');
   }

@@ -15,7 +15,8 @@ export function requiredScopes(route: RouteKey, faults: Faults): readonly Scope[
   // fault trip-locations-skip-locations-scope: only the group scope is checked.
   if (route === 'GET /trips/:tripId/locations' && faults.has('trip-locations-skip-locations-scope')) return ['trips_read'];
   // fault car-stats-need-trips-read: stats computed from trips, so guarded as trips.
-  if ((route === 'GET /cars/:carId/stats/mileage' || route === 'GET /cars/:carId/stats/usedtime') && faults.has('car-stats-need-trips-read')) return ['trips_read'];
+  if ((route === 'GET /cars/:carId/stats/mileage' || route === 'GET /cars/:carId/stats/usedtime') && faults.has('car-stats-need-trips-read'))
+    return ['trips_read'];
   // fault devices-scope-not-checked: the restricted scope is forgotten.
   if (route.startsWith('POST /devices/') && faults.has('devices-scope-not-checked')) return [];
   return ROUTE_SCOPES[route];

@@ -106,16 +106,21 @@ export function renderPasswordStep(p: SignInPage & { username: string }): string
 export function renderConsentPage(p: { applicationName: string; ticket: string; scopes: string[]; choice: boolean; userName: string }): string {
   const ticket = hidden('ticket', p.ticket);
   if (!p.choice) {
-    return page('Signed in - Vehicle Data Service', `<main>
+    return page(
+      'Signed in - Vehicle Data Service',
+      `<main>
 <h1>You are signed in</h1>
 <p>Signed in as ${escapeHtml(p.userName)}. You will now go back to <strong>${escapeHtml(p.applicationName)}</strong>.</p>
 <form method="post" action="/v3/auth/consent">${ticket}
   <button type="submit">Continue</button>
 </form>
-</main>`);
+</main>`,
+    );
   }
   const scopes = p.scopes.length ? p.scopes.map((s) => `<li>${escapeHtml(s)}</li>`).join('') : '<li>your name only</li>';
-  return page('Authorize - Vehicle Data Service', `<main>
+  return page(
+    'Authorize - Vehicle Data Service',
+    `<main>
 <h1>Allow ${escapeHtml(p.applicationName)} to access your data?</h1>
 <p>${escapeHtml(p.applicationName)} will be able to:</p>
 <ul>${scopes}</ul>
@@ -123,14 +128,19 @@ export function renderConsentPage(p: { applicationName: string; ticket: string; 
   <button type="submit" name="decision" value="deny">Deny</button>
   <button type="submit" name="decision" value="allow">Allow</button>
 </form>
-</main>`);
+</main>`,
+  );
 }
 
 export function renderSignInPage(p: SignInPage): string {
   const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
   const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
   const hiddenFields = `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}`;
-  const form = p.twoStep ? emailStep(p, hiddenFields) : p.unlabelled ? unlabelledForm(p, hiddenFields) : `<form method="post" action="/v3/auth/auth">
+  const form = p.twoStep
+    ? emailStep(p, hiddenFields)
+    : p.unlabelled
+      ? unlabelledForm(p, hiddenFields)
+      : `<form method="post" action="/v3/auth/auth">
   <label for="username">Email</label>
   <input id="username" name="username" type="email" autocomplete="username" required${username}>
   <label for="password">Password</label>

@@ -22,8 +22,7 @@ export function haversineKm(a: LatLon, b: LatLon): number {
 export function bearingDeg(a: LatLon, b: LatLon): number {
   const y = Math.sin(rad(b.longitude - a.longitude)) * Math.cos(rad(b.latitude));
   const x =
-    Math.cos(rad(a.latitude)) * Math.sin(rad(b.latitude)) -
-    Math.sin(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.cos(rad(b.longitude - a.longitude));
+    Math.cos(rad(a.latitude)) * Math.sin(rad(b.latitude)) - Math.sin(rad(a.latitude)) * Math.cos(rad(b.latitude)) * Math.cos(rad(b.longitude - a.longitude));
   return (deg(Math.atan2(y, x)) + 360) % 360;
 }
 

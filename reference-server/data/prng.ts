@@ -39,6 +39,8 @@ export class Prng {
 
   /** 32 random bits as 8 lowercase hex digits. */
   hex8(): string {
-    return Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0');
+    return Math.floor(this.next() * 4294967296)
+      .toString(16)
+      .padStart(8, '0');
   }
 }

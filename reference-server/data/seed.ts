@@ -95,22 +95,93 @@ function seedUsers(): User[] {
  * tenth has a device and was driven a couple of times in the last days, the others were never driven.
  */
 function manyCars(car: (c: Omit<Car, 'timezone'>) => Car): Car[] {
-  return Array.from({ length: MANY_CARS_COUNT }, (_, i) => car({
-    id: MANY_CARS_FIRST_ID + i, userId: SEED_IDS.alice, name: `Fleet car ${i + 1}`, make: 'Generic', model: i % 2 ? 'Van' : null, year: 2020 + (i % 4),
-    numberPlate: null, deviceId: MANY_CARS_FIRST_ID + i === MANY_CARS_DRIVEN_ID ? 'VDSREF0201' : null, cardbId: 1, creationDate: at('2018-01-10T08:00:00Z'), lastUpdateDate: at('2018-01-10T08:00:00Z'),
-  }));
+  return Array.from({ length: MANY_CARS_COUNT }, (_, i) =>
+    car({
+      id: MANY_CARS_FIRST_ID + i,
+      userId: SEED_IDS.alice,
+      name: `Fleet car ${i + 1}`,
+      make: 'Generic',
+      model: i % 2 ? 'Van' : null,
+      year: 2020 + (i % 4),
+      numberPlate: null,
+      deviceId: MANY_CARS_FIRST_ID + i === MANY_CARS_DRIVEN_ID ? 'VDSREF0201' : null,
+      cardbId: 1,
+      creationDate: at('2018-01-10T08:00:00Z'),
+      lastUpdateDate: at('2018-01-10T08:00:00Z'),
+    }),
+  );
 }
 
 function seedCars(options: SeedOptions = {}): Car[] {
   const car = (c: Omit<Car, 'timezone'>): Car => ({ ...c, timezone: 'Europe/Paris' });
   return [
     ...(options.manyCars ? manyCars(car) : []),
-    car({ id: SEED_IDS.aliceRichCar, userId: SEED_IDS.alice, name: 'Daily driver', make: 'Renault', model: 'Zoe', year: 2019, numberPlate: 'AB-123-CD', deviceId: 'VDSREF0001', cardbId: 14022, creationDate: at('2019-04-02T08:15:00Z'), lastUpdateDate: at('2023-11-20T17:42:10Z') }),
-    car({ id: SEED_IDS.aliceSecondCar, userId: SEED_IDS.alice, name: 'Weekend car', make: 'Peugeot', model: '308', year: 2016, numberPlate: 'EF-456-GH', deviceId: 'VDSREF0002', cardbId: 9817, creationDate: at('2020-02-11T12:00:00Z'), lastUpdateDate: at('2022-06-03T07:05:44Z') }),
+    car({
+      id: SEED_IDS.aliceRichCar,
+      userId: SEED_IDS.alice,
+      name: 'Daily driver',
+      make: 'Renault',
+      model: 'Zoe',
+      year: 2019,
+      numberPlate: 'AB-123-CD',
+      deviceId: 'VDSREF0001',
+      cardbId: 14022,
+      creationDate: at('2019-04-02T08:15:00Z'),
+      lastUpdateDate: at('2023-11-20T17:42:10Z'),
+    }),
+    car({
+      id: SEED_IDS.aliceSecondCar,
+      userId: SEED_IDS.alice,
+      name: 'Weekend car',
+      make: 'Peugeot',
+      model: '308',
+      year: 2016,
+      numberPlate: 'EF-456-GH',
+      deviceId: 'VDSREF0002',
+      cardbId: 9817,
+      creationDate: at('2020-02-11T12:00:00Z'),
+      lastUpdateDate: at('2022-06-03T07:05:44Z'),
+    }),
     // "make may be a generic value", "model may be null", "year may be 0", "numberPlate may be null".
-    car({ id: SEED_IDS.aliceBareCar, userId: SEED_IDS.alice, name: 'Old van', make: 'Generic', model: null, year: 0, numberPlate: null, deviceId: null, cardbId: 1, creationDate: at('2021-10-30T16:45:00Z'), lastUpdateDate: at('2021-10-30T16:45:00Z') }),
-    car({ id: SEED_IDS.bobCar, userId: SEED_IDS.bob, name: "Bob's car", make: 'Citroen', model: 'C3', year: 2020, numberPlate: 'IJ-789-KL', deviceId: 'VDSREF0003', cardbId: 12056, creationDate: at('2020-07-09T09:00:00Z'), lastUpdateDate: at('2024-03-02T11:11:11Z') }),
-    car({ id: SEED_IDS.bobBareCar, userId: SEED_IDS.bob, name: 'Project car', make: 'Volkswagen', model: 'Golf', year: 1998, numberPlate: null, deviceId: null, cardbId: 7321, creationDate: at('2022-01-05T18:30:00Z'), lastUpdateDate: at('2022-01-05T18:30:00Z') }),
+    car({
+      id: SEED_IDS.aliceBareCar,
+      userId: SEED_IDS.alice,
+      name: 'Old van',
+      make: 'Generic',
+      model: null,
+      year: 0,
+      numberPlate: null,
+      deviceId: null,
+      cardbId: 1,
+      creationDate: at('2021-10-30T16:45:00Z'),
+      lastUpdateDate: at('2021-10-30T16:45:00Z'),
+    }),
+    car({
+      id: SEED_IDS.bobCar,
+      userId: SEED_IDS.bob,
+      name: "Bob's car",
+      make: 'Citroen',
+      model: 'C3',
+      year: 2020,
+      numberPlate: 'IJ-789-KL',
+      deviceId: 'VDSREF0003',
+      cardbId: 12056,
+      creationDate: at('2020-07-09T09:00:00Z'),
+      lastUpdateDate: at('2024-03-02T11:11:11Z'),
+    }),
+    car({
+      id: SEED_IDS.bobBareCar,
+      userId: SEED_IDS.bob,
+      name: 'Project car',
+      make: 'Volkswagen',
+      model: 'Golf',
+      year: 1998,
+      numberPlate: null,
+      deviceId: null,
+      cardbId: 7321,
+      creationDate: at('2022-01-05T18:30:00Z'),
+      lastUpdateDate: at('2022-01-05T18:30:00Z'),
+    }),
   ];
 }
 
@@ -144,14 +215,44 @@ interface HistoryProfile {
 }
 
 const PROFILES: HistoryProfile[] = [
-  { carId: SEED_IDS.aliceRichCar, historyDays: 70, gapHours: [3, 20], durationMinutes: [6, 70], home: { latitude: 48.8566, longitude: 2.3522 }, odometerKm: 48213.4, fuelLitres: 41 },
-  { carId: SEED_IDS.aliceSecondCar, historyDays: 20, gapHours: [10, 40], durationMinutes: [10, 50], home: { latitude: 44.8378, longitude: -0.5792 }, odometerKm: 112904.0, fuelLitres: 30 },
-  { carId: SEED_IDS.bobCar, historyDays: 35, gapHours: [6, 30], durationMinutes: [8, 60], home: { latitude: 45.764, longitude: 4.8357 }, odometerKm: 23077.8, fuelLitres: 36 },
+  {
+    carId: SEED_IDS.aliceRichCar,
+    historyDays: 70,
+    gapHours: [3, 20],
+    durationMinutes: [6, 70],
+    home: { latitude: 48.8566, longitude: 2.3522 },
+    odometerKm: 48213.4,
+    fuelLitres: 41,
+  },
+  {
+    carId: SEED_IDS.aliceSecondCar,
+    historyDays: 20,
+    gapHours: [10, 40],
+    durationMinutes: [10, 50],
+    home: { latitude: 44.8378, longitude: -0.5792 },
+    odometerKm: 112904.0,
+    fuelLitres: 30,
+  },
+  {
+    carId: SEED_IDS.bobCar,
+    historyDays: 35,
+    gapHours: [6, 30],
+    durationMinutes: [8, 60],
+    home: { latitude: 45.764, longitude: 4.8357 },
+    odometerKm: 23077.8,
+    fuelLitres: 36,
+  },
 ];
 
 /** Variant many-cars: the one extra car driven, twice in the last three days. */
 const MANY_CARS_PROFILE: HistoryProfile = {
-  carId: MANY_CARS_DRIVEN_ID, historyDays: 3, gapHours: [30, 40], durationMinutes: [5, 15], home: { latitude: 43.2965, longitude: 5.3698 }, odometerKm: 1520.2, fuelLitres: 20,
+  carId: MANY_CARS_DRIVEN_ID,
+  historyDays: 3,
+  gapHours: [30, 40],
+  durationMinutes: [5, 15],
+  home: { latitude: 43.2965, longitude: 5.3698 },
+  odometerKm: 1520.2,
+  fuelLitres: 20,
 };
 
 interface Slot {

@@ -42,7 +42,8 @@ export const notFound = (what: 'User' | 'Car' | 'Trip', faults: Faults) =>
 export const parametersError = (status: number, message: string, tip: string) => new ApiError(status, 'PARAMETERS_ERROR', message, tip);
 
 /** A 500 with an error array, as the server's own failures (and the faults that imitate one) answer. */
-export const internalError = (message = 'Internal server error') => new ApiError(500, 'PARAMETERS_ERROR', message, 'Retry later; report the problem if it persists');
+export const internalError = (message = 'Internal server error') =>
+  new ApiError(500, 'PARAMETERS_ERROR', message, 'Retry later; report the problem if it persists');
 
 /** Tips in the style of the tips-reworded variant start with this (auth/guard.ts words the scope tip so). */
 export const REWORDED_TIP_PREFIX = 'Please check that ';
@@ -87,7 +88,10 @@ export function sendApiError(reply: FastifyReply, error: ApiError, switches: Swi
 }
 
 export function sendLegacyError(reply: FastifyReply, error: LegacyError, switches: Switches): FastifyReply {
-  return reply.code(error.status).type(errorContentType(switches)).send(JSON.stringify({ message: error.message }));
+  return reply
+    .code(error.status)
+    .type(errorContentType(switches))
+    .send(JSON.stringify({ message: error.message }));
 }
 
 /** Turns Fastify's own errors (bad URL, body too large, ...) into an API error; never a 5xx for client faults. */

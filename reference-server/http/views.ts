@@ -129,7 +129,11 @@ export function tripView(trip: Trip, switches: Switches): Record<string, unknown
   const { faults, variants } = switches;
   // fault trip-mileage-miles: unit conversion for a US dashboard left on.
   // variant trip-record-rounded: the record shows the mileage as a dashboard would (1 decimal).
-  const mileage = faults.has('trip-mileage-miles') ? round(trip.mileage * 0.621371, 3) : variants.has('trip-record-rounded') ? round(trip.mileage, 1) : trip.mileage;
+  const mileage = faults.has('trip-mileage-miles')
+    ? round(trip.mileage * 0.621371, 3)
+    : variants.has('trip-record-rounded')
+      ? round(trip.mileage, 1)
+      : trip.mileage;
   return {
     ...tripSummaryView(trip, switches),
     mileage,

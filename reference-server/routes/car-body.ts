@@ -19,7 +19,8 @@ function isTimeZone(name: string): boolean {
 
 const length = (s: string) => [...s].length;
 
-const invalid = (message: string) => parametersError(400, message, 'Send a JSON object: make (3-64 chars), model (1-64 chars), optional name, year, numberPlate, timezone');
+const invalid = (message: string) =>
+  parametersError(400, message, 'Send a JSON object: make (3-64 chars), model (1-64 chars), optional name, year, numberPlate, timezone');
 
 function text(body: Record<string, unknown>, field: string, min: number, max: number, required: boolean, faults: Faults): string | null {
   const value = body[field];
@@ -37,7 +38,10 @@ function text(body: Record<string, unknown>, field: string, min: number, max: nu
     throw invalid(`${field} must be ${min} to ${max} characters long`);
   }
   // faults car-create-empty-name-refused, car-create-empty-plate-refused: an empty optional text taken for a bad one.
-  if (value === '' && ((field === 'name' && faults.has('car-create-empty-name-refused')) || (field === 'numberPlate' && faults.has('car-create-empty-plate-refused')))) {
+  if (
+    value === '' &&
+    ((field === 'name' && faults.has('car-create-empty-name-refused')) || (field === 'numberPlate' && faults.has('car-create-empty-plate-refused')))
+  ) {
     throw invalid(`${field} must not be empty`);
   }
   return value;

@@ -72,33 +72,40 @@ export function carsRoutes(ctx: AppContext) {
   const inRangeLimited = <T extends { date: number }>(items: readonly T[], range: Range, limit: number | null): T[] =>
     faults.has('limit-before-range')
       ? applyLimit(items, limit, variants).filter((i) => inRange(i.date, range))
-      : applyLimit(items.filter((i) => inRange(i.date, range)), limit, variants);
+      : applyLimit(
+          items.filter((i) => inRange(i.date, range)),
+          limit,
+          variants,
+        );
   const locationsIn = (car: Car, range: Range) => store.history(car.id).locations.filter((l) => inRange(l.date, range));
 
   /** The two car stats routes: one sum over the trips of the range, of the mileage or the used time. */
-  const stat = (type: StatType) => (request: CarRequest): Steps<Car, { range: Range; initialValue: number }> => ({
-    load: load(request),
-    query: () => {
-      const q = asQuery(request.query);
-      return { range: parseRange(q, now(), ctx), initialValue: parseInitialValue(q) };
-    },
-    respond: (car, { range: asked, initialValue }) => {
-      // fault car-stats-range-ignored: the statistic is always that of the default range (this month).
-      const range = faults.has('car-stats-range-ignored') ? parseRange({}, now(), ctx) : asked;
-      const all = store.history(car.id).trips;
-      // fault car-stats-all-time: the range is parsed but never applied.
-      const trips = faults.has('car-stats-all-time') ? [...all] : tripsWithin(all, range);
-      // variant stats-no-data-404: a range without trips has no statistic (decision table: 0 or 404).
-      if (trips.length === 0 && variants.has('stats-no-data-404')) throw parametersError(404, 'Statistics not found', 'Give a range in which the car made trips');
-      const sum = trips.reduce((acc, t) => acc + (type === 'MILEAGE' ? t.mileage : t.usedTime), 0);
-      // fault initial-value-ignored: the offset is parsed and dropped.
-      const offset = faults.has('initial-value-ignored') ? 0 : initialValue;
-      // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
-      // fault car-usedtime-ms: the used time summed from a column of milliseconds.
-      const value = type === 'MILEAGE' ? round(sum + offset, 3) : (faults.has('car-usedtime-ms') ? sum * 1000 : sum) + offset;
-      return carStatView(type, value, range.begin, range.end, ctx);
-    },
-  });
+  const stat =
+    (type: StatType) =>
+    (request: CarRequest): Steps<Car, { range: Range; initialValue: number }> => ({
+      load: load(request),
+      query: () => {
+        const q = asQuery(request.query);
+        return { range: parseRange(q, now(), ctx), initialValue: parseInitialValue(q) };
+      },
+      respond: (car, { range: asked, initialValue }) => {
+        // fault car-stats-range-ignored: the statistic is always that of the default range (this month).
+        const range = faults.has('car-stats-range-ignored') ? parseRange({}, now(), ctx) : asked;
+        const all = store.history(car.id).trips;
+        // fault car-stats-all-time: the range is parsed but never applied.
+        const trips = faults.has('car-stats-all-time') ? [...all] : tripsWithin(all, range);
+        // variant stats-no-data-404: a range without trips has no statistic (decision table: 0 or 404).
+        if (trips.length === 0 && variants.has('stats-no-data-404'))
+          throw parametersError(404, 'Statistics not found', 'Give a range in which the car made trips');
+        const sum = trips.reduce((acc, t) => acc + (type === 'MILEAGE' ? t.mileage : t.usedTime), 0);
+        // fault initial-value-ignored: the offset is parsed and dropped.
+        const offset = faults.has('initial-value-ignored') ? 0 : initialValue;
+        // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
+        // fault car-usedtime-ms: the used time summed from a column of milliseconds.
+        const value = type === 'MILEAGE' ? round(sum + offset, 3) : (faults.has('car-usedtime-ms') ? sum * 1000 : sum) + offset;
+        return carStatView(type, value, range.begin, range.end, ctx);
+      },
+    });
 
   return async function plugin(app: FastifyInstance): Promise<void> {
     register(app, ctx, 'GET /cars/:carId', (request: CarRequest) => ({
@@ -158,7 +165,11 @@ export function carsRoutes(ctx: AppContext) {
         // fault name-filter-latest-only: the name filter reuses the status query (latest value per name).
         if (filter !== null && faults.has('name-filter-latest-only')) items = latestOfEachName(items);
         // fault limit-before-range: the limit taken from the whole (named) history, then the range.
-        const page = faults.has('limit-ignored') ? items : faults.has('limit-before-range') ? inRangeLimited(named, range, limit) : applyLimit(items, limit, variants);
+        const page = faults.has('limit-ignored')
+          ? items
+          : faults.has('limit-before-range')
+            ? inRangeLimited(named, range, limit)
+            : applyLimit(items, limit, variants);
         return historyOrder(page, variants).map((s) => signalView(s, ctx));
       },
     }));
@@ -176,7 +187,10 @@ export function carsRoutes(ctx: AppContext) {
         const touching = faults.has('inclusive-inverted') ? !inclusive : inclusive;
         // fault car-trips-all-user-cars: the query filters on the car's owner, not on the car.
         const trips = faults.has('car-trips-all-user-cars')
-          ? store.carsOfUser(car.userId).flatMap((c) => store.history(c.id).trips).sort((a, b) => a.beginDate - b.beginDate)
+          ? store
+              .carsOfUser(car.userId)
+              .flatMap((c) => store.history(c.id).trips)
+              .sort((a, b) => a.beginDate - b.beginDate)
           : store.history(car.id).trips;
         // car trips take no limit; applyLimit gives the default page size of the default-page-size variant.
         // fault inclusive-end-only: inclusive=true adds the trips that ended in the range, not those that began in it.

@@ -33,7 +33,11 @@ function parseMintBody(body: unknown): MintRequest {
     (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string'))) ||
     (value.keep !== undefined && typeof value.keep !== 'boolean')
   ) {
-    throw parametersError(400, 'Body must be a JSON object with clientId, username and optional scopes', 'Send {"clientId": "...", "username": "...", "scopes": ["users_read", ...]}');
+    throw parametersError(
+      400,
+      'Body must be a JSON object with clientId, username and optional scopes',
+      'Send {"clientId": "...", "username": "...", "scopes": ["users_read", ...]}',
+    );
   }
   return { clientId: value.clientId, username: value.username, scopes: scopes as string[] | undefined, keep: value.keep === true };
 }
@@ -68,7 +72,10 @@ export function controlRoutes(ctx: AppContext) {
     // The fault guards reached since the last switch, active or not (reference-server/switches.ts): a fault
     // whose guard no request reached changed no answer. {"reached": ["name", "name@<route key>", ...]}.
     app.get('/fault-guards', (_request: FastifyRequest, reply: FastifyReply) => {
-      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ reached: ctx.faults.reached }));
+      return reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ reached: ctx.faults.reached }));
     });
     // {"trace": true}: from now on each answer names the guards its request reached (header x-vds-fault-guards).
     app.post('/fault-guards', (request: FastifyRequest, reply: FastifyReply) => {
@@ -85,7 +92,11 @@ export function controlRoutes(ctx: AppContext) {
       const parsed = parseJson(request.body);
       const fault = parsed.ok && isPlainObject(parsed.value) ? parsed.value.fault : undefined;
       if (!(fault === null || typeof fault === 'string')) {
-        throw parametersError(400, 'Body must be a JSON object with a fault name or null', 'Send {"fault": "car-date-zulu"}, {"fault": "route-answers-500@GET /cars/:carId"} or {"fault": null}');
+        throw parametersError(
+          400,
+          'Body must be a JSON object with a fault name or null',
+          'Send {"fault": "car-date-zulu"}, {"fault": "route-answers-500@GET /cars/:carId"} or {"fault": null}',
+        );
       }
       try {
         ctx.faults.set(fault);
@@ -114,7 +125,10 @@ export function controlRoutes(ctx: AppContext) {
       const parsed = parseJson(request.body);
       const redirectUri = parsed.ok && isPlainObject(parsed.value) && typeof parsed.value.redirectUri === 'string' ? parsed.value.redirectUri : null;
       const { application, user } = applicationAndUser(mint);
-      const code = ctx.tokens.issueCode({ clientId: application.clientId, userId: user.id, scopes: scopesOf(application, mint.scopes), redirectUri }, ctx.now());
+      const code = ctx.tokens.issueCode(
+        { clientId: application.clientId, userId: user.id, scopes: scopesOf(application, mint.scopes), redirectUri },
+        ctx.now(),
+      );
       return reply.code(200).header('cache-control', 'no-store').send({ code: code.value });
     });
 

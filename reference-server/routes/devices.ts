@@ -43,7 +43,12 @@ export function devicesRoutes(ctx: AppContext) {
       // fault unknown-device-400: an unknown device reported as a bad parameter.
       if (faults.has('unknown-device-400')) throw parametersError(400, 'Device not found', 'Check the serial number of the device');
       // fault device-404-type-not-found: the profile's NOT_FOUND type.
-      throw new ApiError(404, faults.has('device-404-type-not-found') ? 'NOT_FOUND' : 'PARAMETERS_ERROR', 'Device not found', 'Check the serial number of the device');
+      throw new ApiError(
+        404,
+        faults.has('device-404-type-not-found') ? 'NOT_FOUND' : 'PARAMETERS_ERROR',
+        'Device not found',
+        'Check the serial number of the device',
+      );
     }
     return { kind: 'device', ownerId: ownerOf(device), value: device };
   }
@@ -114,7 +119,8 @@ export function devicesRoutes(ctx: AppContext) {
     const deviceOwner = faults.has('associate-device-owner-user-link') ? device.userId : ownerOf(device);
     if (deviceOwner !== null && deviceOwner !== token.userId) throw accessDenied('user');
     // fault associate-conflict-same-car-only: "already associated?" compares the device's car with the one named.
-    if (device.carId !== null && (device.carId === car.id || !faults.has('associate-conflict-same-car-only'))) throw conflict('Device already associated', true);
+    if (device.carId !== null && (device.carId === car.id || !faults.has('associate-conflict-same-car-only')))
+      throw conflict('Device already associated', true);
     if (car.deviceId !== null) throw conflict('Car already associated with a device', true);
     const entry = { at: ctx.now(), userId: token.userId, action: 'associate-car', deviceId: device.id, carId: car.id } as const;
     // fault associate-check-then-act: the audit entry is waited for between the checks above and the write
@@ -138,7 +144,9 @@ export function devicesRoutes(ctx: AppContext) {
     // fault pin-lockout-right-pin-accepted: the lock is checked only once the pin turned out wrong.
     if (pinLocked(device.id) && !(faults.has('pin-lockout-right-pin-accepted') && pin === device.pin)) throw tooManyAttempts();
     // fault pin-associate-ignores-car-link: only an earlier pin link (a user link without a car) counts as associated.
-    const associated = faults.has('pin-associate-ignores-car-link') ? device.userId !== null && device.carId === null : device.userId !== null || device.carId !== null;
+    const associated = faults.has('pin-associate-ignores-car-link')
+      ? device.userId !== null && device.carId === null
+      : device.userId !== null || device.carId !== null;
     if (associated) throw conflict('Device already associated', true);
     // fault pin-not-checked: only the pin's format is validated.
     if (pin !== device.pin && !faults.has('pin-not-checked')) {

@@ -57,7 +57,9 @@ export function usersRoutes(ctx: AppContext) {
         const newCar = { ...input, userId: user.id, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() };
         // fault created-car-id-race: the id is taken before an awaited car-type lookup, the car stored after it.
         // fault created-car-id-reused: every created car gets the same id (the counter is never moved on).
-        const car = faults.has('created-car-id-race') ? await store.createCarLate(newCar, CAR_TYPE_LOOKUP_MS) : store.createCar(newCar, faults.has('created-car-id-reused'));
+        const car = faults.has('created-car-id-race')
+          ? await store.createCarLate(newCar, CAR_TYPE_LOOKUP_MS)
+          : store.createCar(newCar, faults.has('created-car-id-reused'));
         // fault created-car-200: the generic success status.
         return reply.code(faults.has('created-car-200') ? 200 : 201).send(createdCarView(car, ctx));
       },

@@ -90,7 +90,11 @@ export interface Requirement {
   params: Record<string, unknown>;
 }
 
-interface PathParamInfo { resource: string; notFound?: string; forbidden?: string }
+interface PathParamInfo {
+  resource: string;
+  notFound?: string;
+  forbidden?: string;
+}
 
 export interface Catalogue {
   scopes: Scope[];
@@ -117,7 +121,22 @@ export interface PlannedCheck {
 class CatalogueError extends Error {}
 
 const CONTRACTS_DIR = path.resolve(__dirname, '..', '..', 'contracts');
-const REQUIREMENT_KEYS = new Set(['id', 'class', 'title', 'cite', 'statements', 'check', 'severity', 'advisory', 'per', 'env', 'where', 'reads', 'judges', 'group']);
+const REQUIREMENT_KEYS = new Set([
+  'id',
+  'class',
+  'title',
+  'cite',
+  'statements',
+  'check',
+  'severity',
+  'advisory',
+  'per',
+  'env',
+  'where',
+  'reads',
+  'judges',
+  'group',
+]);
 const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'about', 'untestable']);
 const ABOUT_KEYS = new Set(['where', 'per']);
 /** Which document a statement id names: S- the spec, P- the profile. */
@@ -292,7 +311,7 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
     public: r.public === true,
     purpose: r.purpose,
     cite: r.cite,
-    records: [...(r.success?.contract ? records.get(String(r.success.contract).replace(/\[\]$/, '')) ?? [] : [])].sort(),
+    records: [...(r.success?.contract ? (records.get(String(r.success.contract).replace(/\[\]$/, '')) ?? []) : [])].sort(),
   };
 }
 
@@ -356,7 +375,14 @@ function parseStatements(doc: Record<string, any>, routes: Route[], byRoute: Map
       const about = e.about === undefined ? undefined : parseAbout(e.about, where, routes, byRoute);
       if (about && e.untestable) throw new CatalogueError(`${where}: an untestable statement speaks of nothing a check covers (drop "about")`);
       if (!about && !e.untestable) throw new CatalogueError(`${where}: missing "about" (the routes it speaks of), or "untestable" (why no check can fail it)`);
-      out.push({ id: e.id, source, section: e.section, text: e.text, ...(about ? { about } : {}), ...(e.untestable ? { untestable: String(e.untestable) } : {}) });
+      out.push({
+        id: e.id,
+        source,
+        section: e.section,
+        text: e.text,
+        ...(about ? { about } : {}),
+        ...(e.untestable ? { untestable: String(e.untestable) } : {}),
+      });
     }
   }
   return out;
@@ -444,7 +470,13 @@ export function coverageOf(catalogue: Catalogue, st: Statement): Coverage {
       units.push({ route: route.route, checks: judging(route.route).map((p) => p.key) });
     } else if (about.per === 'scope') {
       for (const scope of route.scopes) {
-        units.push({ route: route.route, scope, checks: judging(route.route).filter((p) => p.scope === scope).map((p) => p.key) });
+        units.push({
+          route: route.route,
+          scope,
+          checks: judging(route.route)
+            .filter((p) => p.scope === scope)
+            .map((p) => p.key),
+        });
       }
     } else {
       for (const status of errorStatusesOf(catalogue, route.route)) {
@@ -475,6 +507,6 @@ function selects(w: Record<string, any>, r: Route): boolean {
   if (typeof w.contract === 'boolean' && Boolean(r.success.contract) !== w.contract) return false;
   if (w.contract !== undefined && typeof w.contract !== 'boolean' && !anyOf(w.contract, (c) => r.success.contract === c)) return false;
   if (w.record && !anyOf(w.record, (name) => r.records.includes(name))) return false;
-  if (w.dated !== undefined && (r.dates.length > 0) !== w.dated) return false;
+  if (w.dated !== undefined && r.dates.length > 0 !== w.dated) return false;
   return true;
 }

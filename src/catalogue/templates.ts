@@ -39,11 +39,13 @@ export function rawBody(value: unknown): string | undefined {
  */
 export function unknownIdLike(known: string): string {
   if (/^\d+$/.test(known)) return known === '2147480731' ? '2147480732' : '2147480731';
-  return [...known].map((c) => {
-    if (/[0-9]/.test(c)) return String((Number(c) + 5) % 10);
-    if (/[a-f]/.test(c) && /^[0-9a-f]+$/.test(known)) return 'abcdef'[('abcdef'.indexOf(c) + 3) % 6];
-    if (/[a-z]/.test(c)) return String.fromCharCode(((c.charCodeAt(0) - 97 + 13) % 26) + 97);
-    if (/[A-Z]/.test(c)) return String.fromCharCode(((c.charCodeAt(0) - 65 + 13) % 26) + 65);
-    return c;
-  }).join('');
+  return [...known]
+    .map((c) => {
+      if (/[0-9]/.test(c)) return String((Number(c) + 5) % 10);
+      if (/[a-f]/.test(c) && /^[0-9a-f]+$/.test(known)) return 'abcdef'[('abcdef'.indexOf(c) + 3) % 6];
+      if (/[a-z]/.test(c)) return String.fromCharCode(((c.charCodeAt(0) - 97 + 13) % 26) + 97);
+      if (/[A-Z]/.test(c)) return String.fromCharCode(((c.charCodeAt(0) - 65 + 13) % 26) + 65);
+      return c;
+    })
+    .join('');
 }

@@ -16,7 +16,11 @@ export function writeCertificationArchive(dir: string): string | undefined {
   if (!fs.existsSync(certificateFile)) return undefined;
   const c = JSON.parse(fs.readFileSync(certificateFile, 'utf8')) as Certificate;
   const product = c.certification?.product?.name ?? c.target.name;
-  const slug = product.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '') || 'target';
+  const slug =
+    product
+      .toLowerCase()
+      .replace(/[^a-z0-9.-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'target';
   const archive = path.join(dir, `certification-${slug}-${c.run.date.slice(0, 10)}.tar.gz`);
   const files = ARCHIVED.filter((f) => fs.existsSync(path.join(dir, f)));
   tar.create({ gzip: true, file: archive, cwd: dir, sync: true, portable: true }, files);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Certification } from '../verdict/model';
 import { ROOT } from '../options/paths';
 
-const CERTIFICATION_RULE = 'certification: anything not run (but what the target\'s environment rules out) makes its class FAIL';
+const CERTIFICATION_RULE = "certification: anything not run (but what the target's environment rules out) makes its class FAIL";
 /**
  * What decides a verdict, one list (the content hash and the git state): folders and files relative to
  * the suite's root. Rendering, monitoring, the command line and the project's own tests (the kill matrix
@@ -19,8 +19,20 @@ const CERTIFICATION_RULE = 'certification: anything not run (but what the target
  */
 export const VERDICT_SOURCES = [
   'contracts',
-  'src/util', 'src/catalogue', 'src/schemas', 'src/transport', 'src/setup', 'src/check-api', 'src/checks', 'src/engine', 'src/verdict', 'src/playwright',
-  'fixtures/suite-fixtures.ts', 'fixtures/global-setup.ts', 'tests/conformance', 'playwright.config.ts',
+  'src/util',
+  'src/catalogue',
+  'src/schemas',
+  'src/transport',
+  'src/setup',
+  'src/check-api',
+  'src/checks',
+  'src/engine',
+  'src/verdict',
+  'src/playwright',
+  'fixtures/suite-fixtures.ts',
+  'fixtures/global-setup.ts',
+  'tests/conformance',
+  'playwright.config.ts',
 ] as const;
 
 export function certificationInfo(suite: { name: string; version: string }, product?: Certification['product']): Certification {
@@ -33,7 +45,10 @@ export function certificationInfo(suite: { name: string; version: string }, prod
 
 /** The SHA-256 of what decides the verdicts of this installed suite. */
 export function suiteContentHash(root = ROOT): string {
-  return contentHash(VERDICT_SOURCES.map((d) => path.join(root, d)), root);
+  return contentHash(
+    VERDICT_SOURCES.map((d) => path.join(root, d)),
+    root,
+  );
 }
 
 function gitState(): { commit: string; workingTreeModified: boolean | 'unknown' } {

@@ -37,7 +37,11 @@ export function mediaType(contentType: string): string {
 export function expectContentType(res: ApiResponse, allowed: string[]): void {
   const type = mediaType(res.contentType);
   if (allowed.includes(type)) return;
-  fail({ expected: `content-type ${allowed.join(' or ')}`, actual: res.contentType ? `content-type ${res.contentType}` : 'no content-type header', exchange: res.exchange });
+  fail({
+    expected: `content-type ${allowed.join(' or ')}`,
+    actual: res.contentType ? `content-type ${res.contentType}` : 'no content-type header',
+    exchange: res.exchange,
+  });
 }
 
 /**
@@ -88,13 +92,18 @@ export function expectError(res: ApiResponse, e: ErrorExpectation): void {
   // type, message and tip must belong to ONE element: an array may hold several errors.
   const types = e.type === undefined ? undefined : Array.isArray(e.type) ? e.type : [e.type];
   const tipRule = e.tip ?? 'non-empty';
-  const misses = (x: ErrorElement) => [
-    types && !types.includes(x.type) ? { field: 'type', expected: `type ${types.join(' or ')}`, actual: `type ${show(x.type)}` } : undefined,
-    e.message && x.message !== e.message ? { field: 'message', expected: `message ${show(e.message)} (compared exactly)`, actual: `message ${show(x.message)}` } : undefined,
-    tipRule === 'names-scope' && e.scope && !x.tip.includes(e.scope) ? { field: 'tip', expected: `a tip naming the missing scope ${e.scope}`, actual: `tip ${show(x.tip)}` } : undefined,
-    // v3-profile.md § Conflicts and decisions (tip wording): a non-empty string. The spec only says it is a string.
-    tipRule !== 'any' && x.tip.trim() === '' ? { field: 'tip', expected: 'a non-empty tip (how to fix the error)', actual: `tip ${show(x.tip)}` } : undefined,
-  ].filter((m) => m !== undefined);
+  const misses = (x: ErrorElement) =>
+    [
+      types && !types.includes(x.type) ? { field: 'type', expected: `type ${types.join(' or ')}`, actual: `type ${show(x.type)}` } : undefined,
+      e.message && x.message !== e.message
+        ? { field: 'message', expected: `message ${show(e.message)} (compared exactly)`, actual: `message ${show(x.message)}` }
+        : undefined,
+      tipRule === 'names-scope' && e.scope && !x.tip.includes(e.scope)
+        ? { field: 'tip', expected: `a tip naming the missing scope ${e.scope}`, actual: `tip ${show(x.tip)}` }
+        : undefined,
+      // v3-profile.md § Conflicts and decisions (tip wording): a non-empty string. The spec only says it is a string.
+      tipRule !== 'any' && x.tip.trim() === '' ? { field: 'tip', expected: 'a non-empty tip (how to fix the error)', actual: `tip ${show(x.tip)}` } : undefined,
+    ].filter((m) => m !== undefined);
   const ranked = errors.map((x, i) => ({ i, misses: misses(x) })).sort((a, b) => a.misses.length - b.misses.length);
   const closest = ranked[0];
   if (closest.misses.length === 0) return;
@@ -106,7 +115,11 @@ export function expectError(res: ApiResponse, e: ErrorExpectation): void {
   });
 }
 
-interface ErrorElement { type: string; message: string; tip: string }
+interface ErrorElement {
+  type: string;
+  message: string;
+  tip: string;
+}
 
 /** An empty body, as a 204 answer must have. */
 export function expectNoBody(res: ApiResponse): void {
@@ -135,7 +148,13 @@ export function expectObject(res: ApiResponse, what: string): Record<string, unk
 export function expectObjects(res: ApiResponse, what: string): Array<Record<string, unknown>> {
   const items = expectArray(res, what);
   const odd = items.findIndex((item) => !isRecord(item));
-  if (odd >= 0) fail({ expected: `a JSON array of ${what}, each a JSON object`, actual: `element ${odd} is ${show(items[odd])}`, pointer: `/${odd}`, exchange: res.exchange });
+  if (odd >= 0)
+    fail({
+      expected: `a JSON array of ${what}, each a JSON object`,
+      actual: `element ${odd} is ${show(items[odd])}`,
+      pointer: `/${odd}`,
+      exchange: res.exchange,
+    });
   return items as Array<Record<string, unknown>>;
 }
 

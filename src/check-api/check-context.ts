@@ -179,9 +179,7 @@ export class CheckContext {
   resolve(route: Route, ids: Record<string, string> = {}): { path: string; query: Record<string, string> } {
     const valueOf = (name: string) => ids[name] ?? this.idFor(route, name);
     const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(valueOf(name)));
-    const query = Object.fromEntries(
-      Object.entries(route.fixedQuery).map(([k, v]) => [k, v.replace(/\{(\w+)\}/g, (_m, name: string) => valueOf(name))]),
-    );
+    const query = Object.fromEntries(Object.entries(route.fixedQuery).map(([k, v]) => [k, v.replace(/\{(\w+)\}/g, (_m, name: string) => valueOf(name))]));
     return { path, query };
   }
 
@@ -195,11 +193,8 @@ export class CheckContext {
   async call(route: Route, options: CallOptions = {}): Promise<ApiResponse> {
     if (route.method !== 'GET') this.requireWrites();
     const { path, query } = this.resolve(route, options.ids);
-    const authorization = options.authorization !== undefined
-      ? options.authorization
-      : options.token
-        ? `Bearer ${this.token(options.token)}`
-        : this.defaultAuthorization(route);
+    const authorization =
+      options.authorization !== undefined ? options.authorization : options.token ? `Bearer ${this.token(options.token)}` : this.defaultAuthorization(route);
     let body = options.body;
     if (body === undefined && options.rawBody === undefined && route.method === 'POST' && route.success.contract === 'createdCar') {
       body = validCarBody(this.now());
@@ -217,14 +212,17 @@ export class CheckContext {
       ...(list ? { maxBytes: MAX_LIST_BODY_BYTES } : {}),
     });
     if (list && res.truncated && res.status === route.success.status) {
-      throw new NotRun(`${route.route} answered more than ${MAX_LIST_BODY_BYTES / 2 ** 20} MiB, the most of one answer the suite reads: ` +
-        `too much to judge; a car with less data (data.carId in ${this.target.source}) would let it run`);
+      throw new NotRun(
+        `${route.route} answered more than ${MAX_LIST_BODY_BYTES / 2 ** 20} MiB, the most of one answer the suite reads: ` +
+          `too much to judge; a car with less data (data.carId in ${this.target.source}) would let it run`,
+      );
     }
     return res;
   }
 }
 
-const TOKENLESS_SANDBOX = 'the target is a sandbox without tokens: a sandbox serves only its read routes by id without one, and this check needs a token ' +
+const TOKENLESS_SANDBOX =
+  'the target is a sandbox without tokens: a sandbox serves only its read routes by id without one, and this check needs a token ' +
   '(v3-profile.md § Hosts and environments); give tokens in the target file to run it';
 
 export { CREATED_CAR_PREFIX, CREATED_CAR_SHORT_MAKE, isSuiteCreatedCar, validCarBody } from '../setup/created-cars';

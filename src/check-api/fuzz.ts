@@ -15,15 +15,31 @@ const hostile = fc.oneof(
   fc.bigInt({ min: 2n ** 63n, max: 2n ** 128n }).map(String),
   fc.double({ noNaN: false }).map(String),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
-  fc.constantFrom('..%2F..%2Fetc%2Fpasswd', '%2F', '1%2F2', '%00', '%E0%A4%A', '1;DROP TABLE cars', '{{7*7}}', '${jndi:x}', ' ', '+', '1e309', '0x1F', 'null', 'undefined', '[]', '{}'),
+  fc.constantFrom(
+    '..%2F..%2Fetc%2Fpasswd',
+    '%2F',
+    '1%2F2',
+    '%00',
+    '%E0%A4%A',
+    '1;DROP TABLE cars',
+    '{{7*7}}',
+    '${jndi:x}',
+    ' ',
+    '+',
+    '1e309',
+    '0x1F',
+    'null',
+    'undefined',
+    '[]',
+    '{}',
+  ),
   fc.integer({ min: 300, max: 5000 }).map((n) => 'x'.repeat(n)),
 );
 
 /** `count` hostile path values for the given seed and route (each route gets its own stream). */
 export function hostileIds(seed: number, salt: string, count: number): string[] {
   // A value that could be a real id (a plain integer, a 24-hex trip id) is not hostile: leave it out.
-  return fc.sample(hostile, { seed: seed ^ hash(salt), numRuns: count })
-    .filter((v) => v.length > 0 && !/^\d{1,18}$/.test(v) && !/^[0-9a-f]{24}$/.test(v));
+  return fc.sample(hostile, { seed: seed ^ hash(salt), numRuns: count }).filter((v) => v.length > 0 && !/^\d{1,18}$/.test(v) && !/^[0-9a-f]{24}$/.test(v));
 }
 
 /** Hostile query strings for a route's parameters: odd values, empty values, repeated parameters. */

@@ -39,9 +39,7 @@ export function unreadable(what: string, judgedBy: string): NotRun {
 export const SUITE_BROKE = 'the suite broke under this check (a defect of the suite or of its inputs, not anything the server did; please report it)';
 
 /** How a replayed check ended besides its status (exchanges.json of a replay; src/cli/verify.ts reads it). */
-export type ReplayOutcome =
-  | { kind: 'no-recorded-answer'; requests: string[] }
-  | { kind: 'record-only'; why: string };
+export type ReplayOutcome = { kind: 'no-recorded-answer'; requests: string[] } | { kind: 'record-only'; why: string };
 
 export interface FailureDetails {
   /** What the documents require, in a vendor's words. */
@@ -84,6 +82,6 @@ export function excerpt(text: string, max = 300): string {
 /** A short, safe rendering of any value for "actual:" lines. */
 export function show(value: unknown, max = 200): string {
   if (value === undefined) return 'nothing';
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -2,7 +2,33 @@
 // point) and the token endpoint (plain API requests).
 import type { Browser } from '@playwright/test';
 import {
-  type ApiResponse, basicAuth, type CheckContext, expectContract, expectError, expectJson, expectObject, expectStatus, fail, findSignInForm, FORM_WAIT_MS, formProblem, knownSignInProblem, mediaType, missingSignInKeys, NotRun, openPage, pageText, rememberSignInProblem, restrictedAppTarget, show, SIGN_IN_KEYS, signInForCheck, signInUrl, type TokenRecord, tokenRequest, unreadable,
+  type ApiResponse,
+  basicAuth,
+  type CheckContext,
+  expectContract,
+  expectError,
+  expectJson,
+  expectObject,
+  expectStatus,
+  fail,
+  findSignInForm,
+  FORM_WAIT_MS,
+  formProblem,
+  knownSignInProblem,
+  mediaType,
+  missingSignInKeys,
+  NotRun,
+  openPage,
+  pageText,
+  rememberSignInProblem,
+  restrictedAppTarget,
+  show,
+  SIGN_IN_KEYS,
+  signInForCheck,
+  signInUrl,
+  type TokenRecord,
+  tokenRequest,
+  unreadable,
 } from '../check-api';
 
 /** The oauth keys every sign-in needs; NotRun names those the target file lacks. */
@@ -26,7 +52,10 @@ async function freshCode(ctx: CheckContext, scope?: string, state?: string): Pro
   const o = requireOauth(ctx);
   const result = await withBrowser(ctx, (b) => signInForCheck(ctx.run, b, ctx.target, { username: o.username, password: o.password, scope, state }));
   if (!result.code) {
-    fail({ expected: 'after sign-in, a redirect to redirect_uri carrying a code', actual: ctx.redactor.redact(result.problem ?? `a redirect without code: ${result.redirectedTo}`) });
+    fail({
+      expected: 'after sign-in, a redirect to redirect_uri carrying a code',
+      actual: ctx.redactor.redact(result.problem ?? `a redirect without code: ${result.redirectedTo}`),
+    });
   }
   ctx.redactor.add(result.code);
   return { code: result.code, state: result.state, redirectedTo: result.redirectedTo! };
@@ -69,13 +98,21 @@ function keepSecret(ctx: CheckContext, token: unknown): TokenRecord {
 export async function coreSigninPage(ctx: CheckContext): Promise<void> {
   const o = requireOauth(ctx);
   const res = await ctx.api.get('/auth/auth', {
-    query: { client_id: o.clientId, redirect_uri: o.redirectUri }, authorization: null, headers: { accept: 'text/html' }, route: 'GET /auth/auth',
+    query: { client_id: o.clientId, redirect_uri: o.redirectUri },
+    authorization: null,
+    headers: { accept: 'text/html' },
+    route: 'GET /auth/auth',
   });
   // client_id and redirect_uri are the profile's parameters (the spec shows none): refused, they are SIGNIN-PAGE's to judge.
-  if (res.status >= 400 && res.status < 500) throw unreadable(`GET /auth/auth refused the profile's client_id and redirect_uri with ${res.status}`, 'SIGNIN-PAGE');
+  if (res.status >= 400 && res.status < 500)
+    throw unreadable(`GET /auth/auth refused the profile's client_id and redirect_uri with ${res.status}`, 'SIGNIN-PAGE');
   expectStatus(res, '2xx', 'the authentication web page');
   if (mediaType(res.contentType) !== 'text/html') {
-    fail({ expected: 'a web page (content-type text/html)', actual: res.contentType ? `content-type ${show(res.contentType)}` : 'no content-type', exchange: res.exchange });
+    fail({
+      expected: 'a web page (content-type text/html)',
+      actual: res.contentType ? `content-type ${show(res.contentType)}` : 'no content-type',
+      exchange: res.exchange,
+    });
   }
 }
 
@@ -87,11 +124,12 @@ export async function coreTokenEndpoint(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const res = await codeGrant(ctx, code);
   // The grant (form, HTTP Basic, authorization_code) is the profile's: refused, it is TOKEN-CODE-GRANT's to judge.
-  if (res.status >= 400 && res.status < 500) throw unreadable(`the token endpoint refused the profile's authorization_code grant with ${res.status}`, 'TOKEN-CODE-GRANT');
+  if (res.status >= 400 && res.status < 500)
+    throw unreadable(`the token endpoint refused the profile's authorization_code grant with ${res.status}`, 'TOKEN-CODE-GRANT');
   expectStatus(res, '2xx', 'the access token endpoint answers a fresh code with a token');
   const token = keepSecret(ctx, expectJson(res, 'a JSON body carrying the access token'));
   if (typeof token?.access_token !== 'string' || !token.access_token) {
-    throw unreadable('the answer has no access_token member (the profile\'s token record)', 'TOKEN-CODE-GRANT');
+    throw unreadable("the answer has no access_token member (the profile's token record)", 'TOKEN-CODE-GRANT');
   }
   const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization: `Bearer ${token.access_token}` });
   expectStatus(me, '2xx', 'the access token is taken by a protected route (GET /users/me)');
@@ -109,7 +147,11 @@ export async function noPasswordGrant(ctx: CheckContext): Promise<void> {
   const body = res.json as Partial<TokenRecord> | undefined;
   if (res.status < 300 && typeof body?.access_token === 'string') {
     keepSecret(ctx, body);
-    fail({ expected: 'no token for a user\'s password: users sign in on the web page, never through the client application', actual: `status ${res.status} with an access_token`, exchange: res.exchange });
+    fail({
+      expected: "no token for a user's password: users sign in on the web page, never through the client application",
+      actual: `status ${res.status} with an access_token`,
+      exchange: res.exchange,
+    });
   }
   if (res.status < 400) ctx.warn(`grant_type=password answered ${res.status} (no access token): a refusal would be an error status`);
 }
@@ -118,7 +160,12 @@ export async function noPasswordGrant(ctx: CheckContext): Promise<void> {
 function tokenOf(ctx: CheckContext, res: ApiResponse, what: string): TokenRecord {
   const body = expectObject(res, `a token record (${what})`);
   if (typeof body.access_token !== 'string') {
-    fail({ expected: `a token record with an access_token string (${what})`, actual: `access_token ${show(body.access_token)}`, pointer: '/access_token', exchange: res.exchange });
+    fail({
+      expected: `a token record with an access_token string (${what})`,
+      actual: `access_token ${show(body.access_token)}`,
+      pointer: '/access_token',
+      exchange: res.exchange,
+    });
   }
   return keepSecret(ctx, body);
 }
@@ -144,13 +191,16 @@ export async function signinPage(ctx: CheckContext): Promise<void> {
       // Known from an earlier check: the same page, no second wait. Else a page may render its form
       // with a script after it loaded (a single-page application): it is awaited for FORM_WAIT_MS.
       const known = knownSignInProblem(ctx.run);
-      const problem = known && known.kind !== 'layout-sign-in' ? known : await (async () => {
-        const search = await findSignInForm(page, ctx.target);
-        if (!('problem' in search)) return undefined;
-        const found = formProblem(search.problem, ctx.target, await pageText(page));
-        rememberSignInProblem(ctx.run, found);
-        return found;
-      })();
+      const problem =
+        known && known.kind !== 'layout-sign-in'
+          ? known
+          : await (async () => {
+              const search = await findSignInForm(page, ctx.target);
+              if (!('problem' in search)) return undefined;
+              const found = formProblem(search.problem, ctx.target, await pageText(page));
+              rememberSignInProblem(ctx.run, found);
+              return found;
+            })();
       if (problem?.kind === 'no-form') {
         fail({
           expected: 'the sign-in page shows a form to sign in with (a username field, a password field, a submit control)',
@@ -189,7 +239,12 @@ export async function signinRejects(ctx: CheckContext): Promise<void> {
   const variant = ctx.param<'unknown-client' | 'unregistered-redirect'>('variant');
   const cases: Record<string, Record<string, string>> = variant === 'unknown-client'
     ? { 'an unknown client_id': { client_id: 'vds-conformance-unknown-client', redirect_uri: o.redirectUri } }
-    : Object.fromEntries(Object.entries(unregisteredRedirects(o.redirectUri)).map(([what, uri]) => [`a redirect_uri the application did not register (${what})`, { client_id: o.clientId, redirect_uri: uri }]));
+    : Object.fromEntries(
+        Object.entries(unregisteredRedirects(o.redirectUri)).map(([what, uri]) => [
+          `a redirect_uri the application did not register (${what})`,
+          { client_id: o.clientId, redirect_uri: uri },
+        ]),
+      );
   for (const [why, query] of Object.entries(cases)) {
     const res = await ctx.api.get('/auth/auth', { query, authorization: null, headers: { accept: 'text/html' }, route: 'GET /auth/auth' });
     expectStatus(res, 404, why);
@@ -202,7 +257,8 @@ export async function signinRejects(ctx: CheckContext): Promise<void> {
 export async function signinCodeState(ctx: CheckContext): Promise<void> {
   const state = `vds-state-${ctx.now().toString(36)}`;
   const result = await freshCode(ctx, undefined, state);
-  if (result.state !== state) fail({ expected: `the redirect echoes state=${state}`, actual: result.state === undefined ? 'no state parameter' : `state=${show(result.state)}` });
+  if (result.state !== state)
+    fail({ expected: `the redirect echoes state=${state}`, actual: result.state === undefined ? 'no state parameter' : `state=${show(result.state)}` });
 }
 
 /** Without state: the browser goes to exactly redirect_uri, with a code and no state parameter. */
@@ -246,7 +302,12 @@ export async function tokenCodeGrant(ctx: CheckContext): Promise<void> {
   const expiresIn = token.expires_in!;
   // "expires_at int (unix seconds)": a point in time, in seconds (not milliseconds), after the token was issued.
   if (!(expiresAt > before - UNIX_SECONDS_SLACK && expiresAt < UNIX_SECONDS_MAX)) {
-    fail({ expected: `expires_at in unix seconds, later than the token's issue (${before})`, actual: `expires_at ${expiresAt}`, pointer: '/expires_at', exchange: res.exchange });
+    fail({
+      expected: `expires_at in unix seconds, later than the token's issue (${before})`,
+      actual: `expires_at ${expiresAt}`,
+      pointer: '/expires_at',
+      exchange: res.exchange,
+    });
   }
   // That expires_at equals now + expires_in is an inference (a server clock may differ from ours).
   const slack = 120;
@@ -273,7 +334,11 @@ export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
   const body = second.json as Partial<TokenRecord> | undefined;
   if (typeof body?.access_token === 'string') keepSecret(ctx, body);
   if (second.status < 400 || typeof body?.access_token === 'string') {
-    fail({ expected: 'the second exchange of a code is refused (an error status, no token)', actual: `status ${second.status}${typeof body?.access_token === 'string' ? ' with an access_token' : ''}`, exchange: second.exchange });
+    fail({
+      expected: 'the second exchange of a code is refused (an error status, no token)',
+      actual: `status ${second.status}${typeof body?.access_token === 'string' ? ' with an access_token' : ''}`,
+      exchange: second.exchange,
+    });
   }
 }
 
@@ -312,9 +377,7 @@ export async function tokenNoClient(ctx: CheckContext): Promise<void> {
 
 export async function tokenMissingParam(ctx: CheckContext): Promise<void> {
   requireOauth(ctx);
-  const forms: Array<Record<string, string>> = [
-    { code: 'vds-conformance-code' }, { grant_type: 'authorization_code' }, { grant_type: 'refresh_token' },
-  ];
+  const forms: Array<Record<string, string>> = [{ code: 'vds-conformance-code' }, { grant_type: 'authorization_code' }, { grant_type: 'refresh_token' }];
   for (const form of forms) {
     const res = await tokenRequest(ctx.api, ctx.target, form);
     expectTokenEndpointError(res, { status: 400, type: 'PARAMETERS_ERROR', message: 'Missing parameter' });
@@ -334,7 +397,8 @@ export async function tokenRefreshScopes(ctx: CheckContext): Promise<void> {
   if (!token.refresh_token) throw new NotRun('the token record has no refresh_token (TOKEN-REFRESH judges it)');
   // The grant itself must be the limited one, or the refresh proves nothing (SIGNIN-SCOPE-SUBSET judges it).
   const before = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization: `Bearer ${token.access_token}` });
-  if (before.status < 400) throw new NotRun('the token of the grant for users_read and status_read already reads /users/me/cars: SIGNIN-SCOPE-SUBSET judges the grant');
+  if (before.status < 400)
+    throw new NotRun('the token of the grant for users_read and status_read already reads /users/me/cars: SIGNIN-SCOPE-SUBSET judges the grant');
   const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token });
   expectStatus(res, 200, 'refreshing it');
   const refreshed = tokenOf(ctx, res, 'refreshing it');
@@ -364,7 +428,12 @@ function expectInvalidAuthentication(res: ApiResponse, why = ''): void {
   expectContract(res, 'legacyError');
   const body = res.json as { message?: unknown };
   if (body.message !== 'Invalid authentication') {
-    fail({ expected: `the legacy body {"message": "Invalid authentication"}${why ? ` (${why})` : ''}`, actual: show(res.json), pointer: '/message', exchange: res.exchange });
+    fail({
+      expected: `the legacy body {"message": "Invalid authentication"}${why ? ` (${why})` : ''}`,
+      actual: show(res.json),
+      pointer: '/message',
+      exchange: res.exchange,
+    });
   }
 }
 
@@ -390,8 +459,9 @@ const OTHER_APP_KEYS = ['restrictedClientId', 'restrictedClientSecret'] as const
  */
 function otherApplication(ctx: CheckContext): string {
   const o = ctx.target.oauth ?? {};
-  const absent = OTHER_APP_KEYS.filter((k) => !o[k])
-    .map((k) => `oauth.${k}${ctx.target.unset[`oauth.${k}`] ? ` (\${${ctx.target.unset[`oauth.${k}`]}} is not set)` : ''}`);
+  const absent = OTHER_APP_KEYS.filter((k) => !o[k]).map(
+    (k) => `oauth.${k}${ctx.target.unset[`oauth.${k}`] ? ` (\${${ctx.target.unset[`oauth.${k}`]}} is not set)` : ''}`,
+  );
   if (absent.length) throw new NotRun(`needs a second registered application: ${absent.join(', ')} in ${ctx.target.source}`);
   if (o.restrictedClientId === o.clientId) {
     throw new NotRun(`oauth.restrictedClientId is oauth.clientId in ${ctx.target.source}: give another registered application`);
@@ -414,8 +484,10 @@ async function proveOtherApplication(ctx: CheckContext, res: ApiResponse, author
   if (res.status !== 401) return;
   const probe = await tokenRequest(ctx.api, ctx.target, neverIssued, authorization);
   if (probe.status === 401) {
-    throw new NotRun(`the token endpoint refuses oauth.restrictedClientId and oauth.restrictedClientSecret of ${ctx.target.source} as client credentials ` +
-      '(401, also to a grant never issued): give the credentials of another registered application');
+    throw new NotRun(
+      `the token endpoint refuses oauth.restrictedClientId and oauth.restrictedClientSecret of ${ctx.target.source} as client credentials ` +
+        '(401, also to a grant never issued): give the credentials of another registered application',
+    );
   }
 }
 
@@ -431,7 +503,11 @@ export async function tokenCodeOtherApp(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const res = await codeGrant(ctx, code, authorization);
   keepIssued(ctx, res);
-  await proveOtherApplication(ctx, res, authorization, { grant_type: 'authorization_code', code: 'vds-conformance-never-issued-code', redirect_uri: ctx.target.oauth?.redirectUri ?? '' });
+  await proveOtherApplication(ctx, res, authorization, {
+    grant_type: 'authorization_code',
+    code: 'vds-conformance-never-issued-code',
+    redirect_uri: ctx.target.oauth?.redirectUri ?? '',
+  });
   expectInvalidAuthentication(res, 'a code issued to oauth.clientId, presented with the credentials of oauth.restrictedClientId, is refused as invalid');
 }
 
@@ -450,5 +526,8 @@ export async function tokenRefreshOtherApp(ctx: CheckContext): Promise<void> {
   const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: token.refresh_token }, authorization);
   keepIssued(ctx, res);
   await proveOtherApplication(ctx, res, authorization, { grant_type: 'refresh_token', refresh_token: 'vds-conformance-never-issued-refresh-token' });
-  expectInvalidAuthentication(res, 'a refresh token issued to oauth.clientId, presented with the credentials of oauth.restrictedClientId, is refused as invalid');
+  expectInvalidAuthentication(
+    res,
+    'a refresh token issued to oauth.clientId, presented with the credentials of oauth.restrictedClientId, is refused as invalid',
+  );
 }

@@ -2,7 +2,20 @@
 // routes is the same; a trip's statistics agree; GeoJSON carries exactly the locations' coordinates;
 // a route by id answers the record asked for, and a car's trip list that car's trips only.
 import {
-  type CheckContext, differingFields, documentedOnly, expectJson, expectObject, expectObjects, fail, isSuiteCreatedCar, NotRun, sameNumber, sameUpToRounding, sameValue, show, unreadable,
+  type CheckContext,
+  differingFields,
+  documentedOnly,
+  expectJson,
+  expectObject,
+  expectObjects,
+  fail,
+  isSuiteCreatedCar,
+  NotRun,
+  sameNumber,
+  sameUpToRounding,
+  sameValue,
+  show,
+  unreadable,
 } from '../check-api';
 
 type Item = Record<string, unknown>;
@@ -47,7 +60,7 @@ async function connectedUserId(ctx: CheckContext, options: CallOptions = {}): Pr
 /** A user record's id, read through the profile's field name (user.id). */
 function idOf(me: Item): string {
   if (!me || typeof me !== 'object' || Array.isArray(me) || (typeof me.id !== 'number' && typeof me.id !== 'string')) {
-    throw unreadable('GET /users/me has no id member (the profile\'s user record)', 'RESP-CONTRACT');
+    throw unreadable("GET /users/me has no id member (the profile's user record)", 'RESP-CONTRACT');
   }
   return String(me.id);
 }
@@ -94,9 +107,12 @@ export async function coreMe(ctx: CheckContext): Promise<void> {
   const primary = await connectedUser(ctx);
   const other = await connectedUser(ctx, { token: 'otherUser' });
   if (primary.id === other.id) {
-    fail({ expected: 'GET /users/me answers the connected user: two users\' tokens read two users', actual: `both read user ${show(primary.id)}` });
+    fail({ expected: "GET /users/me answers the connected user: two users' tokens read two users", actual: `both read user ${show(primary.id)}` });
   }
-  for (const [me, token] of [[primary, 'full'], [other, 'otherUser']] as const) {
+  for (const [me, token] of [
+    [primary, 'full'],
+    [other, 'otherUser'],
+  ] as const) {
     const user = (await read(ctx, 'GET /users/{userId}', { ids: { userId: me.id }, token })) as Item;
     if (String(user?.id) !== me.id) {
       fail({ expected: `GET /users/${me.id} is user ${me.id}, the connected user of /users/me for the same token (${token})`, actual: `id ${show(user?.id)}` });
@@ -118,7 +134,11 @@ function expectNames(user: Item, where: string): void {
   for (const field of ['lastName', 'firstName']) {
     if (!(field in user)) throw unreadable(`${where} has no ${field} member (the profile's user record)`, 'RESP-CONTRACT');
     if (typeof user[field] !== 'string') {
-      fail({ expected: `${where}: the user's ${field === 'lastName' ? 'last' : 'first'} name, a text (the user carries a last name and a first name)`, actual: `${field} ${show(user[field])}`, pointer: `/${field}` });
+      fail({
+        expected: `${where}: the user's ${field === 'lastName' ? 'last' : 'first'} name, a text (the user carries a last name and a first name)`,
+        actual: `${field} ${show(user[field])}`,
+        pointer: `/${field}`,
+      });
     }
   }
 }
@@ -129,7 +149,10 @@ export async function meUser(ctx: CheckContext): Promise<void> {
   // The user's documented fields: members the documents do not show may differ from answer to answer.
   const diff = differingFields(me, byId, Object.keys(documentedOnly('user', me) as Item));
   if (diff.length) {
-    fail({ expected: `/users/${show(me.id)} is the connected user of /users/me`, actual: `differs in ${diff.map((f) => `${f} (${show(me[f])} vs ${show(byId[f])})`).join(', ')}` });
+    fail({
+      expected: `/users/${show(me.id)} is the connected user of /users/me`,
+      actual: `differs in ${diff.map((f) => `${f} (${show(me[f])} vs ${show(byId[f])})`).join(', ')}`,
+    });
   }
 }
 
@@ -142,7 +165,10 @@ export async function carListItems(ctx: CheckContext): Promise<void> {
     const single = await readRecord(ctx, 'GET /cars/{carId}', { ids: { carId: String(car.id) } });
     const diff = differingFields(car, single, CAR_FIELDS);
     if (diff.length) {
-      fail({ expected: `car ${show(car.id)} of the list equals GET /cars/${show(car.id)}`, actual: `differs in ${diff.map((f) => `${f} (${show(car[f])} vs ${show(single[f])})`).join(', ')}` });
+      fail({
+        expected: `car ${show(car.id)} of the list equals GET /cars/${show(car.id)}`,
+        actual: `differs in ${diff.map((f) => `${f} (${show(car[f])} vs ${show(single[f])})`).join(', ')}`,
+      });
     }
   }
 }
@@ -150,10 +176,10 @@ export async function carListItems(ctx: CheckContext): Promise<void> {
 /** The ids of a car's trips over the data window, read through the profile's field name (trip summary id). */
 async function tripIdsOf(ctx: CheckContext, carId: string): Promise<string[]> {
   const trips = (await read(ctx, 'GET /cars/{carId}/trips', { ids: { carId }, query: ctx.window() })) as Item[];
-  if (!Array.isArray(trips)) throw unreadable('GET /cars/{carId}/trips is not an array (the profile\'s trip list)', 'RESP-CONTRACT');
+  if (!Array.isArray(trips)) throw unreadable("GET /cars/{carId}/trips is not an array (the profile's trip list)", 'RESP-CONTRACT');
   const ids = trips.map((t) => t?.id);
   if (ids.some((id) => typeof id !== 'string' && typeof id !== 'number')) {
-    throw unreadable('a trip of the list has no id member (the profile\'s trip summary)', 'RESP-CONTRACT');
+    throw unreadable("a trip of the list has no id member (the profile's trip summary)", 'RESP-CONTRACT');
   }
   return ids.map(String);
 }
@@ -166,7 +192,9 @@ async function tripIdsOf(ctx: CheckContext, carId: string): Promise<string[]> {
 async function userCarIds(ctx: CheckContext): Promise<string[]> {
   const list = await read(ctx, 'GET /users/{userId}/cars');
   if (!Array.isArray(list) || list.some((c) => !c || typeof c !== 'object' || (typeof (c as Item).id !== 'number' && typeof (c as Item).id !== 'string'))) {
-    throw new NotRun('GET /users/{userId}/cars is not an array of car records with ids, so this check cannot read the user\'s cars; CORE-CAR-RECORD judges that list');
+    throw new NotRun(
+      "GET /users/{userId}/cars is not an array of car records with ids, so this check cannot read the user's cars; CORE-CAR-RECORD judges that list",
+    );
   }
   const cars = list as Item[];
   return [...stableCars(cars), ...cars.filter((c) => isSuiteCreatedCar(c))].map((c) => String(c.id));
@@ -223,7 +251,10 @@ export async function coreById(ctx: CheckContext): Promise<void> {
       throw unreadable(`${route.route} answered no record with an id member (the profile's ${resource} record)`, 'RESP-CONTRACT');
     }
     if (String(record.id) !== id) {
-      fail({ expected: `${route.route} with ${param}=${id} ("${route.purpose}"): ${resource} ${id}, the one asked for`, actual: `${resource} with id ${show(record.id)}` });
+      fail({
+        expected: `${route.route} with ${param}=${id} ("${route.purpose}"): ${resource} ${id}, the one asked for`,
+        actual: `${resource} with id ${show(record.id)}`,
+      });
     }
   }
 }
@@ -236,7 +267,10 @@ export async function tripListItems(ctx: CheckContext): Promise<void> {
     // Compared on the summary's documented members, the locations' included.
     const diff = differingFields(documentedOnly('tripSummary', summary) as Item, documentedOnly('tripSummary', trip) as Item, TRIP_SUMMARY_FIELDS);
     if (diff.length) {
-      fail({ expected: `trip ${show(summary.id)} of the car's list has the same summary fields at GET /trips/{id}`, actual: `differs in ${diff.map((f) => `${f} (${show(summary[f])} vs ${show(trip[f])})`).join(', ')}` });
+      fail({
+        expected: `trip ${show(summary.id)} of the car's list has the same summary fields at GET /trips/{id}`,
+        actual: `differs in ${diff.map((f) => `${f} (${show(summary[f])} vs ${show(trip[f])})`).join(', ')}`,
+      });
     }
   }
 }
@@ -283,7 +317,7 @@ export async function tripStats(ctx: CheckContext): Promise<void> {
  */
 function compareCoordinates(ctx: CheckContext, locations: Item[], coordinates: unknown[], what: string): void {
   if (locations.some((l) => typeof l?.longitude !== 'number' || typeof l?.latitude !== 'number')) {
-    throw unreadable('a location has no numeric longitude and latitude (the profile\'s location record)', 'RESP-CONTRACT');
+    throw unreadable("a location has no numeric longitude and latitude (the profile's location record)", 'RESP-CONTRACT');
   }
   if (locations.length !== coordinates.length) {
     fail({ expected: `${what}: one position per location (${locations.length})`, actual: `${coordinates.length} positions` });
@@ -291,13 +325,18 @@ function compareCoordinates(ctx: CheckContext, locations: Item[], coordinates: u
   const position = (i: number) => (Array.isArray(coordinates[i]) ? (coordinates[i] as unknown[]) : []);
   const isAt = (p: unknown[], l: Item) => sameNumber(p[0], l.longitude) && sameNumber(p[1], l.latitude);
   if (locations.every((l, i) => isAt(position(i), l))) return;
-  const unmatched = unmatchedPositions(locations, coordinates.map((_, i) => position(i)), isAt);
+  const unmatched = unmatchedPositions(
+    locations,
+    coordinates.map((_, i) => position(i)),
+    isAt,
+  );
   if (unmatched.length) {
     const i = unmatched[0];
     const swapped = locations.findIndex((l) => isAt([position(i)[1], position(i)[0]], l));
     fail({
       expected: `${what}: every position is the [longitude, latitude] of one of the ${locations.length} locations`,
-      actual: `position ${i} = ${show(coordinates[i])} is none of them${swapped >= 0 ? ` (it is [latitude, longitude] of location ${swapped})` : ''}` +
+      actual:
+        `position ${i} = ${show(coordinates[i])} is none of them${swapped >= 0 ? ` (it is [latitude, longitude] of location ${swapped})` : ''}` +
         `${unmatched.length > 1 ? `; ${unmatched.length} positions match no location` : ''}`,
       pointer: `/${i}`,
     });
@@ -345,7 +384,8 @@ function rangeDifference(locations: Item[], coordinates: unknown[], range: { beg
   const positions = coordinates.map((c) => (Array.isArray(c) ? c : []));
   const isAt = (p: unknown[], l: Item) => sameNumber(p[0], l.longitude) && sameNumber(p[1], l.latitude);
   const left = matchPositions(locations, positions, isAt);
-  if (left.positions.length > 0 && left.locations.length === 0) return `the GeoJSON holds ${left.positions.length} position(s) more than the locations route over the same range`;
+  if (left.positions.length > 0 && left.locations.length === 0)
+    return `the GeoJSON holds ${left.positions.length} position(s) more than the locations route over the same range`;
   const outside = (i: number) => {
     const t = Date.parse(String(locations[i].date));
     return t < Date.parse(range.begin) || t > Date.parse(range.end);
@@ -362,7 +402,7 @@ export async function geojsonCar(ctx: CheckContext): Promise<void> {
   if (!Array.isArray(locations) || locations.length === 0) throw new NotRun('no location in the data window');
   const geojson = await read(ctx, 'GET /cars/{carId}/locations.geojson', { query });
   if (!Array.isArray(geojson) || geojson.some((p) => !Array.isArray((p as Item)?.coordinates))) {
-    throw unreadable('the car GeoJSON is not an array of objects with coordinates (the profile\'s array of Points)', 'RESP-CONTRACT');
+    throw unreadable("the car GeoJSON is not an array of objects with coordinates (the profile's array of Points)", 'RESP-CONTRACT');
   }
   const coordinates = geojson.map((p) => (p as Item).coordinates);
   const rangeProblem = geojson.length !== locations.length ? rangeDifference(locations, coordinates, query) : undefined;
@@ -373,8 +413,8 @@ export async function geojsonCar(ctx: CheckContext): Promise<void> {
 export async function geojsonTrip(ctx: CheckContext): Promise<void> {
   const locations = (await read(ctx, 'GET /trips/{tripId}/locations')) as Item[];
   const line = (await read(ctx, 'GET /trips/{tripId}/locations.geojson')) as Item;
-  if (!Array.isArray(locations)) throw unreadable('the trip locations are not an array (the profile\'s array of location)', 'RESP-CONTRACT');
-  if (!Array.isArray(line?.coordinates)) throw unreadable('the trip GeoJSON has no coordinates array (the profile\'s LineString)', 'RESP-CONTRACT');
+  if (!Array.isArray(locations)) throw unreadable("the trip locations are not an array (the profile's array of location)", 'RESP-CONTRACT');
+  if (!Array.isArray(line?.coordinates)) throw unreadable("the trip GeoJSON has no coordinates array (the profile's LineString)", 'RESP-CONTRACT');
   compareCoordinates(ctx, locations, line.coordinates as unknown[], 'trip locations.geojson');
 }
 
@@ -386,15 +426,20 @@ export async function tripWindow(ctx: CheckContext): Promise<void> {
   const trip = (await read(ctx, 'GET /trips/{tripId}')) as Item;
   const begin = Math.floor(Date.parse(String(trip?.beginDate)) / 1000) * 1000;
   const end = Math.floor(Date.parse(String(trip?.endDate)) / 1000) * 1000 + 999;
-  if (Number.isNaN(begin) || Number.isNaN(end)) throw unreadable('the trip has no beginDate and endDate dates (the profile\'s trip record)', 'RESP-CONTRACT');
+  if (Number.isNaN(begin) || Number.isNaN(end)) throw unreadable("the trip has no beginDate and endDate dates (the profile's trip record)", 'RESP-CONTRACT');
   for (const routeId of ['GET /trips/{tripId}/locations', 'GET /trips/{tripId}/signals']) {
     const items = (await read(ctx, routeId)) as Item[];
     if (!Array.isArray(items)) throw unreadable(`${routeId} is not an array (the profile's records)`, 'RESP-CONTRACT');
-    if (items.some((item) => Number.isNaN(Date.parse(String(item?.date))))) throw unreadable(`an item of ${routeId} has no date (the profile's records)`, 'RESP-CONTRACT');
+    if (items.some((item) => Number.isNaN(Date.parse(String(item?.date)))))
+      throw unreadable(`an item of ${routeId} has no date (the profile's records)`, 'RESP-CONTRACT');
     items.forEach((item, i) => {
       const t = Date.parse(String(item.date));
       if (!(t >= begin && t <= end)) {
-        fail({ expected: `${routeId}: items dated during trip ${show(trip.id)} (${show(trip.beginDate)} .. ${show(trip.endDate)})`, actual: `item ${i} dated ${show(item.date)}`, pointer: `/${i}/date` });
+        fail({
+          expected: `${routeId}: items dated during trip ${show(trip.id)} (${show(trip.beginDate)} .. ${show(trip.endDate)})`,
+          actual: `item ${i} dated ${show(item.date)}`,
+          pointer: `/${i}/date`,
+        });
       }
     });
   }

@@ -1,7 +1,17 @@
 // The generic documented-error check: send the route one request variant described in the catalogue
 // (an unknown or another user's id, a credential, a query value) and expect the documented answer.
 import {
-  type CallOptions, type CheckContext, type DataKey, type ErrorExpectation, expandDeep, expectError, NotApplicable, resourceParam, type Route, type TokenKey, unknownIdLike,
+  type CallOptions,
+  type CheckContext,
+  type DataKey,
+  type ErrorExpectation,
+  expandDeep,
+  expectError,
+  NotApplicable,
+  resourceParam,
+  type Route,
+  type TokenKey,
+  unknownIdLike,
 } from '../check-api';
 
 export interface RequestVariant {
@@ -52,8 +62,9 @@ function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): Cal
 export async function errorCase(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   if (route.method !== 'GET') ctx.requireWrites();
-  const variants = (ctx.param<RequestVariant[]>('variants') ?? [ctx.param<RequestVariant>('request') ?? {}])
-    .filter((v) => !v.ifQuery || route.query.includes(v.ifQuery));
+  const variants = (ctx.param<RequestVariant[]>('variants') ?? [ctx.param<RequestVariant>('request') ?? {}]).filter(
+    (v) => !v.ifQuery || route.query.includes(v.ifQuery),
+  );
   const expected = { ...ctx.param<ErrorExpectation>('expect') };
   // A non-empty tip is the profile's decision (tip wording); the spec only says the tip is a string.
   if (ctx.requirement.class === 'core') expected.tip ??= 'any';

@@ -1,7 +1,16 @@
 // Hostile input from a seeded corpus (src/check-api/fuzz.ts): the server must refuse it as a client error
 // with the spec's error body, never fail with a 5xx, never hang. Failures name the seed to replay.
 import {
-  type ApiResponse, type CheckContext, checkContract, describeViolations, fail, fuzzSeed, hostileIds, hostileQueries, NoAnswerError, resourceParam,
+  type ApiResponse,
+  type CheckContext,
+  checkContract,
+  describeViolations,
+  fail,
+  fuzzSeed,
+  hostileIds,
+  hostileQueries,
+  NoAnswerError,
+  resourceParam,
 } from '../check-api';
 
 const shorten = (v: string) => (v.length > 40 ? `${JSON.stringify(v.slice(0, 20))}…(${v.length} chars)` : JSON.stringify(v));

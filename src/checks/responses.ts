@@ -1,12 +1,38 @@
 // Checks on one valid request to a route: status, content type, record shape; and the shape of its
 // errors, what ids that are not ids give, and which credentials it accepts.
 import {
-  type ApiResponse, type CallOptions, type CheckContext, checkContract, ConformanceFailure, type DataKey, describeViolations, type ErrorExpectation, expandTemplate, expectContentType, expectContract, expectError, expectJson, expectObjects, expectStatus, fail, type FailureDetails, NotApplicable, NotRun, resourceParam, type Route, show, statusMatches, type TokenKey, unknownIdLike, unreadable,
+  type ApiResponse,
+  type CallOptions,
+  type CheckContext,
+  checkContract,
+  ConformanceFailure,
+  type DataKey,
+  describeViolations,
+  type ErrorExpectation,
+  expandTemplate,
+  expectContentType,
+  expectContract,
+  expectError,
+  expectJson,
+  expectObjects,
+  expectStatus,
+  fail,
+  type FailureDetails,
+  NotApplicable,
+  NotRun,
+  resourceParam,
+  type Route,
+  show,
+  statusMatches,
+  type TokenKey,
+  unknownIdLike,
+  unreadable,
 } from '../check-api';
 
 /** Warns about members neither document knows (an implementation may add fields; leaks are worth seeing). */
 function warnUnknown(ctx: CheckContext, pointers: string[]): void {
-  if (pointers.length) ctx.warn(`members neither document knows: ${pointers.slice(0, 10).join(', ')}${pointers.length > 10 ? ` (+${pointers.length - 10})` : ''}`);
+  if (pointers.length)
+    ctx.warn(`members neither document knows: ${pointers.slice(0, 10).join(', ')}${pointers.length > 10 ? ` (+${pointers.length - 10})` : ''}`);
 }
 
 /**
@@ -19,7 +45,9 @@ async function callValid(ctx: CheckContext, route: Route, options: CallOptions =
   const res = await ctx.call(route, { ...options, query: { ...window, ...options.query } });
   if (route.noData && !ctx.run.window && res.status === route.noData.status) {
     expectError(res, { status: route.noData.status, type: 'PARAMETERS_ERROR', message: route.noData.message });
-    throw new NotRun(`over the default range the route answered "${route.noData.message}" (documented when there is no data), and discovery found no data window to ask it over`);
+    throw new NotRun(
+      `over the default range the route answered "${route.noData.message}" (documented when there is no data), and discovery found no data window to ask it over`,
+    );
   }
   return res;
 }
@@ -51,7 +79,7 @@ export async function routeAnswers(ctx: CheckContext): Promise<void> {
 export async function carListRecords(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const res = await callValid(ctx, route);
-  expectStatus(res, '2xx', 'the list of the user\'s cars');
+  expectStatus(res, '2xx', "the list of the user's cars");
   warnUnknown(ctx, expectContract(res, 'car[]'));
   const cars = res.json as Array<{ id: unknown }>;
   if (cars.length === 0) throw new NotRun('the user has no car: the list holds no car record to check (give a user with cars)');
@@ -59,7 +87,12 @@ export async function carListRecords(ctx: CheckContext): Promise<void> {
   cars.forEach((car, i) => {
     const before = seen.get(String(car.id));
     if (before !== undefined) {
-      fail({ expected: 'each car once: a car identifier names one car', actual: `cars ${before} and ${i} both have id ${show(car.id)}`, pointer: `/${i}/id`, exchange: res.exchange });
+      fail({
+        expected: 'each car once: a car identifier names one car',
+        actual: `cars ${before} and ${i} both have id ${show(car.id)}`,
+        pointer: `/${i}/id`,
+        exchange: res.exchange,
+      });
     }
     seen.set(String(car.id), i);
   });
@@ -130,7 +163,10 @@ const PROVOCATIONS: Provocation[] = [
     },
   },
   { label: 'limit=-1', options: (_ctx, route) => (route.query.includes('limit') ? { query: { limit: '-1' } } : undefined) },
-  { label: 'an unknown device', options: (ctx, route) => (route.pathParams.includes('deviceId') ? { ids: { deviceId: unknownIdLike(ctx.idFor(route, 'deviceId')) } } : undefined) },
+  {
+    label: 'an unknown device',
+    options: (ctx, route) => (route.pathParams.includes('deviceId') ? { ids: { deviceId: unknownIdLike(ctx.idFor(route, 'deviceId')) } } : undefined),
+  },
 ];
 
 /**
@@ -178,8 +214,11 @@ export async function errorBody(ctx: CheckContext): Promise<void> {
     const others = [...new Set(wrong.slice(1).map((w) => `${w.details.exchange?.status ?? '?'} (${w.by})`))];
     fail({
       ...first.details,
-      actual: `the ${first.details.exchange?.status ?? ''} answered to ${first.by}: ${first.details.actual}` +
-        (others.length ? `\n          and ${wrong.length - 1} more error answer(s) of this route: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}` : ''),
+      actual:
+        `the ${first.details.exchange?.status ?? ''} answered to ${first.by}: ${first.details.actual}` +
+        (others.length
+          ? `\n          and ${wrong.length - 1} more error answer(s) of this route: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}`
+          : ''),
     });
   }
   if (errors + seen.length === 0) {
@@ -283,10 +322,12 @@ export async function errorContentType(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   if (route.method !== 'GET') ctx.requireWrites();
   if (ctx.target.env === 'sandbox' && !route.sandboxOpen) ctx.token('full'); // not applicable to a tokenless sandbox
-  if (ctx.target.env !== 'cloud' && route.pathParams.length === 0) throw new NotRun('on a sandbox, a route without an id has no error to provoke without credentials');
-  const res = ctx.target.env === 'cloud'
-    ? await ctx.call(route, { authorization: null })
-    : await ctx.call(route, { ids: { [resourceParam(route)]: 'vds-conformance-no-such-id' } });
+  if (ctx.target.env !== 'cloud' && route.pathParams.length === 0)
+    throw new NotRun('on a sandbox, a route without an id has no error to provoke without credentials');
+  const res =
+    ctx.target.env === 'cloud'
+      ? await ctx.call(route, { authorization: null })
+      : await ctx.call(route, { ids: { [resourceParam(route)]: 'vds-conformance-no-such-id' } });
   if (res.status < 400) throw new NotRun(`the request meant to provoke an error answered ${res.status}: no error content type to read`);
   expectContentType(res, ['application/json']);
 }
@@ -296,7 +337,7 @@ export async function contractEachCar(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const listRoute = ctx.catalogue.route('GET /users/{userId}/cars');
   const list = await ctx.call(listRoute);
-  expectStatus(list, 200, 'listing the user\'s cars');
+  expectStatus(list, 200, "listing the user's cars");
   const cars = expectObjects(list, 'cars');
   if (cars.length === 0) throw new NotRun('the user has no car');
   for (const car of cars.slice(0, 10)) {

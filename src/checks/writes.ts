@@ -1,7 +1,37 @@
 // Write routes, run only when the target allows writes: car creation, and the device lifecycle.
 // Each check arranges the state it needs and puts the target back as it found it, so runs repeat.
 import {
-  type ApiResponse, type CheckContext, ConformanceFailure, CREATED_CAR_PREFIX, type ErrorExpectation, exchangeCode, expandDeep, expectArray, expectContract, expectError, expectJson, expectNoBody, expectObject, expectObjects, expectStatus, fail, type FailureDetails, isSuiteCreatedCar, NotRun, rawBody, readRunState, restrictedAppTarget, sameValue, SCOPES, show, signInForCheck, statusMatches, unknownIdLike, unreadable, validCarBody, writeRunState,
+  type ApiResponse,
+  type CheckContext,
+  ConformanceFailure,
+  CREATED_CAR_PREFIX,
+  type ErrorExpectation,
+  exchangeCode,
+  expandDeep,
+  expectArray,
+  expectContract,
+  expectError,
+  expectJson,
+  expectNoBody,
+  expectObject,
+  expectObjects,
+  expectStatus,
+  fail,
+  type FailureDetails,
+  isSuiteCreatedCar,
+  NotRun,
+  rawBody,
+  readRunState,
+  restrictedAppTarget,
+  sameValue,
+  SCOPES,
+  show,
+  signInForCheck,
+  statusMatches,
+  unknownIdLike,
+  unreadable,
+  validCarBody,
+  writeRunState,
 } from '../check-api';
 
 type Item = Record<string, unknown>;
@@ -37,7 +67,9 @@ export async function coreCarCreate(ctx: CheckContext): Promise<void> {
   const before = new Set((await listCars()).cars.map((c) => String(c.id)));
   const stamp = ctx.now().toString(36);
   const bodies: Array<Record<string, unknown>> = [1, 2].map((n) => ({
-    ...validCarBody(ctx.now()), model: `Core ${n} ${stamp}`, name: `${CREATED_CAR_PREFIX} core ${n} ${stamp}`,
+    ...validCarBody(ctx.now()),
+    model: `Core ${n} ${stamp}`,
+    name: `${CREATED_CAR_PREFIX} core ${n} ${stamp}`,
   }));
   const answers = await Promise.all(bodies.map((body) => ctx.call(create, { body })));
   // The body is the profile's (the spec shows none): both refused (4xx), it is CAR-CREATE's to judge.
@@ -50,12 +82,20 @@ export async function coreCarCreate(ctx: CheckContext): Promise<void> {
   const found = bodies.map((body) => after.cars.filter((c) => !before.has(String(c.id)) && c.model === body.model && c.make === body.make));
   found.forEach((cars, i) => {
     if (cars.length === 0) {
-      fail({ expected: `the car created with make ${show(bodies[i].make)} and model ${show(bodies[i].model)} among the user's cars (two cars were created together)`, actual: 'not listed', exchange: after.exchange });
+      fail({
+        expected: `the car created with make ${show(bodies[i].make)} and model ${show(bodies[i].model)} among the user's cars (two cars were created together)`,
+        actual: 'not listed',
+        exchange: after.exchange,
+      });
     }
   });
   const cars = found.map((c) => c[0]);
   if (sameValue(cars[0].id, cars[1].id)) {
-    fail({ expected: 'two cars created together have two distinct ids (a car identifier names one car)', actual: `both have id ${show(cars[0].id)}`, exchange: after.exchange });
+    fail({
+      expected: 'two cars created together have two distinct ids (a car identifier names one car)',
+      actual: `both have id ${show(cars[0].id)}`,
+      exchange: after.exchange,
+    });
   }
   for (const listed of cars) await expectSameCarById(ctx, listed);
 }
@@ -66,7 +106,7 @@ async function expectSameCarById(ctx: CheckContext, listed: Item): Promise<void>
   expectStatus(res, '2xx', `getting the created car ${show(listed.id)} by its id`);
   const car = res.json as Item | undefined;
   if (!car || typeof car !== 'object' || Array.isArray(car) || !['make', 'model', 'name'].every((f) => f in car)) {
-    throw unreadable('GET /cars/{carId} answers no car record with make, model and name (the profile\'s car record)', 'RESP-CONTRACT');
+    throw unreadable("GET /cars/{carId} answers no car record with make, model and name (the profile's car record)", 'RESP-CONTRACT');
   }
   const differ = ['make', 'model', 'name'].filter((f) => !sameValue(car[f], listed[f]));
   if (differ.length) {
@@ -87,7 +127,12 @@ export async function carCreate(ctx: CheckContext): Promise<void> {
   expectContract(res, 'createdCar');
   const created = expectEchoed(res, body);
   if (created.timezone !== 'Europe/Paris') {
-    fail({ expected: 'timezone "Europe/Paris" (the default when the body gives none)', actual: show(created.timezone), pointer: '/timezone', exchange: res.exchange });
+    fail({
+      expected: 'timezone "Europe/Paris" (the default when the body gives none)',
+      actual: show(created.timezone),
+      pointer: '/timezone',
+      exchange: res.exchange,
+    });
   }
   if (String(created.userId) !== userId) fail({ expected: `userId ${userId}`, actual: show(created.userId), pointer: '/userId', exchange: res.exchange });
   for (const listRoute of ['GET /users/me/cars', 'GET /users/{userId}/cars']) {
@@ -101,7 +146,11 @@ export async function carCreate(ctx: CheckContext): Promise<void> {
   expectStatus(single, 200, 'the created car at GET /cars/{id}');
   const car = expectObject(single, 'the created car');
   if (car.make !== body.make || car.model !== body.model) {
-    fail({ expected: `GET /cars/${show(created.id)} with make ${show(body.make)} and model ${show(body.model)}`, actual: `make ${show(car.make)}, model ${show(car.model)}`, exchange: single.exchange });
+    fail({
+      expected: `GET /cars/${show(created.id)} with make ${show(body.make)} and model ${show(body.model)}`,
+      actual: `make ${show(car.make)}, model ${show(car.model)}`,
+      exchange: single.exchange,
+    });
   }
 }
 
@@ -146,7 +195,12 @@ function readsAsSent(field: string, value: unknown, sent: unknown): boolean {
 function expectFields(res: ApiResponse, record: Item, body: Record<string, unknown>, fields: string[], where: string): void {
   for (const field of fields) {
     if (!readsAsSent(field, record[field], body[field])) {
-      fail({ expected: `${where}: ${field} ${show(body[field])} as it was created`, actual: show(record[field]), pointer: `/${field}`, exchange: res.exchange });
+      fail({
+        expected: `${where}: ${field} ${show(body[field])} as it was created`,
+        actual: show(record[field]),
+        pointer: `/${field}`,
+        exchange: res.exchange,
+      });
     }
   }
 }
@@ -155,7 +209,8 @@ function expectFields(res: ApiResponse, record: Item, body: Record<string, unkno
 function expectEchoed(res: ApiResponse, body: Record<string, unknown>): Item {
   const created = expectObject(res, 'the created car');
   for (const [field, value] of Object.entries(body)) {
-    if (!readsAsSent(field, created[field], value)) fail({ expected: `${field} ${show(value)} as sent`, actual: show(created[field]), pointer: `/${field}`, exchange: res.exchange });
+    if (!readsAsSent(field, created[field], value))
+      fail({ expected: `${field} ${show(value)} as sent`, actual: show(created[field]), pointer: `/${field}`, exchange: res.exchange });
   }
   return created;
 }
@@ -166,7 +221,10 @@ export async function carCreateInvalid(ctx: CheckContext): Promise<void> {
   const problems: string[] = [];
   for (const [rule, template] of Object.entries(bodies)) {
     const raw = rawBody(template);
-    const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), raw !== undefined ? { rawBody: raw } : { body: expandDeep(template, new Date(ctx.now())) });
+    const res = await ctx.call(
+      route(ctx, 'POST /users/{userId}/cars'),
+      raw !== undefined ? { rawBody: raw } : { body: expandDeep(template, new Date(ctx.now())) },
+    );
     try {
       expectError(res, documented(ctx));
     } catch (err) {
@@ -174,7 +232,10 @@ export async function carCreateInvalid(ctx: CheckContext): Promise<void> {
     }
   }
   if (problems.length) {
-    fail({ expected: '400 PARAMETERS_ERROR for every body that breaks a creation rule', actual: `${problems.length} of ${Object.keys(bodies).length} accepted or answered otherwise:\n          ${problems.join('\n          ')}` });
+    fail({
+      expected: '400 PARAMETERS_ERROR for every body that breaks a creation rule',
+      actual: `${problems.length} of ${Object.keys(bodies).length} accepted or answered otherwise:\n          ${problems.join('\n          ')}`,
+    });
   }
 }
 
@@ -217,10 +278,12 @@ export async function coreDeviceCar(ctx: CheckContext): Promise<void> {
   await withFreeDeviceAndCar(ctx, async () => {
     expectSucceeded(await associate(ctx), 'associating a free device with a car without one');
     const associated = await listedDeviceId(ctx);
-    if (associated !== device) fail({ expected: `the car's deviceId is the serial number of the associated device, ${show(device)}`, actual: show(associated), pointer: '/deviceId' });
+    if (associated !== device)
+      fail({ expected: `the car's deviceId is the serial number of the associated device, ${show(device)}`, actual: show(associated), pointer: '/deviceId' });
     expectSucceeded(await dissociate(ctx), 'dissociating the device from its car');
     const dissociated = await listedDeviceId(ctx);
-    if (dissociated !== null) fail({ expected: "the car's deviceId is null once it has no associated device", actual: show(dissociated), pointer: '/deviceId' });
+    if (dissociated !== null)
+      fail({ expected: "the car's deviceId is null once it has no associated device", actual: show(dissociated), pointer: '/deviceId' });
   });
 }
 
@@ -240,18 +303,30 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
   // A token the service knows (authenticated, whatever its scopes): else its refusal proves nothing.
   const me = await ctx.call(route(ctx, 'GET /users/me'), { authorization: `Bearer ${token}` });
   if (me.status !== 200 && !(me.status === 403 && Array.isArray(me.json) && me.json.some((e) => (e as Item)?.type === 'AUTHORIZATION_ERROR'))) {
-    throw new NotRun(`tokens.restrictedApp is not a token the service takes (GET /users/me answered ${me.status}): give a valid token of an application without devices_management`);
+    throw new NotRun(
+      `tokens.restrictedApp is not a token the service takes (GET /users/me answered ${me.status}): give a valid token of an application without devices_management`,
+    );
   }
   const restricted = { authorization: `Bearer ${token}` };
   const judge = new Judgement();
-  await judge.part(() => withFreeDeviceAndCar(ctx, async () => {
-    // A wrongful association is undone by withDevice, whatever happens.
-    judge.scopeRefusal(`associating the free device ${ctx.data('deviceForCarId')} with car ${ctx.data('deviceCarId')}`, await ctx.call(route(ctx, ASSOCIATE_CAR), restricted));
-  }));
-  await judge.part(() => withDeviceOnItsCar(ctx, async () => {
-    // A wrongful dissociation leaves the device free, as withDevice leaves it anyway.
-    judge.scopeRefusal(`dissociating device ${ctx.data('deviceForCarId')} from car ${ctx.data('deviceCarId')}`, await ctx.call(route(ctx, DISSOCIATE), restricted));
-  }));
+  await judge.part(() =>
+    withFreeDeviceAndCar(ctx, async () => {
+      // A wrongful association is undone by withDevice, whatever happens.
+      judge.scopeRefusal(
+        `associating the free device ${ctx.data('deviceForCarId')} with car ${ctx.data('deviceCarId')}`,
+        await ctx.call(route(ctx, ASSOCIATE_CAR), restricted),
+      );
+    }),
+  );
+  await judge.part(() =>
+    withDeviceOnItsCar(ctx, async () => {
+      // A wrongful dissociation leaves the device free, as withDevice leaves it anyway.
+      judge.scopeRefusal(
+        `dissociating device ${ctx.data('deviceForCarId')} from car ${ctx.data('deviceCarId')}`,
+        await ctx.call(route(ctx, DISSOCIATE), restricted),
+      );
+    }),
+  );
   await judge.part(async () => {
     const device = ctx.data('freeDeviceId');
     const ids = { deviceId: device, pin: ctx.data('devicePin') };
@@ -261,12 +336,16 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
     const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids, ...restricted });
     if (statusMatches(res.status, '2xx')) await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
     if (!surelyFree && !statusMatches(res.status, '2xx') && !isScopeRefusal(res)) {
-      throw new NotRun(`associating data.freeDeviceId ${device} by its pin with the restricted token answered ${res.status}, and the device may be associated already ` +
-        '(an earlier run, or this one, associated it with the user, and no documented request undoes that everywhere): only a free device shows the scope alone refusing it; give a free device as data.freeDeviceId');
+      throw new NotRun(
+        `associating data.freeDeviceId ${device} by its pin with the restricted token answered ${res.status}, and the device may be associated already ` +
+          '(an earlier run, or this one, associated it with the user, and no documented request undoes that everywhere): only a free device shows the scope alone refusing it; give a free device as data.freeDeviceId',
+      );
     }
     judge.scopeRefusal(`associating the free device ${device} with the user by its right pin`, res);
   });
-  judge.conclude('each device route refuses the token of an application without devices_management with 403 AUTHORIZATION_ERROR: the scope is not available to all applications');
+  judge.conclude(
+    'each device route refuses the token of an application without devices_management with 403 AUTHORIZATION_ERROR: the scope is not available to all applications',
+  );
 }
 
 /** 403 AUTHORIZATION_ERROR with an error array: a refusal for a missing scope, as the spec words it. */
@@ -332,11 +411,20 @@ class Judgement {
  */
 async function signInThroughRestrictedApp(ctx: CheckContext): Promise<string> {
   const o = ctx.target.oauth ?? {};
-  const missing = [...(['restrictedClientId', 'restrictedClientSecret'] as const).filter((k) => !o[k]), ...(['username', 'password'] as const).filter((k) => !o[k])];
-  if (missing.length) throw new NotRun(`needs tokens.restrictedApp, or oauth.${missing.join(', oauth.')} in ${ctx.target.source} to sign in through a second application without devices_management`);
+  const missing = [
+    ...(['restrictedClientId', 'restrictedClientSecret'] as const).filter((k) => !o[k]),
+    ...(['username', 'password'] as const).filter((k) => !o[k]),
+  ];
+  if (missing.length)
+    throw new NotRun(
+      `needs tokens.restrictedApp, or oauth.${missing.join(', oauth.')} in ${ctx.target.source} to sign in through a second application without devices_management`,
+    );
   const app = restrictedAppTarget(ctx.target);
-  const signed = await ctx.withBrowser((browser) => signInForCheck(ctx.run, browser, app, { username: o.username!, password: o.password!, scope: SCOPES.join(' ') }));
-  if (!signed.code) throw new NotRun(`signing in through oauth.restrictedClientId gave no code: ${ctx.redactor.redact(signed.problem ?? 'the redirect carried no code')}`);
+  const signed = await ctx.withBrowser((browser) =>
+    signInForCheck(ctx.run, browser, app, { username: o.username!, password: o.password!, scope: SCOPES.join(' ') }),
+  );
+  if (!signed.code)
+    throw new NotRun(`signing in through oauth.restrictedClientId gave no code: ${ctx.redactor.redact(signed.problem ?? 'the redirect carried no code')}`);
   ctx.redactor.add(signed.code);
   const token = await exchangeCode(ctx.api, app, signed.code).catch((err: Error) => {
     throw new NotRun(`exchanging the second application's code failed: ${ctx.redactor.redact(err.message)}`);
@@ -358,7 +446,11 @@ async function withDevice(ctx: CheckContext, associated: boolean, act: () => Pro
   if (associated) {
     const res = await associate(ctx);
     if (res.status !== 204) {
-      fail({ expected: 'to arrange the check: associating a free device with a car without one answers 204', actual: `status ${res.status}`, exchange: res.exchange });
+      fail({
+        expected: 'to arrange the check: associating a free device with a car without one answers 204',
+        actual: `status ${res.status}`,
+        exchange: res.exchange,
+      });
     }
   }
   try {
@@ -386,7 +478,9 @@ async function withDeviceOnItsCar(ctx: CheckContext, act: () => Promise<void>): 
   await withFreeDeviceAndCar(ctx, async () => {
     const res = await associate(ctx);
     if (!statusMatches(res.status, '2xx')) {
-      throw new NotRun(`to arrange the check, data.deviceForCarId is associated with data.deviceCarId: that answered ${res.status} (CORE-DEVICE-CAR judges that association)`);
+      throw new NotRun(
+        `to arrange the check, data.deviceForCarId is associated with data.deviceCarId: that answered ${res.status} (CORE-DEVICE-CAR judges that association)`,
+      );
     }
     await act();
   });
@@ -424,14 +518,19 @@ export async function deviceCarAssociateRace(ctx: CheckContext): Promise<void> {
     const succeeded = answers.filter((res) => statusMatches(res.status, '2xx'));
     if (succeeded.length !== 1) {
       fail({
-        expected: 'of two associations of one free device with one car sent together, exactly one succeeds; the other finds the device already associated (409)',
+        expected:
+          'of two associations of one free device with one car sent together, exactly one succeeds; the other finds the device already associated (409)',
         actual: `statuses ${answers.map((res) => res.status).join(' and ')}${succeeded.length === 2 ? ': both succeeded, the device was associated twice' : ''}`,
         exchange: (succeeded[1] ?? answers[1]).exchange,
       });
     }
-    expectError(answers.find((res) => res !== succeeded[0])!, documented(ctx));
+    expectError(
+      answers.find((res) => res !== succeeded[0])!,
+      documented(ctx),
+    );
     const deviceId = await carDeviceId(ctx);
-    if (deviceId !== device) fail({ expected: `after the two associations, the car's deviceId is the device's serial ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
+    if (deviceId !== device)
+      fail({ expected: `after the two associations, the car's deviceId is the device's serial ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
   });
 }
 
@@ -452,7 +551,10 @@ export async function deviceDissociateRace(ctx: CheckContext): Promise<void> {
         exchange: (succeeded[1] ?? answers[1]).exchange,
       });
     }
-    expectError(answers.find((res) => res !== succeeded[0])!, documented(ctx));
+    expectError(
+      answers.find((res) => res !== succeeded[0])!,
+      documented(ctx),
+    );
     const deviceId = await carDeviceId(ctx);
     if (deviceId !== null) fail({ expected: "after the two dissociations, the car's deviceId is null", actual: show(deviceId), pointer: '/deviceId' });
   });
@@ -475,11 +577,20 @@ export async function deviceAssociatedOtherCar(ctx: CheckContext): Promise<void>
     const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: otherCar } });
     if (statusMatches(res.status, '2xx')) {
       await dissociate(ctx).catch(() => undefined);
-      fail({ expected: `device ${device}, already on car ${ctx.data('deviceCarId')}, refused when associated with another car ${otherCar} of the user: 409`, actual: `status ${res.status}: the device was associated again`, exchange: res.exchange });
+      fail({
+        expected: `device ${device}, already on car ${ctx.data('deviceCarId')}, refused when associated with another car ${otherCar} of the user: 409`,
+        actual: `status ${res.status}: the device was associated again`,
+        exchange: res.exchange,
+      });
     }
     expectError(res, documented(ctx));
     const deviceId = await carDeviceId(ctx);
-    if (deviceId !== device) fail({ expected: `after the refused association, the device stays on car ${ctx.data('deviceCarId')}: its deviceId ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
+    if (deviceId !== device)
+      fail({
+        expected: `after the refused association, the device stays on car ${ctx.data('deviceCarId')}: its deviceId ${show(device)}`,
+        actual: show(deviceId),
+        pointer: '/deviceId',
+      });
   });
 }
 
@@ -497,7 +608,9 @@ async function spareCar(ctx: CheckContext): Promise<string> {
   const created = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body: validCarBody(ctx.now()) });
   const id = statusMatches(created.status, '2xx') ? (created.json as Item | undefined)?.id : undefined;
   if (typeof id !== 'number' && typeof id !== 'string') {
-    throw new NotRun(`needs a second car of the user without a device (one the suite created): creating one answered ${created.status}${id === undefined ? '' : ' without an id'} (CAR-CREATE judges car creation)`);
+    throw new NotRun(
+      `needs a second car of the user without a device (one the suite created): creating one answered ${created.status}${id === undefined ? '' : ' without an id'} (CAR-CREATE judges car creation)`,
+    );
   }
   return String(id);
 }
@@ -521,17 +634,28 @@ export async function deviceAssociatedByPin(ctx: CheckContext): Promise<void> {
     const put = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: device } });
     if (!statusMatches(put.status, '2xx')) {
       await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
-      throw new NotRun(`to arrange the check, data.freeDeviceId ${device} is associated with car ${car}: that answered ${put.status} ` +
-        '(a server that keeps its state may have it associated with the user by an earlier run); give a free device as data.freeDeviceId');
+      throw new NotRun(
+        `to arrange the check, data.freeDeviceId ${device} is associated with car ${car}: that answered ${put.status} ` +
+          '(a server that keeps its state may have it associated with the user by an earlier run); give a free device as data.freeDeviceId',
+      );
     }
     try {
       const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
       if (statusMatches(res.status, '2xx')) {
-        fail({ expected: `device ${device}, already on car ${car}, refused when associated with the user by its pin: 409`, actual: `status ${res.status}: the device was associated again`, exchange: res.exchange });
+        fail({
+          expected: `device ${device}, already on car ${car}, refused when associated with the user by its pin: 409`,
+          actual: `status ${res.status}: the device was associated again`,
+          exchange: res.exchange,
+        });
       }
       expectError(res, documented(ctx));
       const deviceId = await carDeviceId(ctx);
-      if (deviceId !== device) fail({ expected: `after the refused pin association, the device stays on car ${car}: its deviceId ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
+      if (deviceId !== device)
+        fail({
+          expected: `after the refused pin association, the device stays on car ${car}: its deviceId ${show(device)}`,
+          actual: show(deviceId),
+          pointer: '/deviceId',
+        });
     } finally {
       await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
     }
@@ -561,7 +685,11 @@ export async function deviceForbidden(ctx: CheckContext): Promise<void> {
     expectError(res, documented(ctx));
     const deviceId = await carDeviceId(ctx);
     if (deviceId !== ctx.data('deviceForCarId')) {
-      fail({ expected: `after the refused dissociation, the car's deviceId is still ${show(ctx.data('deviceForCarId'))}`, actual: show(deviceId), pointer: '/deviceId' });
+      fail({
+        expected: `after the refused dissociation, the car's deviceId is still ${show(ctx.data('deviceForCarId'))}`,
+        actual: show(deviceId),
+        pointer: '/deviceId',
+      });
     }
   });
 }
@@ -592,14 +720,16 @@ export async function deviceCrossUser(ctx: CheckContext): Promise<void> {
   const otherDevice = ctx.data('otherDeviceId');
   const before = await otherUsersCars(ctx);
   const theirCar = before.find((c) => c.deviceId === null) ?? before.find((c) => String(c.id) === ctx.run.data.otherCarId);
-  if (!theirCar) throw new NotRun(`the second user (data.otherUserId ${ctx.data('otherUserId')}) lists no car: give a second user with a car (data.otherCarId)`);
+  if (!theirCar)
+    throw new NotRun(`the second user (data.otherUserId ${ctx.data('otherUserId')}) lists no car: give a second user with a car (data.otherCarId)`);
   const theirCarId = String(theirCar.id);
   // Where their device is (when it is on one of their cars), to give it back after a wrongful write.
   const homeOfTheirDevice = before.find((c) => c.deviceId === otherDevice);
   const asOtherUser = { token: 'otherUser' as const };
   const giveTheirDeviceBack = async () => {
     await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: otherDevice } }).catch(() => undefined);
-    if (homeOfTheirDevice) await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice, carId: String(homeOfTheirDevice.id) }, ...asOtherUser }).catch(() => undefined);
+    if (homeOfTheirDevice)
+      await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice, carId: String(homeOfTheirDevice.id) }, ...asOtherUser }).catch(() => undefined);
   };
   await withFreeDeviceAndCar(ctx, async () => {
     const problems: FailureDetails[] = [];
@@ -632,13 +762,18 @@ export async function deviceCrossUser(ctx: CheckContext): Promise<void> {
     const after = await otherUsersCars(ctx);
     for (const car of before) {
       const now = after.find((c) => sameValue(c.id, car.id));
-      if (now && now.deviceId !== car.deviceId) problems.push({ expected: `afterwards: expected the second user's car ${show(car.id)} to keep its deviceId ${show(car.deviceId)}`, actual: show(now.deviceId) });
+      if (now && now.deviceId !== car.deviceId)
+        problems.push({
+          expected: `afterwards: expected the second user's car ${show(car.id)} to keep its deviceId ${show(car.deviceId)}`,
+          actual: show(now.deviceId),
+        });
     }
     const mine = await listedDeviceId(ctx);
-    if (mine !== null) problems.push({ expected: `afterwards: expected the primary user's car ${ownCar} to stay without a device`, actual: `deviceId ${show(mine)}` });
+    if (mine !== null)
+      problems.push({ expected: `afterwards: expected the primary user's car ${ownCar} to stay without a device`, actual: `deviceId ${show(mine)}` });
     if (problems.length) {
       fail({
-        expected: "every write across users refused with 403 AUTHORIZATION_ERROR (token cannot access the user), and nothing changed",
+        expected: 'every write across users refused with 403 AUTHORIZATION_ERROR (token cannot access the user), and nothing changed',
         actual: problems.map((p) => `\n          ${p.expected}, actual ${p.actual}`).join(''),
         exchange: problems.find((p) => p.exchange)?.exchange,
       });
@@ -670,7 +805,7 @@ async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
   const done = readRunState<ApiResponse | undefined>(ctx.run, PIN_ASSOCIATION, undefined);
   if (done) {
     ctx.api.exchanges.push(done.exchange);
-    ctx.warn('judged on the answer to the run\'s one pin association of data.freeDeviceId (made by the first check that needed it)');
+    ctx.warn("judged on the answer to the run's one pin association of data.freeDeviceId (made by the first check that needed it)");
     return done;
   }
   const device = ctx.data('freeDeviceId');
@@ -693,7 +828,9 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
   // No documented request undoes a user association: on a server that keeps its state between
   // runs, the device an earlier run associated stays associated (409 "already associated").
   if (res.status === 409 && !ctx.run.freshState) {
-    throw new NotRun('data.freeDeviceId is already associated (an earlier run associated it with the user, and no documented request undoes a user association): give a free device as data.freeDeviceId');
+    throw new NotRun(
+      'data.freeDeviceId is already associated (an earlier run associated it with the user, and no documented request undoes a user association): give a free device as data.freeDeviceId',
+    );
   }
   const wanted = ctx.param<'2xx' | 204>('expectStatus');
   if (wanted === '2xx') {
@@ -714,7 +851,10 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
 // make up for a wrong pin the server lost, so the lock is decided by wrong pins alone.
 
 type PinKind = 'malformed' | 'wrong' | 'right';
-interface PinAttempt { kind: PinKind; status: number }
+interface PinAttempt {
+  kind: PinKind;
+  status: number;
+}
 const PIN_ATTEMPTS = 'pin-attempts';
 const MALFORMED_PIN = 'not-a-pin';
 

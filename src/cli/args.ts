@@ -82,25 +82,72 @@ export interface Invocation {
 
 /** Playwright test options known to take a value (or an optional one): passed on with it. */
 const PLAYWRIGHT_VALUE_FLAGS: Record<string, 'value' | 'optional'> = {
-  '--add-reporter': 'value', '--browser': 'value', '-c': 'value', '--config': 'value', '--debug': 'optional',
-  '--global-timeout': 'value', '-j': 'value', '--workers': 'value', '--last-failed-file': 'value', '--max-failures': 'value',
-  '--only-changed': 'optional', '--output': 'value', '--project': 'value', '--repeat-each': 'value', '--reporter': 'value',
-  '--retries': 'value', '--run-agents': 'value', '--shard': 'value', '--shuffle': 'optional', '--test-list': 'value',
-  '--test-list-invert': 'value', '--timeout': 'value', '--trace': 'value', '--tsconfig': 'value', '-u': 'optional',
-  '--update-snapshots': 'optional', '--ui-host': 'value', '--ui-port': 'value', '--update-source-method': 'value',
+  '--add-reporter': 'value',
+  '--browser': 'value',
+  '-c': 'value',
+  '--config': 'value',
+  '--debug': 'optional',
+  '--global-timeout': 'value',
+  '-j': 'value',
+  '--workers': 'value',
+  '--last-failed-file': 'value',
+  '--max-failures': 'value',
+  '--only-changed': 'optional',
+  '--output': 'value',
+  '--project': 'value',
+  '--repeat-each': 'value',
+  '--reporter': 'value',
+  '--retries': 'value',
+  '--run-agents': 'value',
+  '--shard': 'value',
+  '--shuffle': 'optional',
+  '--test-list': 'value',
+  '--test-list-invert': 'value',
+  '--timeout': 'value',
+  '--trace': 'value',
+  '--tsconfig': 'value',
+  '-u': 'optional',
+  '--update-snapshots': 'optional',
+  '--ui-host': 'value',
+  '--ui-port': 'value',
+  '--update-source-method': 'value',
 };
 
 /** Playwright options that leave checks out: a certification refuses them. */
 const NARROWING = new Set(['--shard', '--test-list', '--test-list-invert', '--only-changed', '--max-failures', '-x', '--last-failed-file']);
 
 const OWN_FLAGS = [
-  '--target', '--monitor', '--compare', '--latency-ratio', '--latency-floor-ms', '--history', '--gate', '--baseline', '--update-baseline', '--require-complete', '--certify',
-  '--merge', '--verify', '--help', '--grep', '--grep-invert', '--last-failed', '--max-failures',
+  '--target',
+  '--monitor',
+  '--compare',
+  '--latency-ratio',
+  '--latency-floor-ms',
+  '--history',
+  '--gate',
+  '--baseline',
+  '--update-baseline',
+  '--require-complete',
+  '--certify',
+  '--merge',
+  '--verify',
+  '--help',
+  '--grep',
+  '--grep-invert',
+  '--last-failed',
+  '--max-failures',
 ];
 
 export function parseArgs(argv: string[]): Invocation {
   const inv: Invocation = {
-    help: false, certify: false, lastFailed: false, compareLast: false, env: {}, playwrightArgs: [], unchecked: [], notes: [], narrowing: [],
+    help: false,
+    certify: false,
+    lastFailed: false,
+    compareLast: false,
+    env: {},
+    playwrightArgs: [],
+    unchecked: [],
+    notes: [],
+    narrowing: [],
   };
   const args = [...argv];
   while (args.length) {
@@ -192,20 +239,33 @@ export function parseArgs(argv: string[]): Invocation {
     }
   }
   if (inv.env.VDS_BASELINE && inv.env.VDS_UPDATE_BASELINE) throw new UsageError('use either --baseline or --update-baseline, not both');
-  for (const [key, flag] of [['VDS_LATENCY_RATIO', '--latency-ratio'], ['VDS_LATENCY_FLOOR_MS', '--latency-floor-ms']]) {
+  for (const [key, flag] of [
+    ['VDS_LATENCY_RATIO', '--latency-ratio'],
+    ['VDS_LATENCY_FLOOR_MS', '--latency-floor-ms'],
+  ]) {
     if (inv.env[key] && !inv.env.VDS_COMPARE && !inv.compareLast) throw new UsageError(`${flag} only applies with --compare PATH`);
   }
-  if (inv.merge && (inv.playwrightArgs.length || inv.env.VDS_TARGET || inv.env.VDS_MONITOR || inv.env.VDS_GREP || inv.env.VDS_GREP_INVERT || inv.certify || inv.lastFailed)) {
+  if (
+    inv.merge &&
+    (inv.playwrightArgs.length || inv.env.VDS_TARGET || inv.env.VDS_MONITOR || inv.env.VDS_GREP || inv.env.VDS_GREP_INVERT || inv.certify || inv.lastFailed)
+  ) {
     throw new UsageError('--merge takes no run options (--target, --monitor, --grep, --certify, playwright test options): the blob reports carry them');
   }
-  if (inv.merge && inv.compareLast) throw new UsageError('--merge takes --compare PATH, not --compare last: give the previous certificate\'s path');
+  if (inv.merge && inv.compareLast) throw new UsageError("--merge takes --compare PATH, not --compare last: give the previous certificate's path");
   if (inv.verify) {
     const others = [
-      ...(inv.certify ? ['--certify'] : []), ...(inv.merge ? ['--merge'] : []), ...(inv.lastFailed ? ['--last-failed'] : []), ...(inv.compareLast ? ['--compare'] : []),
-      ...Object.entries(VERIFY_REFUSES).filter(([k]) => inv.env[k]).map(([, flag]) => flag),
+      ...(inv.certify ? ['--certify'] : []),
+      ...(inv.merge ? ['--merge'] : []),
+      ...(inv.lastFailed ? ['--last-failed'] : []),
+      ...(inv.compareLast ? ['--compare'] : []),
+      ...Object.entries(VERIFY_REFUSES)
+        .filter(([k]) => inv.env[k])
+        .map(([, flag]) => flag),
     ];
     if (others.length) {
-      throw new UsageError(`--verify replays the archive's own run: it cannot be combined with ${others.join(', ')} (only --grep, --grep-invert and playwright test options)`);
+      throw new UsageError(
+        `--verify replays the archive's own run: it cannot be combined with ${others.join(', ')} (only --grep, --grep-invert and playwright test options)`,
+      );
     }
   }
   if (inv.certify && inv.env.VDS_GATE === 'core') throw new UsageError('--certify judges every class: it cannot be combined with --gate core');
@@ -218,8 +278,16 @@ export function parseArgs(argv: string[]): Invocation {
 
 /** Run options a verify takes from the archive, not the command line. */
 const VERIFY_REFUSES: Record<string, string> = {
-  VDS_TARGET: '--target', VDS_MONITOR: '--monitor', VDS_COMPARE: '--compare', VDS_HISTORY: '--history', VDS_GATE: '--gate', VDS_BASELINE: '--baseline',
-  VDS_UPDATE_BASELINE: '--update-baseline', VDS_REQUIRE_COMPLETE: '--require-complete', VDS_LATENCY_RATIO: '--latency-ratio', VDS_LATENCY_FLOOR_MS: '--latency-floor-ms',
+  VDS_TARGET: '--target',
+  VDS_MONITOR: '--monitor',
+  VDS_COMPARE: '--compare',
+  VDS_HISTORY: '--history',
+  VDS_GATE: '--gate',
+  VDS_BASELINE: '--baseline',
+  VDS_UPDATE_BASELINE: '--update-baseline',
+  VDS_REQUIRE_COMPLETE: '--require-complete',
+  VDS_LATENCY_RATIO: '--latency-ratio',
+  VDS_LATENCY_FLOOR_MS: '--latency-floor-ms',
 };
 
 function passThrough(raw: string, flag: string, args: string[], inv: Invocation): void {
@@ -248,8 +316,17 @@ function passThrough(raw: string, flag: string, args: string[], inv: Invocation)
 
 /** Playwright test switches (no value) this wrapper knows. */
 const KNOWN_PLAYWRIGHT_SWITCHES = new Set([
-  '--fail-on-flaky-tests', '--forbid-only', '--fully-parallel', '--headed', '--ignore-snapshots', '--list', '-x', '--no-deps',
-  '--pass-with-no-tests', '--quiet', '--ui',
+  '--fail-on-flaky-tests',
+  '--forbid-only',
+  '--fully-parallel',
+  '--headed',
+  '--ignore-snapshots',
+  '--list',
+  '-x',
+  '--no-deps',
+  '--pass-with-no-tests',
+  '--quiet',
+  '--ui',
 ]);
 
 /** A value the reporter's options would refuse, refused here before anything runs. */
@@ -285,7 +362,8 @@ function checkTarget(selector: string): string {
   try {
     file = resolveTargetFile(/[\\/]/.test(selector) || /\.ya?ml$/i.test(selector) ? userPath(selector) : selector);
   } catch (err) {
-    if (err instanceof TargetError) throw new UsageError(`unknown target "${selector}": use one of ${listTargetNames().join(', ')}, or the path of a YAML file`);
+    if (err instanceof TargetError)
+      throw new UsageError(`unknown target "${selector}": use one of ${listTargetNames().join(', ')}, or the path of a YAML file`);
     throw err;
   }
   if (!fs.existsSync(file)) {

@@ -58,7 +58,10 @@ VDS_RESTRICTED_CLIENT_SECRET=
 export function main(args: string[], dir = process.cwd()): number {
   const targetName = args[0] ?? 'my-target.yaml';
   const written: string[] = [];
-  for (const [name, text] of [[targetName, TARGET], ['.env', ENV]] as const) {
+  for (const [name, text] of [
+    [targetName, TARGET],
+    ['.env', ENV],
+  ] as const) {
     const file = path.resolve(dir, name);
     if (fs.existsSync(file)) {
       console.log(`kept ${name}: it exists already`);

@@ -11,9 +11,7 @@ import { REPORT_FILES } from '../options/paths';
 export const PREVIOUS = 'previous';
 
 /** A run's certificate files: what previous/ keeps of it. */
-const CERTIFICATE_FILES = [
-  REPORT_FILES.certificateJson, REPORT_FILES.certificateMd, REPORT_FILES.certificateHtml, REPORT_FILES.changes, REPORT_FILES.junit,
-];
+const CERTIFICATE_FILES = [REPORT_FILES.certificateJson, REPORT_FILES.certificateMd, REPORT_FILES.certificateHtml, REPORT_FILES.changes, REPORT_FILES.junit];
 
 const KEEP = new Set(['README.md', 'self', 'mutation', PREVIOUS]);
 const isArchive = (name: string) => /^certification-.*\.tar\.gz$/.test(name);

@@ -24,7 +24,9 @@ export async function run(inv: Invocation): Promise<number> {
   for (const n of inv.notes) console.error(n);
   // Each run empties the reports folder (reports-folder.ts): nights kept inside it would last one run.
   if (env.VDS_HISTORY && !path.relative(dir, env.VDS_HISTORY).startsWith('..')) {
-    throw new UsageError(`--history: ${env.VDS_HISTORY} is inside the reports folder ${dir}, which every run empties: keep the nights elsewhere (e.g. ./nights)`);
+    throw new UsageError(
+      `--history: ${env.VDS_HISTORY} is inside the reports folder ${dir}, which every run empties: keep the nights elsewhere (e.g. ./nights)`,
+    );
   }
   if (inv.merge) return merge(inv.merge, env, dir);
   if (inv.verify) return verify(inv, playwright);
@@ -74,7 +76,10 @@ function exitStatus(dir: string, playwrightCode: number, inv: Invocation): numbe
 
 async function merge(blobs: string, env: NodeJS.ProcessEnv, dir: string): Promise<number> {
   // A previous certificate or baseline passed in may be the very file the merge replaces: kept aside.
-  for (const [from, to] of protectInputs(dir, [env.VDS_COMPARE, env.VDS_BASELINE].filter((f): f is string => !!f))) {
+  for (const [from, to] of protectInputs(
+    dir,
+    [env.VDS_COMPARE, env.VDS_BASELINE].filter((f): f is string => !!f),
+  )) {
     if (env.VDS_COMPARE === from) env.VDS_COMPARE = to;
     if (env.VDS_BASELINE === from) env.VDS_BASELINE = to;
   }

@@ -48,7 +48,10 @@ export async function verify(inv: Invocation, playwright: (args: string[], env: 
   try {
     const { certificate, context } = readArchive(archive, dir);
     const installed = { version: suiteInfo().version, contentSha256: suiteContentHash() };
-    const made = { version: certificate.certification?.suite.version ?? certificate.suite.version, contentSha256: certificate.certification?.suite.contentSha256 };
+    const made = {
+      version: certificate.certification?.suite.version ?? certificate.suite.version,
+      contentSha256: certificate.certification?.suite.contentSha256,
+    };
     if (made.version !== installed.version) {
       throw new UsageError(
         `${archive} was made by vds-conformance ${made.version}; the installed suite is ${installed.version}. ` +
@@ -57,8 +60,10 @@ export async function verify(inv: Invocation, playwright: (args: string[], env: 
       );
     }
     const sameContent = made.contentSha256 === installed.contentSha256;
-    console.log(`Verifying ${archive}: made by vds-conformance ${made.version} (content ${short(made.contentSha256)}), ` +
-      `installed ${installed.version} (content ${short(installed.contentSha256)})${sameContent ? '' : ': the contracts or checks differ from those that made the archive, so a verdict may differ for that reason'}`);
+    console.log(
+      `Verifying ${archive}: made by vds-conformance ${made.version} (content ${short(made.contentSha256)}), ` +
+        `installed ${installed.version} (content ${short(installed.contentSha256)})${sameContent ? '' : ': the contracts or checks differ from those that made the archive, so a verdict may differ for that reason'}`,
+    );
 
     const out = path.join(reportsDir(), VERIFY_DIR);
     fs.rmSync(out, { recursive: true, force: true });
@@ -99,7 +104,9 @@ function short(hash?: string): string {
 /** The archive, extracted to a temporary folder; a clear refusal when it is not one. */
 function extract(archive: string): string {
   const problem = (why: string) =>
-    new UsageError(`verify: ${archive} ${why}. Give the .tar.gz a certification run wrote (npm run conformance -- --certify: reports/certification-<product>-<date>.tar.gz). Nothing was replayed.`);
+    new UsageError(
+      `verify: ${archive} ${why}. Give the .tar.gz a certification run wrote (npm run conformance -- --certify: reports/certification-<product>-<date>.tar.gz). Nothing was replayed.`,
+    );
   if (!fs.existsSync(archive)) throw problem('does not exist');
   if (!fs.statSync(archive).isFile()) throw problem('is not a file');
   const head = Buffer.alloc(2);
@@ -112,7 +119,7 @@ function extract(archive: string): string {
   if (head[0] !== 0x1f || head[1] !== 0x8b) throw problem('is not a .tar.gz archive (not gzip)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-verify-'));
   try {
-    tar.extract({ file: archive, cwd: dir, sync: true, strict: true, filter: (p) => (ARCHIVED as string[]).includes(p.replace(/^\.\//, "")) });
+    tar.extract({ file: archive, cwd: dir, sync: true, strict: true, filter: (p) => (ARCHIVED as string[]).includes(p.replace(/^\.\//, '')) });
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw problem(`cannot be read as a .tar.gz archive (${(err as Error).message})`);
@@ -126,7 +133,9 @@ function readArchive(archive: string, dir: string): { certificate: Certificate; 
     const old = missing.length === 1 && missing[0] === REPLAY_FILE;
     throw new UsageError(
       `verify: ${archive} lacks ${missing.join(', ')}` +
-        (old ? ': it was made by a suite from before archives could be replayed; its verdicts can be checked against its exchanges by hand only' : ': it is not a complete certification archive') +
+        (old
+          ? ': it was made by a suite from before archives could be replayed; its verdicts can be checked against its exchanges by hand only'
+          : ': it is not a complete certification archive') +
         '. Nothing was replayed.',
     );
   }
@@ -162,9 +171,7 @@ function statesOf(certificate: Certificate): Map<string, CheckStatus> {
   return states;
 }
 
-function compare(
-  archive: string, stated: Map<string, CheckStatus>, replayed: RecordedCheck[], narrowed: boolean, suite: Verification['suite'],
-): Verification {
+function compare(archive: string, stated: Map<string, CheckStatus>, replayed: RecordedCheck[], narrowed: boolean, suite: Verification['suite']): Verification {
   const v: Verification = { archive, suite, replayed: replayed.length, reproduced: 0, differ: [], noRecordedAnswer: [], recordOnly: [], exitCode: EXIT.passed };
   const seen = new Set<string>();
   for (const r of replayed) {
@@ -193,7 +200,8 @@ function renderVerification(v: Verification, file: string): string {
   ];
   if (v.differ.length) {
     lines.push(`  ✘ ${v.differ.length} differ from the certificate:`);
-    for (const d of v.differ) lines.push(`      ${d.check}: certificate ${d.certificate}, replay ${d.replay}${d.reason ? ` (${d.reason.split('\n')[0]})` : ''}`);
+    for (const d of v.differ)
+      lines.push(`      ${d.check}: certificate ${d.certificate}, replay ${d.replay}${d.reason ? ` (${d.reason.split('\n')[0]})` : ''}`);
   }
   if (v.noRecordedAnswer.length) {
     lines.push(`  ✘ ${v.noRecordedAnswer.length} asked a request the archive has no recorded answer for (an edited or incomplete archive):`);

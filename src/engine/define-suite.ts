@@ -32,7 +32,12 @@ export function defineGroupSuite(group: Group): void {
   const annotation = [{ type: GROUP_ANNOTATION, description: group }];
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
-    await allure.labels(...allureLabels(selected.map((p) => p.requirement), group));
+    await allure.labels(
+      ...allureLabels(
+        selected.map((p) => p.requirement),
+        group,
+      ),
+    );
     const inputs: CheckInputs = { target, run, catalogue, browserSession, secretRefs: secretRefs(target, run), errorsSeen: new ErrorsSeen(catalogue) };
     // Every step is located at this test: without a location, Playwright captures and source-maps a
     // stack for each of the hundreds of steps.
@@ -60,16 +65,22 @@ export function defineGroupSuite(group: Group): void {
       }
       let record: CheckRecord | undefined;
       inFlight.add(p);
-      await test.step(p.key, async (step) => {
-        record = await runCheck(p, inputs);
-        // A failed step shows expected vs actual in the HTML report and Allure; it is not the test's end.
-        if (record.status === 'failed') throw Object.assign(new Error(stepMessage(p, record)), { stack: stepMessage(p, record), isCheckFailure: true });
-        if (record.status === 'not-run') step.skip(true, `not run: ${record.reason}`);
-        if (record.status === 'not-applicable') step.skip(true, `not applicable: ${record.reason}`);
-      }, { location }).catch((err: { isCheckFailure?: boolean }) => {
-        if (!err.isCheckFailure) throw err;
-        failureBudget.spend();
-      });
+      await test
+        .step(
+          p.key,
+          async (step) => {
+            record = await runCheck(p, inputs);
+            // A failed step shows expected vs actual in the HTML report and Allure; it is not the test's end.
+            if (record.status === 'failed') throw Object.assign(new Error(stepMessage(p, record)), { stack: stepMessage(p, record), isCheckFailure: true });
+            if (record.status === 'not-run') step.skip(true, `not run: ${record.reason}`);
+            if (record.status === 'not-applicable') step.skip(true, `not applicable: ${record.reason}`);
+          },
+          { location },
+        )
+        .catch((err: { isCheckFailure?: boolean }) => {
+          if (!err.isCheckFailure) throw err;
+          failureBudget.spend();
+        });
       inFlight.delete(p);
       records.push(record!);
     };
@@ -85,13 +96,23 @@ export function defineGroupSuite(group: Group): void {
 const failureBudget = (() => {
   const max = runOptions().maxFailures;
   let failed = 0;
-  return { spend: () => { failed += 1; }, spent: () => max > 0 && failed >= max };
+  return {
+    spend: () => {
+      failed += 1;
+    },
+    spent: () => max > 0 && failed >= max,
+  };
 })();
 
 function stopped(p: PlannedCheck): CheckRecord {
   const signal = interruption();
   return {
-    key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', warnings: [], exchanges: [],
+    key: p.key,
+    requirement: p.requirement.id,
+    group: p.group,
+    status: 'not-run',
+    warnings: [],
+    exchanges: [],
     reason: signal
       ? `the run was interrupted (${signal}) before this check ran`
       : `the run stopped after ${runOptions().maxFailures} failing checks (--max-failures) before this check ran`,
@@ -100,7 +121,12 @@ function stopped(p: PlannedCheck): CheckRecord {
 
 function interrupted(p: PlannedCheck, signal: NodeJS.Signals): CheckRecord {
   return {
-    key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', warnings: [], exchanges: [],
+    key: p.key,
+    requirement: p.requirement.id,
+    group: p.group,
+    status: 'not-run',
+    warnings: [],
+    exchanges: [],
     reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server`,
   };
 }
@@ -121,7 +147,14 @@ async function attachRecords(testInfo: TestInfo, records: CheckRecord[]): Promis
 function verdict(testInfo: TestInfo, records: CheckRecord[]): void {
   const failed = records.filter((r) => r.status === 'failed');
   if (failed.length) {
-    const lines = failed.map((r) => [`  ${r.key}`, ...failureLines(r.failure!).slice(0, 4).map((l) => `    ${l}`)].join('\n'));
+    const lines = failed.map((r) =>
+      [
+        `  ${r.key}`,
+        ...failureLines(r.failure!)
+          .slice(0, 4)
+          .map((l) => `    ${l}`),
+      ].join('\n'),
+    );
     const error = new Error(`${failed.length} of ${records.length} checks failed:\n${lines.join('\n')}`);
     error.stack = error.message; // expected vs actual is the whole story; the suite's stack is not
     throw error;

@@ -117,7 +117,10 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
   }
   fs.rmSync(context.stateDir, { recursive: true, force: true });
   return {
-    certificate, records, context, exitCode: certificate.gate!.exitCode,
+    certificate,
+    records,
+    context,
+    exitCode: certificate.gate!.exitCode,
     console: redactor.redact(renderConsole(certificate, options.reportsDir ?? 'reports')),
   };
 }

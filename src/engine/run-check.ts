@@ -52,7 +52,13 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   if (!procedure) throw new Error(`requirements.yaml: ${r.id} uses check "${r.check}", which src/checks/index.ts does not define`);
   const base = { key: p.key, requirement: r.id, group: p.group };
   if (!r.env.includes(target.env)) {
-    return { ...base, status: 'not-applicable', reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`, warnings: [], exchanges: [] };
+    return {
+      ...base,
+      status: 'not-applicable',
+      reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`,
+      warnings: [],
+      exchanges: [],
+    };
   }
   watchForInterruption();
   // The routes the run's preparation got no answer from get no more requests (src/transport/breaker.ts).
@@ -66,7 +72,19 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   const clock = replay?.clock ?? systemClock(recording);
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs, replay ?? networkTransport, recording);
   const seen = inputs.errorsSeen;
-  const ctx = new CheckContext(target, run, catalogue, api, redactor, r, p.route, p.scope, replay?.browserSession ?? inputs.browserSession, clock, (route) => seen?.on(route) ?? []);
+  const ctx = new CheckContext(
+    target,
+    run,
+    catalogue,
+    api,
+    redactor,
+    r,
+    p.route,
+    p.scope,
+    replay?.browserSession ?? inputs.browserSession,
+    clock,
+    (route) => seen?.on(route) ?? [],
+  );
   const limit = checkTimeLimitMs(target);
   const started = performance.now();
   let outcome: unknown;
@@ -103,21 +121,27 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   }
   if (outcome === undefined) return { ...done, status: 'passed' };
   const signal = interruption();
-  if (signal) return { ...done, status: 'not-run', reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server` };
+  if (signal)
+    return { ...done, status: 'not-run', reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server` };
   if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
   if (outcome instanceof NotApplicable) return { ...done, status: 'not-applicable', reason: redactor.redact(outcome.reason) };
   // Rate limiting is the operator's setting, not the server's conformance (README, "rateLimit").
   if (outcome instanceof RateLimitedError) {
-    return { ...done, status: 'not-run', reason: `the target kept answering 429 Too Many Requests (${redactor.redact(outcome.message)}): lower rateLimit.requestsPerSecond in the target file` };
+    return {
+      ...done,
+      status: 'not-run',
+      reason: `the target kept answering 429 Too Many Requests (${redactor.redact(outcome.message)}): lower rateLimit.requestsPerSecond in the target file`,
+    };
   }
   if (!(outcome instanceof ConformanceFailure || outcome instanceof NoAnswerError || outcome instanceof CheckTimeout)) {
     return { ...done, status: 'not-run', suiteBroke: true, reason: suiteBrokeReason(outcome, redactor.redact.bind(redactor)) };
   }
-  const details: FailureDetails = outcome instanceof ConformanceFailure
-    ? outcome.details
-    : outcome instanceof NoAnswerError
-      ? { expected: `an HTTP answer within ${target.requestTimeoutMs} ms`, actual: outcome.message, exchange: outcome.exchange }
-      : { expected: `the check finishes within ${limit} ms`, actual: `it was still running after ${limit} ms (the last request: ${lastRequest(exchanges)})` };
+  const details: FailureDetails =
+    outcome instanceof ConformanceFailure
+      ? outcome.details
+      : outcome instanceof NoAnswerError
+        ? { expected: `an HTTP answer within ${target.requestTimeoutMs} ms`, actual: outcome.message, exchange: outcome.exchange }
+        : { expected: `the check finishes within ${limit} ms`, actual: `it was still running after ${limit} ms (the last request: ${lastRequest(exchanges)})` };
   return { ...done, status: 'failed', failure: { ...failureOf(p.key, redactor.redactValue(details)), rerun: rerunCommand(p.key) } };
 }
 

@@ -8,7 +8,9 @@ import type { PlannedCheck } from '../catalogue/catalogue';
 
 /** Checks that write run one after another, in catalogue order: they share state. */
 function writes(p: PlannedCheck): boolean {
-  return p.requirement.per === 'once' && [...p.requirement.routes, ...p.requirement.reads].some((r) => r.startsWith('POST /users') || r.startsWith('POST /devices'));
+  return (
+    p.requirement.per === 'once' && [...p.requirement.routes, ...p.requirement.reads].some((r) => r.startsWith('POST /users') || r.startsWith('POST /devices'))
+  );
 }
 
 /** Judges what the group's other checks received: runs once they are done. */
@@ -21,7 +23,11 @@ export async function runScheduled(selected: PlannedCheck[], concurrency: number
   // Reads tolerate a write in flight (coherence checks leave out the cars the suite creates), and a
   // distant target's round trips overlap.
   await Promise.all([
-    inParallel(selected.filter((p) => !writes(p) && !late(p)), concurrency, check),
+    inParallel(
+      selected.filter((p) => !writes(p) && !late(p)),
+      concurrency,
+      check,
+    ),
     (async () => {
       for (const p of selected.filter((q) => writes(q) && !late(q))) await check(p);
     })(),
@@ -32,7 +38,9 @@ export async function runScheduled(selected: PlannedCheck[], concurrency: number
 /** Runs `work` over the items, at most `limit` at a time. */
 async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }

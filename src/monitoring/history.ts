@@ -63,13 +63,20 @@ export function historyEntry(c: Certificate, selection?: Record<string, string>)
     ...(c.comparison?.latencyRegressions.length ? { slower: c.comparison.latencyRegressions.map((l) => l.route) } : {}),
     ...(c.serverLatency
       ? {
-        latency: {
-          method: c.serverLatency.method,
-          routes: Object.fromEntries(Object.entries(c.serverLatency.routes).map(([route, r]) => [route, {
-            samples: r.samples, ...(r.path !== undefined ? { path: r.path } : {}), ...(r.note ? { note: r.note } : {}),
-          }])),
-        },
-      }
+          latency: {
+            method: c.serverLatency.method,
+            routes: Object.fromEntries(
+              Object.entries(c.serverLatency.routes).map(([route, r]) => [
+                route,
+                {
+                  samples: r.samples,
+                  ...(r.path !== undefined ? { path: r.path } : {}),
+                  ...(r.note ? { note: r.note } : {}),
+                },
+              ]),
+            ),
+          },
+        }
       : {}),
   };
 }
@@ -101,7 +108,10 @@ export interface History {
 export function readHistory(dir: string, targetName: string): History {
   const out: History = { entries: [], otherTargets: 0, unreadable: [] };
   if (!fs.existsSync(dir)) return out;
-  for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     let entry: HistoryEntry | undefined;
     try {
       entry = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as HistoryEntry;

@@ -34,7 +34,10 @@ export function judgeLatency(previous: ServerLatency | undefined, current: Serve
   const out: LatencyJudgement = { slower: [], notes: [] };
   if (!current) return out;
   if (!previous) {
-    out.notes.push({ route: '', note: 'the previous run has no sampled latency (a suite before sampling, or a run without its global setup): latency not compared' });
+    out.notes.push({
+      route: '',
+      note: 'the previous run has no sampled latency (a suite before sampling, or a run without its global setup): latency not compared',
+    });
     return out;
   }
   const grew = (was: number, now: number) => now > was * rule.ratio && now - was >= rule.floorMs;
@@ -48,7 +51,10 @@ export function judgeLatency(previous: ServerLatency | undefined, current: Serve
       continue;
     }
     if (was.path !== undefined && now.path !== undefined && was.path !== now.path) {
-      out.notes.push({ route, note: `not compared: it asked ${now.path} now and ${was.path} before (another id was discovered; give it in the target file's data for comparable runs)` });
+      out.notes.push({
+        route,
+        note: `not compared: it asked ${now.path} now and ${was.path} before (another id was discovered; give it in the target file's data for comparable runs)`,
+      });
       continue;
     }
     const held = {
@@ -56,15 +62,20 @@ export function judgeLatency(previous: ServerLatency | undefined, current: Serve
       median: grew(was.p50, now.p50),
       p90: grew(was.p90, now.p90),
     };
-    const moved = Object.entries(held).filter(([, v]) => v).map(([k]) => k);
+    const moved = Object.entries(held)
+      .filter(([, v]) => v)
+      .map(([k]) => k);
     const ratio = round2(was.p50 > 0 ? now.p50 / was.p50 : now.p50);
     if (held.fastest && held.median) {
       out.slower.push({ route, previous: figures(was), current: figures(now), ratio });
     } else if (moved.length) {
-      const stayed = Object.entries(held).filter(([, v]) => !v).map(([k]) => k);
+      const stayed = Object.entries(held)
+        .filter(([, v]) => !v)
+        .map(([k]) => k);
       out.notes.push({
         route,
-        note: `the ${moved.join(' and ')} grew (fastest ${fastest(was)} -> ${fastest(now)} ms, median ${was.p50} -> ${now.p50} ms, ` +
+        note:
+          `the ${moved.join(' and ')} grew (fastest ${fastest(was)} -> ${fastest(now)} ms, median ${was.p50} -> ${now.p50} ms, ` +
           `p90 ${was.p90} -> ${now.p90} ms) but not the ${stayed.join(' and ')}: some slow answers, not a slowdown`,
       });
     }

@@ -98,7 +98,7 @@ export default class CertificateReporter implements Reporter {
     certificate = redactDeep(certificate, redactor);
     this.write(certificate);
     // A replay's own tally (src/setup/replay.ts): verify compares it with the archive's certificate next.
-    if (replayDir()) process.stdout.write('\nThe replay\'s own tally (the browser\'s checks not run); its comparison with the archive\'s certificate follows.');
+    if (replayDir()) process.stdout.write("\nThe replay's own tally (the browser's checks not run); its comparison with the archive's certificate follows.");
     process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : []));
     // `playwright test` exits with this status. merge-reports ignores it (it exits 0 unless a reporter
     // crashed): `npm run merge` reads the gate from conformance.json instead.
@@ -121,7 +121,13 @@ export default class CertificateReporter implements Reporter {
       if (problem) errors.push(problem);
     }
     const records = tests.flatMap((t) => checkRecordsOf(t));
-    const { certificate, requirements, planned, results: allResults, missingReason } = judgeRun({
+    const {
+      certificate,
+      requirements,
+      planned,
+      results: allResults,
+      missingReason,
+    } = judgeRun({
       catalogue,
       suite: run?.suite ?? suiteInfo(),
       target: run?.target ?? targetFallback(),
@@ -163,12 +169,19 @@ export default class CertificateReporter implements Reporter {
       const previous = attempt(() => readCertificate(compare), problems);
       if (previous) {
         certificate.comparison = compareCertificates(previous, certificate, {
-          path: compare, ratio: this.options.latencyRatio, floorMs: this.options.latencyFloorMs,
+          path: compare,
+          ratio: this.options.latencyRatio,
+          floorMs: this.options.latencyFloorMs,
         });
       }
     }
     certificate.gate = decideGate({
-      certificate, gate: this.options.gate, baseline: certificate.baseline, comparison: certificate.comparison, problems, requireComplete: this.options.requireComplete,
+      certificate,
+      gate: this.options.gate,
+      baseline: certificate.baseline,
+      comparison: certificate.comparison,
+      problems,
+      requireComplete: this.options.requireComplete,
       certify: this.options.certify || run?.certify,
     });
     return certificate;
@@ -179,11 +192,19 @@ export default class CertificateReporter implements Reporter {
     writeCertificateFiles(dir, c, reportRedactor(), this.options.junit ? this.checks : undefined);
     if (this.exchanges) {
       const evidence: RecordedCheck[] = this.exchanges.map(({ key, requirement, group, status, reason, clock, replay, exchanges }) => ({
-        key, requirement, group, status, ...(reason ? { reason } : {}), ...(clock ? { clock } : {}), ...(replay ? { replay } : {}), exchanges,
+        key,
+        requirement,
+        group,
+        status,
+        ...(reason ? { reason } : {}),
+        ...(clock ? { clock } : {}),
+        ...(replay ? { replay } : {}),
+        exchanges,
       }));
       fs.writeFileSync(path.join(dir, REPORT_FILES.exchanges), `${JSON.stringify(redactDeep(evidence, reportRedactor()), null, 1)}\n`);
     }
-    if (this.replayContext) fs.writeFileSync(path.join(dir, REPORT_FILES.replay), `${JSON.stringify(redactDeep(this.replayContext, reportRedactor()), null, 1)}\n`);
+    if (this.replayContext)
+      fs.writeFileSync(path.join(dir, REPORT_FILES.replay), `${JSON.stringify(redactDeep(this.replayContext, reportRedactor()), null, 1)}\n`);
     if (c.comparison) fs.writeFileSync(path.join(dir, REPORT_FILES.changes), renderChangesMarkdown(c.comparison));
     if (this.options.history) this.writeHistory(c, this.options.history);
   }
@@ -234,7 +255,9 @@ function replayContextOf(certificate: Certificate, selection: Record<string, str
     selection,
     target: recordedTarget(loadTargetFromEnv()),
     run: {
-      tokenKeys: Object.entries(context.tokens).filter(([, v]) => !!v).map(([k]) => k as TokenKey),
+      tokenKeys: Object.entries(context.tokens)
+        .filter(([, v]) => !!v)
+        .map(([k]) => k as TokenKey),
       tokenNotes: context.tokenNotes,
       data: context.data,
       dataNotes: context.dataNotes,

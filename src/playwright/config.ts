@@ -30,11 +30,7 @@ export function conformanceReporters(env: NodeJS.ProcessEnv = process.env, argv:
  */
 export function fileReporters(env: NodeJS.ProcessEnv = process.env): ReporterDescription[] {
   const dir = reportsDir(env);
-  return [
-    [PROGRESS],
-    ['html', { outputFolder: path.join(dir, REPORT_FILES.html), open: 'never' }],
-    [CERTIFICATE],
-  ];
+  return [[PROGRESS], ['html', { outputFolder: path.join(dir, REPORT_FILES.html), open: 'never' }], [CERTIFICATE]];
 }
 
 export function testOutputDir(env: NodeJS.ProcessEnv = process.env): string {

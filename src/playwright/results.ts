@@ -26,7 +26,6 @@ export interface TestLike {
   results: ResultLike[];
 }
 
-
 /** The route group a conformance test runs; undefined for any other test. */
 export function groupOf(test: TestLike): string | undefined {
   return test.annotations.find((a) => a.type === GROUP_ANNOTATION)?.description;
@@ -71,5 +70,11 @@ export const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** The first lines of an error message, without colours: enough to say what went wrong. */
 function firstLines(text: string, max = 6): string {
-  return text.replace(ANSI, '').split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(0, max).join('\n');
+  return text
+    .replace(ANSI, '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter(Boolean)
+    .slice(0, max)
+    .join('\n');
 }

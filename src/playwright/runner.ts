@@ -65,8 +65,10 @@ function selectChecksFromArgv(argv: string[]): void {
   try {
     if (selectChecks(planChecks(loadCatalogue()), selectionFromEnv()).length === 0) {
       const { grep, grepInvert } = runOptions();
-      exitWith(`The selection (--grep ${grep ?? ''}${grepInvert ? ` --grep-invert ${grepInvert}` : ''}) matches no check. ` +
-        'A check is matched by its title and tags, e.g. "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical".');
+      exitWith(
+        `The selection (--grep ${grep ?? ''}${grepInvert ? ` --grep-invert ${grepInvert}` : ''}) matches no check. ` +
+          'A check is matched by its title and tags, e.g. "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical".',
+      );
     }
   } catch (err) {
     if (!(err instanceof SelectionError)) throw err;

@@ -17,7 +17,13 @@ export function allureLabels(requirements: Array<Pick<Requirement, 'id' | 'class
     { name: 'routeGroup', value: group },
     { name: 'feature', value: group },
     { name: 'severity', value: SEVERITY[severity] },
-    ...classes.flatMap((c) => [{ name: 'conformanceClass', value: c }, { name: 'epic', value: c }]),
-    ...unique(requirements.map((r) => r.id)).flatMap((id) => [{ name: 'requirement', value: id }, { name: 'story', value: id }]),
+    ...classes.flatMap((c) => [
+      { name: 'conformanceClass', value: c },
+      { name: 'epic', value: c },
+    ]),
+    ...unique(requirements.map((r) => r.id)).flatMap((id) => [
+      { name: 'requirement', value: id },
+      { name: 'story', value: id },
+    ]),
   ];
 }

@@ -25,22 +25,30 @@ export function targetLine(c: Certificate): string {
 /** A failing check's evidence, a line each: expected, actual, where, the request, how to reproduce it. */
 export function failureLines(f: CheckFailure): string[] {
   return [
-    `expected: ${f.expected}`, `actual:   ${f.actual}`,
-    ...(f.pointer ? [`at:       ${f.pointer}`] : []), ...(f.request ? [`request:  ${f.request}`] : []), ...(f.body ? [`body:     ${f.body}`] : []),
-    ...(f.curl ? [`curl:     ${f.curl}`] : []), ...(f.rerun ? [`rerun:    ${f.rerun}`] : []),
+    `expected: ${f.expected}`,
+    `actual:   ${f.actual}`,
+    ...(f.pointer ? [`at:       ${f.pointer}`] : []),
+    ...(f.request ? [`request:  ${f.request}`] : []),
+    ...(f.body ? [`body:     ${f.body}`] : []),
+    ...(f.curl ? [`curl:     ${f.curl}`] : []),
+    ...(f.rerun ? [`rerun:    ${f.rerun}`] : []),
   ];
 }
 
 /** Requests sent again on a fresh connection (the kept-alive one closed before answering): never failures. */
 export function reconnectedLine(c: Certificate): string | undefined {
   const n = c.run.reconnectedRequests ?? 0;
-  return n ? `${plural(n, 'request')} sent again on a fresh connection: the kept-alive connection ${n === 1 ? 'it' : 'they'} went on was closed before any byte of answer (not failures)` : undefined;
+  return n
+    ? `${plural(n, 'request')} sent again on a fresh connection: the kept-alive connection ${n === 1 ? 'it' : 'they'} went on was closed before any byte of answer (not failures)`
+    : undefined;
 }
 
 /** The suite's tokens renewed within the run (the server's tokens expire sooner than a run): never failures. */
 export function renewalsLine(c: Certificate): string | undefined {
   const n = c.run.tokenRenewals ?? 0;
-  return n ? `${plural(n, 'token renewal')}: tokens the suite minted ran out within the run and were renewed (the refresh grant, else minted again); not failures` : undefined;
+  return n
+    ? `${plural(n, 'token renewal')}: tokens the suite minted ran out within the run and were renewed (the refresh grant, else minted again); not failures`
+    : undefined;
 }
 
 /**
@@ -49,7 +57,9 @@ export function renewalsLine(c: Certificate): string | undefined {
  */
 export function suiteBrokeLine(c: Certificate): string | undefined {
   const n = c.counts.checks.notRunBySuite ?? 0;
-  return n ? `${plural(n, 'check')} did not run because the suite itself broke under ${n === 1 ? 'it' : 'them'} (a defect of the suite or of its inputs, not of the server: please report it)` : undefined;
+  return n
+    ? `${plural(n, 'check')} did not run because the suite itself broke under ${n === 1 ? 'it' : 'them'} (a defect of the suite or of its inputs, not of the server: please report it)`
+    : undefined;
 }
 
 /** The plain line CI reads: "N passed, N failed", then what did not run. */

@@ -8,9 +8,11 @@ function change(c: StatusChange): string {
 }
 
 function slower(l: LatencyChange): string {
-  return `${l.route}: median ${l.previous.p50} -> ${l.current.p50} ms (x${l.ratio}), fastest ${l.previous.fastest} -> ${l.current.fastest} ms, ` +
+  return (
+    `${l.route}: median ${l.previous.p50} -> ${l.current.p50} ms (x${l.ratio}), fastest ${l.previous.fastest} -> ${l.current.fastest} ms, ` +
     `p90 ${l.previous.p90} -> ${l.current.p90} ms ` +
-    `(${l.previous.count} and ${l.current.count} samples)`;
+    `(${l.previous.count} and ${l.current.count} samples)`
+  );
 }
 
 function note(n: LatencyNote): string {
@@ -19,8 +21,10 @@ function note(n: LatencyNote): string {
 
 /** The slowdown rule in words (src/monitoring/slowdown.ts). */
 function slowdownRule(c: Pick<Comparison, 'ratio' | 'floorMs' | 'minSamples'>): string {
-  return `the fastest and the median of the server's sampled answer times each grew more than ${c.ratio}x and by at least ${c.floorMs} ms, ` +
-    `on ${c.minSamples} samples or more in both runs`;
+  return (
+    `the fastest and the median of the server's sampled answer times each grew more than ${c.ratio}x and by at least ${c.floorMs} ms, ` +
+    `on ${c.minSamples} samples or more in both runs`
+  );
 }
 
 /** Plain lines for the console. */

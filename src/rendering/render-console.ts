@@ -16,19 +16,25 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
     // never ran, would bury it. A stopped run (Ctrl-C, a timeout) has no other message: say what it kept.
     const stopped = c.run.errors.length === 1 && (Object.values(RUN_STOPPED) as string[]).includes(c.run.errors[0]);
     const why = stopped ? `${c.run.errors[0]} (${countsLine(c)}; the reports keep what ran)` : 'see the error above';
-    return `\nVDS ${c.specVersion} conformance of ${targetLine(c)}: no verdict, the run did not complete: ${why}.\n` +
-      `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json)\n${more.map((l) => `${l}\n`).join('')}`;
+    return (
+      `\nVDS ${c.specVersion} conformance of ${targetLine(c)}: no verdict, the run did not complete: ${why}.\n` +
+      `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json)\n${more.map((l) => `${l}\n`).join('')}`
+    );
   }
   const out: string[] = ['', `VDS ${c.specVersion} conformance of ${targetLine(c)}`];
   for (const k of CLASSES) {
     const n = c.counts.classes[k];
     const parts = [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.notRun ? `${n.notRun} not run` : ''].filter(Boolean);
-    const uncounted = [n.advisory ? `${n.advisory} advisory` : '', n.notApplicable ? `${n.notApplicable} not applicable to a ${c.target.env} target` : ''].filter(Boolean);
+    const uncounted = [
+      n.advisory ? `${n.advisory} advisory` : '',
+      n.notApplicable ? `${n.notApplicable} not applicable to a ${c.target.env} target` : '',
+    ].filter(Boolean);
     const advisory = uncounted.length ? ` (+${uncounted.join(', ')}: not counted)` : '';
     out.push(`  ${k.padEnd(8)} ${c.verdict[k].padEnd(11)} ${plural(n.requirements, 'requirement')}: ${parts.join(', ')}${advisory}`);
   }
   for (const w of c.run.warnings) out.push(`  run warning: ${w}`);
-  if (c.run.throttledRequests) out.push(`  throttled: ${plural(c.run.throttledRequests, 'answer')} 429 Too Many Requests waited out and retried (not failures)`);
+  if (c.run.throttledRequests)
+    out.push(`  throttled: ${plural(c.run.throttledRequests, 'answer')} 429 Too Many Requests waited out and retried (not failures)`);
   const reconnected = reconnectedLine(c);
   if (reconnected) out.push(`  reconnected: ${reconnected}`);
   const renewals = renewalsLine(c);
@@ -73,14 +79,18 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
   }
   const b = c.baseline;
   if (b) {
-    out.push(`  Baseline ${rel(b.path)}${b.written ? ' (written by this run)' : ''}: ${plural(b.regressions.length, 'regression')}, ${plural(b.known.length, 'known failure')}`);
+    out.push(
+      `  Baseline ${rel(b.path)}${b.written ? ' (written by this run)' : ''}: ${plural(b.regressions.length, 'regression')}, ${plural(b.known.length, 'known failure')}`,
+    );
     for (const r of b.regressions) out.push(`    regression (${r.class}${r.class === 'core' ? '' : ', not gating'}): ${r.check}`);
     for (const f of b.fixed) out.push(`    fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${f.requirement} entry` : f.checks.join('; ')}`);
   }
   if (c.comparison) out.push(...renderChangesText(c.comparison).map((l) => `  ${l}`));
   if (c.certification) out.push(`  Certification: ${c.certification.rule}`);
   if (c.gate) out.push(`  Exit status ${c.gate.exitCode ?? ''}: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
-  out.push(`  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json), ${REPORT_FILES.junit}, ${REPORT_FILES.html}/, ${REPORT_FILES.allureResults}/ (npm run report)`);
+  out.push(
+    `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json), ${REPORT_FILES.junit}, ${REPORT_FILES.html}/, ${REPORT_FILES.allureResults}/ (npm run report)`,
+  );
   out.push(...more);
   out.push(countsLine(c));
   return `${out.join('\n')}\n`;

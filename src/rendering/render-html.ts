@@ -54,20 +54,26 @@ function runCountRows(c: Certificate): string {
   const suiteBroke = suiteBrokeLine(c);
   const reconnected = reconnectedLine(c);
   const renewed = renewalsLine(c);
-  return (c.run.throttledRequests ? `<dt>Throttled</dt><dd>${c.run.throttledRequests} answers 429 Too Many Requests waited out and retried (not failures)</dd>\n` : '') +
+  return (
+    (c.run.throttledRequests
+      ? `<dt>Throttled</dt><dd>${c.run.throttledRequests} answers 429 Too Many Requests waited out and retried (not failures)</dd>\n`
+      : '') +
     (reconnected ? `<dt>Reconnected</dt><dd>${esc(reconnected)}</dd>\n` : '') +
     (renewed ? `<dt>Renewed</dt><dd>${esc(renewed)}</dd>\n` : '') +
-    (suiteBroke ? `<dt>Not run because of the suite</dt><dd class="not-run">${esc(suiteBroke)}</dd>\n` : '');
+    (suiteBroke ? `<dt>Not run because of the suite</dt><dd class="not-run">${esc(suiteBroke)}</dd>\n` : '')
+  );
 }
 
 function certificationRows(c: Certificate): string {
   const k = c.certification;
   if (!k) return '';
   const p = k.product;
-  return `<dt>Certification</dt><dd>${esc(k.rule)}</dd>\n` +
+  return (
+    `<dt>Certification</dt><dd>${esc(k.rule)}</dd>\n` +
     (p ? `<dt>Product</dt><dd>${esc([p.name, p.version].filter(Boolean).join(' '))}${p.vendor ? ` by ${esc(p.vendor)}` : ''}</dd>\n` : '') +
     `<dt>Suite build</dt><dd>commit <code>${esc(k.suite.commit)}</code>${k.suite.workingTreeModified === true ? ' (working tree modified)' : ''}, ` +
-    `sha256 of ${esc(k.suite.hashed.join(', '))} <code>${esc(k.suite.contentSha256)}</code></dd>\n`;
+    `sha256 of ${esc(k.suite.hashed.join(', '))} <code>${esc(k.suite.contentSha256)}</code></dd>\n`
+  );
 }
 
 function verdictTable(c: Certificate): string {
@@ -86,15 +92,23 @@ ${rows.join('\n')}</table>
 
 function gateSection(c: Certificate): string {
   const parts: string[] = [];
-  if (c.gate) parts.push(`<p><strong>Exit status: ${c.gate.exitCode ?? ''} <span class="${c.gate.status}">${c.gate.status}</span></strong> (${esc(c.gate.rule)}): ${esc(c.gate.reasons.join('; '))}</p>`);
+  if (c.gate)
+    parts.push(
+      `<p><strong>Exit status: ${c.gate.exitCode ?? ''} <span class="${c.gate.status}">${c.gate.status}</span></strong> (${esc(c.gate.rule)}): ${esc(c.gate.reasons.join('; '))}</p>`,
+    );
   const b = c.baseline;
   if (b) {
     const items = [
       ...b.regressions.map((r) => `<li class="failed">regression (${esc(r.class)}): <code>${esc(r.check)}</code></li>`),
-      ...b.fixed.map((f) => `<li class="passed">fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${esc(f.requirement)} entry` : `${esc(f.requirement)}: ${f.checks.map((k) => `<code>${esc(k)}</code>`).join(', ')}`}</li>`),
+      ...b.fixed.map(
+        (f) =>
+          `<li class="passed">fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${esc(f.requirement)} entry` : `${esc(f.requirement)}: ${f.checks.map((k) => `<code>${esc(k)}</code>`).join(', ')}`}</li>`,
+      ),
       ...b.unverified.map((u) => `<li class="not-run">not judged (did not run now): <code>${esc(u.check)}</code></li>`),
     ];
-    parts.push(`<p>Baseline <code>${esc(b.path)}</code>${b.written ? ' (written by this run)' : ''}: ${esc(plural(b.regressions.length, 'regression'))}, ${esc(plural(b.known.length, 'known failure'))}.</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}`);
+    parts.push(
+      `<p>Baseline <code>${esc(b.path)}</code>${b.written ? ' (written by this run)' : ''}: ${esc(plural(b.regressions.length, 'regression'))}, ${esc(plural(b.known.length, 'known failure'))}.</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}`,
+    );
   }
   if (c.comparison) parts.push(`<p>Compared with <code>${esc(c.comparison.previous.path)}</code> (${esc(c.comparison.previous.date)}): see changes.md.</p>`);
   if (c.triage) {
@@ -143,18 +157,22 @@ function failuresSection(c: Certificate): string {
   const failed = c.requirements.filter((r) => r.failures.length);
   if (!failed.length) return '<h2>Failures</h2><p>None.</p>';
   const causeOf = new Map(c.triage?.causes.flatMap((k, i) => k.checks.map((check) => [check, i + 1] as const)) ?? []);
-  const blocks = failed.map((r) => `<div class="box">${requirementHead(r, STATUS_MARK.failed)}
+  const blocks = failed.map(
+    (r) => `<div class="box">${requirementHead(r, STATUS_MARK.failed)}
 <table class="wide"><tr><th>Check</th><th>Expected</th><th>Actual</th></tr>
-${r.failures.map((f) => failureRow(f, causeOf.get(f.check))).join('\n')}</table></div>`);
+${r.failures.map((f) => failureRow(f, causeOf.get(f.check))).join('\n')}</table></div>`,
+  );
   return `<h2>Failures</h2>\n${c.triage ? triageSection(c.triage) : ''}${blocks.join('\n')}`;
 }
 
 /** The likely causes first (src/verdict/triage.ts), numbered: a failing check below names its cause's number. */
 function triageSection(t: Triage): string {
-  const items = t.causes.map((k, i) => `<li id="cause-${i + 1}"><strong>${esc(k.title)}</strong>: ${esc(plural(k.explains, 'failing check'))}
+  const items = t.causes.map(
+    (k, i) => `<li id="cause-${i + 1}"><strong>${esc(k.title)}</strong>: ${esc(plural(k.explains, 'failing check'))}
 <dl><dt>Routes</dt><dd>${k.routes.map((r) => `<code>${esc(r)}</code>`).join(', ')}</dd>
 ${k.example ? `<dt>Example</dt><dd><code>${esc(k.example.request)}</code>${k.example.body ? ` answered <code>${esc(k.example.body)}</code>` : ''}${k.example.curl ? `<pre>${esc(k.example.curl)}</pre>` : ''}</dd>` : ''}
-<dt>Fix</dt><dd>${esc(k.fix)}</dd><dt>Checks</dt><dd>${checkList(k.checks)}</dd></dl></li>`);
+<dt>Fix</dt><dd>${esc(k.fix)}</dd><dt>Checks</dt><dd>${checkList(k.checks)}</dd></dl></li>`,
+  );
   return `<div class="box"><h3 id="triage">Likely causes (triage)</h3>
 <p>${esc(plural(t.failed, 'failing check'))}; ${t.explained} of them explained by the causes below, each by one cause, most checks first. Every failing check is still listed by requirement below, with its cause's number.</p>
 <ol>${items.join('\n')}</ol></div>\n`;
@@ -162,11 +180,19 @@ ${k.example ? `<dt>Example</dt><dd><code>${esc(k.example.request)}</code>${k.exa
 
 /** One failing check: expected vs actual side by side; the request and body folded under them. */
 function failureRow(f: CheckFailure, cause?: number): string {
-  const evidence = [f.request && `request: ${f.request}`, f.body && `body: ${f.body}`, f.curl && `reproduce: ${f.curl}`, f.rerun && `rerun the check: ${f.rerun}`]
-    .filter(Boolean).join('\n');
-  return `<tr><td><code>${esc(f.check)}</code>${cause ? ` <a class="muted" href="#cause-${cause}">likely cause ${cause}</a>` : ''}</td><td><pre>${esc(f.expected)}</pre></td><td><pre>${esc(f.actual)}</pre>` +
+  const evidence = [
+    f.request && `request: ${f.request}`,
+    f.body && `body: ${f.body}`,
+    f.curl && `reproduce: ${f.curl}`,
+    f.rerun && `rerun the check: ${f.rerun}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return (
+    `<tr><td><code>${esc(f.check)}</code>${cause ? ` <a class="muted" href="#cause-${cause}">likely cause ${cause}</a>` : ''}</td><td><pre>${esc(f.expected)}</pre></td><td><pre>${esc(f.actual)}</pre>` +
     `${f.pointer ? `<div class="muted">at ${esc(f.pointer)}</div>` : ''}` +
-    `${evidence ? `<details><summary>request</summary><pre>${esc(evidence)}</pre></details>` : ''}</td></tr>`;
+    `${evidence ? `<details><summary>request</summary><pre>${esc(evidence)}</pre></details>` : ''}</td></tr>`
+  );
 }
 
 function notRunSection(c: Certificate): string {
@@ -202,7 +228,9 @@ function latencySection(c: Certificate): string {
   return `<h2>Latency per route (ms)</h2>
 <p class="muted">How it was measured: ${esc(l.method)}</p>
 <table><tr><th>Route</th><th>Samples</th><th>median</th><th>p90</th><th>max</th><th>Note</th></tr>
-${Object.entries(l.routes).map(([route, s]) => `<tr><td>${esc(route)}</td><td>${s.count}</td><td>${s.p50}</td><td>${s.p90}</td><td>${s.max}</td><td>${esc(s.note ?? '')}</td></tr>`).join('\n')}</table>`;
+${Object.entries(l.routes)
+  .map(([route, s]) => `<tr><td>${esc(route)}</td><td>${s.count}</td><td>${s.p50}</td><td>${s.p90}</td><td>${s.max}</td><td>${esc(s.note ?? '')}</td></tr>`)
+  .join('\n')}</table>`;
 }
 
 function anchor(id: string): string {

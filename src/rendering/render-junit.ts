@@ -18,7 +18,10 @@ export function renderJunit(certificate: Pick<Certificate, 'requirements' | 'tar
     const suite = builder.testSuite().name(group);
     for (const c of checks.filter((x) => x.group === group)) {
       const r = byId.get(c.requirement);
-      const tc = suite.testCase().className(`${r?.class ?? 'unknown'}.${c.requirement}`).name(c.key);
+      const tc = suite
+        .testCase()
+        .className(`${r?.class ?? 'unknown'}.${c.requirement}`)
+        .name(c.key);
       if (c.durationMs !== undefined) tc.time(c.durationMs / 1000);
       if (r) tc.property('cite', r.cite).property('severity', r.severity);
       if (c.status === 'failed' && c.failure) {

@@ -1,21 +1,27 @@
 // reports/conformance.md: the certificate for people (a pull request, a ticket, an e-mail).
 import { GROUPS } from '../catalogue/catalogue';
 import { CLASSES } from '../verdict/model';
-import { countsLine, plural, reconnectedLine, renewalsLine, seconds, shortList, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
+import {
+  countsLine,
+  plural,
+  reconnectedLine,
+  renewalsLine,
+  seconds,
+  shortList,
+  STATUS_MARK,
+  STATUS_WORD,
+  suiteBrokeLine,
+  targetLine,
+  VERDICT_MEANING,
+} from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from '../verdict/model';
 
 export function renderMarkdown(c: Certificate): string {
-  return [
-    header(c),
-    verdictTable(c),
-    gateSection(c),
-    runSection(c),
-    groupTable(c),
-    failuresSection(c),
-    notRunSection(c),
-    warningsSection(c),
-    latencySection(c),
-  ].filter(Boolean).join('\n\n') + '\n';
+  return (
+    [header(c), verdictTable(c), gateSection(c), runSection(c), groupTable(c), failuresSection(c), notRunSection(c), warningsSection(c), latencySection(c)]
+      .filter(Boolean)
+      .join('\n\n') + '\n'
+  );
 }
 
 function header(c: Certificate): string {
@@ -71,10 +77,15 @@ function gateSection(c: Certificate): string {
   if (c.gate) lines.push(`**Exit status: ${c.gate.exitCode ?? ''} ${c.gate.status}** (${text(c.gate.rule)}): ${text(c.gate.reasons.join('; '))}`);
   const b = c.baseline;
   if (b) {
-    lines.push('', `Baseline \`${b.path}\`${b.written ? ' (written by this run)' : ''}: ${plural(b.regressions.length, 'regression')}, ${plural(b.known.length, 'known failure')}.`);
+    lines.push(
+      '',
+      `Baseline \`${b.path}\`${b.written ? ' (written by this run)' : ''}: ${plural(b.regressions.length, 'regression')}, ${plural(b.known.length, 'known failure')}.`,
+    );
     for (const r of b.regressions) lines.push(`- regression (${r.class}): \`${r.check}\``);
     for (const f of b.fixed) {
-      lines.push(`- fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${f.requirement} entry` : `${f.requirement}: ${f.checks.map((k) => `\`${k}\``).join(', ')}`}`);
+      lines.push(
+        `- fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${f.requirement} entry` : `${f.requirement}: ${f.checks.map((k) => `\`${k}\``).join(', ')}`}`,
+      );
     }
     if (b.unverified.length) lines.push(`- not judged (did not run now): ${shortList(b.unverified.map((u) => `\`${u.check}\``)).join(', ')}`);
   }
@@ -90,12 +101,7 @@ function gateSection(c: Certificate): string {
 
 function runSection(c: Certificate): string {
   if (!c.run.errors.length && !c.run.warnings.length) return '';
-  return [
-    '## Run',
-    '',
-    ...c.run.errors.map((e) => `- **error:** ${text(e)}`),
-    ...c.run.warnings.map((w) => `- warning: ${text(w)}`),
-  ].join('\n');
+  return ['## Run', '', ...c.run.errors.map((e) => `- **error:** ${text(e)}`), ...c.run.warnings.map((w) => `- warning: ${text(w)}`)].join('\n');
 }
 
 function groupTable(c: Certificate): string {
@@ -129,18 +135,20 @@ function failuresSection(c: Certificate): string {
 
 /** The likely causes first (src/verdict/triage.ts), numbered: a failing check below names its cause's number. */
 function triageSection(t: Triage): string {
-  const causes = t.causes.map((k, i) => [
-    `${i + 1}. **${text(k.title)}**: ${plural(k.explains, 'failing check')}`,
-    `   - routes: ${k.routes.map((r) => code(r)).join(', ')}`,
-    ...(k.example ? [`   - example: ${code(k.example.request)}${k.example.body ? ` answered ${code(k.example.body)}` : ''}`] : []),
-    ...(k.example?.curl ? [`   - reproduce: ${code(k.example.curl)}`] : []),
-    `   - fix: ${text(k.fix)}`,
-  ].join('\n'));
+  const causes = t.causes.map((k, i) =>
+    [
+      `${i + 1}. **${text(k.title)}**: ${plural(k.explains, 'failing check')}`,
+      `   - routes: ${k.routes.map((r) => code(r)).join(', ')}`,
+      ...(k.example ? [`   - example: ${code(k.example.request)}${k.example.body ? ` answered ${code(k.example.body)}` : ''}`] : []),
+      ...(k.example?.curl ? [`   - reproduce: ${code(k.example.curl)}`] : []),
+      `   - fix: ${text(k.fix)}`,
+    ].join('\n'),
+  );
   return [
     '### Likely causes (triage)',
     '',
     `${plural(t.failed, 'failing check')}; ${t.explained} of them explained by the causes below, each by one cause, most checks first. ` +
-      'Every failing check is still listed by requirement below, with its cause\'s number.',
+      "Every failing check is still listed by requirement below, with its cause's number.",
     '',
     ...causes,
     '',
@@ -170,18 +178,28 @@ function failureItem(f: CheckFailure, cause?: number): string {
 function notRunSection(c: Certificate): string {
   const elsewhere = c.requirements.filter((r) => r.applicable === false);
   const notApplicable = elsewhere.length
-    ? ['', `## Not applicable to a ${c.target.env} target`, '', ...elsewhere.map((r) => `- ${r.id}: ${text(r.title)} (${r.class}; cite: ${text(r.cite)})`)].join('\n')
+    ? [
+        '',
+        `## Not applicable to a ${c.target.env} target`,
+        '',
+        ...elsewhere.map((r) => `- ${r.id}: ${text(r.title)} (${r.class}; cite: ${text(r.cite)})`),
+      ].join('\n')
     : '';
   const notRun = c.requirements.filter((r) => r.applicable !== false && (r.status === 'not-run' || (r.status === 'failed' && r.notRun.length)));
   if (!notRun.length) return `## Not run\n\nEvery check ran.${notApplicable ? `\n${notApplicable}` : ''}`;
-  const blocks = notRun.map((r) => [
-    `### ${STATUS_MARK['not-run']} ${r.id}: ${text(r.title)}`,
-    '',
-    `${r.class}${r.advisory ? ' (advisory)' : ''} — cite: ${text(r.cite)}`,
-    '',
-    ...r.notRun.map((n) => `- **What would make it run:** ${text(n.reason)}${n.checks.length ? `\n  - ${plural(n.checks.length, 'check')}: ${shortList(n.checks.map((k) => `\`${k}\``)).join(', ')}` : ''}`),
-    '',
-  ].join('\n'));
+  const blocks = notRun.map((r) =>
+    [
+      `### ${STATUS_MARK['not-run']} ${r.id}: ${text(r.title)}`,
+      '',
+      `${r.class}${r.advisory ? ' (advisory)' : ''} — cite: ${text(r.cite)}`,
+      '',
+      ...r.notRun.map(
+        (n) =>
+          `- **What would make it run:** ${text(n.reason)}${n.checks.length ? `\n  - ${plural(n.checks.length, 'check')}: ${shortList(n.checks.map((k) => `\`${k}\``)).join(', ')}` : ''}`,
+      ),
+      '',
+    ].join('\n'),
+  );
   return ['## Not run', '', ...blocks].join('\n') + notApplicable;
 }
 
@@ -191,7 +209,15 @@ function warningsSection(c: Certificate): string {
   return [
     '## Warnings',
     '',
-    ...warned.flatMap((r) => r.warnings.map((w) => `- ${r.id}: ${text(w.message)} (${shortList(w.checks.map((k) => `\`${k}\``), 3).join(', ')})`)),
+    ...warned.flatMap((r) =>
+      r.warnings.map(
+        (w) =>
+          `- ${r.id}: ${text(w.message)} (${shortList(
+            w.checks.map((k) => `\`${k}\``),
+            3,
+          ).join(', ')})`,
+      ),
+    ),
   ].join('\n');
 }
 

@@ -61,7 +61,8 @@ function summaryLine(entries: HistoryEntry[], input: TrendInput, shown: number):
   const h = input.history;
   const versions = [...new Set(entries.map((e) => e.suite.version))];
   return [
-    `${shown} run(s) of ${entries.length} kept` + (entries.length ? `, ${runLabel(entries[entries.length - shown])} to ${runLabel(entries[entries.length - 1])} (UTC)` : ''),
+    `${shown} run(s) of ${entries.length} kept` +
+      (entries.length ? `, ${runLabel(entries[entries.length - shown])} to ${runLabel(entries[entries.length - 1])} (UTC)` : ''),
     `from ${input.dir}`,
     ...(versions.length ? [`suite version${versions.length > 1 ? 's' : ''} ${versions.join(', ')}`] : []),
     ...(h.otherTargets ? [`${h.otherTargets} run(s) of other targets not shown`] : []),
@@ -77,24 +78,38 @@ export function renderTrendMarkdown(input: TrendInput): string {
   const target = all[all.length - 1]?.target.name ?? 'unknown';
   const lines = [`# Trend of ${text(target)}`, '', text(summaryLine(all, input, Math.min(all.length, TREND_RUNS))), ''];
   if (!all.length) return [...lines, 'No run kept yet.', ''].join('\n');
-  lines.push('## Runs (latest first)', '', '| Run (UTC) | core | profile | checks passed | failed | not run | exit | failing requirements, slower routes |', '|---|---|---|---|---|---|---|---|');
+  lines.push(
+    '## Runs (latest first)',
+    '',
+    '| Run (UTC) | core | profile | checks passed | failed | not run | exit | failing requirements, slower routes |',
+    '|---|---|---|---|---|---|---|---|',
+  );
   for (let i = all.length - 1; i >= Math.max(0, all.length - MD_RUNS); i--) {
     const e = all[i];
     const fresh = newlyFailing(all, i);
     const failing = e.failed.map((f) => (fresh.has(f.id) ? `**${text(f.id)}** (new)` : text(f.id)));
     const k = e.counts.checks;
-    lines.push(`| ${runLabel(e)}${e.selection ? ' (narrowed)' : ''} | ${verdictWord(e, 'core')} | ${verdictWord(e, 'profile')} | ${k.passed} | ${k.failed} | ${k.notRun} | ` +
-      `${e.exitCode ?? ''} | ${broken(e) ? text(e.errors[0] ?? 'the run broke') : [...failing, ...(e.slower ?? []).map((r) => `slower: ${text(r)}`)].join(', ') || '—'} |`);
+    lines.push(
+      `| ${runLabel(e)}${e.selection ? ' (narrowed)' : ''} | ${verdictWord(e, 'core')} | ${verdictWord(e, 'profile')} | ${k.passed} | ${k.failed} | ${k.notRun} | ` +
+        `${e.exitCode ?? ''} | ${broken(e) ? text(e.errors[0] ?? 'the run broke') : [...failing, ...(e.slower ?? []).map((r) => `slower: ${text(r)}`)].join(', ') || '—'} |`,
+    );
   }
   const routes = routesOf(all);
   if (routes.length) {
     const recent = all.slice(-MD_LATENCY_RUNS);
     const shown = all.slice(-TREND_RUNS);
-    lines.push('', `## Latency per route: median of the sampled answer times, ms (the latest ${recent.length} runs; trend over ${shown.length})`, '',
-      `| Route | ${recent.map((e) => runLabel(e).slice(5)).join(' | ')} | trend |`, `|---|${recent.map(() => '---:').join('|')}|---|`);
+    lines.push(
+      '',
+      `## Latency per route: median of the sampled answer times, ms (the latest ${recent.length} runs; trend over ${shown.length})`,
+      '',
+      `| Route | ${recent.map((e) => runLabel(e).slice(5)).join(' | ')} | trend |`,
+      `|---|${recent.map(() => '---:').join('|')}|---|`,
+    );
     for (const route of routes) {
       const cells = recent.map((e) => stats(e, route)?.p50);
-      lines.push(`| ${text(route)} | ${cells.map((v) => (v === undefined ? '—' : String(v))).join(' | ')} | ${textSparkline(shown.map((e) => stats(e, route)?.p50))} |`);
+      lines.push(
+        `| ${text(route)} | ${cells.map((v) => (v === undefined ? '—' : String(v))).join(' | ')} | ${textSparkline(shown.map((e) => stats(e, route)?.p50))} |`,
+      );
     }
     const method = all[all.length - 1].latency?.method;
     if (method) lines.push('', `How: ${text(method)}`);
@@ -143,15 +158,19 @@ function runsTable(entries: HistoryEntry[]): string {
     const fresh = newlyFailing(entries, i);
     const failing = broken(e)
       ? `<span class="muted">${esc(e.errors[0] ?? 'the run broke')}</span>`
-      : [...e.failed.map((f) => (fresh.has(f.id) ? `<strong class="failed">${esc(f.id)}</strong> (new)` : esc(f.id))),
-        ...(e.slower ?? []).map((r) => `<span class="failed">slower: ${esc(r)}</span>`)].join(', ') || '—';
+      : [
+          ...e.failed.map((f) => (fresh.has(f.id) ? `<strong class="failed">${esc(f.id)}</strong> (new)` : esc(f.id))),
+          ...(e.slower ?? []).map((r) => `<span class="failed">slower: ${esc(r)}</span>`),
+        ].join(', ') || '—';
     const k = e.counts.checks;
     const cell = (c: ConformanceClass) => {
       const v: ClassVerdict | 'broken' = broken(e) ? 'broken' : e.verdict[c];
       return `<td class="${v}">${v}</td>`;
     };
-    rows.push(`<tr><td>${esc(runLabel(e))}${e.selection ? ' <span class="muted">(narrowed)</span>' : ''}</td>${CLASSES.map(cell).join('')}` +
-      `<td>${k.passed}</td><td>${k.failed}</td><td>${k.notRun}</td><td>${e.exitCode ?? ''}</td><td>${esc(e.suite.version)}</td><td>${failing}</td></tr>`);
+    rows.push(
+      `<tr><td>${esc(runLabel(e))}${e.selection ? ' <span class="muted">(narrowed)</span>' : ''}</td>${CLASSES.map(cell).join('')}` +
+        `<td>${k.passed}</td><td>${k.failed}</td><td>${k.notRun}</td><td>${e.exitCode ?? ''}</td><td>${esc(e.suite.version)}</td><td>${failing}</td></tr>`,
+    );
   }
   return `<h2>Runs (latest first)</h2>
 <table><tr><th>Run (UTC)</th>${CLASSES.map((c) => `<th>${c}</th>`).join('')}<th>checks passed</th><th>failed</th><th>not run</th><th>exit</th><th>suite</th><th>failing requirements, slower routes</th></tr>
@@ -188,9 +207,7 @@ function latencyCharts(entries: HistoryEntry[]): string {
     });
     const latest = stats(entries[entries.length - 1], route);
     const note = entries[entries.length - 1].latency?.routes[route]?.note;
-    const caption = latest
-      ? `latest: median ${latest.p50} ms, p90 ${latest.p90} ms (${latest.count} samples)`
-      : 'latest run: no samples';
+    const caption = latest ? `latest: median ${latest.p50} ms, p90 ${latest.p90} ms (${latest.count} samples)` : 'latest run: no samples';
     return `<div class="chart"><h3>${esc(route)}</h3>${latencyChart(points)}<p class="muted">${esc(caption)}</p>${note ? `<p class="muted">${esc(note)}</p>` : ''}</div>`;
   });
   return `<h2>Latency per route</h2>

@@ -63,22 +63,31 @@ export function latencyChart(points: ChartPoint[], size: ChartSize = { width: 28
     `<text x="${PAD.left - 3}" y="${PAD.top + plotH}" text-anchor="end" font-size="9" fill="#5c6475">0 ms</text>`,
   ];
   for (const seg of segments(points)) {
-    const band = [...seg.map((i) => `${fmt(x(i))},${fmt(y(points[i].high ?? points[i].median!))}`),
-      ...[...seg].reverse().map((i) => `${fmt(x(i))},${fmt(y(points[i].low ?? points[i].median!))}`)];
+    const band = [
+      ...seg.map((i) => `${fmt(x(i))},${fmt(y(points[i].high ?? points[i].median!))}`),
+      ...[...seg].reverse().map((i) => `${fmt(x(i))},${fmt(y(points[i].low ?? points[i].median!))}`),
+    ];
     if (seg.length > 1) {
       parts.push(`<polygon points="${band.join(' ')}" fill="#9fc3e7" fill-opacity="0.45" stroke="none"/>`);
-      parts.push(`<polyline points="${seg.map((i) => `${fmt(x(i))},${fmt(y(points[i].median!))}`).join(' ')}" fill="none" stroke="#1f5fa8" stroke-width="1.5"/>`);
+      parts.push(
+        `<polyline points="${seg.map((i) => `${fmt(x(i))},${fmt(y(points[i].median!))}`).join(' ')}" fill="none" stroke="#1f5fa8" stroke-width="1.5"/>`,
+      );
     }
   }
   points.forEach((p, i) => {
     if (p.median === undefined) {
-      parts.push(`<g><title>${esc(`${p.label}: no samples`)}</title><line x1="${fmt(x(i))}" y1="${PAD.top + plotH - 4}" x2="${fmt(x(i))}" y2="${PAD.top + plotH}" stroke="#b3261e" stroke-width="1.5"/></g>`);
+      parts.push(
+        `<g><title>${esc(`${p.label}: no samples`)}</title><line x1="${fmt(x(i))}" y1="${PAD.top + plotH - 4}" x2="${fmt(x(i))}" y2="${PAD.top + plotH}" stroke="#b3261e" stroke-width="1.5"/></g>`,
+      );
       return;
     }
-    const tip = `${p.label}: median ${fmt(p.median)} ms, fastest ${fmt(p.low ?? p.median)} ms, p90 ${fmt(p.high ?? p.median)} ms` +
+    const tip =
+      `${p.label}: median ${fmt(p.median)} ms, fastest ${fmt(p.low ?? p.median)} ms, p90 ${fmt(p.high ?? p.median)} ms` +
       (p.count !== undefined ? ` (${p.count} samples)` : '');
     const last = i === points.length - 1;
-    parts.push(`<circle cx="${fmt(x(i))}" cy="${fmt(y(p.median))}" r="${last ? 3 : 2}" fill="${last ? '#0b3d75' : '#1f5fa8'}"><title>${esc(tip)}</title></circle>`);
+    parts.push(
+      `<circle cx="${fmt(x(i))}" cy="${fmt(y(p.median))}" r="${last ? 3 : 2}" fill="${last ? '#0b3d75' : '#1f5fa8'}"><title>${esc(tip)}</title></circle>`,
+    );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" font-family="system-ui,sans-serif">${parts.join('')}</svg>`;
 }

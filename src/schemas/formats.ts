@@ -13,8 +13,7 @@ const CAR_DATE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):
 
 // RFC 3339 § 5.6: full-date "T" full-time, time-secfrac = "." 1*DIGIT, time-offset = "Z" / ("+" / "-") hh ":" mm.
 // "T" and "Z" may be lower case (the note under the § 5.6 grammar).
-const RFC3339_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -30,11 +29,24 @@ function daysInMonth(year: number, month: number): number {
  * (e.g. 23:59:60Z or 18:59:60-05:00).
  */
 function validParts(
-  y: string, mo: string, d: string, h: string, mi: string, s: string,
-  sign: string | undefined, oh: string | undefined, om: string | undefined,
+  y: string,
+  mo: string,
+  d: string,
+  h: string,
+  mi: string,
+  s: string,
+  sign: string | undefined,
+  oh: string | undefined,
+  om: string | undefined,
 ): boolean {
-  const year = +y, month = +mo, day = +d, hour = +h, minute = +mi, second = +s;
-  const offH = oh === undefined ? 0 : +oh, offM = om === undefined ? 0 : +om;
+  const year = +y,
+    month = +mo,
+    day = +d,
+    hour = +h,
+    minute = +mi,
+    second = +s;
+  const offH = oh === undefined ? 0 : +oh,
+    offM = om === undefined ? 0 : +om;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
   if (hour > 23 || minute > 59 || second > 60) return false;
   if (offH > 23 || offM > 59) return false;

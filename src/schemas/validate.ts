@@ -45,7 +45,10 @@ function build(): ContractRegistry {
   ajv.addKeyword({ keyword: 'x-expected', schemaType: 'string' }); // annotation only: readable expectation
 
   const schemas = new Map<string, Schema>();
-  for (const file of fs.readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of fs
+    .readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const schema = YAML.parse(fs.readFileSync(path.join(SCHEMA_DIR, file), 'utf8')) as Schema;
     if (schema.$id !== SCHEMA_BASE + file) {
       throw new Error(`contracts/schemas/${file}: $id must be ${SCHEMA_BASE + file}, found ${String(schema.$id)}`);
@@ -115,7 +118,10 @@ export function checkContract(contract: string, body: unknown): ContractViolatio
 
 // ---- unknown members: walk the schema and the body together --------------------------------------
 
-interface Facet { schema: Schema; base: string }
+interface Facet {
+  schema: Schema;
+  base: string;
+}
 
 function resolveRef(ref: string, base: string): Facet {
   const url = new URL(ref, base);
@@ -177,7 +183,13 @@ function walk(value: unknown, schemas: Facet[], pointer: string, unknown: string
     const memberPointer = `${pointer}/${escapePointerToken(key)}`;
     const declaring = withProps.filter((f) => Object.prototype.hasOwnProperty.call(f.schema.properties, key));
     if (declaring.length === 0) unknown.push(memberPointer);
-    else documented[key] = walk(member, declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base)), memberPointer, unknown);
+    else
+      documented[key] = walk(
+        member,
+        declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base)),
+        memberPointer,
+        unknown,
+      );
   }
   return documented;
 }
@@ -188,9 +200,7 @@ function walkContract(contract: string, body: unknown): { documented: unknown; u
   const schema = contractRegistry().schemas.get(name)!;
   const root = facets(schema, schema.$id as string);
   const unknown: string[] = [];
-  const documented = isArray
-    ? (Array.isArray(body) ? body.map((item, i) => walk(item, root, `/${i}`, unknown)) : body)
-    : walk(body, root, '', unknown);
+  const documented = isArray ? (Array.isArray(body) ? body.map((item, i) => walk(item, root, `/${i}`, unknown)) : body) : walk(body, root, '', unknown);
   return { documented, unknown };
 }
 

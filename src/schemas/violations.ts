@@ -101,9 +101,7 @@ export function toViolations(errors: readonly ErrorObject[]): ContractViolation[
   //    enum/const may co-occur, and say the same thing better.)
   const others = raws.filter((r) => !COMBINATORS.has(r.keyword));
   raws = raws.filter(
-    (r) =>
-      r.keyword !== 'type' ||
-      !others.some((o) => (o.pointer === r.pointer && o.keyword !== 'type') || o.pointer.startsWith(r.pointer + '/')),
+    (r) => r.keyword !== 'type' || !others.some((o) => (o.pointer === r.pointer && o.keyword !== 'type') || o.pointer.startsWith(r.pointer + '/')),
   );
 
   // 3. Several type errors at one pointer (each branch of a nullable) become one: "object or null".
@@ -118,14 +116,10 @@ export function toViolations(errors: readonly ErrorObject[]): ContractViolation[
   for (const r of raws) if (r.types) r.types.sort((a, b) => Number(a === 'null') - Number(b === 'null'));
 
   // 4. "must match a schema in anyOf" says nothing once the branch's own error is reported.
-  raws = raws.filter(
-    (r) => !COMBINATORS.has(r.keyword) || !raws.some((o) => o !== r && atOrBelow(o.pointer, r.pointer)),
-  );
+  raws = raws.filter((r) => !COMBINATORS.has(r.keyword) || !raws.some((o) => o !== r && atOrBelow(o.pointer, r.pointer)));
 
   // 5. An exact `const` (e.g. type MILEAGE) beats the wider `enum` of the base record at the same place.
-  raws = raws.filter(
-    (r) => r.keyword !== 'enum' || !raws.some((o) => o.keyword === 'const' && o.pointer === r.pointer),
-  );
+  raws = raws.filter((r) => r.keyword !== 'enum' || !raws.some((o) => o.keyword === 'const' && o.pointer === r.pointer));
 
   // 6. Same pointer, keyword and expectation (e.g. `type: object` in both halves of an allOf): once.
   const seen = new Set<string>();
@@ -154,9 +148,7 @@ function show(value: unknown, width = 100): string {
 
 /** One readable line per violation, indented, at most `max` of them. */
 export function describeViolations(violations: readonly ContractViolation[], max = 10): string {
-  const lines = violations
-    .slice(0, max)
-    .map((v) => `  at ${v.pointer === '' ? '(root)' : v.pointer}: expected ${v.expected}, got ${show(v.actual)}`);
+  const lines = violations.slice(0, max).map((v) => `  at ${v.pointer === '' ? '(root)' : v.pointer}: expected ${v.expected}, got ${show(v.actual)}`);
   const more = violations.length - max;
   if (more > 0) lines.push(`  … and ${more} more violation${more === 1 ? '' : 's'}`);
   return lines.join('\n');

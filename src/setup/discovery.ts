@@ -22,9 +22,7 @@ const LOOKUPS_AT_ONCE = 4;
 
 type Found = Pick<RunContext, 'data' | 'dataNotes' | 'window' | 'warnings'> & { choices: string[] };
 
-export async function discoverData(
-  target: Target, tokens: Partial<Record<TokenKey, string>>, redactor: Redactor, now = new Date(),
-): Promise<Found> {
+export async function discoverData(target: Target, tokens: Partial<Record<TokenKey, string>>, redactor: Redactor, now = new Date()): Promise<Found> {
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
   const found: Found = { data: { ...target.data }, dataNotes: {}, warnings: [], choices: [] };
   const { data, dataNotes } = found;
@@ -50,8 +48,10 @@ export async function discoverData(
     const message = Array.isArray(res.json) ? (res.json as Array<{ message?: unknown }>).map((e) => e?.message).find((m) => typeof m === 'string') : undefined;
     const refused = res.status === 401 || (res.status === 403 && /expired|revoked/i.test(String(message ?? '')));
     if (!key || !refused) return '';
-    return `${message ? ` "${redactor.redact(String(message).slice(0, 200))}"` : ''}: the target refuses the ${key} token; if it has expired or is not this server's, ` +
-      `give a fresh one (tokens.${key} in ${target.source}, or the variable it names): checks using it get the same answer`;
+    return (
+      `${message ? ` "${redactor.redact(String(message).slice(0, 200))}"` : ''}: the target refuses the ${key} token; if it has expired or is not this server's, ` +
+      `give a fresh one (tokens.${key} in ${target.source}, or the variable it names): checks using it get the same answer`
+    );
   };
   const idOf = (value: unknown) => (value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined);
   const idsOf = (list: unknown) => (Array.isArray(list) ? list.map(idOf).filter((id): id is string => !!id) : []);
@@ -104,21 +104,23 @@ export async function discoverData(
     if (other) {
       data.otherCarId ??= other.carId;
       data.otherTripId = other.tripId;
-      found.choices.push(choiceLine('second user\'s', other, candidates.length));
+      found.choices.push(choiceLine("second user's", other, candidates.length));
     }
     data.otherCarId ??= candidates[0];
     // A device of theirs, for the cross-user writes: the deviceId of one of their cars, read in the
     // spec's one detailed answer (GET /users/{userId}/cars), as the checks read the primary user's.
     if (!data.otherDeviceId && target.allowWrites && data.otherUserId) {
       const list = await getJson(`/users/${encodeURIComponent(data.otherUserId)}/cars`, bearer('otherUser'));
-      const deviceId = Array.isArray(list) ? list.map((c) => (c as Record<string, unknown>)?.deviceId).find((d) => typeof d === 'string' && d !== '') : undefined;
+      const deviceId = Array.isArray(list)
+        ? list.map((c) => (c as Record<string, unknown>)?.deviceId).find((d) => typeof d === 'string' && d !== '')
+        : undefined;
       if (deviceId) data.otherDeviceId = String(deviceId);
     }
   }
   const noOther = 'no second user token (tokens.otherUser, or oauth.otherUsername + oauth.otherPassword)';
   missing('otherUserId', tokens.otherUser ? 'GET /users/me gave no id for the second user' : noOther);
   missing('otherCarId', tokens.otherUser ? 'the second user has no car' : noOther);
-  missing('otherTripId', tokens.otherUser ? 'the second user\'s car has no recent trip' : noOther);
+  missing('otherTripId', tokens.otherUser ? "the second user's car has no recent trip" : noOther);
   missing('otherDeviceId', tokens.otherUser ? "none of the second user's cars has a device (GET /users/{otherUserId}/cars)" : noOther);
   for (const key of ['freeDeviceId', 'devicePin', 'deviceForCarId', 'lockableDeviceId', 'lockableDevicePin'] as const) {
     if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} (devices cannot be discovered: there is no device listing route)`;
@@ -160,19 +162,23 @@ interface Chosen {
 /** What discovery chose, for the console: "car 5001 (44 trips from ... to ..., the most of 3 cars looked at), trip ...". */
 function choiceLine(whose: string, c: Chosen, listed: number, givenTrip?: string): string {
   const among = c.examined > 1 ? `, the most of ${c.examined} cars looked at${listed > c.examined ? ` (of ${listed})` : ''}` : '';
-  return `discovery: the ${whose} car ${c.carId} (${c.trips} trip${c.trips === 1 ? '' : 's'} from ${c.range.begin} to ${c.range.end}${among})` +
-    (givenTrip ? '' : `, trip ${c.tripId ?? 'none'}`);
+  return (
+    `discovery: the ${whose} car ${c.carId} (${c.trips} trip${c.trips === 1 ? '' : 's'} from ${c.range.begin} to ${c.range.end}${among})` +
+    (givenTrip ? '' : `, trip ${c.tripId ?? 'none'}`)
+  );
 }
 
 /** `work` over the items, at most `limit` at a time, the results in the items' order. */
 async function inTurns<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = Array.from({ length: items.length });
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]);
+      }
+    }),
+  );
   return out;
 }

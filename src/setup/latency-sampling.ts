@@ -40,11 +40,13 @@ function sideBySide(roundTripMs: number): number {
 }
 
 function samplingMethod(parallel: number): string {
-  return `${SAMPLES_PER_ROUTE} requests per GET route of the API, one at a time, before any check and after ${WARM_UP_ROUNDS} round not counted` +
+  return (
+    `${SAMPLES_PER_ROUTE} requests per GET route of the API, one at a time, before any check and after ${WARM_UP_ROUNDS} round not counted` +
     (parallel > 1 ? ` (a distant server: ${parallel} routes side by side, each one request at a time)` : '') +
-    ', with the primary token (none on a sandbox\'s open routes); lists asked for ' +
+    ", with the primary token (none on a sandbox's open routes); lists asked for " +
     `${LIST_LIMIT} items, ranges over the run's data window: the server's answer time as this machine sees it (round trip included). ` +
-    'The checks\' own request durations (many in flight at once) are not used: they measure the suite\'s own queueing.';
+    "The checks' own request durations (many in flight at once) are not used: they measure the suite's own queueing."
+  );
 }
 
 /** The GET routes of the API: the ones sampled (never a write; not the sign-in page). */
@@ -86,7 +88,11 @@ function unusable(route: Route, status: number, truncated: boolean): string | un
 
 /** `roundTripMs`: a request's round trip measured before (global setup's preflight). */
 export async function sampleLatency(
-  target: Target, catalogue: Pick<Catalogue, 'routes'>, run: Inputs, redactor: Redactor, roundTripMs = 0,
+  target: Target,
+  catalogue: Pick<Catalogue, 'routes'>,
+  run: Inputs,
+  redactor: Redactor,
+  roundTripMs = 0,
 ): Promise<LatencySampling> {
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
   const results: RouteSamples[] = [];
@@ -110,7 +116,9 @@ export async function sampleLatency(
     }
     try {
       const res = await api.get(a.path, {
-        query: a.query, authorization: a.authorization, route: a.route.route,
+        query: a.query,
+        authorization: a.authorization,
+        route: a.route.route,
         ...(a.route.success.contract?.endsWith('[]') ? { maxBytes: MAX_LIST_BODY_BYTES } : {}),
       });
       const why = unusable(a.route, res.status, res.truncated);

@@ -41,7 +41,10 @@ export function signInUrl(target: Target, params: Record<string, string | undefi
 /** The target as seen by its second application (oauth.restrictedClientId): a sign-in through it. */
 export function restrictedAppTarget(target: Target): Target {
   const o = target.oauth ?? {};
-  return { ...target, oauth: { ...o, clientId: o.restrictedClientId, clientSecret: o.restrictedClientSecret, redirectUri: o.restrictedRedirectUri ?? o.redirectUri } };
+  return {
+    ...target,
+    oauth: { ...o, clientId: o.restrictedClientId, clientSecret: o.restrictedClientSecret, redirectUri: o.restrictedRedirectUri ?? o.redirectUri },
+  };
 }
 
 /** The oauth keys of a target file every sign-in needs. */
@@ -50,13 +53,20 @@ export const SIGN_IN_KEYS = ['clientId', 'clientSecret', 'redirectUri', 'usernam
 /** The sign-in keys the target file lacks, each as `oauth.<key>`, naming its unset ${VAR} if any. */
 export function missingSignInKeys(target: Target): string[] {
   const o = target.oauth ?? {};
-  return SIGN_IN_KEYS.filter((k) => !o[k])
-    .map((k) => `oauth.${k}${target.unset[`oauth.${k}`] ? ` (\${${target.unset[`oauth.${k}`]}} is not set)` : ''}`);
+  return SIGN_IN_KEYS.filter((k) => !o[k]).map((k) => `oauth.${k}${target.unset[`oauth.${k}`] ? ` (\${${target.unset[`oauth.${k}`]}} is not set)` : ''}`);
 }
 
 /** The start of what the page shows, on one line (for a reader: never a secret, the fields are not in it). */
 export async function pageText(page: Page, max = 200): Promise<string> {
-  return (await page.locator('body').innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, max);
+  return (
+    await page
+      .locator('body')
+      .innerText()
+      .catch(() => '')
+  )
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max);
 }
 
 /** Loads the page; a navigation that got no answer (refused, reset, timed out) is the server's, said in one line. */
@@ -97,7 +107,10 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(timeoutMs);
-    const opened = await openPage(page, signInUrl(target, { client_id: oauth.clientId, redirect_uri: oauth.redirectUri, scope: request.scope, state: request.state }));
+    const opened = await openPage(
+      page,
+      signInUrl(target, { client_id: oauth.clientId, redirect_uri: oauth.redirectUri, scope: request.scope, state: request.state }),
+    );
     if ('noAnswer' in opened) return { problem: `the sign-in page gave no answer (${opened.noAnswer})` };
     if (opened.status >= 400) return { problem: `the sign-in page answered ${opened.status}` };
     const search = await findSignInForm(page, target);
@@ -116,7 +129,8 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
       await submit(flow, form.submit);
       if (!flow.redirectedTo) {
         const second = await findSignInForm(page, target, FORM_WAIT_MS, 'password');
-        if ('problem' in second) return { formProblem: { ...second.problem, kind: 'unidentified', secondPage: true }, pageText: await pageText(page), byLayout };
+        if ('problem' in second)
+          return { formProblem: { ...second.problem, kind: 'unidentified', secondPage: true }, pageText: await pageText(page), byLayout };
         form = second.form;
         byLayout ||= form.byLayout;
         if (form.username && !(await form.username.inputValue().catch(() => ''))) await form.username.fill(request.username);
@@ -143,10 +157,20 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     if (!url) {
       const text = await pageText(page);
       const after = passed.length ? ` (after ${passed.join(', then ')})` : '';
-      return { problem: `no redirect to the redirect_uri after signing in${after}; the page shows: "${text}"`, pageText: text, byLayout, ...(stuck ? { stuckBetween: true } : {}) };
+      return {
+        problem: `no redirect to the redirect_uri after signing in${after}; the page shows: "${text}"`,
+        pageText: text,
+        byLayout,
+        ...(stuck ? { stuckBetween: true } : {}),
+      };
     }
     const params = new URL(url).searchParams;
-    return { code: params.get('code') ?? undefined, state: params.get('state') ?? undefined, redirectedTo: url, ...(passed.length ? { pagesBetween: passed } : {}) };
+    return {
+      code: params.get('code') ?? undefined,
+      state: params.get('state') ?? undefined,
+      redirectedTo: url,
+      ...(passed.length ? { pagesBetween: passed } : {}),
+    };
   } finally {
     await context.close();
   }
@@ -164,16 +188,19 @@ const PAGES_BETWEEN = 3;
 // The words of those controls, in the languages authorization servers' pages most often come in
 // (English, French, German, Spanish, Italian); any other page names its control in the target file.
 /** A control that allows the application (a consent page). */
-const ALLOW = /(^|[^\p{L}])(allow|authori[sz]e|accept|approve|agree|grant|consent|confirm|yes|autoriser|accepter|approuver|oui|erlauben|zulassen|zustimmen|genehmigen|akzeptieren|ja|permitir|autorizar|aceptar|consentir|autorizza|consenti|accetta)([^\p{L}]|$)/iu;
+const ALLOW =
+  /(^|[^\p{L}])(allow|authori[sz]e|accept|approve|agree|grant|consent|confirm|yes|autoriser|accepter|approuver|oui|erlauben|zulassen|zustimmen|genehmigen|akzeptieren|ja|permitir|autorizar|aceptar|consentir|autorizza|consenti|accetta)([^\p{L}]|$)/iu;
 /** A control that only goes on. */
 const GO_ON = /(^|[^\p{L}])(continue|next|proceed|go on|ok|done|continuer|suivant|weiter|fortfahren|continuar|siguiente|continua|avanti)([^\p{L}]|$)/iu;
 /** Never clicked: it would refuse the application, or leave. */
-const REFUSE = /(^|[^\p{L}])(deny|cancel|reject|decline|refuse|no|back|not you|sign out|log ?out|refuser|annuler|non|ablehnen|verweigern|abbrechen|nein|denegar|rechazar|cancelar|rifiuta|annulla)([^\p{L}]|$)/iu;
+const REFUSE =
+  /(^|[^\p{L}])(deny|cancel|reject|decline|refuse|no|back|not you|sign out|log ?out|refuser|annuler|non|ablehnen|verweigern|abbrechen|nein|denegar|rechazar|cancelar|rifiuta|annulla)([^\p{L}]|$)/iu;
 
 /** Clicks the control and waits for the next page (or the redirect), at most the sign-in's time limit. */
 async function submit(flow: Flow, control: Locator): Promise<void> {
   const { page, timeoutMs } = flow;
-  const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: timeoutMs })
+  const navigated = page
+    .waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: timeoutMs })
     .then(() => page.waitForLoadState('load', { timeout: timeoutMs }))
     .catch(() => undefined);
   await control.click();
@@ -202,7 +229,10 @@ async function nextStep(page: Page, target: Target): Promise<{ control: Locator;
     const given = page.locator(custom).filter({ visible: true }).first();
     if (await given.count()) return { control: given, what: `oauth.signInPage.allow (${custom})` };
   }
-  for (const [words, what] of [[ALLOW, 'allowing the application'], [GO_ON, 'going on']] as const) {
+  for (const [words, what] of [
+    [ALLOW, 'allowing the application'],
+    [GO_ON, 'going on'],
+  ] as const) {
     const control = await controlNamed(page, words);
     if (control) return { control, what: `${what} ("${control.name}")` };
   }
@@ -235,7 +265,12 @@ export function basicAuth(target: Target, secret = target.oauth?.clientSecret ??
 }
 
 /** POST /auth/access_token with the given grant fields and the target's client credentials (null: none). */
-export function tokenRequest(api: ApiClient, target: Target, form: Record<string, string>, authorization: string | null = basicAuth(target)): Promise<ApiResponse> {
+export function tokenRequest(
+  api: ApiClient,
+  target: Target,
+  form: Record<string, string>,
+  authorization: string | null = basicAuth(target),
+): Promise<ApiResponse> {
   return api.post('/auth/access_token', { form, authorization, route: 'POST /auth/access_token' });
 }
 

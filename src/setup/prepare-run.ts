@@ -57,12 +57,14 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   const found = await discoverData(target, tokens.tokens, redactor);
   await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor);
   const t2 = performance.now();
-  const latency = options.latencySampling === false
-    ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
-    : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs);
+  const latency =
+    options.latencySampling === false
+      ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
+      : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs);
   const t3 = performance.now();
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
-  const timing = `prepared in ${seconds(t3 - t0)} s (tokens ${seconds(t1 - t0)} s, discovery and token proofs ${seconds(t2 - t1)} s, ` +
+  const timing =
+    `prepared in ${seconds(t3 - t0)} s (tokens ${seconds(t1 - t0)} s, discovery and token proofs ${seconds(t2 - t1)} s, ` +
     `latency sampling ${seconds(t3 - t2)} s)`;
   const context: RunContext = {
     startedAt,

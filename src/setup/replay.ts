@@ -114,7 +114,7 @@ export function replayRunContext(dir: string): RunContext {
   const { run, startedAt, concurrency, target } = readReplayContext(dir);
   const tokens = Object.fromEntries(run.tokenKeys.map((k) => [k, tokenPlaceholder(k)])) as RunContext['tokens'];
   const secrets = [
-    ...Object.values(tokens) as string[],
+    ...(Object.values(tokens) as string[]),
     ...SECRET_OAUTH_FIELDS.flatMap((f) => (target.oauth?.[f] ? [target.oauth[f]!] : [])),
     ...Object.values(target.headers ?? {}),
   ];
@@ -165,11 +165,13 @@ export class NotReplayable extends Error {
 
 /** A request and its recorded twin are the same request: method, URL, headers and body (all redacted), credential key. */
 function sameRequest(asked: Exchange, recorded: Exchange): boolean {
-  return asked.method === recorded.method &&
+  return (
+    asked.method === recorded.method &&
     asked.url === recorded.url &&
     (asked.credential ?? 'unnamed') === (recorded.credential ?? 'unnamed') &&
     JSON.stringify(asked.requestHeaders) === JSON.stringify(recorded.requestHeaders) &&
-    (asked.requestBody ?? '') === (recorded.requestBody ?? '');
+    (asked.requestBody ?? '') === (recorded.requestBody ?? '')
+  );
 }
 
 /** One check's replay: its transport (the recorded answers), its clock, and what it could not answer. */

@@ -8,7 +8,6 @@ import { runOptions } from '../options/options';
 import { Redactor } from '../util/redact';
 import { keptSecrets } from './token-keeper';
 
-
 export type { DataKey } from './target';
 
 export interface RunContext {
@@ -90,8 +89,18 @@ export function readRunContext(): RunContext {
 export function targetSecrets(target: Target): string[] {
   const t = target.tokens;
   return [
-    t.full, t.otherUser, t.noScopes, t.expired, t.revoked, t.restrictedApp, ...Object.values(t.withoutScope ?? {}),
-    target.oauth?.clientSecret, target.oauth?.password, target.oauth?.otherPassword, target.oauth?.restrictedClientSecret, ...Object.values(target.headers ?? {}),
+    t.full,
+    t.otherUser,
+    t.noScopes,
+    t.expired,
+    t.revoked,
+    t.restrictedApp,
+    ...Object.values(t.withoutScope ?? {}),
+    target.oauth?.clientSecret,
+    target.oauth?.password,
+    target.oauth?.otherPassword,
+    target.oauth?.restrictedClientSecret,
+    ...Object.values(target.headers ?? {}),
   ].filter((v): v is string => typeof v === 'string');
 }
 

@@ -17,4 +17,3 @@ export function loadTargetFromEnv(env: NodeJS.ProcessEnv = process.env): Target 
   // Nightly monitoring may point at production: it never writes, whatever the target file allows.
   return options.monitor ? { ...target, allowWrites: false } : target;
 }
-

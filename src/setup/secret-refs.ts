@@ -7,7 +7,10 @@ import type { Target } from './target';
 
 /** The variable a token key is shown as: VDS_TOKEN_FULL, VDS_TOKEN_WITHOUT_SCOPE_CARS_READ, ... */
 function tokenVariable(key: string): string {
-  return `VDS_TOKEN_${key.replace(/\./g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+  return `VDS_TOKEN_${key
+    .replace(/\./g, '_')
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toUpperCase()}`;
 }
 
 export function secretRefs(target: Target, run: Pick<RunContext, 'tokens'>): SecretRefs {
@@ -28,4 +31,3 @@ export function secretRefs(target: Target, run: Pick<RunContext, 'tokens'>): Sec
   }
   return { bearer, basic, headers };
 }
-

@@ -77,9 +77,12 @@ export async function findSignInForm(page: Page, target: Pick<Target, 'oauth'>, 
         if (await given.count()) found[name] = given;
         continue;
       }
-      const labelled = name === 'username' ? scope.getByLabel(USERNAME_LABEL).and(page.locator(TEXT_INPUT))
-        : name === 'password' ? scope.getByLabel(PASSWORD_LABEL).and(page.locator('input[type=password]'))
-          : undefined;
+      const labelled =
+        name === 'username'
+          ? scope.getByLabel(USERNAME_LABEL).and(page.locator(TEXT_INPUT))
+          : name === 'password'
+            ? scope.getByLabel(PASSWORD_LABEL).and(page.locator('input[type=password]'))
+            : undefined;
       const first = labelled?.filter({ visible: true }).first();
       if (first && (await first.count())) {
         found[name] = first;
@@ -176,5 +179,8 @@ const LAYOUT_SCRIPT = String.raw`({ mark, submitName }) => {
 async function readLayout(page: Page): Promise<Layout> {
   const args = JSON.stringify({ mark: MARK, submitName: SUBMIT_NAME.source });
   // A page that is navigating cannot be read: the layout is then unknown (never "no control").
-  return page.evaluate(`(${LAYOUT_SCRIPT})(${args})`).then((l) => l as Layout).catch(() => ({ marked: [], passwordInForm: false }));
+  return page
+    .evaluate(`(${LAYOUT_SCRIPT})(${args})`)
+    .then((l) => l as Layout)
+    .catch(() => ({ marked: [], passwordInForm: false }));
 }

@@ -59,7 +59,8 @@ export function formProblem(problem: FormProblem, target: Pick<Target, 'source'>
 function layoutSignInProblem(what: string, target: Pick<Target, 'source'>): SignInPageProblem {
   return {
     kind: 'layout-sign-in',
-    reason: `signing in through the fields the suite read from the form's layout (no label names them) gave ${what}: ` +
+    reason:
+      `signing in through the fields the suite read from the form's layout (no label names them) gave ${what}: ` +
       `if those are not the username and password fields, ${GIVE_SELECTORS(target)}; else check oauth.username and oauth.password`,
   };
 }
@@ -69,7 +70,8 @@ function betweenPagesProblem(pageText: string | undefined, target: Pick<Target, 
   return {
     kind: 'between-pages',
     pageText,
-    reason: `after signing in, a page ("${pageText ?? ''}") offered no control the suite recognises to allow the application or go on, ` +
+    reason:
+      `after signing in, a page ("${pageText ?? ''}") offered no control the suite recognises to allow the application or go on, ` +
       `nor a redirect to the redirect_uri: give the control to click as a Playwright selector, oauth.signInPage.allow in ${target.source}`,
   };
 }

@@ -37,13 +37,17 @@ export function targetServer(target: Target, cwd: string): Promise<Started> {
 async function startTargetServer(target: Target, cwd: string): Promise<Started> {
   const command = target.startCommand!;
   if (await answers(`${target.baseUrl}/users/me`)) {
-    throw new StartCommandError(`${target.baseUrl} already answers before startCommand of ${target.source} ran: ` +
-      'another server holds that address. Stop it, or point baseUrl (and startCommand) at a free port.');
+    throw new StartCommandError(
+      `${target.baseUrl} already answers before startCommand of ${target.source} ran: ` +
+        'another server holds that address. Stop it, or point baseUrl (and startCommand) at a free port.',
+    );
   }
   // Its own process group, so that stopping it stops whatever it started (npm, tsx, the server).
   const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: process.env });
   let stderr = '';
-  child.stderr!.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
+  child.stderr!.on('data', (d) => {
+    stderr = (stderr + d).slice(-2000);
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // Never left behind: should the run end before global teardown (no test, --list, a crash), the
   // server goes with the process that started it.
@@ -56,13 +60,17 @@ async function startTargetServer(target: Target, cwd: string): Promise<Started> 
     if (await answers(probe)) return { stop: () => stopGroup(child) };
     const code = await Promise.race([exited, pause(POLL_MS).then(() => undefined)]);
     if (code !== undefined) {
-      throw new StartCommandError(`startCommand of ${target.source} exited (code ${code}) before ${target.baseUrl} answered: ` +
-        `"${command}"${stderr.trim() ? `\n  its last output: ${lastLines(stderr)}` : ''}`);
+      throw new StartCommandError(
+        `startCommand of ${target.source} exited (code ${code}) before ${target.baseUrl} answered: ` +
+          `"${command}"${stderr.trim() ? `\n  its last output: ${lastLines(stderr)}` : ''}`,
+      );
     }
     if (Date.now() > deadline) {
       await stopGroup(child);
-      throw new StartCommandError(`startCommand of ${target.source} ("${command}") started, but ${target.baseUrl} did not answer within ` +
-        `${target.startTimeoutMs} ms (startTimeoutMs)${stderr.trim() ? `\n  its last output: ${lastLines(stderr)}` : ''}`);
+      throw new StartCommandError(
+        `startCommand of ${target.source} ("${command}") started, but ${target.baseUrl} did not answer within ` +
+          `${target.startTimeoutMs} ms (startTimeoutMs)${stderr.trim() ? `\n  its last output: ${lastLines(stderr)}` : ''}`,
+      );
     }
   }
 }

@@ -13,8 +13,19 @@ export { SCOPES, type Scope };
 
 /** The ids a target file may give under `data` (fixtures/targets/target.schema.yaml describes each). */
 export const DATA_KEYS = [
-  'userId', 'otherUserId', 'carId', 'otherCarId', 'tripId', 'otherTripId',
-  'freeDeviceId', 'devicePin', 'deviceForCarId', 'deviceCarId', 'lockableDeviceId', 'lockableDevicePin', 'otherDeviceId',
+  'userId',
+  'otherUserId',
+  'carId',
+  'otherCarId',
+  'tripId',
+  'otherTripId',
+  'freeDeviceId',
+  'devicePin',
+  'deviceForCarId',
+  'deviceCarId',
+  'lockableDeviceId',
+  'lockableDevicePin',
+  'otherDeviceId',
 ] as const;
 export type DataKey = (typeof DATA_KEYS)[number];
 
@@ -39,10 +50,17 @@ export interface Target {
     withoutScope?: Partial<Record<Scope, string>>;
   };
   oauth?: {
-    clientId?: string; clientSecret?: string; redirectUri?: string;
-    username?: string; password?: string; otherUsername?: string; otherPassword?: string;
+    clientId?: string;
+    clientSecret?: string;
+    redirectUri?: string;
+    username?: string;
+    password?: string;
+    otherUsername?: string;
+    otherPassword?: string;
     /** A second application, one without devices_management (the spec: not available to all applications). */
-    restrictedClientId?: string; restrictedClientSecret?: string; restrictedRedirectUri?: string;
+    restrictedClientId?: string;
+    restrictedClientSecret?: string;
+    restrictedRedirectUri?: string;
     signInPage?: { username?: string; password?: string; submit?: string; allow?: string };
   };
   data: Partial<Record<DataKey, string>>;
@@ -84,7 +102,8 @@ export function resolveTargetFile(selector: string): string {
 }
 
 export function listTargetNames(): string[] {
-  return fs.readdirSync(TARGETS_DIR)
+  return fs
+    .readdirSync(TARGETS_DIR)
     .filter((f) => f.endsWith('.yaml') && !f.endsWith('.schema.yaml'))
     .map((f) => f.replace(/\.yaml$/, ''))
     .sort();
@@ -95,9 +114,7 @@ export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.en
   const relative = path.relative(process.cwd(), file);
   const shown = relative && !relative.startsWith('..') ? relative : file;
   if (!fs.existsSync(file)) {
-    throw new TargetError(
-      `Target file not found: ${shown}. Set VDS_TARGET to one of ${listTargetNames().join(', ')} or to the path of a YAML file.`,
-    );
+    throw new TargetError(`Target file not found: ${shown}. Set VDS_TARGET to one of ${listTargetNames().join(', ')} or to the path of a YAML file.`);
   }
   let raw: unknown;
   try {
@@ -155,7 +172,11 @@ const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
  * variable inside a longer string is an error, since the rest of the value would be wrong.
  */
 function expandVariables(
-  node: unknown, env: NodeJS.ProcessEnv, at: string[], seen: { unset: Record<string, string>; vars: Record<string, string> }, shown: string,
+  node: unknown,
+  env: NodeJS.ProcessEnv,
+  at: string[],
+  seen: { unset: Record<string, string>; vars: Record<string, string> },
+  shown: string,
 ): unknown {
   if (typeof node === 'string') {
     const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}$/.exec(node.trim());

@@ -50,7 +50,8 @@ export function keptToken(record: Partial<TokenRecord>, obtainedMs: number, via:
 
 /** expires_in from when it was received (this machine's clock: a server's clock may be off), else expires_at. */
 function lifetimeOf(record: Partial<TokenRecord>, obtainedMs: number): Pick<KeptToken, 'expiresAtMs' | 'lifetimeMs'> {
-  if (typeof record.expires_in === 'number' && record.expires_in > 0) return { expiresAtMs: obtainedMs + record.expires_in * 1000, lifetimeMs: record.expires_in * 1000 };
+  if (typeof record.expires_in === 'number' && record.expires_in > 0)
+    return { expiresAtMs: obtainedMs + record.expires_in * 1000, lifetimeMs: record.expires_in * 1000 };
   if (typeof record.expires_at === 'number' && record.expires_at * 1000 > obtainedMs) {
     return { expiresAtMs: record.expires_at * 1000, lifetimeMs: record.expires_at * 1000 - obtainedMs };
   }
@@ -117,7 +118,7 @@ async function keptAuthorization(authorization: string | null | undefined, now =
   const added: string[] = [];
   const current = tokens[key]!;
   const dueAt = current.expiresAtMs === undefined ? Infinity : current.expiresAtMs - marginMs(current);
-  const value = now >= dueAt ? (await renew(keep, key, current.values[current.values.length - 1], added)) ?? last(current) : last(current);
+  const value = now >= dueAt ? ((await renew(keep, key, current.values[current.values.length - 1], added)) ?? last(current)) : last(current);
   return {
     header: `Bearer ${value}`,
     afterAnswer: async (status, text) => {
@@ -156,7 +157,11 @@ function renew(keep: Keeping, key: TokenKey, stale: string, added: string[], for
     if (!fresh) return undefined;
     const obtained = Date.now();
     const next: KeptToken = {
-      ...t, values: [...t.values, String(fresh.access_token)], refresh: fresh.refresh_token ?? t.refresh, ...lifetimeOf(fresh, obtained), renewals: t.renewals + 1,
+      ...t,
+      values: [...t.values, String(fresh.access_token)],
+      refresh: fresh.refresh_token ?? t.refresh,
+      ...lifetimeOf(fresh, obtained),
+      renewals: t.renewals + 1,
     };
     if (!lifetimeOf(fresh, obtained).expiresAtMs) delete next.expiresAtMs;
     tokens[key] = next;
@@ -192,7 +197,9 @@ async function mintThroughControl(api: ApiClient, target: Target, t: KeptToken):
   const o = target.oauth;
   if (!target.control || !o?.clientId) return undefined;
   const username = t.user === 'primary' ? o.username : o.otherUsername;
-  const res = await api.post(`${target.control.url}/tokens/mint`, { body: { clientId: o.clientId, username, scopes: t.scope.split(' ').filter(Boolean) } }).catch(() => undefined);
+  const res = await api
+    .post(`${target.control.url}/tokens/mint`, { body: { clientId: o.clientId, username, scopes: t.scope.split(' ').filter(Boolean) } })
+    .catch(() => undefined);
   const body = res?.json as Partial<TokenRecord> | undefined;
   return res?.status === 200 && typeof body?.access_token === 'string' ? body : undefined;
 }

@@ -24,21 +24,30 @@ function refusedForScope(res: ApiResponse): boolean {
 export async function proveTokens(target: Target, catalogue: Catalogue, run: Run, signedIn: TokenKey[], redactor: Redactor): Promise<void> {
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
   const scopeLimited = signedIn.filter((k) => k === 'noScopes' || k.startsWith('withoutScope.'));
-  await Promise.all(scopeLimited.map(async (key) => {
-    const token = run.tokens[key];
-    if (!token) return;
-    const lacking: Scope[] = key === 'noScopes' ? [...SCOPES] : [key.slice('withoutScope.'.length) as Scope];
-    const problem = await disproof(api, target, catalogue, run, token, lacking, key === 'noScopes');
-    if (!problem) return;
-    delete run.tokens[key];
-    run.tokenNotes[key] = `tokens.${key} was minted through the sign-in page, but ${problem}: it is not a token ${key === 'noScopes' ? 'without any scope' : `without ${lacking[0]}`} ` +
-      `(the documents do not say how a server reads such a scope request). Give one as tokens.${key} in ${target.source}`;
-  }));
+  await Promise.all(
+    scopeLimited.map(async (key) => {
+      const token = run.tokens[key];
+      if (!token) return;
+      const lacking: Scope[] = key === 'noScopes' ? [...SCOPES] : [key.slice('withoutScope.'.length) as Scope];
+      const problem = await disproof(api, target, catalogue, run, token, lacking, key === 'noScopes');
+      if (!problem) return;
+      delete run.tokens[key];
+      run.tokenNotes[key] =
+        `tokens.${key} was minted through the sign-in page, but ${problem}: it is not a token ${key === 'noScopes' ? 'without any scope' : `without ${lacking[0]}`} ` +
+        `(the documents do not say how a server reads such a scope request). Give one as tokens.${key} in ${target.source}`;
+    }),
+  );
 }
 
 /** Why the token is not proven to lack `lacking`, or undefined when it is. */
 async function disproof(
-  api: ApiClient, target: Target, catalogue: Catalogue, run: Run, token: string, lacking: Scope[], none: boolean,
+  api: ApiClient,
+  target: Target,
+  catalogue: Catalogue,
+  run: Run,
+  token: string,
+  lacking: Scope[],
+  none: boolean,
 ): Promise<string | undefined> {
   const authorization = `Bearer ${token}`;
   if (!none) {
@@ -76,7 +85,13 @@ async function answerOf(request: Promise<ApiResponse>): Promise<ApiResponse | un
   }
 }
 
-interface ProbeRequest { method: string; path: string; route: string; query?: Record<string, string>; body?: unknown }
+interface ProbeRequest {
+  method: string;
+  path: string;
+  route: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
 
 /**
  * A request to the route that a token lacking its scope must see refused, and that changes nothing
@@ -86,16 +101,19 @@ interface ProbeRequest { method: string; path: string; route: string; query?: Re
 function probeRequest(route: Route, run: Run, target: Target): ProbeRequest | undefined {
   if (route.method !== 'GET' && !target.allowWrites) return undefined;
   const ids: Record<string, string | undefined> = {
-    userId: run.data.userId, carId: run.data.carId, tripId: run.data.tripId,
+    userId: run.data.userId,
+    carId: run.data.carId,
+    tripId: run.data.tripId,
     deviceId: unknownIdLike(run.data.deviceForCarId ?? 'VDS0000000'),
     pin: '0000',
   };
   let missing = false;
-  const fill = (s: string) => s.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const v = ids[name];
-    if (v === undefined) missing = true;
-    return encodeURIComponent(v ?? '');
-  });
+  const fill = (s: string) =>
+    s.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const v = ids[name];
+      if (v === undefined) missing = true;
+      return encodeURIComponent(v ?? '');
+    });
   const path = fill(route.path);
   const query = Object.fromEntries(Object.entries(route.fixedQuery).map(([k, v]) => [k, fill(v)]));
   if (missing) return undefined;

@@ -96,7 +96,8 @@ function runTokenCommands(target: Target, result: ObtainedTokens, redactor: Reda
       result.tokens[key] = token;
     } catch (err) {
       const e = err as { status?: number; stderr?: string; message: string };
-      const why = e.status !== undefined ? `it exited with status ${e.status}${e.stderr ? `: ${e.stderr.trim().split('\n').pop()}` : ''}` : e.message.split('\n')[0];
+      const why =
+        e.status !== undefined ? `it exited with status ${e.status}${e.stderr ? `: ${e.stderr.trim().split('\n').pop()}` : ''}` : e.message.split('\n')[0];
       result.notes[key] = `tokenCommands.${key} of ${target.source} gave no token: ${redactor.redact(why)}`;
     }
   }
@@ -129,7 +130,8 @@ function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
     if (result.tokens[key]) continue;
     if (target.control) plans.push({ key, user: 'primary', scope: all });
     else {
-      result.notes[key] ??= `tokens.${key} is not in ${target.source}` +
+      result.notes[key] ??=
+        `tokens.${key} is not in ${target.source}` +
         (target.unset[`tokens.${key}`] ? ` (\${${target.unset[`tokens.${key}`]}} is not set)` : '') +
         ', and the target has no control API to make one';
     }
@@ -139,8 +141,7 @@ function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
 
 function missingKeys(target: Target, direct: string[], viaOauth: string[]): string {
   const unset = [...direct, ...viaOauth].filter((k) => target.unset[k]).map((k) => `${k} (\${${target.unset[k]}} is not set)`);
-  return `${direct.join(' / ')} is not in ${target.source}, nor ${viaOauth.join(' + ')} to mint it` +
-    (unset.length ? `; unset: ${unset.join(', ')}` : '');
+  return `${direct.join(' / ')} is not in ${target.source}, nor ${viaOauth.join(' + ')} to mint it` + (unset.length ? `; unset: ${unset.join(', ')}` : '');
 }
 
 /** The reference's control API mints tokens directly (the sign-in page is then only checked, not used). */
@@ -151,22 +152,25 @@ function mintsThroughControl(target: Target): boolean {
 async function mintThroughControl(target: Target, plans: MintPlan[], result: ObtainedTokens, redactor: Redactor): Promise<void> {
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
   const o = target.oauth!;
-  await Promise.all(plans.map(async (plan) => {
-    const username = plan.user === 'primary' ? o.username : o.otherUsername;
-    try {
-      const res = await api.post(`${target.control!.url}/tokens/mint`, {
-        body: { clientId: o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
-      });
-      const token = res.json as Partial<TokenRecord> | undefined;
-      if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
-      redactor.add(token.access_token, token.refresh_token);
-      result.tokens[plan.key] = token.access_token;
-      result.kept[plan.key] = keptToken(token, Date.now(), 'control', plan.user, plan.scope);
-      if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
-    } catch (err) {
-      result.notes[plan.key] = `minting tokens.${plan.key} through the control API (${target.control!.url}) failed: ${redactor.redact((err as Error).message)}`;
-    }
-  }));
+  await Promise.all(
+    plans.map(async (plan) => {
+      const username = plan.user === 'primary' ? o.username : o.otherUsername;
+      try {
+        const res = await api.post(`${target.control!.url}/tokens/mint`, {
+          body: { clientId: o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
+        });
+        const token = res.json as Partial<TokenRecord> | undefined;
+        if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
+        redactor.add(token.access_token, token.refresh_token);
+        result.tokens[plan.key] = token.access_token;
+        result.kept[plan.key] = keptToken(token, Date.now(), 'control', plan.user, plan.scope);
+        if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
+      } catch (err) {
+        result.notes[plan.key] =
+          `minting tokens.${plan.key} through the control API (${target.control!.url}) failed: ${redactor.redact((err as Error).message)}`;
+      }
+    }),
+  );
 }
 
 function whyCannotMint(target: Target, browserChoice: BrowserChoice): string | undefined {
@@ -221,7 +225,10 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
 
 /** Expired and revoked tokens: static, or (with a control API) minted above and then expired/revoked. */
 async function expireAndRevoke(target: Target, result: ObtainedTokens, redactor: Redactor): Promise<void> {
-  for (const [key, action] of [['expired', 'expire'], ['revoked', 'revoke']] as const) {
+  for (const [key, action] of [
+    ['expired', 'expire'],
+    ['revoked', 'revoke'],
+  ] as const) {
     if (target.tokens[key] || result.notes[key]) continue;
     const token = result.tokens[key];
     if (!token || !target.control) continue;

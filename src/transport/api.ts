@@ -129,7 +129,10 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** The target kept answering 429 Too Many Requests: the check cannot run now (never a failure). */
 export class RateLimitedError extends Error {
-  constructor(message: string, readonly exchange: Exchange) {
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+  ) {
     super(message);
     this.name = 'RateLimitedError';
   }
@@ -137,7 +140,11 @@ export class RateLimitedError extends Error {
 
 /** A request that got no HTTP answer at all: connection refused, reset, DNS failure, timeout. */
 export class NoAnswerError extends Error {
-  constructor(message: string, readonly kind: 'timeout' | 'network', readonly exchange: Exchange) {
+  constructor(
+    message: string,
+    readonly kind: 'timeout' | 'network',
+    readonly exchange: Exchange,
+  ) {
     super(message);
     this.name = 'NoAnswerError';
   }
@@ -223,10 +230,11 @@ export class ApiClient {
     // A token the suite minted goes out as its current value (token-keeper.ts: renewed before it runs
     // out); the exchange and its curl line keep the value the check gave, named by its key.
     const kept = this.transport === networkTransport && tokenKeeper ? await tokenKeeper(options.authorization) : undefined;
-    const sendWith = (authorization?: string) => this.transport.send(
-      { method, url, headers: authorization ? { ...headers, authorization } : headers, body, maxBytes, timeoutMs: this.timeoutMs, breakerKey },
-      exchange,
-    );
+    const sendWith = (authorization?: string) =>
+      this.transport.send(
+        { method, url, headers: authorization ? { ...headers, authorization } : headers, body, maxBytes, timeoutMs: this.timeoutMs, breakerKey },
+        exchange,
+      );
     let answer = await sendWith(kept?.header);
     // Refused as expired all the same (the server's clock ran ahead of ours): renewed, and sent once more.
     const renewed = kept ? await kept.afterAnswer(answer.status, answer.text) : undefined;
@@ -358,7 +366,8 @@ export const networkTransport: Transport = {
       if (err instanceof RateLimitedError) throw err;
       exchange.durationMs = Math.round(performance.now() - started);
       const timedOut = controller.signal.aborted;
-      const reason = (timedOut ? `no complete answer within ${timeoutMs} ms (requestTimeoutMs)` : describeNetworkError(err)) +
+      const reason =
+        (timedOut ? `no complete answer within ${timeoutMs} ms (requestTimeoutMs)` : describeNetworkError(err)) +
         (sentAgain ? ' (on a fresh connection, sent again after the kept-alive one closed unanswered)' : '');
       exchange.error = reason;
       exchange.errorKind = timedOut ? 'timeout' : 'network';

@@ -45,7 +45,11 @@ diagnostics.subscribe('undici:client:sendHeaders', (message) => {
   sentOn.set(socket, count + 1);
   const last = answeredAt.get(socket);
   requests.set(request, {
-    socket, origin: String(request.origin), reused: count > 0, idleMs: last === undefined ? undefined : performance.now() - last, bytesRead: socket.bytesRead,
+    socket,
+    origin: String(request.origin),
+    reused: count > 0,
+    idleMs: last === undefined ? undefined : performance.now() - last,
+    bytesRead: socket.bytesRead,
   });
 });
 

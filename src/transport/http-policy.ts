@@ -126,4 +126,3 @@ export function retryAfterMs(header: string | null, now = Date.now()): number {
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
   return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Number.isFinite(ms) ? ms : 1000));
 }
-

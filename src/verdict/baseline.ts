@@ -59,7 +59,8 @@ export function evaluateBaseline(entries: BaselineEntry[], checks: CheckState[],
     if (passing.length) fixed.push({ requirement: e.requirement, checks: passing, wholeEntry: passing.length === e.checks.length });
     for (const k of e.checks) {
       const now = byKey.get(k);
-      if (!now || now.status === 'not-run' || now.status === 'not-applicable') unverified.push({ requirement: e.requirement, class: now?.class ?? 'unknown', check: k });
+      if (!now || now.status === 'not-run' || now.status === 'not-applicable')
+        unverified.push({ requirement: e.requirement, class: now?.class ?? 'unknown', check: k });
     }
   }
   return {

@@ -11,7 +11,6 @@ export const EXIT = {
   broken: 3,
 } as const;
 
-
 export const EXIT_HELP = `Exit status:
   ${EXIT.passed}  the gate passed: no requirement of the gated classes failed (by default core and profile;
      --gate core: the spec's only; with --baseline: no regression; with --compare: nothing got worse;

@@ -39,11 +39,8 @@ export interface GateInput {
 
 export function decideGate(input: GateInput): Gate {
   const gate = decide(input);
-  const exitCode = gate.status === 'passed' ? EXIT.passed
-    : gate.rule === INCOMPLETE_RUN ? EXIT.broken
-      : gate.rule === BAD_OPTIONS ? EXIT.usage
-        : EXIT.failed;
-  return { ...gate, exitCode, classes: input.certify ? 'all' : input.gate ?? 'all' };
+  const exitCode = gate.status === 'passed' ? EXIT.passed : gate.rule === INCOMPLETE_RUN ? EXIT.broken : gate.rule === BAD_OPTIONS ? EXIT.usage : EXIT.failed;
+  return { ...gate, exitCode, classes: input.certify ? 'all' : (input.gate ?? 'all') };
 }
 
 const INCOMPLETE_RUN = 'the run did not complete';
@@ -64,7 +61,11 @@ function decide({ certificate, gate = 'all', baseline, comparison, problems = []
   if (certify) {
     const notPassed = Object.entries(certificate.verdict).filter(([, v]) => v !== 'PASS');
     return notPassed.length
-      ? { status: 'failed', rule: 'certification', reasons: notPassed.map(([k, v]) => (v === 'FAIL' ? failedClassReason(certificate, k as ConformanceClass) : `the ${k} verdict is ${v}`)) }
+      ? {
+          status: 'failed',
+          rule: 'certification',
+          reasons: notPassed.map(([k, v]) => (v === 'FAIL' ? failedClassReason(certificate, k as ConformanceClass) : `the ${k} verdict is ${v}`)),
+        }
       : { status: 'passed', rule: 'certification', reasons: ['every class PASS'] };
   }
   const classes = GATE_CLASSES[gate];
@@ -86,7 +87,9 @@ function decide({ certificate, gate = 'all', baseline, comparison, problems = []
     rules.push(gate === 'core' ? 'baseline (core)' : 'baseline');
     const regressions = baseline.regressions.filter((r) => (classes as string[]).includes(r.class) || r.class === 'unknown');
     if (regressions.length) {
-      reasons.push(`${regressions.length} ${gate === 'core' ? 'core ' : ''}check(s) fail that ${baseline.path} does not list: ${regressions.map((r) => r.check).join('; ')}`);
+      reasons.push(
+        `${regressions.length} ${gate === 'core' ? 'core ' : ''}check(s) fail that ${baseline.path} does not list: ${regressions.map((r) => r.check).join('; ')}`,
+      );
     }
   }
   if (comparison) {
@@ -94,9 +97,14 @@ function decide({ certificate, gate = 'all', baseline, comparison, problems = []
     const c = comparison;
     if (c.newlyFailing.length) reasons.push(`newly failing: ${c.newlyFailing.map((x) => x.id).join(', ')}`);
     if (c.newlyNotRun.length) reasons.push(`newly not run: ${c.newlyNotRun.map((x) => x.id).join(', ')}`);
-    if (c.latencyRegressions.length) reasons.push(`slower (fastest and median beyond ${c.ratio}x and +${c.floorMs} ms): ${c.latencyRegressions.map((x) => x.route).join(', ')}`);
+    if (c.latencyRegressions.length)
+      reasons.push(`slower (fastest and median beyond ${c.ratio}x and +${c.floorMs} ms): ${c.latencyRegressions.map((x) => x.route).join(', ')}`);
   }
   return reasons.length
     ? { status: 'failed', rule: rules.join(' + '), reasons }
-    : { status: 'passed', rule: rules.join(' + '), reasons: [baseline && !comparison ? `no ${gate === 'core' ? 'core ' : ''}regression` : 'nothing got worse'] };
+    : {
+        status: 'passed',
+        rule: rules.join(' + '),
+        reasons: [baseline && !comparison ? `no ${gate === 'core' ? 'core ' : ''}regression` : 'nothing got worse'],
+      };
 }

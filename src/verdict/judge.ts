@@ -48,7 +48,13 @@ export function judgeRun(input: JudgeInput): Judged {
   const { catalogue, target, environment } = input;
   const errors = [...input.run.errors];
   const requirements: RequirementInfo[] = catalogue.requirements.map((r) => ({
-    id: r.id, class: r.class, title: r.title, cite: r.cite, routes: r.routes, severity: r.severity, advisory: r.advisory,
+    id: r.id,
+    class: r.class,
+    title: r.title,
+    cite: r.cite,
+    routes: r.routes,
+    severity: r.severity,
+    advisory: r.advisory,
     // A requirement of another environment (sandbox-only on a cloud target) is not this target's.
     applicable: !environment || r.env.includes(environment as 'cloud' | 'sandbox'),
   }));
@@ -65,7 +71,15 @@ export function judgeRun(input: JudgeInput): Judged {
   const have = new Set(results.map((r) => r.key));
   for (const p of selectChecks(plannedChecks, input.selection)) {
     if (!input.groupsRun.has(p.group) || have.has(p.key)) continue;
-    results.push({ key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', reason: stopped ?? NEVER_STARTED, warnings: [], latencies: [] });
+    results.push({
+      key: p.key,
+      requirement: p.requirement.id,
+      group: p.group,
+      status: 'not-run',
+      reason: stopped ?? NEVER_STARTED,
+      warnings: [],
+      latencies: [],
+    });
   }
   const missingReason = NOT_SELECTED;
   const certificate = buildCertificate({
@@ -95,11 +109,14 @@ export function judgeRun(input: JudgeInput): Judged {
 function triageOf(records: CheckRecord[], catalogue: Catalogue, certificate: Certificate): Triage | undefined {
   const known = new Set(certificate.requirements.map((r) => r.id));
   try {
-    return triage(records.filter((r) => known.has(r.requirement)), {
-      routes: catalogue.routes,
-      statements: Object.fromEntries(catalogue.requirements.map((r) => [r.id, r.statements])),
-      env: certificate.target.env,
-    });
+    return triage(
+      records.filter((r) => known.has(r.requirement)),
+      {
+        routes: catalogue.routes,
+        statements: Object.fromEntries(catalogue.requirements.map((r) => [r.id, r.statements])),
+        env: certificate.target.env,
+      },
+    );
   } catch (err) {
     certificate.run.warnings.push(`the triage of the failures could not be made (a defect of the suite): ${(err as Error).message}`);
     return undefined;

@@ -96,10 +96,15 @@ export function bodyShape(e: Exchange): string {
   const body = jsonBody(e);
   if (!body.json) {
     if (cut(e)) return 'a body too long to read';
-    return /^\s*</.test(e.bodyExcerpt) ? `HTML (${mediaTypeOf(contentTypeOf(e)) || 'no content type'})` : `plain text (${mediaTypeOf(contentTypeOf(e)) || 'no content type'})`;
+    return /^\s*</.test(e.bodyExcerpt)
+      ? `HTML (${mediaTypeOf(contentTypeOf(e)) || 'no content type'})`
+      : `plain text (${mediaTypeOf(contentTypeOf(e)) || 'no content type'})`;
   }
   const v = body.value;
-  const members = (o: unknown) => `{${Object.keys(o as object).slice(0, 5).join(', ')}${Object.keys(o as object).length > 5 ? ', …' : ''}}`;
+  const members = (o: unknown) =>
+    `{${Object.keys(o as object)
+      .slice(0, 5)
+      .join(', ')}${Object.keys(o as object).length > 5 ? ', …' : ''}}`;
   if (Array.isArray(v)) {
     if (v.length === 0) return 'an empty JSON array';
     const first = v[0];

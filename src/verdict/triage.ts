@@ -17,7 +17,16 @@ import type { CheckRecord } from './check-record';
 import { plural, shortList } from '../util/words';
 import type { Triage, TriageCause, TriageCauseId } from './model';
 import {
-  answered, bodyShape, contentTypeOf, decisiveExchange, isApiError, isJsonMediaType, isSuccess, isValidRequest, jsonBody, mediaTypeOf,
+  answered,
+  bodyShape,
+  contentTypeOf,
+  decisiveExchange,
+  isApiError,
+  isJsonMediaType,
+  isSuccess,
+  isValidRequest,
+  jsonBody,
+  mediaTypeOf,
   missingScopes,
 } from './triage-answers';
 import { wrongDates } from './triage-dates';
@@ -86,8 +95,13 @@ export function triage(records: CheckRecord[], facts: TriageFacts): Triage | und
       for (const { r } of mine) claimed.add(r.key);
       const shown = mine.find(({ e }) => e.credential === 'full' && e.curl) ?? mine.find(({ e }) => e.curl) ?? mine[0];
       causes.push({
-        id: f.id, title: f.title, explains: mine.length, checks: mine.map(({ r }) => r.key), routes: [...f.routes].sort(byCatalogue),
-        example: exampleOf(shown.r, shown.e), fix: f.fix,
+        id: f.id,
+        title: f.title,
+        explains: mine.length,
+        checks: mine.map(({ r }) => r.key),
+        routes: [...f.routes].sort(byCatalogue),
+        example: exampleOf(shown.r, shown.e),
+        fix: f.fix,
       });
     }
   }
@@ -123,14 +137,17 @@ function notImplemented(ev: Evidence): Finding[] {
   const routes = [...ev.notImplemented];
   if (!routes.length) return [];
   const n = routes.length;
-  return [{
-    id: 'not-implemented',
-    title: `${plural(n, 'route')} ${n === 1 ? 'answers' : 'answer'} a non-API ${[...statuses].sort().join(' or ')} to every valid request (not implemented?)`,
-    fix: `Implement ${n === 1 ? 'this route' : 'these routes'} (or route ${n === 1 ? 'it' : 'them'} to the API): a valid request, with the primary user's token, gets the web framework's own answer, not the API's.`,
-    routes,
-    everyRoute: false,
-    shows: (r) => (r.exchanges ?? []).find((e) => e.route && ev.notImplemented.has(e.route) && answered(e) && NOT_IMPLEMENTED_STATUSES.has(e.status!) && !isApiError(e)),
-  }];
+  return [
+    {
+      id: 'not-implemented',
+      title: `${plural(n, 'route')} ${n === 1 ? 'answers' : 'answer'} a non-API ${[...statuses].sort().join(' or ')} to every valid request (not implemented?)`,
+      fix: `Implement ${n === 1 ? 'this route' : 'these routes'} (or route ${n === 1 ? 'it' : 'them'} to the API): a valid request, with the primary user's token, gets the web framework's own answer, not the API's.`,
+      routes,
+      everyRoute: false,
+      shows: (r) =>
+        (r.exchanges ?? []).find((e) => e.route && ev.notImplemented.has(e.route) && answered(e) && NOT_IMPLEMENTED_STATUSES.has(e.status!) && !isApiError(e)),
+    },
+  ];
 }
 
 /** No answer: requests of a route ended in a timeout or a connection failure; one cause per kind of failure. */
@@ -187,17 +204,19 @@ function authRefused(ev: Evidence): Finding[] {
   const where = refused.length === tried.length ? `every route tried (${refused.length})` : plural(refused.length, 'route');
   // Any credential but none: a token of the run, or one a check obtained itself (a raw header).
   const token = (e: Exchange) => e.credential !== undefined && e.credential !== 'none';
-  return [{
-    id: 'auth-refused',
-    title: `The primary user's valid token is refused as unauthenticated on ${where}`,
-    fix: 'Accept the tokens your sign-in issues as "Authorization: Bearer <token>" on every protected route (vehicle-data-service-v3.md § Authentication); check that the target file\'s tokens are valid, and give a header a gateway in front needs under `headers`.',
-    routes: refused,
-    everyRoute: true,
-    shows: (r) => {
-      const e = decisiveExchange(r);
-      return e?.route && refused.includes(e.route) && token(e) && isAuthenticationRefusal(e) ? e : undefined;
+  return [
+    {
+      id: 'auth-refused',
+      title: `The primary user's valid token is refused as unauthenticated on ${where}`,
+      fix: 'Accept the tokens your sign-in issues as "Authorization: Bearer <token>" on every protected route (vehicle-data-service-v3.md § Authentication); check that the target file\'s tokens are valid, and give a header a gateway in front needs under `headers`.',
+      routes: refused,
+      everyRoute: true,
+      shows: (r) => {
+        const e = decisiveExchange(r);
+        return e?.route && refused.includes(e.route) && token(e) && isAuthenticationRefusal(e) ? e : undefined;
+      },
     },
-  }];
+  ];
 }
 
 /** Scope map off: on several routes of one group, tokens lacking a scope were served where the route needs it, or refused where it does not. */
@@ -270,7 +289,7 @@ function errorBody(ev: Evidence): Finding[] {
   return [...routesOf.entries()].map(([fault, routes]) => ({
     id: 'error-body',
     title: `Errors on ${plural(routes.size, 'route')} are ${fault}`,
-    fix: 'Answer every error with the spec\'s body, a JSON array of {type, message, tip} objects typed AUTHENTICATION_ERROR, AUTHORIZATION_ERROR or PARAMETERS_ERROR (vehicle-data-service-v3.md § Errors): usually one error handler to change.',
+    fix: "Answer every error with the spec's body, a JSON array of {type, message, tip} objects typed AUTHENTICATION_ERROR, AUTHORIZATION_ERROR or PARAMETERS_ERROR (vehicle-data-service-v3.md § Errors): usually one error handler to change.",
     routes: [...routes],
     everyRoute: true,
     shows: (r) => {
@@ -298,10 +317,14 @@ function dateShape(ev: Evidence): Finding[] {
   return [...byShape.entries()].map(([shape, s]) => ({
     id: 'date-shape',
     title: `Dates are written ${shape} on ${plural(s.routes.size, 'route')} (e.g. ${s.example})`,
-    fix: [
-      s.formats.has('vds-car-date') ? 'write the car record\'s dates as YYYY-MM-DDThh:mm:ss+hh:mm (vehicle-data-service-v3.md § Car record)' : '',
-      s.formats.has('vds-date-time') ? 'write dates as RFC 3339 date-times with an offset, e.g. 2026-03-01T08:00:00+00:00 (v3-profile.md § Records)' : '',
-    ].filter(Boolean).join('; and ').replace(/^w/, 'W') + '.',
+    fix:
+      [
+        s.formats.has('vds-car-date') ? "write the car record's dates as YYYY-MM-DDThh:mm:ss+hh:mm (vehicle-data-service-v3.md § Car record)" : '',
+        s.formats.has('vds-date-time') ? 'write dates as RFC 3339 date-times with an offset, e.g. 2026-03-01T08:00:00+00:00 (v3-profile.md § Records)' : '',
+      ]
+        .filter(Boolean)
+        .join('; and ')
+        .replace(/^w/, 'W') + '.',
     routes: [...s.routes],
     everyRoute: true,
     shows: (r) => {

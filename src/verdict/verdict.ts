@@ -9,8 +9,15 @@ import type { CheckState } from './baseline';
 import { latencyByRoute } from './latency';
 import {
   CERTIFICATE_FORMAT,
-  type Certificate, type CheckResult, type CheckStatus, type ClassVerdict, type RequirementResult, type StatusCounts, type TargetInfo,
-  CLASSES, type Check,
+  type Certificate,
+  type CheckResult,
+  type CheckStatus,
+  type ClassVerdict,
+  type RequirementResult,
+  type StatusCounts,
+  type TargetInfo,
+  CLASSES,
+  type Check,
 } from './model';
 
 /** What the certificate needs to know of a requirement before any result: its result's static part. */
@@ -31,8 +38,7 @@ export interface PlannedKey {
 /** Why a selected check has no result, when nothing better is known. */
 export const NEVER_STARTED = 'the run stopped before this check started';
 
-export const NOT_SELECTED =
-  'not selected in this run (left out by --grep, --shard or a file filter): run the whole suite to include it';
+export const NOT_SELECTED = 'not selected in this run (left out by --grep, --shard or a file filter): run the whole suite to include it';
 
 export interface CertificateInput {
   suite: { name: string; version: string };
@@ -85,7 +91,10 @@ export function combine(statuses: CheckStatus[]): CheckStatus {
 }
 
 /** notRunFails (a certification): a class with a requirement not run is FAIL, not INCOMPLETE. */
-export function classVerdict(requirements: Array<Pick<RequirementResult, 'status' | 'advisory'> & { applicable?: boolean }>, notRunFails = false): ClassVerdict {
+export function classVerdict(
+  requirements: Array<Pick<RequirementResult, 'status' | 'advisory'> & { applicable?: boolean }>,
+  notRunFails = false,
+): ClassVerdict {
   const counting = requirements.filter(counted);
   if (counting.some((r) => r.status === 'failed')) return 'FAIL';
   if (counting.some((r) => r.status === 'not-run')) return notRunFails ? 'FAIL' : 'INCOMPLETE';
@@ -93,9 +102,15 @@ export function classVerdict(requirements: Array<Pick<RequirementResult, 'status
 }
 
 function verdicts(requirements: RequirementResult[], notRunFails = false): Record<ConformanceClass, ClassVerdict> {
-  return Object.fromEntries(CLASSES.map((c) => [c, classVerdict(requirements.filter((r) => r.class === c), notRunFails)])) as Record<
-    ConformanceClass, ClassVerdict
-  >;
+  return Object.fromEntries(
+    CLASSES.map((c) => [
+      c,
+      classVerdict(
+        requirements.filter((r) => r.class === c),
+        notRunFails,
+      ),
+    ]),
+  ) as Record<ConformanceClass, ClassVerdict>;
 }
 
 export type { Check };
@@ -104,9 +119,7 @@ export type { Check };
  * Every check of the run, in catalogue order: the results, plus a not-run entry for each planned
  * check that has none. Results of requirements the catalogue does not know are left out.
  */
-export function resolveChecks(
-  infos: RequirementInfo[], planned: PlannedKey[], results: CheckResult[], missingReason = NOT_SELECTED,
-): Check[] {
+export function resolveChecks(infos: RequirementInfo[], planned: PlannedKey[], results: CheckResult[], missingReason = NOT_SELECTED): Check[] {
   const known = new Set(infos.map((r) => r.id));
   const order = new Map(planned.map((p, i) => [p.key, i]));
   const byKey = new Map<string, Check>();
@@ -117,8 +130,14 @@ export function resolveChecks(
   for (const p of planned) {
     if (!byKey.has(p.key) && known.has(p.requirement)) {
       byKey.set(p.key, {
-        key: p.key, requirement: p.requirement, group: p.group, status: 'not-run', reason: missingReason,
-        warnings: [], latencies: [], order: order.get(p.key)!,
+        key: p.key,
+        requirement: p.requirement,
+        group: p.group,
+        status: 'not-run',
+        reason: missingReason,
+        warnings: [],
+        latencies: [],
+        order: order.get(p.key)!,
       });
     }
   }
@@ -126,22 +145,33 @@ export function resolveChecks(
 }
 
 /** The checks as baselines and gates judge them (with their requirement's class). */
-export function checkStates(
-  infos: RequirementInfo[], planned: PlannedKey[], results: CheckResult[], missingReason = NOT_SELECTED,
-): CheckState[] {
+export function checkStates(infos: RequirementInfo[], planned: PlannedKey[], results: CheckResult[], missingReason = NOT_SELECTED): CheckState[] {
   const byId = new Map(infos.map((r) => [r.id, r]));
   return resolveChecks(infos, planned, results, missingReason).map((c) => ({
-    key: c.key, requirement: c.requirement, status: c.status, class: byId.get(c.requirement)!.class, advisory: byId.get(c.requirement)!.advisory,
+    key: c.key,
+    requirement: c.requirement,
+    status: c.status,
+    class: byId.get(c.requirement)!.class,
+    advisory: byId.get(c.requirement)!.advisory,
   }));
 }
 
 function requirementResults(
-  infos: RequirementInfo[], planned: PlannedKey[], results: CheckResult[], missingReason = NOT_SELECTED,
+  infos: RequirementInfo[],
+  planned: PlannedKey[],
+  results: CheckResult[],
+  missingReason = NOT_SELECTED,
 ): { requirements: RequirementResult[]; checks: Check[]; unknown: string[] } {
   const known = new Set(infos.map((r) => r.id));
   const checks = resolveChecks(infos, planned, results, missingReason);
   const unknown = [...new Set(results.map((r) => r.requirement).filter((id) => !known.has(id)))].sort();
-  const requirements = infos.map((info) => requirementResult(info, checks.filter((c) => c.requirement === info.id), missingReason));
+  const requirements = infos.map((info) =>
+    requirementResult(
+      info,
+      checks.filter((c) => c.requirement === info.id),
+      missingReason,
+    ),
+  );
   return { requirements, checks, unknown };
 }
 
@@ -151,11 +181,13 @@ function requirementResult(info: RequirementInfo, checks: Check[], missingReason
     const inGroup = checks.filter((c) => c.group === g);
     if (inGroup.length) groups[g] = combine(inGroup.map((c) => c.status));
   }
-  const notRun = grouped(checks.filter((c) => c.status === 'not-run').map((c): [string, string] => [c.reason ?? 'not run', c.key]))
-    .map(({ key, checks: keys }) => ({ reason: key, checks: keys }));
+  const notRun = grouped(checks.filter((c) => c.status === 'not-run').map((c): [string, string] => [c.reason ?? 'not run', c.key])).map(
+    ({ key, checks: keys }) => ({ reason: key, checks: keys }),
+  );
   if (checks.length === 0) notRun.push({ reason: `no check of it ran: ${missingReason}`, checks: [] });
-  const notApplicable = grouped(checks.filter((c) => c.status === 'not-applicable').map((c): [string, string] => [c.reason ?? 'not applicable', c.key]))
-    .map(({ key, checks: keys }) => ({ reason: key, checks: keys }));
+  const notApplicable = grouped(checks.filter((c) => c.status === 'not-applicable').map((c): [string, string] => [c.reason ?? 'not applicable', c.key])).map(
+    ({ key, checks: keys }) => ({ reason: key, checks: keys }),
+  );
   const status = combine(checks.map((c) => c.status));
   return {
     id: info.id,
@@ -172,7 +204,8 @@ function requirementResult(info: RequirementInfo, checks: Check[], missingReason
     notRun,
     ...(notApplicable.length ? { notApplicable } : {}),
     warnings: grouped(checks.flatMap((c) => c.warnings.map((w): [string, string] => [w, c.key]))).map(({ key, checks: keys }) => ({
-      message: key, checks: keys,
+      message: key,
+      checks: keys,
     })),
     failures: checks.flatMap((c) => (c.status === 'failed' && c.failure ? [c.failure] : [])),
   };
@@ -200,21 +233,31 @@ function countStatuses(statuses: CheckStatus[]): StatusCounts {
 }
 
 function classCounts(requirements: RequirementResult[]): Certificate['counts']['classes'] {
-  return Object.fromEntries(CLASSES.map((c) => {
-    const inClass = requirements.filter((r) => r.class === c);
-    const counting = inClass.filter(counted);
-    return [c, {
-      requirements: counting.length,
-      ...countStatuses(counting.map((r) => r.status)),
-      advisory: inClass.filter((r) => r.advisory).length,
-      notApplicable: inClass.filter((r) => !r.advisory && !r.applicable).length,
-    }];
-  })) as Certificate['counts']['classes'];
+  return Object.fromEntries(
+    CLASSES.map((c) => {
+      const inClass = requirements.filter((r) => r.class === c);
+      const counting = inClass.filter(counted);
+      return [
+        c,
+        {
+          requirements: counting.length,
+          ...countStatuses(counting.map((r) => r.status)),
+          advisory: inClass.filter((r) => r.advisory).length,
+          notApplicable: inClass.filter((r) => !r.advisory && !r.applicable).length,
+        },
+      ];
+    }),
+  ) as Certificate['counts']['classes'];
 }
 
 function groupCounts(requirements: RequirementResult[], checks: Check[]): Certificate['counts']['groups'] {
-  return Object.fromEntries(GROUPS.map((g) => [g, {
-    requirements: countStatuses(requirements.filter(counted).flatMap((r) => (r.groups[g] ? [r.groups[g]!] : []))),
-    checks: countStatuses(checks.filter((c) => c.group === g).map((c) => c.status)),
-  }])) as Certificate['counts']['groups'];
+  return Object.fromEntries(
+    GROUPS.map((g) => [
+      g,
+      {
+        requirements: countStatuses(requirements.filter(counted).flatMap((r) => (r.groups[g] ? [r.groups[g]!] : []))),
+        checks: countStatuses(checks.filter((c) => c.group === g).map((c) => c.status)),
+      },
+    ]),
+  ) as Certificate['counts']['groups'];
 }

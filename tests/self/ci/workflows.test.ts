@@ -23,7 +23,11 @@ const WORKFLOWS_DIR = path.join(ROOT, '.github', 'workflows');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
 function workflowFiles(): string[] {
-  return fs.readdirSync(WORKFLOWS_DIR).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => path.join(WORKFLOWS_DIR, f));
+  return fs
+    .readdirSync(WORKFLOWS_DIR)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => path.join(WORKFLOWS_DIR, f));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -31,12 +35,13 @@ function workflowFiles(): string[] {
 
 /** Every schema error of a workflow, one line each (a oneOf's alternatives flattened). */
 function workflowErrors(source: string): string[] {
-  const lines = (errors: ValidationError[]): string[] => errors.flatMap((e) => {
-    const where = 'path' in e ? e.path : '';
-    const own = `${where || '/'}: ${e.title}${e.detail ? ` (${e.detail})` : ''}`;
-    const nested = 'states' in e && e.states ? e.states.flatMap((s) => lines(s.errors).map((l) => `  ${l}`)) : [];
-    return [own, ...nested];
-  });
+  const lines = (errors: ValidationError[]): string[] =>
+    errors.flatMap((e) => {
+      const where = 'path' in e ? e.path : '';
+      const own = `${where || '/'}: ${e.title}${e.detail ? ` (${e.detail})` : ''}`;
+      const nested = 'states' in e && e.states ? e.states.flatMap((s) => lines(s.errors).map((l) => `  ${l}`)) : [];
+      return [own, ...nested];
+    });
   return lines(validateWorkflow(source).errors);
 }
 
@@ -60,8 +65,19 @@ test('the schema check rejects an invalid workflow (a job without runs-on, an un
 // ---------------------------------------------------------------------------------------------
 // (b) what the workflows ask of the suite
 
-interface Step { run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, string>; if?: string }
-interface Job { env?: Record<string, string>; steps?: Step[]; strategy?: { matrix?: Record<string, unknown[]> }; if?: string }
+interface Step {
+  run?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+  if?: string;
+}
+interface Job {
+  env?: Record<string, string>;
+  steps?: Step[];
+  strategy?: { matrix?: Record<string, unknown[]> };
+  if?: string;
+}
 interface Workflow {
   env?: Record<string, string>;
   on?: { workflow_dispatch?: { inputs?: Record<string, { default?: unknown }> } } | string | string[];
@@ -147,7 +163,12 @@ function shellWords(line: string, env: Record<string, string>): { words: string[
   return { words, dynamic };
 }
 
-interface NpmRun { script: string; args: string[]; dynamic: boolean[]; where: string }
+interface NpmRun {
+  script: string;
+  args: string[];
+  dynamic: boolean[];
+  where: string;
+}
 
 /** Every `npm run <script> [-- args]` in the run steps of a workflow, with its environment expanded. */
 function npmRuns(wf: Workflow, file: string): NpmRun[] {
@@ -246,7 +267,12 @@ function writtenReportNames(): string[] {
 }
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*')}$`,
+  );
 }
 
 /**
@@ -262,30 +288,41 @@ function repoPaths(wf: Workflow): string[] {
         const { words, dynamic } = shellWords(line, {});
         candidates.push(...words.filter((_, i) => !dynamic[i]));
       }
-      for (const v of Object.values(step.with ?? {})) candidates.push(...String(v).split('\n').map((s) => s.trim()));
+      for (const v of Object.values(step.with ?? {}))
+        candidates.push(
+          ...String(v)
+            .split('\n')
+            .map((s) => s.trim()),
+        );
       for (const cond of [step.if ?? '', job.if ?? '']) candidates.push(...[...cond.matchAll(/hashFiles\('([^']+)'\)/g)].map((m) => m[1]));
     }
   }
   const topLevel = new Set(fs.readdirSync(ROOT));
-  return [...new Set(candidates.filter((w) => {
-    if (!/^(\.\/)?[\w.*-]+(\/[\w.*-]*)*$/.test(w) || w.includes('${{')) return false;
-    const first = w.replace(/^\.\//, '').split('/')[0];
-    return w.includes('/') ? first === 'reports' || topLevel.has(first) : /\.(ya?ml|json|md|xml|html|tar\.gz)$/.test(w);
-  }))];
+  return [
+    ...new Set(
+      candidates.filter((w) => {
+        if (!/^(\.\/)?[\w.*-]+(\/[\w.*-]*)*$/.test(w) || w.includes('${{')) return false;
+        const first = w.replace(/^\.\//, '').split('/')[0];
+        return w.includes('/') ? first === 'reports' || topLevel.has(first) : /\.(ya?ml|json|md|xml|html|tar\.gz)$/.test(w);
+      }),
+    ),
+  ];
 }
 
 /** A path is fine when the suite writes it in reports/, when it exists, or when it is the baseline. */
 function pathProblems(paths: string[], file: string): string[] {
   const written = writtenReportNames();
-  return paths.filter((p) => {
-    const rel = p.replace(/^\.\//, '');
-    if (rel.startsWith('reports/')) {
-      const name = rel.slice('reports/'.length).split('/')[0];
-      if (written.some((w) => globToRegExp(name).test(w))) return false;
-    }
-    if (rel.includes('*')) return true;
-    return !(fs.existsSync(path.join(ROOT, rel)) || path.join(ROOT, rel) === DEFAULT_BASELINE);
-  }).map((p) => `${path.basename(file)}: ${p} is neither a file the suite writes nor one of this repository`);
+  return paths
+    .filter((p) => {
+      const rel = p.replace(/^\.\//, '');
+      if (rel.startsWith('reports/')) {
+        const name = rel.slice('reports/'.length).split('/')[0];
+        if (written.some((w) => globToRegExp(name).test(w))) return false;
+      }
+      if (rel.includes('*')) return true;
+      return !(fs.existsSync(path.join(ROOT, rel)) || path.join(ROOT, rel) === DEFAULT_BASELINE);
+    })
+    .map((p) => `${path.basename(file)}: ${p} is neither a file the suite writes nor one of this repository`);
 }
 
 function parse(file: string): Workflow {
@@ -304,7 +341,11 @@ test('every npm script the workflows call exists, with arguments the suite accep
   expect(args('nightly-monitor.yml').join('\n')).toMatch(/^conformance --target sandbox --monitor --shard 1\/2$/m);
   expect(args('nightly-monitor.yml').join('\n')).toMatch(/^merge \S+ --compare \S+ --history \S+$/m);
   // Every merge keeps the night, with or without a comparison.
-  expect(args('nightly-monitor.yml').filter((a) => a.startsWith('merge ')).every((a) => /--history \S+$/.test(a))).toBe(true);
+  expect(
+    args('nightly-monitor.yml')
+      .filter((a) => a.startsWith('merge '))
+      .every((a) => /--history \S+$/.test(a)),
+  ).toBe(true);
 });
 
 test('the command check refuses what the suite refuses', () => {
@@ -327,13 +368,22 @@ test('every path the workflows name in this repository is a report the suite wri
     expect(pathProblems(paths, file)).toEqual([]);
   }
   const all = workflowFiles().flatMap((f) => repoPaths(parse(f)));
-  expect(all).toEqual(expect.arrayContaining(['reports/junit.xml', 'reports/certification-*.tar.gz', 'reports/blob/', 'reports/conformance.json', 'reports/changes.md',
-    'reports/trend.html', 'reports/trend.md']));
+  expect(all).toEqual(
+    expect.arrayContaining([
+      'reports/junit.xml',
+      'reports/certification-*.tar.gz',
+      'reports/blob/',
+      'reports/conformance.json',
+      'reports/changes.md',
+      'reports/trend.html',
+      'reports/trend.md',
+    ]),
+  );
   // And the check can fail.
   expect(pathProblems(['reports/conformance.txt', 'reports/certificate-*.zip', 'fixtures/targets/nowhere.yaml'], 'x.yml')).toHaveLength(3);
 });
 
-test('every run script is valid bash (the runner\'s default shell), its expressions filled in', () => {
+test("every run script is valid bash (the runner's default shell), its expressions filled in", () => {
   for (const file of workflowFiles()) {
     const wf = parse(file);
     for (const [jobId, job] of Object.entries(wf.jobs)) {
@@ -349,19 +399,26 @@ test('every run script is valid bash (the runner\'s default shell), its expressi
 
 /** A failing run's certificate, with the likely cause of its failures (the triage). */
 function failingWithTriage(): Certificate {
-  const c = certificate([requirement('RESP-STATUS', { class: 'profile' })], [
-    check('RESP-STATUS', 'GET /trips/{tripId}', 'failed'), check('RESP-STATUS', 'GET /trips/{tripId}/stats', 'failed'),
-  ]);
+  const c = certificate(
+    [requirement('RESP-STATUS', { class: 'profile' })],
+    [check('RESP-STATUS', 'GET /trips/{tripId}', 'failed'), check('RESP-STATUS', 'GET /trips/{tripId}/stats', 'failed')],
+  );
   return {
     ...c,
     gate: { status: 'failed', exitCode: EXIT.failed, rule: 'conformance gate (core and profile)', reasons: ['the profile verdict is FAIL: RESP-STATUS'] },
     triage: {
-      failed: 2, explained: 2,
-      causes: [{
-        id: 'not-implemented', title: '2 routes answer a non-API 404 to every valid request (not implemented?)', explains: 2,
-        checks: ['RESP-STATUS GET /trips/{tripId}', 'RESP-STATUS GET /trips/{tripId}/stats'], routes: ['GET /trips/{tripId}', 'GET /trips/{tripId}/stats'],
-        fix: 'Implement these routes.',
-      }],
+      failed: 2,
+      explained: 2,
+      causes: [
+        {
+          id: 'not-implemented',
+          title: '2 routes answer a non-API 404 to every valid request (not implemented?)',
+          explains: 2,
+          checks: ['RESP-STATUS GET /trips/{tripId}', 'RESP-STATUS GET /trips/{tripId}/stats'],
+          routes: ['GET /trips/{tripId}', 'GET /trips/{tripId}/stats'],
+          fix: 'Implement these routes.',
+        },
+      ],
     },
   };
 }
@@ -369,23 +426,27 @@ function failingWithTriage(): Certificate {
 test('each job summary shows the certificate from its top: the verdict, the exit status and the likely causes first; a huge one is cut at 1 MiB, not lost', () => {
   const dir = fs.mkdtempSync(path.join(scratchDir(), 'summary-'));
   fs.mkdirSync(path.join(dir, 'reports'));
-  const summaryOf = (markdown: string): string[] => workflowFiles().map((file) => {
-    fs.writeFileSync(path.join(dir, 'reports', 'conformance.md'), markdown);
-    const wf = parse(file);
-    const steps = Object.values(wf.jobs).flatMap((job) => (job.steps ?? []).map((step) => ({ job, step })))
-      .filter(({ step }) => step.run?.includes('GITHUB_STEP_SUMMARY') && step.run.includes('reports/conformance.md'));
-    expect(steps, path.basename(file)).toHaveLength(1);
-    const [{ job, step }] = steps;
-    const out = path.join(dir, `${path.basename(file)}.summary.md`);
-    fs.rmSync(out, { force: true });
-    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expandExpressions(String(v), wf, job)]));
-    // As GitHub runs a step's script: bash -e -o pipefail.
-    const ran = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', expandExpressions(step.run!, wf, job)], {
-      cwd: dir, encoding: 'utf8', env: { ...process.env, ...env, GITHUB_STEP_SUMMARY: out, RUNNER_TEMP: dir },
+  const summaryOf = (markdown: string): string[] =>
+    workflowFiles().map((file) => {
+      fs.writeFileSync(path.join(dir, 'reports', 'conformance.md'), markdown);
+      const wf = parse(file);
+      const steps = Object.values(wf.jobs)
+        .flatMap((job) => (job.steps ?? []).map((step) => ({ job, step })))
+        .filter(({ step }) => step.run?.includes('GITHUB_STEP_SUMMARY') && step.run.includes('reports/conformance.md'));
+      expect(steps, path.basename(file)).toHaveLength(1);
+      const [{ job, step }] = steps;
+      const out = path.join(dir, `${path.basename(file)}.summary.md`);
+      fs.rmSync(out, { force: true });
+      const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expandExpressions(String(v), wf, job)]));
+      // As GitHub runs a step's script: bash -e -o pipefail.
+      const ran = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', expandExpressions(step.run!, wf, job)], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, ...env, GITHUB_STEP_SUMMARY: out, RUNNER_TEMP: dir },
+      });
+      expect(ran.status, `${path.basename(file)}: ${ran.stderr}`).toBe(0);
+      return fs.readFileSync(out, 'utf8');
     });
-    expect(ran.status, `${path.basename(file)}: ${ran.stderr}`).toBe(0);
-    return fs.readFileSync(out, 'utf8');
-  });
   for (const summary of summaryOf(renderMarkdown(failingWithTriage()))) {
     const cause = summary.indexOf('1. 2 routes answer a non-API 404 to every valid request (not implemented?): 2 checks');
     expect(cause).toBeGreaterThan(summary.indexOf('**Exit status: 1 failed**'));

@@ -31,7 +31,12 @@ export const bareCar = { ...car, id: 2, make: 'Generic', model: null, year: 0, n
 export const createdCar = { ...car, id: 3, userId: 42, timezone: 'Europe/Paris' };
 
 export const carCreationBody = {
-  make: 'Renault', model: 'Clio', name: 'My car', year: 2014, numberPlate: 'AB-123-CD', timezone: 'Europe/Paris',
+  make: 'Renault',
+  model: 'Clio',
+  name: 'My car',
+  year: 2014,
+  numberPlate: 'AB-123-CD',
+  timezone: 'Europe/Paris',
 };
 
 // v3-profile.md § Records: the user record's dates use the car shape "in every example".
@@ -54,7 +59,12 @@ export const bareUser = { ...user, nickName: null, gender: 'MALE', birthDate: nu
 export const userById = { ...user, email: 'jane.doe@example.test' };
 
 export const location = {
-  latitude: 48.8584, longitude: 2.2945, altitude: 35.5, satellites: 8, heading: 182, date: DATES.fraction6,
+  latitude: 48.8584,
+  longitude: 2.2945,
+  altitude: 35.5,
+  satellites: 8,
+  heading: 182,
+  date: DATES.fraction6,
 };
 
 export const signals = [
@@ -88,7 +98,13 @@ export const tripStatUsedTime = { type: 'USED_TIME', value: 1530 };
 export const tripStats = [tripStatMileage, tripStatUsedTime];
 
 export const geojsonPoint = { type: 'Point', coordinates: [2.2945, 48.8584] };
-export const geojsonLineString = { type: 'LineString', coordinates: [[2.2945, 48.8584], [2.3522, 48.8566]] };
+export const geojsonLineString = {
+  type: 'LineString',
+  coordinates: [
+    [2.2945, 48.8584],
+    [2.3522, 48.8566],
+  ],
+};
 
 export const token = {
   access_token: 'eyJhbGciOi.fake.token',
@@ -100,21 +116,31 @@ export const token = {
 
 // vehicle-data-service-v3.md § Errors of GET /users/{userId}/cars, and v3-profile.md § Errors.
 export const errorArrays = {
-  missingScope: [{
-    type: 'AUTHORIZATION_ERROR',
-    message: 'Token does not have the required scope',
-    tip: 'Add the `cars_read` scope to the app scopes and reconnect the user',
-  }],
-  noAccess: [{
-    type: 'AUTHORIZATION_ERROR', message: "Token can't access this user", tip: 'Make sure the user is accessible with this token',
-  }],
+  missingScope: [
+    {
+      type: 'AUTHORIZATION_ERROR',
+      message: 'Token does not have the required scope',
+      tip: 'Add the `cars_read` scope to the app scopes and reconnect the user',
+    },
+  ],
+  noAccess: [
+    {
+      type: 'AUTHORIZATION_ERROR',
+      message: "Token can't access this user",
+      tip: 'Make sure the user is accessible with this token',
+    },
+  ],
   userNotFound: [{ type: 'PARAMETERS_ERROR', message: 'User not found', tip: 'Check that the user exists' }],
   missingAuthorization: [{ type: 'AUTHENTICATION_ERROR', message: 'Authorization is missing', tip: 'Send a Bearer token' }],
 };
 
 export const legacyError = { message: 'Invalid authentication' };
 
-export interface Example { contract: string; label: string; body: unknown }
+export interface Example {
+  contract: string;
+  label: string;
+  body: unknown;
+}
 
 /** Every payload a conforming server may answer; each must pass its contract. */
 export const ACCEPTED: Example[] = [
@@ -124,9 +150,18 @@ export const ACCEPTED: Example[] = [
   { contract: 'car[]', label: 'no cars', body: [] },
   { contract: 'createdCar', label: 'POST answer', body: createdCar },
   { contract: 'carCreationBody', label: 'full body', body: carCreationBody },
-  { contract: 'carCreationBody', label: 'bounds: make 3, model 1, name/numberPlate empty, 64 chars', body: {
-    make: 'Kia', model: 'X', name: '', numberPlate: '', timezone: 'America/New_York', year: 2020,
-  } },
+  {
+    contract: 'carCreationBody',
+    label: 'bounds: make 3, model 1, name/numberPlate empty, 64 chars',
+    body: {
+      make: 'Kia',
+      model: 'X',
+      name: '',
+      numberPlate: '',
+      timezone: 'America/New_York',
+      year: 2020,
+    },
+  },
   { contract: 'carCreationBody', label: 'make 64 chars', body: { make: 'M'.repeat(64), model: 'm'.repeat(64) } },
   { contract: 'user', label: 'profile user', body: user },
   { contract: 'user', label: 'nulls', body: bareUser },

@@ -17,7 +17,8 @@ type Json = Record<string, any>;
 const catalogue = loadCatalogue();
 const doc = buildOpenApi(catalogue) as Json;
 const operations = Object.entries(doc.paths as Json).flatMap(([path, methods]) =>
-  Object.entries(methods as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+  Object.entries(methods as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+);
 const operationOf = (route: Route) => operations.find((o) => o.op['x-vds-routes'].includes(route.route))!;
 /** An example, or the components/examples entry its $ref names. */
 const resolveExample = (ex: Json): Json => (ex.$ref ? doc.components.examples[ex.$ref.split('/').pop()] : ex);
@@ -88,7 +89,10 @@ test.describe('every route and every documented error', () => {
     const flow = doc.components.securitySchemes.oauth2.flows.authorizationCode;
     expect(Object.keys(flow.scopes)).toEqual(catalogue.scopes);
     for (const text of Object.values(flow.scopes)) expect(text).toMatch(/\S/);
-    expect({ authorizationUrl: flow.authorizationUrl, tokenUrl: flow.tokenUrl }).toEqual({ authorizationUrl: '/v3/auth/auth', tokenUrl: '/v3/auth/access_token' });
+    expect({ authorizationUrl: flow.authorizationUrl, tokenUrl: flow.tokenUrl }).toEqual({
+      authorizationUrl: '/v3/auth/auth',
+      tokenUrl: '/v3/auth/access_token',
+    });
   });
 
   test('every error-case requirement has its status, type and message under each of its routes', () => {
@@ -106,7 +110,8 @@ test.describe('every route and every documented error', () => {
           for (const key of keys) {
             const value = examples[key] ? resolveExample(examples[key]).value : undefined;
             if (!value) missing.push(`${key} ${route.route}: no ${status} example`);
-            else if (!types.includes(value[0].type) || (message && value[0].message !== message)) missing.push(`${key} ${route.route}: ${status} ${JSON.stringify(value[0])}`);
+            else if (!types.includes(value[0].type) || (message && value[0].message !== message))
+              missing.push(`${key} ${route.route}: ${status} ${JSON.stringify(value[0])}`);
           }
         }
       }
@@ -166,7 +171,7 @@ test.describe('the reference server answers what the document describes', () => 
     expect(gets.length).toBe(catalogue.routes.filter((r) => r.method === 'GET').length);
   });
 
-  test('the token endpoint\'s answer validates against its operation', async () => {
+  test("the token endpoint's answer validates against its operation", async () => {
     const validate = schemaAt('/auth/access_token', 'post', '200', 'application/json');
     expect(validate(await h.tokenResponse()), ajv.errorsText(validate.errors)).toBe(true);
   });

@@ -8,9 +8,29 @@ import { checkContract, contractNames, describeViolations, SCHEMA_BASE, SCHEMA_D
 import * as ex from './examples';
 
 const CONTRACTS = [
-  'user', 'userById', 'car', 'createdCar', 'carCreationBody', 'location', 'signal', 'accelerometer', 'status',
-  'tripSummary', 'trip', 'carStatMileage', 'carStatUsedTime', 'tripStat', 'tripStatMileage', 'tripStatUsedTime',
-  'tripStats', 'geojsonPoint', 'geojsonLineString', 'token', 'errorArray', 'legacyError', 'dates',
+  'user',
+  'userById',
+  'car',
+  'createdCar',
+  'carCreationBody',
+  'location',
+  'signal',
+  'accelerometer',
+  'status',
+  'tripSummary',
+  'trip',
+  'carStatMileage',
+  'carStatUsedTime',
+  'tripStat',
+  'tripStatMileage',
+  'tripStatUsedTime',
+  'tripStats',
+  'geojsonPoint',
+  'geojsonLineString',
+  'token',
+  'errorArray',
+  'legacyError',
+  'dates',
 ];
 
 test('the catalogue names and the schema files are the same set', () => {
@@ -42,7 +62,7 @@ test.describe('schema files', () => {
   });
 });
 
-test.describe('accepts the documents\' examples', () => {
+test.describe("accepts the documents' examples", () => {
   const covered = new Set(ex.ACCEPTED.map((e) => e.contract.replace(/\[\]$/, '')));
   test('every record contract has at least one example', () => {
     expect(CONTRACTS.filter((c) => c !== 'dates' && !covered.has(c))).toEqual([]);
@@ -91,7 +111,14 @@ const REJECTED: Mutation[] = [
   ['car', 'name null', ex.car, set('/name', null), '/name', 'type'],
   ['car', 'cardbId "210"', ex.car, set('/cardbId', '210'), '/cardbId', 'type'],
   ['car', 'deviceId a number', ex.car, set('/deviceId', 1234), '/deviceId', 'type'],
-  ['car[]', 'element 3 with a Z date', [ex.car, { ...ex.car, id: 5 }, ex.bareCar, { ...ex.car, id: 6 }], set('/3/creationDate', '2026-11-02T10:00:00Z'), '/3/creationDate', 'format'],
+  [
+    'car[]',
+    'element 3 with a Z date',
+    [ex.car, { ...ex.car, id: 5 }, ex.bareCar, { ...ex.car, id: 6 }],
+    set('/3/creationDate', '2026-11-02T10:00:00Z'),
+    '/3/creationDate',
+    'format',
+  ],
   ['createdCar', 'missing userId', ex.createdCar, del('/userId'), '/userId', 'required'],
   ['createdCar', 'timezone 1', ex.createdCar, set('/timezone', 1), '/timezone', 'type'],
   ['createdCar', 'car rule still applies', ex.createdCar, set('/creationDate', '2016-03-01T02:24:20Z'), '/creationDate', 'format'],
@@ -127,7 +154,17 @@ const REJECTED: Mutation[] = [
   ['location', 'longitude "2.29"', ex.location, set('/longitude', '2.29'), '/longitude', 'type'],
   ['location', 'satellites 7.5', ex.location, set('/satellites', 7.5), '/satellites', 'type'],
   ['location', 'heading missing', ex.location, del('/heading'), '/heading', 'required'],
-  ['location', 'satCount instead of satellites', ex.location, (b) => { b.satCount = b.satellites; delete b.satellites; }, '/satellites', 'required'],
+  [
+    'location',
+    'satCount instead of satellites',
+    ex.location,
+    (b) => {
+      b.satCount = b.satellites;
+      delete b.satellites;
+    },
+    '/satellites',
+    'required',
+  ],
   ['location', 'date without offset', ex.location, set('/date', '2016-03-01T02:24:20.000000'), '/date', 'format'],
   ['signal', 'value "1"', ex.signals[1], set('/value', '1'), '/value', 'type'],
   ['signal', 'missing name', ex.signals[0], del('/name'), '/name', 'required'],
@@ -164,7 +201,14 @@ const REJECTED: Mutation[] = [
   ['tripStats', 'without MILEAGE', ex.tripStats, (b) => b.shift(), '', 'contains'],
   ['tripStats', 'an item with value "x"', ex.tripStats, set('/1/value', 'x'), '/1/value', 'type'],
   // GeoJSON (RFC 7946)
-  ['geojsonPoint', '[lat, lon] puts latitude out of range', { type: 'Point', coordinates: [-122.42, 37.77] }, (b) => b.coordinates.reverse(), '/coordinates/1', 'minimum'],
+  [
+    'geojsonPoint',
+    '[lat, lon] puts latitude out of range',
+    { type: 'Point', coordinates: [-122.42, 37.77] },
+    (b) => b.coordinates.reverse(),
+    '/coordinates/1',
+    'minimum',
+  ],
   ['geojsonPoint', 'longitude 200', ex.geojsonPoint, set('/coordinates/0', 200), '/coordinates/0', 'maximum'],
   ['geojsonPoint', 'type "point"', ex.geojsonPoint, set('/type', 'point'), '/type', 'const'],
   ['geojsonPoint', 'one number', ex.geojsonPoint, set('/coordinates', [2.29]), '/coordinates', 'minItems'],
@@ -196,8 +240,10 @@ test.describe('rejects one known-bad variant per rule', () => {
       expect(checkContract(contract, body), 'the base payload is valid').toEqual([]);
       mutate(body);
       const violations = checkContract(contract, body);
-      expect(violations.map((v) => ({ pointer: v.pointer, keyword: v.keyword })), describeViolations(violations))
-        .toEqual([{ pointer, keyword }]);
+      expect(
+        violations.map((v) => ({ pointer: v.pointer, keyword: v.keyword })),
+        describeViolations(violations),
+      ).toEqual([{ pointer, keyword }]);
     });
   }
 });

@@ -1,22 +1,29 @@
 // The validator's own behaviour: arrays, readable violations, collapsing, unknown members, singleton.
 import { test, expect } from '@playwright/test';
 import {
-  compileAll, checkContract, contractRegistry, describeViolations, documentedOnly, unknownFields, validatorFor, type ContractViolation,
+  compileAll,
+  checkContract,
+  contractRegistry,
+  describeViolations,
+  documentedOnly,
+  unknownFields,
+  validatorFor,
+  type ContractViolation,
 } from '../../../src/schemas/validate';
 import * as ex from './examples';
 
 test.describe('checkContract', () => {
   test('"name[]" wants an array and prefixes pointers with the element index', () => {
     const cars = [ex.car, ex.bareCar, ex.car, { ...ex.car, creationDate: '2026-11-02T10:00:00Z' }];
-    expect(checkContract('car[]', cars)).toEqual([{
-      pointer: '/3/creationDate',
-      keyword: 'format',
-      expected: 'format vds-car-date (YYYY-MM-DDThh:mm:ss±hh:mm)',
-      actual: '2026-11-02T10:00:00Z',
-    }]);
-    expect(checkContract('car[]', ex.car)).toEqual([
-      { pointer: '', keyword: 'type', expected: 'array of car', actual: ex.car },
+    expect(checkContract('car[]', cars)).toEqual([
+      {
+        pointer: '/3/creationDate',
+        keyword: 'format',
+        expected: 'format vds-car-date (YYYY-MM-DDThh:mm:ss±hh:mm)',
+        actual: '2026-11-02T10:00:00Z',
+      },
     ]);
+    expect(checkContract('car[]', ex.car)).toEqual([{ pointer: '', keyword: 'type', expected: 'array of car', actual: ex.car }]);
   });
 
   test('a body of the wrong type is one violation at the root', () => {
@@ -34,12 +41,12 @@ test.describe('checkContract', () => {
 
   test('expectations are readable', () => {
     const expected = (contract: string, body: unknown) => checkContract(contract, body).map((v) => v.expected);
-    expect(expected('errorArray', [{ ...ex.errorArrays.userNotFound[0], type: 'NOT_FOUND' }]))
-      .toEqual(['one of AUTHENTICATION_ERROR, AUTHORIZATION_ERROR, PARAMETERS_ERROR']);
+    expect(expected('errorArray', [{ ...ex.errorArrays.userNotFound[0], type: 'NOT_FOUND' }])).toEqual([
+      'one of AUTHENTICATION_ERROR, AUTHORIZATION_ERROR, PARAMETERS_ERROR',
+    ]);
     expect(expected('car', { ...ex.car, year: '2019' })).toEqual(['integer']);
     expect(expected('car', { ...ex.car, deviceId: 5 })).toEqual(['string or null']);
-    expect(expected('location', { ...ex.location, date: '2016-03-01' }))
-      .toEqual(['format vds-date-time (RFC 3339 date-time with offset)']);
+    expect(expected('location', { ...ex.location, date: '2016-03-01' })).toEqual(['format vds-date-time (RFC 3339 date-time with offset)']);
     expect(expected('location', { ...ex.location, longitude: 200 })).toEqual(['longitude in [-180, 180]']);
     expect(expected('token', { ...ex.token, token_type: 'mac' })).toEqual(['"bearer" (compared case-insensitively)']);
     expect(expected('tripStats', [ex.tripStatMileage])).toEqual(['an item with type "USED_TIME"']);
@@ -54,10 +61,10 @@ test.describe('checkContract', () => {
       { pointer: '/accelerometer', keyword: 'type', expected: 'object or null', actual: 7 },
     ]);
     // Present but broken: only the real problem inside, no "must be null", no "anyOf".
-    expect(checkContract('status', { ...ex.status, location: { ...ex.location, satellites: 'eight' } }))
-      .toMatchObject([{ pointer: '/location/satellites', keyword: 'type', expected: 'integer' }]);
-    expect(checkContract('user', { ...ex.user, birthDate: '1987-02-29T00:00:00Z' }))
-      .toMatchObject([{ pointer: '/birthDate', keyword: 'format' }]);
+    expect(checkContract('status', { ...ex.status, location: { ...ex.location, satellites: 'eight' } })).toMatchObject([
+      { pointer: '/location/satellites', keyword: 'type', expected: 'integer' },
+    ]);
+    expect(checkContract('user', { ...ex.user, birthDate: '1987-02-29T00:00:00Z' })).toMatchObject([{ pointer: '/birthDate', keyword: 'format' }]);
     // `contains` does not list why every other item failed to match.
     expect(checkContract('tripStats', [ex.tripStatMileage, ex.tripStatMileage])).toMatchObject([{ pointer: '', keyword: 'contains' }]);
   });
@@ -138,7 +145,12 @@ test.describe('documentedOnly', () => {
     expect(documentedOnly('tripSummary', summary)).toEqual(ex.tripSummary);
     // A full trip read through the summary's contract: its summary fields only.
     expect(documentedOnly('tripSummary', ex.trip)).toEqual(ex.tripSummary);
-    expect(documentedOnly('location[]', [{ ...ex.location, serial: 1 }, { ...ex.location, serial: 2 }])).toEqual([ex.location, ex.location]);
+    expect(
+      documentedOnly('location[]', [
+        { ...ex.location, serial: 1 },
+        { ...ex.location, serial: 2 },
+      ]),
+    ).toEqual([ex.location, ex.location]);
     expect(documentedOnly('status', { ...ex.emptyStatus, extra: 1 })).toEqual(ex.emptyStatus);
   });
 

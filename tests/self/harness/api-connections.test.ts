@@ -10,7 +10,11 @@ import { Redactor } from '../../../src/util/redact';
 import { closeIdleConnections, IDLE_MS } from '../../../reference-server/http/idle-close';
 import { listenOnLoopback } from '../support/loopback-server';
 
-interface Seen { method: string; port: number; connection?: string }
+interface Seen {
+  method: string;
+  port: number;
+  connection?: string;
+}
 
 /** A server answering 200 "ok", recording each request with the client port it came from. */
 async function start(handle?: (req: http.IncomingMessage, res: http.ServerResponse, seen: Seen[]) => boolean) {
@@ -75,7 +79,7 @@ test('a POST goes on a fresh connection of its own (never reused, never sent twi
   }
 });
 
-test('a server that drops the request again on the fresh connection has not answered: the server\'s failure, after one retry', async () => {
+test("a server that drops the request again on the fresh connection has not answered: the server's failure, after one retry", async () => {
   // The first request is answered; every later one is dropped unanswered.
   const s = await start((req, _res, seen) => {
     if (seen.length === 1) return false;
@@ -87,7 +91,9 @@ test('a server that drops the request again on the fresh connection has not answ
     await pause(50); // the connection back in the pool: the next request reuses it
     const failure = await s.api.get('/a').catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(NoAnswerError);
-    expect((failure as NoAnswerError).message).toMatch(/closed the connection before answering \(on a fresh connection, sent again after the kept-alive one closed unanswered\)/);
+    expect((failure as NoAnswerError).message).toMatch(
+      /closed the connection before answering \(on a fresh connection, sent again after the kept-alive one closed unanswered\)/,
+    );
     expect((failure as NoAnswerError).exchange.reconnected).toBe(1);
     expect(s.seen).toHaveLength(3);
   } finally {

@@ -12,7 +12,10 @@ test('docs/ARCHITECTURE.md shows the layers of src/layers.yaml (run `npm run arc
 });
 
 test('every folder of src/ is a layer, and every layer a folder', () => {
-  const folders = fs.readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `src/${d.name}`);
+  const folders = fs
+    .readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => `src/${d.name}`);
   const layers = Object.keys(readLayers().folders).filter((f) => f.startsWith('src/'));
   expect(folders.sort()).toEqual([...layers].sort());
 });
@@ -22,7 +25,13 @@ test('the import rules are built from the same list: a rule per layer', () => {
   const config = require(path.join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: Array<{ name: string }> };
   const names = config.forbidden.map((r) => r.name);
   for (const folder of Object.keys(readLayers().folders)) expect(names, folder).toContain(`layers:${folder}`);
-  for (const rule of ['no-circular', 'suite-never-imports-the-reference', 'reference-never-imports-the-suite', 'checks-see-the-check-api-only', 'rendering-never-decides-a-verdict']) {
+  for (const rule of [
+    'no-circular',
+    'suite-never-imports-the-reference',
+    'reference-never-imports-the-suite',
+    'checks-see-the-check-api-only',
+    'rendering-never-decides-a-verdict',
+  ]) {
     expect(names).toContain(rule);
   }
 });

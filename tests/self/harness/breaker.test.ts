@@ -52,13 +52,17 @@ test('while a run is prepared, two silent requests in a row open its route (one 
     expect(silentRoutes()).toEqual({});
     expect(await outcome(api.get('/cars/5003/status'))).toMatch(/^no complete answer within 300 ms/);
     const notSent = await outcome(api.get('/cars/5002/status', { route: 'GET /cars/{carId}/status' }));
-    expect(notSent).toBe('not sent: GET /cars/{carId}/status gave no answer earlier in this run: 2 requests to it in a row got not a byte of answer ' +
-      '(the last: no complete answer within 300 ms (requestTimeoutMs)); the run sends it no more requests');
+    expect(notSent).toBe(
+      'not sent: GET /cars/{carId}/status gave no answer earlier in this run: 2 requests to it in a row got not a byte of answer ' +
+        '(the last: no complete answer within 300 ms (requestTimeoutMs)); the run sends it no more requests',
+    );
     expect(s.seen.filter((u) => u.endsWith('/status'))).toHaveLength(2);
     // Its status line came: slow, not silent.
     expect(await outcome(api.get('/cars/5001/locations'))).toMatch(/^no complete answer within 300 ms/);
     expect(await outcome(api.get('/cars/5001/locations'))).toMatch(/^no complete answer/);
-    expect(silentRoutes()).toEqual({ 'GET /cars/{carId}/status': '2 requests to it in a row got not a byte of answer (the last: no complete answer within 300 ms (requestTimeoutMs))' });
+    expect(silentRoutes()).toEqual({
+      'GET /cars/{carId}/status': '2 requests to it in a row got not a byte of answer (the last: no complete answer within 300 ms (requestTimeoutMs))',
+    });
 
     // The checks of that run: the published routes start open, nothing else is carried over.
     joinRun('run 1', s.base, ROUTES, { silent: silentRoutes() });
@@ -70,7 +74,9 @@ test('while a run is prepared, two silent requests in a row open its route (one 
     // Among the checks, MAX_SILENT_REQUESTS in a row open a route (an answer of another route does not count).
     expect(await outcome(api.get('/cars/5001/trips'))).toBe('answered 200');
     for (let i = 1; i < MAX_SILENT_REQUESTS; i++) expect(await outcome(api.get('/cars/5001/locations'))).toMatch(/^no complete answer/);
-    expect(await outcome(api.get('/cars/5001/locations'))).toMatch(/^not sent: GET \/cars\/\{carId\}\/locations gave no answer earlier in this run: the last 3 requests to it got no answer/);
+    expect(await outcome(api.get('/cars/5001/locations'))).toMatch(
+      /^not sent: GET \/cars\/\{carId\}\/locations gave no answer earlier in this run: the last 3 requests to it got no answer/,
+    );
 
     // Another run starts from nothing.
     joinRun('preparation of run 2', s.base, ROUTES, { preparing: true });

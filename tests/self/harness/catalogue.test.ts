@@ -32,10 +32,9 @@ test('every check procedure is used by some requirement', () => {
 
 test('every contract a route or requirement names exists in contracts/schemas', () => {
   const names = new Set(contractNames());
-  const named = [
-    ...catalogue.routes.map((r) => r.success.contract),
-    ...catalogue.requirements.map((r) => r.params.contract as string | undefined),
-  ].filter((c): c is string => Boolean(c)).map((c) => c.replace(/\[\]$/, ''));
+  const named = [...catalogue.routes.map((r) => r.success.contract), ...catalogue.requirements.map((r) => r.params.contract as string | undefined)]
+    .filter((c): c is string => Boolean(c))
+    .map((c) => c.replace(/\[\]$/, ''));
   expect(named.filter((c) => !names.has(c))).toEqual([]);
 });
 
@@ -84,12 +83,14 @@ const unitLabel = (u: { route: string; scope?: string; status?: number }) => `${
 for (const source of ['spec', 'profile'] as const) {
   const cls = source === 'spec' ? 'core' : 'profile';
   test(`every statement of the ${source} is tested by ${cls} checks on every unit it speaks of (route, scope, error status), or says why it cannot be`, () => {
-    const untraced = catalogue.statements.filter((st) => st.source === source && !st.untestable).flatMap((st) => {
-      const { requirements, units, uncovered } = coverageOf(catalogue, st);
-      if (requirements.length === 0) return [`${st.id}: no ${cls} requirement names it`];
-      if (units.length === 0) return [`${st.id}: speaks of no unit (about.where selects no route)`];
-      return uncovered.map((u) => `${st.id}: no ${cls} check covers ${unitLabel(u)}`);
-    });
+    const untraced = catalogue.statements
+      .filter((st) => st.source === source && !st.untestable)
+      .flatMap((st) => {
+        const { requirements, units, uncovered } = coverageOf(catalogue, st);
+        if (requirements.length === 0) return [`${st.id}: no ${cls} requirement names it`];
+        if (units.length === 0) return [`${st.id}: speaks of no unit (about.where selects no route)`];
+        return uncovered.map((u) => `${st.id}: no ${cls} check covers ${unitLabel(u)}`);
+      });
     expect(untraced).toEqual([]);
   });
 }
@@ -100,30 +101,46 @@ test('every check that covers a unit of a statement has been seen to fail agains
   for (const st of catalogue.statements.filter((x) => !x.untestable)) {
     for (const unit of coverageOf(catalogue, st).units) for (const key of unit.checks) if (!caught.has(key)) never.add(key);
   }
-  expect([...never], 'covering checks no fault has made fail: add a fault, then `npx tsx scripts/mutation.ts --top-up --by-check --write-kills` (docs/CONTRIBUTING.md)').toEqual([]);
+  expect(
+    [...never],
+    'covering checks no fault has made fail: add a fault, then `npx tsx scripts/mutation.ts --top-up --by-check --write-kills` (docs/CONTRIBUTING.md)',
+  ).toEqual([]);
 });
 
 test('a unit is covered only by a check that judges its route: a route a check only reads, or another class, never covers', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-coverage-'));
   // The query parameters name the requirement that judges their refusal: one of this small catalogue's.
-  fs.writeFileSync(path.join(dir, 'routes.yaml'), fs.readFileSync(path.join(CONTRACTS, 'routes.yaml'), 'utf8').replace(/judgedBy: [A-Z-]+/g, 'judgedBy: X-LIMIT'));
+  fs.writeFileSync(
+    path.join(dir, 'routes.yaml'),
+    fs.readFileSync(path.join(CONTRACTS, 'routes.yaml'), 'utf8').replace(/judgedBy: [A-Z-]+/g, 'judgedBy: X-LIMIT'),
+  );
   fs.cpSync(path.join(CONTRACTS, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'statements.yaml'), [
-    'spec:',
-    '  - { id: S-A, section: s, text: t, about: { where: { routes: ["GET /users/me", "GET /users/me/cars"] } } }',
-    '  - { id: S-B, section: s, text: t, about: { where: { routes: ["GET /cars/{carId}/trips"] }, per: scope } }',
-    '  - { id: S-C, section: s, text: t, about: { where: { routes: ["GET /cars/{carId}/locations"] }, per: error } }',
-    'profile:',
-    '  - { id: P-A, section: s, text: t, about: { where: { routes: ["GET /users/me"] } } }',
-  ].join('\n'));
-  fs.writeFileSync(path.join(dir, 'requirements.yaml'), [
-    'requirements:',
-    '  - { id: X-ONCE, class: core, title: t, cite: c, statements: [S-A, S-B, S-C, P-A], check: core-me, per: once, group: users, where: { routes: ["GET /users/me"] }, reads: ["GET /users/me/cars", "GET /cars/{carId}/trips"] }',
-    '  - { id: X-PROFILE, class: profile, title: t, cite: c, statements: [P-A], check: error-case, where: { routes: ["GET /users/me/cars"] }, expect: { status: 401 } }',
-    '  - { id: X-LIMIT, class: profile, title: t, cite: c, statements: [P-A], check: error-case, where: { routes: ["GET /cars/{carId}/locations"] }, expect: { status: 400 } }',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'statements.yaml'),
+    [
+      'spec:',
+      '  - { id: S-A, section: s, text: t, about: { where: { routes: ["GET /users/me", "GET /users/me/cars"] } } }',
+      '  - { id: S-B, section: s, text: t, about: { where: { routes: ["GET /cars/{carId}/trips"] }, per: scope } }',
+      '  - { id: S-C, section: s, text: t, about: { where: { routes: ["GET /cars/{carId}/locations"] }, per: error } }',
+      'profile:',
+      '  - { id: P-A, section: s, text: t, about: { where: { routes: ["GET /users/me"] } } }',
+    ].join('\n'),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'requirements.yaml'),
+    [
+      'requirements:',
+      '  - { id: X-ONCE, class: core, title: t, cite: c, statements: [S-A, S-B, S-C, P-A], check: core-me, per: once, group: users, where: { routes: ["GET /users/me"] }, reads: ["GET /users/me/cars", "GET /cars/{carId}/trips"] }',
+      '  - { id: X-PROFILE, class: profile, title: t, cite: c, statements: [P-A], check: error-case, where: { routes: ["GET /users/me/cars"] }, expect: { status: 401 } }',
+      '  - { id: X-LIMIT, class: profile, title: t, cite: c, statements: [P-A], check: error-case, where: { routes: ["GET /cars/{carId}/locations"] }, expect: { status: 400 } }',
+    ].join('\n'),
+  );
   const c = loadCatalogue(dir);
-  const cov = (id: string) => coverageOf(c, c.statements.find((s) => s.id === id)!);
+  const cov = (id: string) =>
+    coverageOf(
+      c,
+      c.statements.find((s) => s.id === id)!,
+    );
   expect(cov('S-A').uncovered.map(unitLabel)).toEqual(['GET /users/me/cars']);
   expect(cov('S-B').uncovered.map(unitLabel)).toEqual(['GET /cars/{carId}/trips [trips_read]']);
   expect(cov('S-C').units.map(unitLabel)).toEqual(['GET /cars/{carId}/locations 400']);
@@ -131,7 +148,7 @@ test('a unit is covered only by a check that judges its route: a route a check o
   expect(cov('P-A').uncovered.map(unitLabel)).toEqual(['GET /users/me']); // named by a core requirement only
 });
 
-test('a statement says why it cannot be tested in words, and the spec\'s Purpose column is quoted for every route', () => {
+test("a statement says why it cannot be tested in words, and the spec's Purpose column is quoted for every route", () => {
   for (const st of catalogue.statements.filter((x) => x.untestable)) expect(st.untestable!.length, st.id).toBeGreaterThan(20);
   for (const route of catalogue.routes) expect(route.purpose, route.route).toMatch(/\.$/);
 });
@@ -141,7 +158,8 @@ test('the catalogue refuses a requirement that names no statement, an unknown on
   for (const f of ['routes.yaml', 'statements.yaml']) fs.copyFileSync(path.join(CONTRACTS, f), path.join(dir, f));
   fs.cpSync(path.join(CONTRACTS, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
   const write = (entry: string) => fs.writeFileSync(path.join(dir, 'requirements.yaml'), `requirements:\n${entry}`);
-  const entry = (cls: string, statements: string) => `  - { id: X-Y, class: ${cls}, title: t, cite: c, check: error-case, where: { routes: ["GET /users/me"] }${statements} }\n`;
+  const entry = (cls: string, statements: string) =>
+    `  - { id: X-Y, class: ${cls}, title: t, cite: c, check: error-case, where: { routes: ["GET /users/me"] }${statements} }\n`;
   write(entry('core', ''));
   expect(() => loadCatalogue(dir)).toThrow(/missing "statements"/);
   write(entry('core', ', statements: [S-NO-SUCH]'));
@@ -159,7 +177,13 @@ test('the catalogue refuses a misspelt or mistyped parameter of a check, naming 
   fs.cpSync(CONTRACTS, dir, { recursive: true });
   const file = path.join(dir, 'requirements.yaml');
   const original = fs.readFileSync(file, 'utf8');
-  fs.writeFileSync(file, original.replace('    request: { id: unknown }\n    expect: { status: 404, type: PARAMETERS_ERROR, message: User not found }', '    request: { id: unknown }\n    expecct: { status: 404, type: PARAMETERS_ERROR, message: User not found }'));
+  fs.writeFileSync(
+    file,
+    original.replace(
+      '    request: { id: unknown }\n    expect: { status: 404, type: PARAMETERS_ERROR, message: User not found }',
+      '    request: { id: unknown }\n    expecct: { status: 404, type: PARAMETERS_ERROR, message: User not found }',
+    ),
+  );
   expect(() => loadCatalogue(dir)).toThrow(/CORE-USERS-CARS-NOT-FOUND: "expecct" is not a key of a requirement of check error-case/);
   fs.writeFileSync(file, original.replace('    days: 28', '    days: "28"'));
   expect(() => loadCatalogue(dir)).toThrow(/QUERY-RANGE-MONTH: days must be integer/);
@@ -180,7 +204,11 @@ test('the changelog names requirements that exist, with a known kind of change',
   for (const entry of readChangelog()) {
     for (const ch of entry.changes) {
       expect(['added', 'class', 'meaning', 'removed'], ch.id).toContain(ch.what);
-      if (ch.what !== 'removed') expect(catalogue.requirements.map((r) => r.id), ch.id).toContain(ch.id);
+      if (ch.what !== 'removed')
+        expect(
+          catalogue.requirements.map((r) => r.id),
+          ch.id,
+        ).toContain(ch.id);
     }
   }
 });

@@ -34,7 +34,7 @@ test('CAR-CREATE-FULL: every text exactly at its upper bound, in the Basic Multi
   expect(isSuiteCreatedCar(full)).toBe(true);
 });
 
-test('CAR-CREATE-BOUNDS: every text exactly at its lower bound, the car marked as the suite\'s', () => {
+test("CAR-CREATE-BOUNDS: every text exactly at its lower bound, the car marked as the suite's", () => {
   const low = body('CAR-CREATE-BOUNDS');
   for (const field of TEXTS) expect(codePoints(low[field]), field).toBe(BOUNDS[field][0]);
   expect(low.make).toBe(CREATED_CAR_SHORT_MAKE);
@@ -43,12 +43,21 @@ test('CAR-CREATE-BOUNDS: every text exactly at its lower bound, the car marked a
 
 test('CAR-CREATE-INVALID: a body just outside each bound, the rest of it valid', () => {
   const bodies = Object.values(body('CAR-CREATE-INVALID', 'bodies')) as unknown[];
-  const outside = (field: (typeof TEXTS)[number], length: number) => bodies.some((b) => {
-    if (!b || typeof b !== 'object' || Array.isArray(b)) return false;
-    const rest = Object.entries(b).filter(([k]) => k !== field);
-    const restValid = rest.every(([k, v]) => !(k in BOUNDS) || (typeof v === 'string' && codePoints(v) >= BOUNDS[k as keyof typeof BOUNDS][0] && codePoints(v) <= 64));
-    return typeof (b as Record<string, unknown>)[field] === 'string' && codePoints((b as Record<string, unknown>)[field]) === length && restValid && 'make' in b && 'model' in b;
-  });
+  const outside = (field: (typeof TEXTS)[number], length: number) =>
+    bodies.some((b) => {
+      if (!b || typeof b !== 'object' || Array.isArray(b)) return false;
+      const rest = Object.entries(b).filter(([k]) => k !== field);
+      const restValid = rest.every(
+        ([k, v]) => !(k in BOUNDS) || (typeof v === 'string' && codePoints(v) >= BOUNDS[k as keyof typeof BOUNDS][0] && codePoints(v) <= 64),
+      );
+      return (
+        typeof (b as Record<string, unknown>)[field] === 'string' &&
+        codePoints((b as Record<string, unknown>)[field]) === length &&
+        restValid &&
+        'make' in b &&
+        'model' in b
+      );
+    });
   expect(outside('make', 2)).toBe(true);
   expect(outside('make', 65)).toBe(true);
   expect(outside('model', 0)).toBe(true);

@@ -16,9 +16,15 @@ const BASE = 'http://vds.example/v3';
 
 function recorded(over: Partial<Exchange>): Exchange {
   return {
-    method: 'GET', url: `${BASE}/users/me`, credential: 'full',
+    method: 'GET',
+    url: `${BASE}/users/me`,
+    credential: 'full',
     requestHeaders: { accept: 'application/json', authorization: 'Bearer [REDACTED]' },
-    status: 200, responseHeaders: { 'content-type': 'application/json' }, body: '{"id":1}', durationMs: 3, ...over,
+    status: 200,
+    responseHeaders: { 'content-type': 'application/json' },
+    body: '{"id":1}',
+    durationMs: 3,
+    ...over,
   };
 }
 
@@ -28,7 +34,7 @@ function client(exchanges: Exchange[]): { api: ApiClient; session: ReplaySession
   return { api: new ApiClient(BASE, 1000, new Redactor(['replay-token-full', 'replay-token-otherUser']), undefined, session), session };
 }
 
-test('answers by method, URL and credential key, never by the token\'s value; identical requests in recorded order', async () => {
+test("answers by method, URL and credential key, never by the token's value; identical requests in recorded order", async () => {
   const { api, session } = client([recorded({ body: '{"id":1}' }), recorded({ body: '{"id":2}', status: 201 })]);
   const asFull = { authorization: 'Bearer replay-token-full', credential: 'full' as const };
   expect((await api.get('/users/me', asFull)).json).toEqual({ id: 1 });
@@ -64,27 +70,57 @@ test('the clock: a certification keeps every reading, a replay gives them back i
 
 test('the recorded target keeps no secret: placeholders name the keys; no token, command or CA file', () => {
   const target: Target = {
-    name: 'acme', baseUrl: BASE, env: 'cloud', allowWrites: true, startCommand: 'start-it', startTimeoutMs: 1, requestTimeoutMs: 2,
-    tokens: { full: 'tok-full-secret-value' }, tokenCommands: { otherUser: 'vault read x' }, caFile: '/etc/ca.pem',
+    name: 'acme',
+    baseUrl: BASE,
+    env: 'cloud',
+    allowWrites: true,
+    startCommand: 'start-it',
+    startTimeoutMs: 1,
+    requestTimeoutMs: 2,
+    tokens: { full: 'tok-full-secret-value' },
+    tokenCommands: { otherUser: 'vault read x' },
+    caFile: '/etc/ca.pem',
     oauth: { clientId: 'acme-app', clientSecret: 'the-client-secret', username: 'alice@acme', password: 'alice-secret-pw' },
-    headers: { 'X-Api-Key': 'gateway-key-secret' }, data: {}, source: 'acme.yaml', unset: {}, vars: { 'oauth.clientSecret': 'ACME_SECRET' },
+    headers: { 'X-Api-Key': 'gateway-key-secret' },
+    data: {},
+    source: 'acme.yaml',
+    unset: {},
+    vars: { 'oauth.clientSecret': 'ACME_SECRET' },
   };
   const r = recordedTarget(target);
   const text = JSON.stringify(r);
   for (const secret of ['tok-full-secret-value', 'the-client-secret', 'alice-secret-pw', 'gateway-key-secret', 'vault read x', 'start-it', '/etc/ca.pem']) {
     expect(text).not.toContain(secret);
   }
-  expect(r.oauth).toMatchObject({ clientId: 'acme-app', clientSecret: 'replay-secret-oauth.clientSecret', username: 'alice@acme', password: 'replay-secret-oauth.password' });
+  expect(r.oauth).toMatchObject({
+    clientId: 'acme-app',
+    clientSecret: 'replay-secret-oauth.clientSecret',
+    username: 'alice@acme',
+    password: 'replay-secret-oauth.password',
+  });
   expect(r.headers).toEqual({ 'X-Api-Key': 'replay-secret-headers.X-Api-Key' });
 });
 
 test('no check reads the system clock: dates come from ctx.now(), which a replay answers with the recorded instants', () => {
   // The check procedures and the engine that runs them.
   const dirs = ['src/checks', 'src/engine'].map((d) => path.join(__dirname, '../../..', d));
-  const files = dirs.flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f)));
+  const files = dirs.flatMap((dir) =>
+    fs
+      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(dir, f)),
+  );
   expect(files.length).toBeGreaterThan(5);
-  const offenders = files.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').flatMap((line, i) =>
-    // The system clock, or a date template expanded at the system's now (its default argument).
-    /Date\.now\(\)|new Date\(\)/.test(line) || (/expand(Template|Deep)\(/.test(line) && !/ctx\.now\(\)/.test(line)) ? [`${f}:${i + 1}: ${line.trim()}`] : []));
+  const offenders = files.flatMap((f) =>
+    fs
+      .readFileSync(f, 'utf8')
+      .split('\n')
+      .flatMap((line, i) =>
+        // The system clock, or a date template expanded at the system's now (its default argument).
+        /Date\.now\(\)|new Date\(\)/.test(line) || (/expand(Template|Deep)\(/.test(line) && !/ctx\.now\(\)/.test(line))
+          ? [`${f}:${i + 1}: ${line.trim()}`]
+          : [],
+      ),
+  );
   expect(offenders).toEqual([]);
 });

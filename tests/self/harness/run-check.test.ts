@@ -14,14 +14,42 @@ import { runCheck, type CheckInputs } from '../../../src/engine/run-check';
 const SECRET = 'tok_4e5f6a7b8c9d';
 
 function inputs(): CheckInputs {
-  const target = { name: 't', env: 'cloud', baseUrl: 'http://127.0.0.1:9/v3', requestTimeoutMs: 1000, source: 't.yaml', oauth: {}, tokens: {}, unset: {} } as unknown as Target;
+  const target = {
+    name: 't',
+    env: 'cloud',
+    baseUrl: 'http://127.0.0.1:9/v3',
+    requestTimeoutMs: 1000,
+    source: 't.yaml',
+    oauth: {},
+    tokens: {},
+    unset: {},
+  } as unknown as Target;
   const run = { secrets: [SECRET], tokens: {}, tokenNotes: {}, data: {}, dataNotes: {}, browser: {}, warnings: [], concurrency: 1 } as unknown as RunContext;
-  return { target, run, catalogue: loadCatalogue(), browserSession: (fn) => fn(undefined as never), secretRefs: { headers: new Map(), bearer: new Map(), basic: new Map() } };
+  return {
+    target,
+    run,
+    catalogue: loadCatalogue(),
+    browserSession: (fn) => fn(undefined as never),
+    secretRefs: { headers: new Map(), bearer: new Map(), basic: new Map() },
+  };
 }
 
 function planned(check: string): PlannedCheck {
   const requirement: Requirement = {
-    id: 'SELF-TEST', class: 'core', title: 't', cite: 'c', check, severity: 'major', advisory: false, per: 'once', env: ['cloud'], routes: [], reads: [], judgesErrorsSeen: false, params: {}, statements: ['S-ERRORS-BODY'],
+    id: 'SELF-TEST',
+    class: 'core',
+    title: 't',
+    cite: 'c',
+    check,
+    severity: 'major',
+    advisory: false,
+    per: 'once',
+    env: ['cloud'],
+    routes: [],
+    reads: [],
+    judgesErrorsSeen: false,
+    params: {},
+    statements: ['S-ERRORS-BODY'],
   };
   return { requirement, group: 'users', key: `SELF-TEST ${check}` };
 }
@@ -45,7 +73,9 @@ test('a TypeError in a procedure is not run (the suite broke), with the first li
   expect(record.status).toBe('not-run');
   expect(record.suiteBroke).toBe(true);
   expect(record.failure).toBeUndefined();
-  expect(record.reason).toMatch(/^the suite broke under this check \(a defect of the suite or of its inputs, not anything the server did; please report it\): Cannot read properties of null/);
+  expect(record.reason).toMatch(
+    /^the suite broke under this check \(a defect of the suite or of its inputs, not anything the server did; please report it\): Cannot read properties of null/,
+  );
   expect(record.reason).not.toContain(SECRET);
   expect(record.reason).not.toContain('at somewhere');
 });
@@ -55,7 +85,12 @@ test('a failed assertion and a request without answer stay failures; a NotRun is
   expect(failed.status).toBe('failed');
   expect(failed.suiteBroke).toBeUndefined();
   const silent = await outcomeOf(() => {
-    throw new NoAnswerError('GET http://x/v3/users/me: the connection was reset by the server', 'network', { method: 'GET', url: 'http://x/v3/users/me', requestHeaders: {}, durationMs: 1 });
+    throw new NoAnswerError('GET http://x/v3/users/me: the connection was reset by the server', 'network', {
+      method: 'GET',
+      url: 'http://x/v3/users/me',
+      requestHeaders: {},
+      durationMs: 1,
+    });
   });
   expect(silent.status).toBe('failed');
   expect(silent.failure?.actual).toContain('the connection was reset by the server');

@@ -31,45 +31,54 @@ test.describe('sign-in form in Chromium', () => {
     {
       name: 'labelled fields (the reference page)',
       html: `<form><label for="u">Email</label><input id="u" name="username" type="email"><label for="p">Password</label><input id="p" name="password" type="password"><button type="submit">Sign in</button></form>`,
-      expected: ['username', 'password', 'Sign in'], byLayout: false,
+      expected: ['username', 'password', 'Sign in'],
+      byLayout: false,
     },
     {
       name: 'no label: a text field with a placeholder, a password, a "Continue" button (issue 25)',
       html: `<form><input name="login" type="text" placeholder="Email or username"><input name="password" type="password" placeholder="Password"><button>Continue</button></form>`,
-      expected: ['login', 'password', 'Continue'], byLayout: true,
+      expected: ['login', 'password', 'Continue'],
+      byLayout: true,
     },
     {
       name: 'no label: an e-mail field and an <input type=submit value=...>',
       html: `<form><input name="user" type="email"><input name="pass" type="password"><input type="submit" value="Log in"></form>`,
-      expected: ['user', 'pass', 'Log in'], byLayout: true,
+      expected: ['user', 'pass', 'Log in'],
+      byLayout: true,
     },
     {
       name: 'a search box outside the form, a honeypot moved off the page, a "Show" button and a link in it',
       html: `<header><input name="q" type="text" placeholder="Search"></header>
         <form><input name="login" type="text"><input name="website" type="text" tabindex="-1" style="position:absolute;left:-10000px">
         <div><input name="password" type="password"><button type="button">Show</button></div><a href="#">Forgot your password?</a><button class="primary">Continue</button></form>`,
-      expected: ['login', 'password', 'Continue'], byLayout: true,
+      expected: ['login', 'password', 'Continue'],
+      byLayout: true,
     },
     {
       name: 'a "remember my login" box and a labelled "show password" button are not fields',
       html: `<form><input name="id" type="text" placeholder="Identifier"><input name="secret" type="password"><button type="button" aria-label="Show password">👁</button>
         <label><input name="remember" type="checkbox"> Remember my login</label><button type="button">Sign in with another account</button><button type="submit">Go</button></form>`,
-      expected: ['id', 'secret', 'Go'], byLayout: true,
+      expected: ['id', 'secret', 'Go'],
+      byLayout: true,
     },
     {
       name: 'no <form> (a single-page application): the fields and a role=button after them',
       html: `<div><input name="email" type="email"><input name="password" type="password"><div role="button" tabindex="0">Continue</div></div>`,
-      expected: ['email', 'password', 'Continue'], byLayout: true,
+      expected: ['email', 'password', 'Continue'],
+      byLayout: true,
     },
     {
-      name: 'the target file\'s selectors win over labels and layout',
+      name: "the target file's selectors win over labels and layout",
       html: `<form><label for="a">Email</label><input id="a" name="decoy" type="email"><input name="real" type="text"><input name="pw" type="password"><button>Enter</button></form>`,
-      expected: ['real', 'pw', 'Enter'], byLayout: false,
+      expected: ['real', 'pw', 'Enter'],
+      byLayout: false,
     },
   ];
   for (const c of cases) {
     test(c.name, async () => {
-      const selectors: Record<string, string> = c.name.startsWith('the target file') ? { username: '[name=real]', password: '[name=pw]', submit: 'text=Enter' } : {};
+      const selectors: Record<string, string> = c.name.startsWith('the target file')
+        ? { username: '[name=real]', password: '[name=pw]', submit: 'text=Enter' }
+        : {};
       const { result, names, page } = await search(c.html, selectors);
       try {
         expect('form' in result ? names : result).toEqual(c.expected);
@@ -83,7 +92,9 @@ test.describe('sign-in form in Chromium', () => {
   test('a form rendered by a script after the page loaded is awaited', async () => {
     const page = await browser.newPage();
     try {
-      await page.setContent(`<main></main><script>setTimeout(() => { document.querySelector('main').innerHTML = '<form><input name="login"><input name="password" type="password"><button>Continue</button></form>'; }, 300)</script>`);
+      await page.setContent(
+        `<main></main><script>setTimeout(() => { document.querySelector('main').innerHTML = '<form><input name="login"><input name="password" type="password"><button>Continue</button></form>'; }, 300)</script>`,
+      );
       const result = await findSignInForm(page, { oauth: {} }, 3000);
       expect('form' in result).toBe(true);
     } finally {

@@ -35,7 +35,11 @@ test('the data keys of the target schema are the typed list src/setup/target.ts 
 test('the token keys and scopes of the target schema, the catalogue and the reference are the typed lists of src/setup/target.ts', () => {
   const schema = YAML.parse(fs.readFileSync(path.join(TARGETS_DIR, 'target.schema.yaml'), 'utf8'));
   const tokens = schema.properties.tokens.properties;
-  expect(Object.keys(tokens).filter((k) => k !== 'withoutScope').sort()).toEqual([...BASE_TOKEN_KEYS].sort());
+  expect(
+    Object.keys(tokens)
+      .filter((k) => k !== 'withoutScope')
+      .sort(),
+  ).toEqual([...BASE_TOKEN_KEYS].sort());
   expect(Object.keys(tokens.withoutScope.properties)).toEqual([...SCOPES]);
   expect(loadCatalogue().scopes).toEqual([...SCOPES]);
   // The reference is written independently of the suite: its own list must agree, not be shared.

@@ -24,8 +24,17 @@ test('a route that never answers: the proof goes on, keeps the token it cannot d
   try {
     const catalogue = loadCatalogue();
     const target = {
-      name: 'hung-status', baseUrl: `${origin}/v3`, env: 'cloud', allowWrites: false, startTimeoutMs: 1000, requestTimeoutMs: 300,
-      tokens: {}, data: {}, source: 'hung-status.yaml', unset: {}, vars: {},
+      name: 'hung-status',
+      baseUrl: `${origin}/v3`,
+      env: 'cloud',
+      allowWrites: false,
+      startTimeoutMs: 1000,
+      requestTimeoutMs: 300,
+      tokens: {},
+      data: {},
+      source: 'hung-status.yaml',
+      unset: {},
+      vars: {},
     } as Target;
     const run = {
       tokens: { 'withoutScope.status_read': 'lacks-status', 'withoutScope.cars_read': 'hangs-me' } as Partial<Record<TokenKey, string>>,

@@ -10,18 +10,26 @@ import { publishRunContext, readRunContext, type RunContext } from '../../../src
 import { readmeOptionsTable, renderOptionsTable } from '../../../scripts/options-doc';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const files = (dir: string): string[] => fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+const files = (dir: string): string[] =>
+  fs
+    .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
 const SUITE = [...files('src'), ...files('fixtures'), 'playwright.config.ts'];
 /** A read of a VDS_ variable: `process.env.VDS_X`, `env.VDS_X`, `env['VDS_X']`, not an assignment to it. */
 const READ = /\b(?:process\.env|env)(?:\.(VDS_\w+)\b|\[['"](VDS_\w+)['"]\])(?!\s*(?:=(?!=)|\?\?=))/g;
 
-test('only src/options reads VDS_ variables; the command line (src/cli) only builds the runner\'s environment from its flags', () => {
-  const offenders = SUITE.filter((f) => !f.startsWith('src/options/')).flatMap((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n').flatMap((line, i) => {
-    if (/^\s*(\/\/|\*)/.test(line)) return [];
-    const reads = [...line.matchAll(READ)].filter((m) => !(f.startsWith('src/cli/') && !m[0].startsWith('process.env')));
-    return reads.length ? [`${f}:${i + 1}: ${line.trim()}`] : [];
-  }));
+test("only src/options reads VDS_ variables; the command line (src/cli) only builds the runner's environment from its flags", () => {
+  const offenders = SUITE.filter((f) => !f.startsWith('src/options/')).flatMap((f) =>
+    fs
+      .readFileSync(path.join(ROOT, f), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => {
+        if (/^\s*(\/\/|\*)/.test(line)) return [];
+        const reads = [...line.matchAll(READ)].filter((m) => !(f.startsWith('src/cli/') && !m[0].startsWith('process.env')));
+        return reads.length ? [`${f}:${i + 1}: ${line.trim()}`] : [];
+      }),
+  );
   expect(offenders).toEqual([]);
 });
 

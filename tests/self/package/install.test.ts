@@ -13,7 +13,10 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 function npx(cwd: string, args: string[]) {
   return spawnSync('npx', ['--no-install', 'vds-conformance', ...args], {
-    cwd, encoding: 'utf8', timeout: 180_000, env: { ...freshRunEnv(process.env), CI: '1' },
+    cwd,
+    encoding: 'utf8',
+    timeout: 180_000,
+    env: { ...freshRunEnv(process.env), CI: '1' },
   });
 }
 

@@ -39,10 +39,15 @@ export function runCommand(args: string[], env: NodeJS.ProcessEnv = {}, options:
   };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'conformance.ts'), ...args], {
-      cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let output = '';
-    const read = (d: Buffer) => { output = (output + d).slice(-8000); };
+    const read = (d: Buffer) => {
+      output = (output + d).slice(-8000);
+    };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
     const timer = setTimeout(() => killGroup(child), options.timeoutMs ?? 300_000);

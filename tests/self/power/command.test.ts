@@ -21,8 +21,11 @@ for (const server of conformingServers(false).filter((s) => COMMAND_CONFORMING.i
     const alarms = run.certificate ? falseAlarms(run.certificate, server.mayNotRun) : { failed: ['no certificate'], notRun: [] };
     const ok = run.code === 0 && !alarms.failed.length && !alarms.notRun.length;
     recordOutcome({ kind: 'command-conforming', label: server.label, ok, exitCode: run.code, failed: failedRequirements(run) });
-    expect({ exit: run.code, ...alarms }, `npm run conformance ${args.join(' ')} against ${server.label}:\n${run.tail}`)
-      .toEqual({ exit: 0, failed: [], notRun: [] });
+    expect({ exit: run.code, ...alarms }, `npm run conformance ${args.join(' ')} against ${server.label}:\n${run.tail}`).toEqual({
+      exit: 0,
+      failed: [],
+      notRun: [],
+    });
   });
 }
 
@@ -32,10 +35,17 @@ for (const spec of commandSampleFaults()) {
     const plan = faultGatePlan(spec, catalogue, kills);
     const server = await reference(plan.target);
     await server.setFault(spec);
-    const attempt = (grep: string | undefined) => runCommand(['--target', server.targetFile, '--max-failures', '1', ...(grep ? ['--grep', grep] : [])], {}, { quick: true });
-    const caught = (run: CommandRun) => isCaught({
-      exitCode: run.code, failedChecks: run.certificate?.counts.checks.failed ?? 0, coreFailed: run.certificate?.verdict.core === 'FAIL',
-    }, plan.breaksSpec);
+    const attempt = (grep: string | undefined) =>
+      runCommand(['--target', server.targetFile, '--max-failures', '1', ...(grep ? ['--grep', grep] : [])], {}, { quick: true });
+    const caught = (run: CommandRun) =>
+      isCaught(
+        {
+          exitCode: run.code,
+          failedChecks: run.certificate?.counts.checks.failed ?? 0,
+          coreFailed: run.certificate?.verdict.core === 'FAIL',
+        },
+        plan.breaksSpec,
+      );
     let run = plan.first ? await attempt(requirementsPattern(plan.first)) : undefined;
     for (const grep of plan.fallbackGreps) {
       if (run && caught(run)) break;
@@ -44,8 +54,13 @@ for (const spec of commandSampleFaults()) {
     run = run!;
     const ok = caught(run);
     recordOutcome({
-      kind: 'command-fault', label: spec, ok, exitCode: run.code, breaksSpec: plan.breaksSpec,
-      coreFailed: run.certificate?.verdict.core === 'FAIL', failed: failedRequirements(run),
+      kind: 'command-fault',
+      label: spec,
+      ok,
+      exitCode: run.code,
+      breaksSpec: plan.breaksSpec,
+      coreFailed: run.certificate?.verdict.core === 'FAIL',
+      failed: failedRequirements(run),
     });
     expect(ok, `npm run conformance against fault ${spec}: exit status ${run.code}, core ${run.certificate?.verdict.core}:\n${run.tail}`).toBe(true);
   });

@@ -19,7 +19,9 @@ for (const server of servers) {
     test.setTimeout(300_000);
     const persistent = server.target === 'persistent';
     const reference = await startReference({
-      target: persistent ? 'local' : (server.target as ReferenceTarget), variant: server.variant, ...(persistent ? { reset: false } : {}),
+      target: persistent ? 'local' : (server.target as ReferenceTarget),
+      variant: server.variant,
+      ...(persistent ? { reset: false } : {}),
     });
     try {
       const target = loadTarget(reference.targetFile);
@@ -47,7 +49,10 @@ function judge(server: ConformingServer, runs: Array<{ run: InProcessRun; mayNot
   });
   const last = runs[runs.length - 1].run;
   recordOutcome({
-    kind: 'conforming', label: server.label, ok: problems.length === 0, exitCode: runs.find((r) => r.run.exitCode !== 0)?.run.exitCode ?? last.exitCode,
+    kind: 'conforming',
+    label: server.label,
+    ok: problems.length === 0,
+    exitCode: runs.find((r) => r.run.exitCode !== 0)?.run.exitCode ?? last.exitCode,
     failed: [...new Set(runs.flatMap(({ run }) => run.certificate.requirements.filter((r) => r.failures.length).map((r) => r.id)))],
   });
   expect(problems, `false alarms against the conforming server ${server.label}${server.variant ? ` (variants ${server.variant})` : ''}`).toEqual([]);

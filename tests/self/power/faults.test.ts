@@ -28,16 +28,30 @@ for (const spec of gateFaultSpecs()) {
     const server = await reference(plan.target);
     const target = loadTarget(server.targetFile);
     // Which fault guards the core checks reach on this worker's clean reference (once a worker).
-    const reach = plan.breaksSpec ? undefined : await coreReach(server, () => runInProcess({ target, catalogue, browser: browserSession, browserChoice, selection: { grep: /@core/ } }));
+    const reach = plan.breaksSpec
+      ? undefined
+      : await coreReach(server, () => runInProcess({ target, catalogue, browser: browserSession, browserChoice, selection: { grep: /@core/ } }));
     await server.setFault(spec);
     // A run stops starting checks at its first failure, but for the checks that judge what the others
     // received (CORE-ERROR-BODY runs after them, a stop spares it).
-    const attempt = (grep: string | undefined, maxFailures: number, on = target) => runInProcess({
-      target: on, catalogue, browser: browserSession, browserChoice, maxFailures, selection: grep ? { grep: new RegExp(grep) } : {},
-    });
-    const caught = (run: InProcessRun) => isCaught({
-      exitCode: run.exitCode, failedChecks: run.certificate.counts.checks.failed, coreFailed: run.certificate.verdict.core === 'FAIL',
-    }, plan.breaksSpec);
+    const attempt = (grep: string | undefined, maxFailures: number, on = target) =>
+      runInProcess({
+        target: on,
+        catalogue,
+        browser: browserSession,
+        browserChoice,
+        maxFailures,
+        selection: grep ? { grep: new RegExp(grep) } : {},
+      });
+    const caught = (run: InProcessRun) =>
+      isCaught(
+        {
+          exitCode: run.exitCode,
+          failedChecks: run.certificate.counts.checks.failed,
+          coreFailed: run.certificate.verdict.core === 'FAIL',
+        },
+        plan.breaksSpec,
+      );
 
     // Only the profile broken: no core check may fail. Every core check that can see the fault runs
     // (core-reach.ts: read off the worker's clean core run, whose answers named the fault guards each
@@ -69,16 +83,33 @@ for (const spec of gateFaultSpecs()) {
     run = run!;
     const ok = caught(run);
     const failed = failedRequirements(run);
-    const coreFailures = coreGrep ? run.certificate.requirements.filter((r) => r.class === 'core' && r.failures.length)
-      .map((r) => `${r.failures[0].check}: expected ${r.failures[0].expected}; actual ${r.failures[0].actual}`.slice(0, 300)) : [];
+    const coreFailures = coreGrep
+      ? run.certificate.requirements
+          .filter((r) => r.class === 'core' && r.failures.length)
+          .map((r) => `${r.failures[0].check}: expected ${r.failures[0].expected}; actual ${r.failures[0].actual}`.slice(0, 300))
+      : [];
     recordOutcome({
-      kind: 'fault', label: spec, ok, exitCode: run.exitCode, breaksSpec: plan.breaksSpec,
-      coreFailed: run.certificate.verdict.core === 'FAIL', failed, how,
+      kind: 'fault',
+      label: spec,
+      ok,
+      exitCode: run.exitCode,
+      breaksSpec: plan.breaksSpec,
+      coreFailed: run.certificate.verdict.core === 'FAIL',
+      failed,
+      how,
       ...(selection ? { coreCleanOnProfileFault: coreFailures.length === 0, coreProof: selection.kind } : {}),
     });
-    expect(ok, ok ? '' : `fault ${spec} survived: exit status ${run.exitCode}, ${run.certificate.counts.checks.failed} failing checks, ` +
-      `core ${run.certificate.verdict.core}${plan.breaksSpec ? ' (it breaks the spec: core must FAIL)' : ''}; ` +
-      `failing requirements: ${failed.join(', ') || 'none'}; gate: ${run.certificate.gate?.reasons.join('; ')}`).toBe(true);
-    expect(coreFailures, `fault ${spec} breaks only the profile (${plan.breaks}), yet core checks failed against it: a core failure must mean the spec is broken`).toEqual([]);
+    expect(
+      ok,
+      ok
+        ? ''
+        : `fault ${spec} survived: exit status ${run.exitCode}, ${run.certificate.counts.checks.failed} failing checks, ` +
+            `core ${run.certificate.verdict.core}${plan.breaksSpec ? ' (it breaks the spec: core must FAIL)' : ''}; ` +
+            `failing requirements: ${failed.join(', ') || 'none'}; gate: ${run.certificate.gate?.reasons.join('; ')}`,
+    ).toBe(true);
+    expect(
+      coreFailures,
+      `fault ${spec} breaks only the profile (${plan.breaks}), yet core checks failed against it: a core failure must mean the spec is broken`,
+    ).toEqual([]);
   });
 }

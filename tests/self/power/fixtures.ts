@@ -35,50 +35,65 @@ interface WorkerFixtures {
 }
 
 export const test = base.extend<object, WorkerFixtures>({
-  reference: [async ({}, use) => {
-    const started = new Map<FaultTargetName, Promise<Reference>>();
-    await use((target) => {
-      let r = started.get(target);
-      if (!r) started.set(target, (r = startReference({ target })));
-      return r;
-    });
-    await Promise.all([...started.values()].map(async (r) => (await r.catch(() => undefined))?.stop()));
-  }, { scope: 'worker' }],
+  reference: [
+    async ({}, use) => {
+      const started = new Map<FaultTargetName, Promise<Reference>>();
+      await use((target) => {
+        let r = started.get(target);
+        if (!r) started.set(target, (r = startReference({ target })));
+        return r;
+      });
+      await Promise.all([...started.values()].map(async (r) => (await r.catch(() => undefined))?.stop()));
+    },
+    { scope: 'worker' },
+  ],
   browserChoice: [async ({}, use) => use(chooseBrowser()), { scope: 'worker' }],
-  browserSession: [async ({ browserChoice }, use) => {
-    const browser = sharedBrowser(browserChoice);
-    await use(browser.session);
-    await browser.close();
-  }, { scope: 'worker' }],
+  browserSession: [
+    async ({ browserChoice }, use) => {
+      const browser = sharedBrowser(browserChoice);
+      await use(browser.session);
+      await browser.close();
+    },
+    { scope: 'worker' },
+  ],
   catalogue: [async ({}, use) => use(loadCatalogue()), { scope: 'worker' }],
   kills: [async ({ catalogue }, use) => use(requirementKills(catalogue) ?? {}), { scope: 'worker' }],
-  coreReach: [async ({ catalogue }, use) => {
-    const traces = new Map<string, Promise<CoreReach>>();
-    await use((reference, run) => {
-      let trace = traces.get(reference.control);
-      if (!trace) {
-        traces.set(reference.control, (trace = (async () => {
-          await reference.setFault(null);
-          await reference.traceGuards(true);
-          try {
-            const { records } = await run();
-            return new CoreReach(records, await reference.reachedGuards(), (id) => catalogue.requirement(id).judgesErrorsSeen);
-          } finally {
-            await reference.traceGuards(false);
-          }
-        })()));
-      }
-      return trace;
-    });
-  }, { scope: 'worker' }],
-  keptRestrictedToken: [async ({}, use) => {
-    const tokens = new Map<string, Promise<string>>();
-    await use((reference, target) => {
-      let token = tokens.get(reference.control);
-      if (!token) tokens.set(reference.control, (token = reference.keptToken(target.oauth!.restrictedClientId!, target.oauth!.username!)));
-      return token;
-    });
-  }, { scope: 'worker' }],
+  coreReach: [
+    async ({ catalogue }, use) => {
+      const traces = new Map<string, Promise<CoreReach>>();
+      await use((reference, run) => {
+        let trace = traces.get(reference.control);
+        if (!trace) {
+          traces.set(
+            reference.control,
+            (trace = (async () => {
+              await reference.setFault(null);
+              await reference.traceGuards(true);
+              try {
+                const { records } = await run();
+                return new CoreReach(records, await reference.reachedGuards(), (id) => catalogue.requirement(id).judgesErrorsSeen);
+              } finally {
+                await reference.traceGuards(false);
+              }
+            })()),
+          );
+        }
+        return trace;
+      });
+    },
+    { scope: 'worker' },
+  ],
+  keptRestrictedToken: [
+    async ({}, use) => {
+      const tokens = new Map<string, Promise<string>>();
+      await use((reference, target) => {
+        let token = tokens.get(reference.control);
+        if (!token) tokens.set(reference.control, (token = reference.keptToken(target.oauth!.restrictedClientId!, target.oauth!.username!)));
+        return token;
+      });
+    },
+    { scope: 'worker' },
+  ],
 });
 
 export { expect } from '@playwright/test';

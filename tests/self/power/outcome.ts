@@ -53,7 +53,10 @@ export function readOutcomes(resultsFile: string): ProofOutcome[] {
   return out;
 }
 
-interface JsonAnnotation { type: string; description?: string }
+interface JsonAnnotation {
+  type: string;
+  description?: string;
+}
 interface JsonSuite {
   specs?: Array<{ tests?: Array<{ annotations?: JsonAnnotation[]; results?: Array<{ annotations?: JsonAnnotation[] }> }> }>;
   suites?: JsonSuite[];

@@ -16,13 +16,19 @@ import { expect, test } from './fixtures';
 const PIN_CHECKS = ['DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT', 'DEV-PIN-MALFORMED'];
 
 for (const variant of ['malformed-pin-counts', 'malformed-pin-counts,pin-lock-before-format']) {
-  test(`fault pin-failures-lost-update is caught beside variants ${variant}, which alone pass the pin checks`, async ({ browserSession, browserChoice, catalogue }) => {
+  test(`fault pin-failures-lost-update is caught beside variants ${variant}, which alone pass the pin checks`, async ({
+    browserSession,
+    browserChoice,
+    catalogue,
+  }) => {
     test.setTimeout(120_000);
     const reference = await startReference({ target: 'local', variant });
     try {
       const target = loadTarget(reference.targetFile);
-      const run = () => runInProcess({ target, catalogue, browser: browserSession, browserChoice, selection: { grep: new RegExp(requirementsPattern(PIN_CHECKS)) } });
-      const outcomes = (r: Awaited<ReturnType<typeof run>>) => Object.fromEntries(r.certificate.requirements.filter((q) => PIN_CHECKS.includes(q.id)).map((q) => [q.id, q.status]));
+      const run = () =>
+        runInProcess({ target, catalogue, browser: browserSession, browserChoice, selection: { grep: new RegExp(requirementsPattern(PIN_CHECKS)) } });
+      const outcomes = (r: Awaited<ReturnType<typeof run>>) =>
+        Object.fromEntries(r.certificate.requirements.filter((q) => PIN_CHECKS.includes(q.id)).map((q) => [q.id, q.status]));
 
       await reference.setFault(null);
       const clean = await run();
@@ -32,7 +38,9 @@ for (const variant of ['malformed-pin-counts', 'malformed-pin-counts,pin-lock-be
       await reference.setFault('pin-failures-lost-update');
       const faulty = await run();
       expect(outcomes(faulty), 'the lost update shows as a lock that never came; the other pin checks still pass').toEqual({
-        'DEV-PIN-WRONG': 'passed', 'DEV-PIN-LOCKOUT': 'failed', 'DEV-PIN-MALFORMED': 'passed',
+        'DEV-PIN-WRONG': 'passed',
+        'DEV-PIN-LOCKOUT': 'failed',
+        'DEV-PIN-MALFORMED': 'passed',
       });
       const failure = faulty.records.find((r) => r.requirement === 'DEV-PIN-LOCKOUT')?.failure;
       expect(failure?.actual, 'the right pin associated the device').toMatch(/status 204: the device was associated/);

@@ -37,7 +37,9 @@ test.describe('sign-in page in Chromium', () => {
     const browser = await chromium.launch({ executablePath, args: ['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost'] });
     try {
       const page = await browser.newPage();
-      await page.goto(`${base}/v3/auth/auth?client_id=vds-conformance&scope=users_read%20cars_read&state=abc%20123&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`);
+      await page.goto(
+        `${base}/v3/auth/auth?client_id=vds-conformance&scope=users_read%20cars_read&state=abc%20123&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`,
+      );
       await expect(page).toHaveTitle(/Sign in/);
 
       await page.getByLabel('Email').fill(USERS.alice.email);

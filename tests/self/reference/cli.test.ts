@@ -67,7 +67,11 @@ test('bad flags and values: one line naming the problem and the valid values, ex
     [['--fault', 'nope'], {}, /Unknown --fault 'nope' \(valid: none, car-date-zulu, /],
     [['--port', 'abc'], {}, /Invalid --port 'abc'/],
     [['--port', '70000'], {}, /Invalid --port '70000'/],
-    [['--prot', '1'], {}, /Unknown option '--prot' \(valid: --port, --host, --mode, --fault, --variant, --latency-ms, --route-latency, --list-faults, --list-variants/],
+    [
+      ['--prot', '1'],
+      {},
+      /Unknown option '--prot' \(valid: --port, --host, --mode, --fault, --variant, --latency-ms, --route-latency, --list-faults, --list-variants/,
+    ],
     [['--variant', 'nope'], {}, /Unknown --variant 'nope' \(valid: none, quiet-month, .*; see --list-variants\)/],
     [['--variant'], {}, /Option --variant needs a value/],
     [[], { VDS_REFERENCE_VARIANT: 'nope' }, /Unknown VDS_REFERENCE_VARIANT 'nope' \(valid: none, quiet-month, /],

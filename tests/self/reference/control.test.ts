@@ -63,7 +63,16 @@ test.describe('POST /_control/tokens/mint', () => {
   });
 
   test('400 with an error array for a bad body; 404 for an unknown client or user', async () => {
-    const bad: unknown[] = [undefined, [], 'text', {}, { clientId: 'vds-conformance' }, { clientId: 1, username: ALICE }, { clientId: 'vds-conformance', username: ALICE, scopes: 'users_read' }, { clientId: 'vds-conformance', username: ALICE, scopes: [1] }];
+    const bad: unknown[] = [
+      undefined,
+      [],
+      'text',
+      {},
+      { clientId: 'vds-conformance' },
+      { clientId: 1, username: ALICE },
+      { clientId: 'vds-conformance', username: ALICE, scopes: 'users_read' },
+      { clientId: 'vds-conformance', username: ALICE, scopes: [1] },
+    ];
     for (const body of bad) {
       const res = body === undefined ? await h.post('/_control/tokens/mint') : await mint(h, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -108,10 +117,12 @@ test.describe('POST /_control/tokens/mint', () => {
 });
 
 test.describe('POST /_control/codes/mint', () => {
-  test('a single-use code the token endpoint exchanges for the application\'s scopes, with the redirect URI it was minted for', async () => {
+  test("a single-use code the token endpoint exchanges for the application's scopes, with the redirect URI it was minted for", async () => {
     const h = await Harness.start();
     try {
-      const res = await h.post('/_control/codes/mint', { json: { clientId: 'vds-conformance', username: ALICE, redirectUri: 'http://localhost:9/vds/callback' } });
+      const res = await h.post('/_control/codes/mint', {
+        json: { clientId: 'vds-conformance', username: ALICE, redirectUri: 'http://localhost:9/vds/callback' },
+      });
       expect(res.status).toBe(200);
       const code = res.json.code as string;
       expect(code.length).toBeGreaterThan(10);

@@ -65,7 +65,8 @@ export const PROBES: Record<FaultName, Probe> = {
     },
   },
   'me-cars-date-zulu': {
-    check: async (h) => ((await h.get('/v3/users/me/cars', await h.alice())).json as any[]).every((c) => STRICT.test(c.creationDate) && STRICT.test(c.lastUpdateDate)),
+    check: async (h) =>
+      ((await h.get('/v3/users/me/cars', await h.alice())).json as any[]).every((c) => STRICT.test(c.creationDate) && STRICT.test(c.lastUpdateDate)),
   },
   'car-no-device-empty-string': { check: async (h) => (await h.get(`/v3/cars/${BARE}`, await h.alice())).json.deviceId === null },
 
@@ -78,12 +79,16 @@ export const PROBES: Record<FaultName, Probe> = {
     },
   },
   'parameters-error-singular': { check: async (h) => err(await h.get(`/v3/cars/${UNKNOWN_CAR}`, await h.alice())).type === 'PARAMETERS_ERROR' },
-  'trip-stats-not-found-lowercase': { check: async (h) => err(await h.get(`/v3/trips/${UNKNOWN_TRIP}/stats/mileage`, await h.alice())).message === 'Trip not found' },
+  'trip-stats-not-found-lowercase': {
+    check: async (h) => err(await h.get(`/v3/trips/${UNKNOWN_TRIP}/stats/mileage`, await h.alice())).message === 'Trip not found',
+  },
   'not-found-message-generic': { check: async (h) => err(await h.get(`/v3/users/${UNKNOWN_CAR}`, await h.alice())).message === 'User not found' },
 
   // status
   'unknown-car-500': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}`, await h.alice())).status === 404 },
-  'user-id-beyond-32-bits-500': { check: async (h) => isError(await h.get(`/v3/users/${2 ** 33 + 1}/cars`, await h.alice()), 404, 'PARAMETERS_ERROR', 'User not found') },
+  'user-id-beyond-32-bits-500': {
+    check: async (h) => isError(await h.get(`/v3/users/${2 ** 33 + 1}/cars`, await h.alice()), 404, 'PARAMETERS_ERROR', 'User not found'),
+  },
   'created-car-200': { check: async (h) => (await createCar(h, VALID_CAR)).status === 201 },
   'device-associate-200': {
     check: async (h) => {
@@ -93,11 +98,16 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'route-answers-500': { check: async (h, route) => (await callRoute(h, route, await h.alice())).status === 200 },
   'range-issue-400': {
-    check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice())).status === 416,
+    check: async (h) =>
+      (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice()))
+        .status === 416,
   },
   'range-error-no-tip': {
     check: async (h) => {
-      const res = await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice());
+      const res = await h.get(
+        `/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`,
+        await h.alice(),
+      );
       return res.status === 416 && typeof err(res).tip === 'string';
     },
   },
@@ -133,7 +143,8 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'missing-auth-403': { check: async (h) => isError(await h.get('/v3/users/me'), 401, 'AUTHENTICATION_ERROR', 'Authorization is missing') },
   'malformed-auth-invalid-token': {
-    check: async (h) => isError(await h.get('/v3/users/me', undefined, { authorization: 'Basic YWxpY2U6cHc=' }), 401, 'AUTHENTICATION_ERROR', 'Authorization is malformed'),
+    check: async (h) =>
+      isError(await h.get('/v3/users/me', undefined, { authorization: 'Basic YWxpY2U6cHc=' }), 401, 'AUTHENTICATION_ERROR', 'Authorization is malformed'),
   },
   'expired-token-401': {
     check: async (h) => {
@@ -148,7 +159,10 @@ export const PROBES: Record<FaultName, Probe> = {
   'bearer-scheme-not-checked': {
     check: async (h) => {
       const token = await h.alice();
-      const statuses = [await h.request('GET', '/v3/users/me', { headers: { authorization: `Basic ${token}` } }), await h.request('GET', '/v3/users/me', { headers: { authorization: token } })];
+      const statuses = [
+        await h.request('GET', '/v3/users/me', { headers: { authorization: `Basic ${token}` } }),
+        await h.request('GET', '/v3/users/me', { headers: { authorization: token } }),
+      ];
       return statuses.every((r) => r.status === 401 && err(r).type === 'AUTHENTICATION_ERROR');
     },
   },
@@ -185,14 +199,32 @@ export const PROBES: Record<FaultName, Probe> = {
     },
   },
   'trip-locations-skip-locations-scope': {
-    check: async (h) => isError(await h.get(`/v3/trips/${h.latestTrip(RICH)}/locations`, await h.token({ scope: 'trips_read' })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+    check: async (h) =>
+      isError(
+        await h.get(`/v3/trips/${h.latestTrip(RICH)}/locations`, await h.token({ scope: 'trips_read' })),
+        403,
+        'AUTHORIZATION_ERROR',
+        'Token does not have the required scope',
+      ),
   },
   'car-stats-need-trips-read': { check: async (h) => (await h.get(`/v3/cars/${RICH}/stats/mileage`, await h.token({ scope: 'signals_read' }))).status === 200 },
   'missing-scope-401': {
-    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/status`, await h.token({ client: 'limited' })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+    check: async (h) =>
+      isError(
+        await h.get(`/v3/cars/${RICH}/status`, await h.token({ client: 'limited' })),
+        403,
+        'AUTHORIZATION_ERROR',
+        'Token does not have the required scope',
+      ),
   },
   'devices-scope-not-checked': {
-    check: async (h) => isError(await h.post('/v3/devices/VDSREF0002/dissociate', { token: await h.token({ client: 'limited' }) }), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+    check: async (h) =>
+      isError(
+        await h.post('/v3/devices/VDSREF0002/dissociate', { token: await h.token({ client: 'limited' }) }),
+        403,
+        'AUTHORIZATION_ERROR',
+        'Token does not have the required scope',
+      ),
   },
   'scope-not-restricted-to-app': {
     check: async (h) => {
@@ -219,13 +251,21 @@ export const PROBES: Record<FaultName, Probe> = {
   'route-scope-unchecked': {
     check: async (h, route) => {
       const others = ALL_SCOPES.filter((s) => !caseOf(h, route).scopes.includes(s));
-      return isError(await callRoute(h, route, await h.token({ scope: others.join(' ') })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope');
+      return isError(
+        await callRoute(h, route, await h.token({ scope: others.join(' ') })),
+        403,
+        'AUTHORIZATION_ERROR',
+        'Token does not have the required scope',
+      );
     },
   },
-  'route-scope-overdemanding': { check: async (h, route) => (await callRoute(h, route, await h.token({ scope: caseOf(h, route).scopes.join(' ') }))).status === 200 },
+  'route-scope-overdemanding': {
+    check: async (h, route) => (await callRoute(h, route, await h.token({ scope: caseOf(h, route).scopes.join(' ') }))).status === 200,
+  },
   'scope-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`, await h.token({ client: 'limited' }))).status === 403 },
   'access-checked-before-scope': {
-    check: async (h) => isError(await h.get(`/v3/cars/${BOB_CAR}`, await h.token({ scope: 'users_read' })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
+    check: async (h) =>
+      isError(await h.get(`/v3/cars/${BOB_CAR}`, await h.token({ scope: 'users_read' })), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope'),
   },
 
   // cross-user
@@ -233,7 +273,8 @@ export const PROBES: Record<FaultName, Probe> = {
   'cross-user-car-readable': { check: async (h) => (await h.get(`/v3/cars/${BOB_CAR}`, await h.alice())).status === 403 },
   'cross-user-user-cars-readable': { check: async (h) => (await h.get(`/v3/users/${BOB}/cars`, await h.alice())).status === 403 },
   'cross-user-trip-message-car': {
-    check: async (h) => isError(await h.get(`/v3/trips/${h.latestTrip(BOB_CAR)}/stats`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this trip"),
+    check: async (h) =>
+      isError(await h.get(`/v3/trips/${h.latestTrip(BOB_CAR)}/stats`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this trip"),
   },
   'cross-user-car-create': { check: async (h) => (await createCar(h, VALID_CAR, BOB)).status === 403 },
   'associate-car-owner-unchecked': {
@@ -244,15 +285,25 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'associate-device-owner-user-link': {
     // bob's device, linked to his car by its installer (no user link): refused as bob's, not as associated.
-    check: async (h) => isError(await h.post(`/v3/devices/VDSREF0003/associate?carId=${BARE}`, { token: await h.alice() }), 403, 'AUTHORIZATION_ERROR', "Token can't access this user"),
+    check: async (h) =>
+      isError(
+        await h.post(`/v3/devices/VDSREF0003/associate?carId=${BARE}`, { token: await h.alice() }),
+        403,
+        'AUTHORIZATION_ERROR',
+        "Token can't access this user",
+      ),
   },
   'dissociate-owner-user-link': {
     check: async (h) => {
       const res = await h.post('/v3/devices/VDSREF0003/dissociate', { token: await h.alice() });
-      return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR' && (await h.get(`/v3/cars/${BOB_CAR}`, await h.bob())).json.deviceId === 'VDSREF0003';
+      return (
+        res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR' && (await h.get(`/v3/cars/${BOB_CAR}`, await h.bob())).json.deviceId === 'VDSREF0003'
+      );
     },
   },
-  'cross-user-user-readable': { check: async (h) => isError(await h.get(`/v3/users/${BOB}`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this user") },
+  'cross-user-user-readable': {
+    check: async (h) => isError(await h.get(`/v3/users/${BOB}`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this user"),
+  },
 
   // query
   'limit-ignored': { check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?limit=1`, await h.alice())).json.length === 1 },
@@ -260,10 +311,18 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => isError(await h.get(`/v3/cars/${RICH}/locations?limit=-1`, await h.alice()), 400, 'PARAMETERS_ERROR', "Limit can't be less than 0"),
   },
   'range-too-long-accepted': {
-    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/trips?begin=${encodeURIComponent(iso(NOW - 40 * DAY))}&end=${encodeURIComponent(iso(NOW))}`, await h.alice()), 416, 'PARAMETERS_ERROR', 'Range issue in dates'),
+    check: async (h) =>
+      isError(
+        await h.get(`/v3/cars/${RICH}/trips?begin=${encodeURIComponent(iso(NOW - 40 * DAY))}&end=${encodeURIComponent(iso(NOW))}`, await h.alice()),
+        416,
+        'PARAMETERS_ERROR',
+        'Range issue in dates',
+      ),
   },
   'begin-after-end-accepted': {
-    check: async (h) => (await h.get(`/v3/cars/${RICH}/signals?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice())).status === 416,
+    check: async (h) =>
+      (await h.get(`/v3/cars/${RICH}/signals?begin=${encodeURIComponent(iso(NOW - DAY))}&end=${encodeURIComponent(iso(NOW - 2 * DAY))}`, await h.alice()))
+        .status === 416,
   },
   'default-begin-paris-time': {
     check: async (h) => {
@@ -302,7 +361,9 @@ export const PROBES: Record<FaultName, Probe> = {
   'query-checked-before-access': { check: async (h) => (await h.get(`/v3/cars/${BOB_CAR}/locations?limit=-1`, await h.alice())).status === 403 },
   'query-checked-before-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/locations?limit=-1`, await h.alice())).status === 404 },
   'range-limit-one-week': {
-    check: async (h) => (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - 28 * DAY))}&end=${encodeURIComponent(iso(NOW))}`, await h.alice())).status === 200,
+    check: async (h) =>
+      (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - 28 * DAY))}&end=${encodeURIComponent(iso(NOW))}`, await h.alice()))
+        .status === 200,
   },
   'locations-end-ignored': {
     check: async (h) => {
@@ -320,10 +381,17 @@ export const PROBES: Record<FaultName, Probe> = {
   },
 
   'range-only-begin-unchecked': {
-    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - 40 * DAY))}`, await h.alice()), 416, 'PARAMETERS_ERROR', 'Range issue in dates'),
+    check: async (h) =>
+      isError(
+        await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - 40 * DAY))}`, await h.alice()),
+        416,
+        'PARAMETERS_ERROR',
+        'Range issue in dates',
+      ),
   },
   'unknown-signal-name-mixed-accepted': {
-    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/signals?name=LockSts,NoSuchSignal`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Wrong signal name'),
+    check: async (h) =>
+      isError(await h.get(`/v3/cars/${RICH}/signals?name=LockSts,NoSuchSignal`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Wrong signal name'),
   },
   'default-end-ten-minutes-ago': {
     // The latest location of the rich car is a minute before now: inside the default range.
@@ -336,8 +404,14 @@ export const PROBES: Record<FaultName, Probe> = {
   'range-end-truncated-to-minute': {
     // end equal to a location's date with seconds: that location is the last one answered (the range is inclusive).
     check: async (h) => {
-      const target = h.seed.histories.get(RICH)!.locations.filter((l) => l.date > MONTH_START && l.date < NOW && l.date % 60000 !== 0).at(-1)!;
-      const res = await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(MONTH_START))}&end=${encodeURIComponent(iso(target.date))}`, await h.alice());
+      const target = h.seed.histories
+        .get(RICH)!
+        .locations.filter((l) => l.date > MONTH_START && l.date < NOW && l.date % 60000 !== 0)
+        .at(-1)!;
+      const res = await h.get(
+        `/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(MONTH_START))}&end=${encodeURIComponent(iso(target.date))}`,
+        await h.alice(),
+      );
       return res.status === 200 && res.json.length > 0 && Date.parse(res.json[res.json.length - 1].date) === target.date;
     },
   },
@@ -354,7 +428,10 @@ export const PROBES: Record<FaultName, Probe> = {
   'date-param-offset-only': {
     check: async (h) => {
       const token = await h.alice();
-      const zulu = await h.get(`/v3/cars/${RICH}/trips?begin=${new Date(NOW - 3 * DAY).toISOString()}&end=${new Date(NOW).toISOString().replace('.000Z', 'Z')}`, token);
+      const zulu = await h.get(
+        `/v3/cars/${RICH}/trips?begin=${new Date(NOW - 3 * DAY).toISOString()}&end=${new Date(NOW).toISOString().replace('.000Z', 'Z')}`,
+        token,
+      );
       return zulu.status === 200;
     },
   },
@@ -486,7 +563,10 @@ export const PROBES: Record<FaultName, Probe> = {
       const listed = await tripsOf(h, '');
       const full = await Promise.all(listed.map((t) => h.get(`/v3/trips/${t.id}`, token)));
       const same = (a: string, b: string) => Date.parse(a) === Date.parse(b);
-      return listed.length > 0 && listed.every((t, i) => full[i].status === 200 && same(t.beginDate, full[i].json.beginDate) && same(t.endDate, full[i].json.endDate));
+      return (
+        listed.length > 0 &&
+        listed.every((t, i) => full[i].status === 200 && same(t.beginDate, full[i].json.beginDate) && same(t.endDate, full[i].json.endDate))
+      );
     },
   },
   'trip-stats-usedtime-minutes': {
@@ -564,7 +644,9 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 404 && err(res).type === 'PARAMETERS_ERROR';
     },
   },
-  'device-already-associated-400': { check: async (h) => (await h.post(`/v3/devices/VDSREF0001/associate?carId=${BARE}`, { token: await h.alice() })).status === 409 },
+  'device-already-associated-400': {
+    check: async (h) => (await h.post(`/v3/devices/VDSREF0001/associate?carId=${BARE}`, { token: await h.alice() })).status === 409,
+  },
   'associate-leaves-deviceId-null': {
     check: async (h) => {
       const token = await h.alice();
@@ -587,19 +669,24 @@ export const PROBES: Record<FaultName, Probe> = {
     },
   },
   'malformed-carid-404': {
-    check: async (h) => isError(await h.post('/v3/devices/VDSREF0101/associate?carId=not-a-car', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed carId'),
+    check: async (h) =>
+      isError(await h.post('/v3/devices/VDSREF0101/associate?carId=not-a-car', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed carId'),
   },
   'device-owner-not-checked': {
     check: async (h) => {
       const res = await h.post('/v3/devices/VDSREF0002/dissociate', { token: await h.bob() });
-      return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR' && (await h.get(`/v3/cars/${SECOND}`, await h.alice())).json.deviceId === 'VDSREF0002';
+      return (
+        res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR' && (await h.get(`/v3/cars/${SECOND}`, await h.alice())).json.deviceId === 'VDSREF0002'
+      );
     },
   },
   'malformed-device-id-500': {
-    check: async (h) => isError(await h.post('/v3/devices/bad.id/associate?pin=1234', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed device id'),
+    check: async (h) =>
+      isError(await h.post('/v3/devices/bad.id/associate?pin=1234', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed device id'),
   },
   'malformed-pin-500': {
-    check: async (h) => isError(await h.post('/v3/devices/VDSREF0101/associate?pin=12ab', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed pin'),
+    check: async (h) =>
+      isError(await h.post('/v3/devices/VDSREF0101/associate?pin=12ab', { token: await h.alice() }), 400, 'PARAMETERS_ERROR', 'Malformed pin'),
   },
   'unknown-device-400': {
     check: async (h) => (await h.post('/v3/devices/VDSREF9999/dissociate', { token: await h.alice() })).status === 404,
@@ -609,7 +696,12 @@ export const PROBES: Record<FaultName, Probe> = {
       // Two associations of one free device sent together: one wins, the other finds it associated.
       const token = await h.alice();
       const answers = await Promise.all([1, 2].map(() => h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })));
-      return answers.map((r) => r.status).sort().join() === '204,409';
+      return (
+        answers
+          .map((r) => r.status)
+          .sort()
+          .join() === '204,409'
+      );
     },
   },
   'pin-failures-lost-update': {
@@ -636,7 +728,12 @@ export const PROBES: Record<FaultName, Probe> = {
       const token = await h.alice();
       if ((await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })).status !== 204) return false;
       const answers = await Promise.all([1, 2].map(() => h.post('/v3/devices/VDSREF0101/dissociate', { token })));
-      return answers.map((r) => r.status).sort().join() === '204,409';
+      return (
+        answers
+          .map((r) => r.status)
+          .sort()
+          .join() === '204,409'
+      );
     },
   },
   'associate-conflict-same-car-only': {
@@ -691,7 +788,9 @@ export const PROBES: Record<FaultName, Probe> = {
       const [first, second] = await Promise.all(['First', 'Second'].map((model) => createCar(h, { ...VALID_CAR, model })));
       if (first.status !== 201 || second.status !== 201 || first.json.id === second.json.id) return false;
       const token = await h.alice();
-      return (await h.get(`/v3/cars/${first.json.id}`, token)).json.model === 'First' && (await h.get(`/v3/cars/${second.json.id}`, token)).json.model === 'Second';
+      return (
+        (await h.get(`/v3/cars/${first.json.id}`, token)).json.model === 'First' && (await h.get(`/v3/cars/${second.json.id}`, token)).json.model === 'Second'
+      );
     },
   },
   'car-create-make-3-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, make: 'Kia' })).status === 201 },
@@ -744,7 +843,13 @@ export const PROBES: Record<FaultName, Probe> = {
   'missing-grant-type-500': { check: async (h) => isError(await h.exchange({ code: await h.code() }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
 
   'token-no-client-400': {
-    check: async (h) => isError(await h.exchange({ grant_type: 'authorization_code', code: await h.code() }, null), 401, 'AUTHENTICATION_ERROR', 'Client authentication is missing'),
+    check: async (h) =>
+      isError(
+        await h.exchange({ grant_type: 'authorization_code', code: await h.code() }, null),
+        401,
+        'AUTHENTICATION_ERROR',
+        'Client authentication is missing',
+      ),
   },
   'refresh-missing-token-403': { check: async (h) => isError(await h.exchange({ grant_type: 'refresh_token' }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
   'refresh-grants-all-app-scopes': {
@@ -817,7 +922,9 @@ export const PROBES: Record<FaultName, Probe> = {
   },
 
   // content type
-  'geojson-content-type-text-plain': { check: async (h) => /^application\/(geo\+)?json/.test((await h.get(`/v3/cars/${RICH}/locations.geojson?limit=1`, await h.alice())).contentType) },
+  'geojson-content-type-text-plain': {
+    check: async (h) => /^application\/(geo\+)?json/.test((await h.get(`/v3/cars/${RICH}/locations.geojson?limit=1`, await h.alice())).contentType),
+  },
   'signin-page-no-form': { check: async (h) => /<form[\s\S]*name="password"/.test((await h.get('/v3/auth/auth?client_id=vds-conformance')).text) },
   'signin-page-text-plain': { check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).contentType.startsWith('text/html') },
 

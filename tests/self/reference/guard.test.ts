@@ -84,7 +84,8 @@ test.describe('cloud mode, every protected route', () => {
     }
     // A token without any scope (empty intersection with the limited app) is refused everywhere.
     const none = await h.token({ client: 'limited', scope: 'devices_management' });
-    for (const route of routeCases(h)) expectError(await call(h, route.method, route.own, none), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope');
+    for (const route of routeCases(h))
+      expectError(await call(h, route.method, route.own, none), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope');
   });
 
   test("another user's user, car and trip: 403 with the resource's message", async () => {
@@ -118,10 +119,25 @@ test.describe('cloud mode, every protected route', () => {
     expectError(await h.get(`/v3/cars/${SEED_IDS.bobCar}/trips?begin=garbage`, full), 403, 'AUTHORIZATION_ERROR', "Token can't access this car");
     // own car + bad query -> 400 / 416
     expectError(await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/locations?limit=-1`, full), 400, 'PARAMETERS_ERROR', "Limit can't be less than 0");
-    expectError(await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/trips?begin=2026-03-10T00:00:00Z&end=2026-03-01T00:00:00Z`, full), 416, 'PARAMETERS_ERROR', 'Range issue in dates');
+    expectError(
+      await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/trips?begin=2026-03-10T00:00:00Z&end=2026-03-01T00:00:00Z`, full),
+      416,
+      'PARAMETERS_ERROR',
+      'Range issue in dates',
+    );
     // bad body on another user's car creation -> 403 first; no token -> 401 first
-    expectError(await h.post(`/v3/users/${SEED_IDS.bob}/cars`, { token: full, body: '{not json', headers: { 'content-type': 'application/json' } }), 403, 'AUTHORIZATION_ERROR', "Token can't access this user");
-    expectError(await h.post(`/v3/users/${SEED_IDS.bob}/cars`, { body: '{not json', headers: { 'content-type': 'application/json' } }), 401, 'AUTHENTICATION_ERROR', 'Authorization is missing');
+    expectError(
+      await h.post(`/v3/users/${SEED_IDS.bob}/cars`, { token: full, body: '{not json', headers: { 'content-type': 'application/json' } }),
+      403,
+      'AUTHORIZATION_ERROR',
+      "Token can't access this user",
+    );
+    expectError(
+      await h.post(`/v3/users/${SEED_IDS.bob}/cars`, { body: '{not json', headers: { 'content-type': 'application/json' } }),
+      401,
+      'AUTHENTICATION_ERROR',
+      'Authorization is missing',
+    );
     // an expired token with the wrong scope: the token's state comes first
     const expired = (await h.tokenResponse({ client: 'limited' })).access_token;
     await h.post('/_control/tokens/expire', { json: { token: expired } });

@@ -88,7 +88,9 @@ export class Harness {
   }
 
   /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */
-  static async start(options: { mode?: Mode; fault?: string; variant?: string; latencyMs?: number; routeLatencyMs?: RouteLatency; now?: number } = {}): Promise<Harness> {
+  static async start(
+    options: { mode?: Mode; fault?: string; variant?: string; latencyMs?: number; routeLatencyMs?: RouteLatency; now?: number } = {},
+  ): Promise<Harness> {
     const clock = { now: options.now ?? NOW };
     const app = await buildReferenceApp({
       mode: options.mode ?? 'cloud',
@@ -138,7 +140,11 @@ export class Harness {
   /** Submits the sign-in form; returns the 302 Location (or the failing response). */
   async signIn(options: SignInOptions = {}): Promise<Res & { location: URL | null }> {
     const user = USERS[options.user ?? 'alice'];
-    const form: Record<string, string> = { [this.loginField]: user.email, password: options.password ?? user.password, client_id: CLIENTS[options.client ?? 'full'].id };
+    const form: Record<string, string> = {
+      [this.loginField]: user.email,
+      password: options.password ?? user.password,
+      client_id: CLIENTS[options.client ?? 'full'].id,
+    };
     if (options.scope !== undefined) form.scope = options.scope;
     if (options.state !== undefined) form.state = options.state;
     if (options.redirectUri !== undefined) form.redirect_uri = options.redirectUri;

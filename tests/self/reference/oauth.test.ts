@@ -19,7 +19,9 @@ test.describe('the flow over HTTP', () => {
 
   test('GET the page, POST the form, follow the 302 by hand, exchange the code, call the API, refresh', async ({ request }) => {
     const state = 'st/ate?&=1 2';
-    const page = await request.get(`${base}/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&scope=users_read+cars_read&state=${encodeURIComponent(state)}`);
+    const page = await request.get(
+      `${base}/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&scope=users_read+cars_read&state=${encodeURIComponent(state)}`,
+    );
     expect(page.status()).toBe(200);
     expect(page.headers()['content-type']).toBe('text/html; charset=utf-8');
     const html = await page.text();
@@ -27,10 +29,15 @@ test.describe('the flow over HTTP', () => {
     expect(html).toMatch(/<label for="username">Email<\/label>\s*<input id="username" name="username" type="email"/);
     expect(html).toMatch(/<label for="password">Password<\/label>\s*<input id="password" name="password" type="password"/);
     expect(html).toContain('<button type="submit">Sign in</button>');
-    const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]));
+    const hidden = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]),
+    );
     expect(hidden).toEqual({ client_id: 'vds-conformance', redirect_uri: REDIRECT_URI, scope: 'users_read cars_read', state });
 
-    const login = await request.post(`${base}/v3/auth/auth`, { form: { ...hidden, username: USERS.alice.email, password: USERS.alice.password }, maxRedirects: 0 });
+    const login = await request.post(`${base}/v3/auth/auth`, {
+      form: { ...hidden, username: USERS.alice.email, password: USERS.alice.password },
+      maxRedirects: 0,
+    });
     expect(login.status()).toBe(302);
     const location = new URL(login.headers()['location']);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
@@ -38,7 +45,10 @@ test.describe('the flow over HTTP', () => {
     const code = location.searchParams.get('code')!;
     expect(code.length).toBeGreaterThanOrEqual(20);
 
-    const tokenRes = await request.post(`${base}/v3/auth/access_token`, { form: { grant_type: 'authorization_code', code }, headers: { authorization: basic('full') } });
+    const tokenRes = await request.post(`${base}/v3/auth/access_token`, {
+      form: { grant_type: 'authorization_code', code },
+      headers: { authorization: basic('full') },
+    });
     expect(tokenRes.status()).toBe(200);
     expect(tokenRes.headers()['content-type']).toBe('application/json; charset=utf-8');
     const token = await tokenRes.json();
@@ -52,13 +62,19 @@ test.describe('the flow over HTTP', () => {
     // Only the requested scopes were granted.
     expect((await request.get(`${base}/v3/cars/5001/status`, { headers: { authorization: `Bearer ${token.access_token}` } })).status()).toBe(403);
 
-    const refreshed = await request.post(`${base}/v3/auth/access_token`, { form: { grant_type: 'refresh_token', refresh_token: token.refresh_token }, headers: { authorization: basic('full') } });
+    const refreshed = await request.post(`${base}/v3/auth/access_token`, {
+      form: { grant_type: 'refresh_token', refresh_token: token.refresh_token },
+      headers: { authorization: basic('full') },
+    });
     expect(refreshed.status()).toBe(200);
     const second = await refreshed.json();
     expect(second.access_token).not.toBe(token.access_token);
     expect(second.refresh_token).not.toBe(token.refresh_token);
     expect((await request.get(`${base}/v3/users/me/cars`, { headers: { authorization: `Bearer ${second.access_token}` } })).status()).toBe(200);
-    const reused = await request.post(`${base}/v3/auth/access_token`, { form: { grant_type: 'refresh_token', refresh_token: token.refresh_token }, headers: { authorization: basic('full') } });
+    const reused = await request.post(`${base}/v3/auth/access_token`, {
+      form: { grant_type: 'refresh_token', refresh_token: token.refresh_token },
+      headers: { authorization: basic('full') },
+    });
     expect(reused.status()).toBe(403);
     expect(await reused.json()).toEqual({ message: 'Invalid authentication' });
   });
@@ -72,7 +88,12 @@ test.describe('sign-in page', () => {
   test.afterEach(async () => h.close());
 
   test('unknown or missing client_id, unregistered redirect_uri: 404 HTML', async () => {
-    for (const url of ['/v3/auth/auth', '/v3/auth/auth?client_id=', '/v3/auth/auth?client_id=nobody', `/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent('http://localhost:9/other')}`]) {
+    for (const url of [
+      '/v3/auth/auth',
+      '/v3/auth/auth?client_id=',
+      '/v3/auth/auth?client_id=nobody',
+      `/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent('http://localhost:9/other')}`,
+    ]) {
       const res = await h.get(url);
       expect(res.status, url).toBe(404);
       expect(res.contentType).toBe('text/html; charset=utf-8');
@@ -150,19 +171,31 @@ test.describe('token endpoint', () => {
     expectApiError(await h.exchange({ grant_type: 'authorization_code', code }, null), 401, 'AUTHENTICATION_ERROR', 'Client authentication is missing');
     expectApiError(await h.exchange({}, null), 401, 'AUTHENTICATION_ERROR', 'Client authentication is missing');
     const wrong = (id: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
-    for (const headers of [wrong('vds-conformance', 'nope'), wrong('nobody', 'reference-client-secret'), wrong('vds-conformance', ''), { authorization: 'Basic !!!' }]) {
+    for (const headers of [
+      wrong('vds-conformance', 'nope'),
+      wrong('nobody', 'reference-client-secret'),
+      wrong('vds-conformance', ''),
+      { authorization: 'Basic !!!' },
+    ]) {
       const res = await h.post('/v3/auth/access_token', { form: { grant_type: 'authorization_code', code }, headers });
       expectApiError(res, 401, 'AUTHENTICATION_ERROR', 'Invalid client credentials');
       expect(res.headers['www-authenticate']).toContain('Basic');
     }
-    expectApiError(await h.post('/v3/auth/access_token', { form: { grant_type: 'authorization_code', code, client_id: 'vds-conformance', client_secret: 'bad' } }), 401, 'AUTHENTICATION_ERROR', 'Invalid client credentials');
+    expectApiError(
+      await h.post('/v3/auth/access_token', { form: { grant_type: 'authorization_code', code, client_id: 'vds-conformance', client_secret: 'bad' } }),
+      401,
+      'AUTHENTICATION_ERROR',
+      'Invalid client credentials',
+    );
     // The code was not consumed by the refused attempts.
     expect((await h.exchange({ grant_type: 'authorization_code', code })).status).toBe(200);
   });
 
   test('client credentials as form fields, body as JSON', async () => {
     const code = await h.code();
-    const res = await h.post('/v3/auth/access_token', { form: { grant_type: 'authorization_code', code, client_id: CLIENTS.full.id, client_secret: CLIENTS.full.secret } });
+    const res = await h.post('/v3/auth/access_token', {
+      form: { grant_type: 'authorization_code', code, client_id: CLIENTS.full.id, client_secret: CLIENTS.full.secret },
+    });
     expect(res.status).toBe(200);
     const code2 = await h.code();
     const json = await h.post('/v3/auth/access_token', { json: { grant_type: 'authorization_code', code: code2 }, headers: { authorization: basic('full') } });
@@ -171,12 +204,24 @@ test.describe('token endpoint', () => {
   });
 
   test('missing parameters -> 400 "Missing parameter"; unknown grant_type -> 400', async () => {
-    const cases: Record<string, string>[] = [{}, { grant_type: '' }, { grant_type: 'authorization_code' }, { grant_type: 'authorization_code', code: '' }, { grant_type: 'refresh_token' }, { code: 'abc' }];
+    const cases: Record<string, string>[] = [
+      {},
+      { grant_type: '' },
+      { grant_type: 'authorization_code' },
+      { grant_type: 'authorization_code', code: '' },
+      { grant_type: 'refresh_token' },
+      { code: 'abc' },
+    ];
     for (const fields of cases) {
       expectApiError(await h.exchange(fields), 400, 'PARAMETERS_ERROR', 'Missing parameter');
     }
     expectApiError(await h.exchange({ grant_type: 'password', username: 'a', password: 'b' }), 400, 'PARAMETERS_ERROR', 'Unsupported grant type');
-    expectApiError(await h.post('/v3/auth/access_token', { body: '{oops', headers: { 'content-type': 'application/json', authorization: basic('full') } }), 400, 'PARAMETERS_ERROR', 'Malformed body');
+    expectApiError(
+      await h.post('/v3/auth/access_token', { body: '{oops', headers: { 'content-type': 'application/json', authorization: basic('full') } }),
+      400,
+      'PARAMETERS_ERROR',
+      'Malformed body',
+    );
   });
 
   test('invalid, reused, expired or foreign codes and invalid refresh tokens -> 403 legacy body', async () => {

@@ -26,7 +26,19 @@ const TRIP_SUMMARY_KEYS = ['beginDate', 'beginLocation', 'endDate', 'endLocation
 test.describe('users', () => {
   test('GET /users/me: the user record without email', async () => {
     const me = (await h.get('/v3/users/me', token)).json;
-    expect(keys(me)).toEqual(['birthDate', 'creationDate', 'firstName', 'gender', 'id', 'isLocationEnabled', 'lastName', 'lastUpdateDate', 'licenceDeliveryDate', 'nickName', 'role']);
+    expect(keys(me)).toEqual([
+      'birthDate',
+      'creationDate',
+      'firstName',
+      'gender',
+      'id',
+      'isLocationEnabled',
+      'lastName',
+      'lastUpdateDate',
+      'licenceDeliveryDate',
+      'nickName',
+      'role',
+    ]);
     expect(me).toMatchObject({ id: ALICE, firstName: 'Alice', lastName: 'Martin', gender: 'FEMALE', role: 'user', isLocationEnabled: true });
     expect(me.creationDate).toMatch(STRICT_DATE);
   });
@@ -34,7 +46,15 @@ test.describe('users', () => {
   test('GET /users/{id}: adds email; nullable fields of bob are null', async () => {
     expect((await h.get(`/v3/users/${ALICE}`, token)).json.email).toBe('alice@reference.test');
     const bob = (await h.get(`/v3/users/${BOB}`, await h.bob())).json;
-    expect(bob).toMatchObject({ id: BOB, email: 'bob@reference.test', nickName: null, birthDate: null, licenceDeliveryDate: null, gender: 'MALE', role: 'dev' });
+    expect(bob).toMatchObject({
+      id: BOB,
+      email: 'bob@reference.test',
+      nickName: null,
+      birthDate: null,
+      licenceDeliveryDate: null,
+      gender: 'MALE',
+      role: 'dev',
+    });
   });
 
   test('car lists: /users/me/cars equals /users/{id}/cars; car record fields', async () => {
@@ -63,7 +83,11 @@ test.describe('cars', () => {
     expect(keys(status)).toEqual(['accelerometer', 'location', 'signals']);
     expect(keys(status.location)).toEqual(LOCATION_KEYS);
     const locations = (await h.get(`/v3/cars/${RICH}/locations`, token)).json as any[];
-    expect(locations.filter((l) => keys(l).join() !== LOCATION_KEYS.join() || !RFC3339.test(l.date) || !Number.isInteger(l.satellites) || !Number.isInteger(l.heading))).toEqual([]);
+    expect(
+      locations.filter(
+        (l) => keys(l).join() !== LOCATION_KEYS.join() || !RFC3339.test(l.date) || !Number.isInteger(l.satellites) || !Number.isInteger(l.heading),
+      ),
+    ).toEqual([]);
     const signals = (await h.get(`/v3/cars/${RICH}/signals`, token)).json as any[];
     expect(signals.filter((s) => keys(s).join() !== 'date,name,value')).toEqual([]);
     const trips = (await h.get(`/v3/cars/${RICH}/trips`, token)).json as any[];
@@ -125,7 +149,8 @@ test.describe('cars', () => {
       expect((await h.get(`/v3/cars/${RICH}/${route}?limit=0`, token)).json).toEqual([]);
       expect(((await h.get(`/v3/cars/${RICH}/${route}?limit=99999999999999999999`, token)).json as any[]).length).toBeGreaterThan(3);
       for (const bad of ['-1', '-100']) expectError(await h.get(`/v3/cars/${RICH}/${route}?limit=${bad}`, token), 400, "Limit can't be less than 0");
-      for (const bad of ['abc', '1.5', '', '+3', '1e2', '3abc']) expectError(await h.get(`/v3/cars/${RICH}/${route}?limit=${encodeURIComponent(bad)}`, token), 400, 'Limit must be an integer');
+      for (const bad of ['abc', '1.5', '', '+3', '1e2', '3abc'])
+        expectError(await h.get(`/v3/cars/${RICH}/${route}?limit=${encodeURIComponent(bad)}`, token), 400, 'Limit must be an integer');
     }
     expect((await h.get(`/v3/cars/${RICH}/locations?limit=2`, token)).json).toEqual(all.slice(-2));
   });
@@ -161,7 +186,8 @@ test.describe('cars', () => {
     const base = (await h.get(`/v3/cars/${RICH}/stats/mileage`, token)).json.value;
     expect((await h.get(`/v3/cars/${RICH}/stats/mileage?initialValue=1000`, token)).json.value).toBeCloseTo(base + 1000, 3);
     expect((await h.get(`/v3/cars/${RICH}/stats/mileage?initialValue=-0.5`, token)).json.value).toBeCloseTo(base - 0.5, 3);
-    for (const bad of ['abc', '', '1e3', 'NaN', 'Infinity']) expectError(await h.get(`/v3/cars/${RICH}/stats/usedtime?initialValue=${bad}`, token), 400, 'Invalid initialValue');
+    for (const bad of ['abc', '', '1e3', 'NaN', 'Infinity'])
+      expectError(await h.get(`/v3/cars/${RICH}/stats/usedtime?initialValue=${bad}`, token), 400, 'Invalid initialValue');
   });
 
   test('repeated query parameters are refused', async () => {

@@ -7,8 +7,45 @@ import { buildReferenceApp } from '../../../reference-server/app';
 import { expectErrorShape, Harness, Res, SEED_IDS } from './helpers';
 import { routeCases } from './route-table';
 
-const HOSTILE_IDS = ['abc', '-1', '0', '1.5', '1e5', '99999999999999999999999', 'x'.repeat(10000), '%E2%82%AC%F0%9F%9A%97', '%2F', '%2e%2e', '%00', '%20', "'%20OR%201=1", '%3Cscript%3E', 'null', 'undefined', '[]', '{}'];
-const HOSTILE_QUERIES = ['limit=1&limit=2', 'limit=', 'begin=', 'end=', 'name=', 'inclusive=', 'initialValue=', 'begin=%ZZ', 'limit=%00', `limit=${'9'.repeat(400)}`, 'name=,,,', 'begin[]=1', 'begin[a]=1', 'carId=&pin=', 'pin=%F0%9F%98%80', '__proto__=1', 'constructor=1'];
+const HOSTILE_IDS = [
+  'abc',
+  '-1',
+  '0',
+  '1.5',
+  '1e5',
+  '99999999999999999999999',
+  'x'.repeat(10000),
+  '%E2%82%AC%F0%9F%9A%97',
+  '%2F',
+  '%2e%2e',
+  '%00',
+  '%20',
+  "'%20OR%201=1",
+  '%3Cscript%3E',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+];
+const HOSTILE_QUERIES = [
+  'limit=1&limit=2',
+  'limit=',
+  'begin=',
+  'end=',
+  'name=',
+  'inclusive=',
+  'initialValue=',
+  'begin=%ZZ',
+  'limit=%00',
+  `limit=${'9'.repeat(400)}`,
+  'name=,,,',
+  'begin[]=1',
+  'begin[a]=1',
+  'carId=&pin=',
+  'pin=%F0%9F%98%80',
+  '__proto__=1',
+  'constructor=1',
+];
 
 function problems(res: Res, what: string): string[] {
   const out: string[] = [];
@@ -35,11 +72,13 @@ test('hostile ids and query strings on every route, with and without a token: ne
         for (const id of HOSTILE_IDS) {
           if (parts.length < 4 || parts[3] === 'me') continue;
           const url = [...parts.slice(0, 3), id, ...parts.slice(4)].join('/');
-          for (const t of [undefined, token]) found.push(...problems(await h.request(method, url, { token: t }), `${mode} ${method} ${url.slice(0, 80)} token=${!!t}`));
+          for (const t of [undefined, token])
+            found.push(...problems(await h.request(method, url, { token: t }), `${mode} ${method} ${url.slice(0, 80)} token=${!!t}`));
         }
         for (const query of HOSTILE_QUERIES) {
           const url = `${path}?${query}`;
-          for (const t of [undefined, token]) found.push(...problems(await h.request(method, url, { token: t }), `${mode} ${method} ${url.slice(0, 80)} token=${!!t}`));
+          for (const t of [undefined, token])
+            found.push(...problems(await h.request(method, url, { token: t }), `${mode} ${method} ${url.slice(0, 80)} token=${!!t}`));
         }
       }
       expect(found).toEqual([]);
@@ -55,7 +94,23 @@ test('unknown routes (any method) and wrong methods on known paths: 404 error ar
     const token = await h.alice();
     const found: string[] = [];
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
-      for (const url of ['/', '/v3', '/v3/', '/v2/users/me', '/v3/nothing', '/v3/users', '/v3/users/me/', '/v3/cars', '/v3/trips/', '/v3/devices/VDSREF0101', '/v3/cars/5001/stats', '/v3/cars/5001/locations.json', '/V3/users/me', '/_control', '/v3/auth']) {
+      for (const url of [
+        '/',
+        '/v3',
+        '/v3/',
+        '/v2/users/me',
+        '/v3/nothing',
+        '/v3/users',
+        '/v3/users/me/',
+        '/v3/cars',
+        '/v3/trips/',
+        '/v3/devices/VDSREF0101',
+        '/v3/cars/5001/stats',
+        '/v3/cars/5001/locations.json',
+        '/V3/users/me',
+        '/_control',
+        '/v3/auth',
+      ]) {
         const res = await h.request(method, url, { token });
         if (res.status !== 404) found.push(`${method} ${url}: ${res.status}`);
         found.push(...problems(res, `${method} ${url}`));
@@ -101,7 +156,12 @@ test('bodies: too large, broken JSON, odd content types, no content type', async
       expect(res.status, `${type} ${body.slice(0, 20)}`).toBeLessThan(500);
       if (res.status >= 400) expectErrorShape(res);
     }
-    const noType = await h.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}` }, payload: Buffer.from('{"make":"Renault","model":"Clio"}') });
+    const noType = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      payload: Buffer.from('{"make":"Renault","model":"Clio"}'),
+    });
     expect(noType.statusCode).toBeLessThan(500);
     // Bodies sent to routes that take none are ignored.
     expect((await h.post('/v3/devices/VDSREF0101/dissociate', { token, body: '{broken', headers: { 'content-type': 'application/json' } })).status).toBe(409);
@@ -124,7 +184,13 @@ test('raw HTTP: bad percent-encoding and odd request lines get 4xx error arrays'
       socket.on('error', reject);
     });
   try {
-    for (const line of ['GET /v3/cars/%ZZ HTTP/1.1', 'GET /v3/cars/5001%/status HTTP/1.1', 'GET /v3/trips/%E0%A4%A HTTP/1.1', 'GET /v3/users/me?limit=%ZZ HTTP/1.1', 'GET //v3//users//me HTTP/1.1']) {
+    for (const line of [
+      'GET /v3/cars/%ZZ HTTP/1.1',
+      'GET /v3/cars/5001%/status HTTP/1.1',
+      'GET /v3/trips/%E0%A4%A HTTP/1.1',
+      'GET /v3/users/me?limit=%ZZ HTTP/1.1',
+      'GET //v3//users//me HTTP/1.1',
+    ]) {
       const answer = await raw(line);
       const status = Number(answer.split(' ')[1]);
       expect(status, line).toBeGreaterThanOrEqual(400);

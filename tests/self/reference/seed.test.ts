@@ -68,7 +68,14 @@ function serialize(seed: ReturnType<typeof generateSeed>) {
   return { ...seed, histories: [...seed.histories.entries()], trips: [...seed.trips.keys()] };
 }
 
-const NOWS = ['2026-03-01T00:05:00Z', '2026-02-28T23:59:00Z', '2026-03-17T10:20:30Z', '2026-12-31T23:59:59Z', '2027-01-01T00:02:00Z', '2026-07-31T12:00:00.999Z'];
+const NOWS = [
+  '2026-03-01T00:05:00Z',
+  '2026-02-28T23:59:00Z',
+  '2026-03-17T10:20:30Z',
+  '2026-12-31T23:59:59Z',
+  '2027-01-01T00:02:00Z',
+  '2026-07-31T12:00:00.999Z',
+];
 
 for (const nowText of NOWS) {
   test(`data since the 1st of the month, now = ${nowText}`, async () => {
@@ -130,16 +137,31 @@ test.describe('coherence', () => {
       check(trip.usedTime === (Date.parse(trip.endDate) - Date.parse(trip.beginDate)) / 1000 && Number.isInteger(trip.usedTime), `${id} usedTime`);
       check(same(trip.beginLocation, locations[0]) && same(trip.endLocation, locations[locations.length - 1]), `${id} begin/end location`);
       check(trip.beginDate === locations[0].date && trip.endDate === locations[locations.length - 1].date, `${id} begin/end date`);
-      check(same(summary, { id, beginLocation: trip.beginLocation, endLocation: trip.endLocation, beginDate: trip.beginDate, endDate: trip.endDate }), `${id} summary`);
+      check(
+        same(summary, { id, beginLocation: trip.beginLocation, endLocation: trip.endLocation, beginDate: trip.beginDate, endDate: trip.endDate }),
+        `${id} summary`,
+      );
       const stats = (await h.get(`/v3/trips/${id}/stats`, token)).json;
-      check(same(stats, [{ type: 'MILEAGE', value: trip.mileage }, { type: 'USED_TIME', value: trip.usedTime }]), `${id} stats`);
+      check(
+        same(stats, [
+          { type: 'MILEAGE', value: trip.mileage },
+          { type: 'USED_TIME', value: trip.usedTime },
+        ]),
+        `${id} stats`,
+      );
       check(same((await h.get(`/v3/trips/${id}/stats/mileage`, token)).json, { type: 'MILEAGE', value: trip.mileage }), `${id} stats/mileage`);
       check(same((await h.get(`/v3/trips/${id}/stats/usedtime`, token)).json, { type: 'USED_TIME', value: trip.usedTime }), `${id} stats/usedtime`);
       const line = (await h.get(`/v3/trips/${id}/locations.geojson`, token)).json;
       check(same(line, { type: 'LineString', coordinates: locations.map((l) => [l.longitude, l.latitude]) }), `${id} geojson`);
       const signals = (await h.get(`/v3/trips/${id}/signals`, token)).json as any[];
-      check(signals.length > 0 && signals.every((s) => Date.parse(s.date) >= Date.parse(trip.beginDate) && Date.parse(s.date) <= Date.parse(trip.endDate)), `${id} signals in trip`);
-      check(locations.every((l, i) => i === 0 || Date.parse(l.date) > Date.parse(locations[i - 1].date)), `${id} locations ascending`);
+      check(
+        signals.length > 0 && signals.every((s) => Date.parse(s.date) >= Date.parse(trip.beginDate) && Date.parse(s.date) <= Date.parse(trip.endDate)),
+        `${id} signals in trip`,
+      );
+      check(
+        locations.every((l, i) => i === 0 || Date.parse(l.date) > Date.parse(locations[i - 1].date)),
+        `${id} locations ascending`,
+      );
     }
     expect(problems).toEqual([]);
   });
@@ -151,7 +173,9 @@ test.describe('coherence', () => {
     const fromTrips: any[] = [];
     for (const t of trips) fromTrips.push(...((await h.get(`/v3/trips/${t.id}/locations`, token)).json as any[]));
     // Trips cut by the range edges only add locations at the edges; inside, both lists are equal.
-    const inner = locations.filter((l) => Date.parse(l.date) >= Date.parse(trips[0].beginDate) && Date.parse(l.date) <= Date.parse(trips[trips.length - 1].endDate));
+    const inner = locations.filter(
+      (l) => Date.parse(l.date) >= Date.parse(trips[0].beginDate) && Date.parse(l.date) <= Date.parse(trips[trips.length - 1].endDate),
+    );
     expect(inner).toEqual(fromTrips);
     const points = (await h.get(`/v3/cars/${RICH}/locations.geojson?${range}`, token)).json as any[];
     expect(points).toEqual(locations.map((l) => ({ type: 'Point', coordinates: [l.longitude, l.latitude] })));
@@ -195,8 +219,20 @@ test.describe('coherence', () => {
   test('signals: realistic names, Sts values 0 or 1, the odometer grows with the mileage', async () => {
     const signals = (await h.get(`/v3/cars/${RICH}/signals`, token)).json as any[];
     const names = new Set(signals.map((s) => s.name));
-    expect([...names].sort()).toEqual(['BatteryVoltage', 'ComputedFuelLevel', 'EngineSpeed', 'FuelLevel', 'HeadLightSts', 'IgnitionSts', 'LockSts', 'Odometer', 'VehiculeSpeed']);
-    expect(signals.filter((s) => typeof s.value !== 'number' || !RFC3339.test(s.date) || (s.name.endsWith('Sts') && s.value !== 0 && s.value !== 1))).toEqual([]);
+    expect([...names].sort()).toEqual([
+      'BatteryVoltage',
+      'ComputedFuelLevel',
+      'EngineSpeed',
+      'FuelLevel',
+      'HeadLightSts',
+      'IgnitionSts',
+      'LockSts',
+      'Odometer',
+      'VehiculeSpeed',
+    ]);
+    expect(signals.filter((s) => typeof s.value !== 'number' || !RFC3339.test(s.date) || (s.name.endsWith('Sts') && s.value !== 0 && s.value !== 1))).toEqual(
+      [],
+    );
     const odometer = signals.filter((s) => s.name === 'Odometer').map((s) => s.value as number);
     expect(odometer.every((v, i) => i === 0 || v >= odometer[i - 1])).toBe(true);
     expect(signals.every((s, i) => i === 0 || Date.parse(s.date) >= Date.parse(signals[i - 1].date))).toBe(true);

@@ -59,8 +59,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const cars = (await h.get(`/v3/users/${SEED_IDS.alice}/cars`, token)).json as Array<{ id: number }>;
       const trips = async (carId: number) => (await h.get(`/v3/cars/${carId}/trips?${range(NOW - 27 * DAY, NOW)}`, token)).json as unknown[];
       const counts = await Promise.all(cars.slice(0, 10).map((c) => trips(c.id)));
-      return cars.length === 15 && cars[0].id === 4001 && counts.slice(0, 9).every((t) => t.length === 0) &&
-        counts[9].length >= 1 && counts[9].length <= 4 && (await trips(RICH)).length > 10;
+      return (
+        cars.length === 15 &&
+        cars[0].id === 4001 &&
+        counts.slice(0, 9).every((t) => t.length === 0) &&
+        counts[9].length >= 1 &&
+        counts[9].length <= 4 &&
+        (await trips(RICH)).length > 10
+      );
     },
   },
   'short-lived-tokens': {
@@ -72,8 +78,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const expired = await h.get('/v3/users/me', record.access_token);
       const renewed = await h.exchange({ grant_type: 'refresh_token', refresh_token: record.refresh_token });
       h.clock.now -= 9_000;
-      return record.expires_in === 8 && works && expired.status === 403 && firstError(expired).message === 'Token has expired' &&
-        renewed.status === 200 && (await h.get('/v3/users/me', JSON.parse(renewed.text).access_token)).status === 200;
+      return (
+        record.expires_in === 8 &&
+        works &&
+        expired.status === 403 &&
+        firstError(expired).message === 'Token has expired' &&
+        renewed.status === 200 &&
+        (await h.get('/v3/users/me', JSON.parse(renewed.text).access_token)).status === 200
+      );
     },
   },
   'stats-no-data-404': {
@@ -103,7 +115,9 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
     check: async (h) => {
       const res = await h.get('/v3/auth/auth?client_id=vds-conformance');
       const outside = res.text.replace(/<template[\s\S]*<\/template>/, '');
-      return res.status === 200 && /<template id="signin-form">[\s\S]*name="password"/.test(res.text) && !outside.includes('<form') && outside.includes('<script>');
+      return (
+        res.status === 200 && /<template id="signin-form">[\s\S]*name="password"/.test(res.text) && !outside.includes('<form') && outside.includes('<script>')
+      );
     },
   },
   'signin-form-unlabelled': {
@@ -112,8 +126,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const res = await h.get('/v3/auth/auth?client_id=vds-conformance');
       const form = /<form[\s\S]*<\/form>/.exec(res.text)?.[0] ?? '';
       const signedIn = await h.signIn();
-      return res.status === 200 && !/<label/i.test(form) && /<input name="login" type="text" placeholder="[^"]+">/.test(form) &&
-        /type="password"/.test(form) && />Continue<\/button>/.test(form) && signedIn.status === 302;
+      return (
+        res.status === 200 &&
+        !/<label/i.test(form) &&
+        /<input name="login" type="text" placeholder="[^"]+">/.test(form) &&
+        /type="password"/.test(form) &&
+        />Continue<\/button>/.test(form) &&
+        signedIn.status === 302
+      );
     },
   },
   'signin-two-step': {
@@ -122,9 +142,17 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const first = await h.get('/v3/auth/auth?client_id=vds-conformance&state=s1');
       const step = await h.post('/v3/auth/auth', { form: { username: 'alice@reference.test', client_id: 'vds-conformance', state: 's1' } });
       const done = await h.signIn({ state: 's1' });
-      return first.status === 200 && first.text.includes('>Next<') && !first.text.includes('type="password"') &&
-        step.status === 200 && step.text.includes('type="password"') && step.text.includes('name="username" value="alice@reference.test"') &&
-        done.status === 302 && done.location?.searchParams.get('code') !== null && done.location?.searchParams.get('state') === 's1';
+      return (
+        first.status === 200 &&
+        first.text.includes('>Next<') &&
+        !first.text.includes('type="password"') &&
+        step.status === 200 &&
+        step.text.includes('type="password"') &&
+        step.text.includes('name="username" value="alice@reference.test"') &&
+        done.status === 302 &&
+        done.location?.searchParams.get('code') !== null &&
+        done.location?.searchParams.get('state') === 's1'
+      );
     },
   },
   'signin-consent-page': {
@@ -133,9 +161,18 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const page = await h.signIn({ consent: 'stop', scope: 'users_read cars_read' });
       const denied = await h.signIn({ consent: 'deny', state: 'd' });
       const allowed = await h.signIn({ consent: 'allow', state: 'a' });
-      return page.status === 200 && page.text.includes('>Allow<') && page.text.includes('>Deny<') && page.text.includes('<li>cars_read</li>') &&
-        denied.status === 302 && denied.location?.searchParams.get('error') === 'access_denied' && !denied.location?.searchParams.get('code') &&
-        allowed.status === 302 && allowed.location?.searchParams.get('code') !== null && allowed.location?.searchParams.get('state') === 'a';
+      return (
+        page.status === 200 &&
+        page.text.includes('>Allow<') &&
+        page.text.includes('>Deny<') &&
+        page.text.includes('<li>cars_read</li>') &&
+        denied.status === 302 &&
+        denied.location?.searchParams.get('error') === 'access_denied' &&
+        !denied.location?.searchParams.get('code') &&
+        allowed.status === 302 &&
+        allowed.location?.searchParams.get('code') !== null &&
+        allowed.location?.searchParams.get('state') === 'a'
+      );
     },
   },
   'signin-continue-page': {
@@ -143,8 +180,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
     check: async (h) => {
       const page = await h.signIn({ consent: 'stop' });
       const done = await h.signIn({ state: 'c' });
-      return page.status === 200 && page.text.includes('>Continue<') && !page.text.includes('Deny') &&
-        done.status === 302 && done.location?.searchParams.get('code') !== null && done.location?.searchParams.get('state') === 'c';
+      return (
+        page.status === 200 &&
+        page.text.includes('>Continue<') &&
+        !page.text.includes('Deny') &&
+        done.status === 302 &&
+        done.location?.searchParams.get('code') !== null &&
+        done.location?.searchParams.get('state') === 'c'
+      );
     },
   },
   'limit-zero-means-all': {
@@ -172,7 +215,12 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const token = await h.alice();
       const car = await h.get('/v3/users/me/cars', token);
       const geojson = await h.get(`/v3/cars/${SEED_IDS.aliceRichCar}/locations.geojson?limit=1`, token);
-      return car.status === 200 && car.contentType === 'text/plain; charset=utf-8' && Array.isArray(JSON.parse(car.text)) && geojson.contentType.startsWith('application/');
+      return (
+        car.status === 200 &&
+        car.contentType === 'text/plain; charset=utf-8' &&
+        Array.isArray(JSON.parse(car.text)) &&
+        geojson.contentType.startsWith('application/')
+      );
     },
   },
   'token-answer-text-plain': {
@@ -191,7 +239,10 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
     // On a trip whose mileage has more than one decimal: the record rounds it, the stats do not.
     check: async (h) => {
       const token = await h.alice();
-      const trip = h.seed.histories.get(RICH)!.trips.filter((t) => Math.round(t.mileage * 10) !== t.mileage * 10).at(-1)!;
+      const trip = h.seed.histories
+        .get(RICH)!
+        .trips.filter((t) => Math.round(t.mileage * 10) !== t.mileage * 10)
+        .at(-1)!;
       const record = (await h.get(`/v3/trips/${trip.id}`, token)).json;
       const stat = (await h.get(`/v3/trips/${trip.id}/stats/mileage`, token)).json;
       return stat.value === trip.mileage && record.mileage === Math.round(trip.mileage * 10) / 10;
@@ -202,7 +253,12 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const token = await h.alice();
       const car = await h.get(`/v3/cars/${RICH}/locations.geojson?limit=2`, token);
       const trip = await h.get(`/v3/trips/${h.latestTrip(RICH)}/locations.geojson`, token);
-      return car.contentType.startsWith('application/geo+json') && trip.contentType.startsWith('application/geo+json') && Array.isArray(car.json) && trip.json.type === 'LineString';
+      return (
+        car.contentType.startsWith('application/geo+json') &&
+        trip.contentType.startsWith('application/geo+json') &&
+        Array.isArray(car.json) &&
+        trip.json.type === 'LineString'
+      );
     },
   },
   'associate-unknown-car-400': {
@@ -232,7 +288,12 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const points = (await h.get(`/v3/cars/${RICH}/locations.geojson`, token)).json as any[];
       const signals = (await h.get(`/v3/cars/${RICH}/signals`, token)).json as any[];
       const trips = (await h.get(`/v3/cars/${RICH}/trips?${range(NOW - 30 * DAY, NOW)}`, token)).json as any[];
-      return all.length > 30 && JSON.stringify(page) === JSON.stringify(all.slice(-25)) && thirty.length === 30 && [points, signals, trips].every((list) => list.length === 25);
+      return (
+        all.length > 30 &&
+        JSON.stringify(page) === JSON.stringify(all.slice(-25)) &&
+        thirty.length === 30 &&
+        [points, signals, trips].every((list) => list.length === 25)
+      );
     },
   },
   'newest-first': {
@@ -251,10 +312,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
         ].map((url) => h.get(url, token)),
       );
       // The GeoJSON lists follow the plain lists' order.
-      const sameOrder = (coords: number[][], plain: any[]) => coords.length === plain.length && coords.every((c, i) => c[0] === plain[i].longitude && c[1] === plain[i].latitude);
+      const sameOrder = (coords: number[][], plain: any[]) =>
+        coords.length === plain.length && coords.every((c, i) => c[0] === plain[i].longitude && c[1] === plain[i].latitude);
       return (
         descending(dates(locations.json)) &&
-        sameOrder((points.json as any[]).map((p) => p.coordinates), locations.json) &&
+        sameOrder(
+          (points.json as any[]).map((p) => p.coordinates),
+          locations.json,
+        ) &&
         descending(dates(signals.json)) &&
         descending(dates(trips.json, 'beginDate')) &&
         descending(dates(tripLocations.json)) &&
@@ -277,15 +342,23 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const token = await h.alice();
       const trip = h.latestTrip(RICH);
       const [locations, points, tripLocations, line] = await Promise.all(
-        [`/v3/cars/${RICH}/locations?limit=20`, `/v3/cars/${RICH}/locations.geojson?limit=20`, `/v3/trips/${trip}/locations`, `/v3/trips/${trip}/locations.geojson`]
-          .map((url) => h.get(url, token)),
+        [
+          `/v3/cars/${RICH}/locations?limit=20`,
+          `/v3/cars/${RICH}/locations.geojson?limit=20`,
+          `/v3/trips/${trip}/locations`,
+          `/v3/trips/${trip}/locations.geojson`,
+        ].map((url) => h.get(url, token)),
       );
       const reversedOf = (coords: number[][], plain: any[]) =>
-        coords.length === plain.length && coords.every((c, i) => c[0] === plain[plain.length - 1 - i].longitude && c[1] === plain[plain.length - 1 - i].latitude);
+        coords.length === plain.length &&
+        coords.every((c, i) => c[0] === plain[plain.length - 1 - i].longitude && c[1] === plain[plain.length - 1 - i].latitude);
       return (
         descending(dates(locations.json)) &&
         descending(dates(tripLocations.json)) &&
-        reversedOf((points.json as any[]).map((p) => p.coordinates), locations.json) &&
+        reversedOf(
+          (points.json as any[]).map((p) => p.coordinates),
+          locations.json,
+        ) &&
         reversedOf(line.json.coordinates, tripLocations.json)
       );
     },
@@ -341,7 +414,9 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const car = (await h.get(`/v3/cars/${RICH}`, token)).json;
       const me = (await h.get('/v3/users/me', token)).json;
       return (
-        [location.date, signal.date, trip.beginDate, trip.endDate, trip.beginLocation.date, stat.beginDate, stat.endDate, accelerometer.date].every((d) => RECORD_DATE_ZULU.test(d)) &&
+        [location.date, signal.date, trip.beginDate, trip.endDate, trip.beginLocation.date, stat.beginDate, stat.endDate, accelerometer.date].every((d) =>
+          RECORD_DATE_ZULU.test(d),
+        ) &&
         STRICT_DATE.test(car.creationDate) &&
         STRICT_DATE.test(me.creationDate)
       );

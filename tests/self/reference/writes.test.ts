@@ -32,8 +32,30 @@ test.describe('car creation', () => {
     expect(res.status).toBe(201);
     expect(res.contentType).toBe('application/json; charset=utf-8');
     const car = res.json;
-    expect(Object.keys(car).sort()).toEqual(['cardbId', 'creationDate', 'deviceId', 'id', 'lastUpdateDate', 'make', 'model', 'name', 'numberPlate', 'timezone', 'userId', 'year']);
-    expect(car).toMatchObject({ make: 'Renault', model: 'Megane', name: 'Family', year: 2018, numberPlate: 'GH-001-AA', timezone: 'America/New_York', userId: ALICE, deviceId: null });
+    expect(Object.keys(car).sort()).toEqual([
+      'cardbId',
+      'creationDate',
+      'deviceId',
+      'id',
+      'lastUpdateDate',
+      'make',
+      'model',
+      'name',
+      'numberPlate',
+      'timezone',
+      'userId',
+      'year',
+    ]);
+    expect(car).toMatchObject({
+      make: 'Renault',
+      model: 'Megane',
+      name: 'Family',
+      year: 2018,
+      numberPlate: 'GH-001-AA',
+      timezone: 'America/New_York',
+      userId: ALICE,
+      deviceId: null,
+    });
     expect(Number.isInteger(car.id) && Number.isInteger(car.cardbId)).toBe(true);
     expect(car.creationDate).toMatch(STRICT_DATE);
     expect(car.creationDate).toBe('2026-03-17T10:20:30+00:00');
@@ -47,7 +69,11 @@ test.describe('car creation', () => {
     const minimal = (await create({ make: 'Dacia', model: 'S' })).json;
     expect(minimal).toMatchObject({ make: 'Dacia', model: 'S', timezone: 'Europe/Paris', year: 0, numberPlate: null, name: 'Dacia S' });
     expect(minimal.id).toBe(car.id + 1);
-    expect((await create({ make: 'Dacia', model: 'S', timezone: 'UTC', name: '', numberPlate: '' })).json).toMatchObject({ timezone: 'UTC', name: '', numberPlate: '' });
+    expect((await create({ make: 'Dacia', model: 'S', timezone: 'UTC', name: '', numberPlate: '' })).json).toMatchObject({
+      timezone: 'UTC',
+      name: '',
+      numberPlate: '',
+    });
     expect((await create({ make: 'x'.repeat(64), model: 'y'.repeat(64), name: 'z'.repeat(64), numberPlate: 'n'.repeat(64) })).status).toBe(201);
     expect((await create({ make: 'Abc', model: 'M', extra: 'ignored', year: null })).status).toBe(201);
   });
@@ -82,7 +108,8 @@ test.describe('car creation', () => {
       null,
     ];
     for (const body of bad) expectError(await create(body), 400, 'PARAMETERS_ERROR');
-    for (const raw of ['', '{', 'make=Renault&model=Clio', '{"make":"Renault",}', 'null']) expectError(await create(undefined, { raw }), 400, 'PARAMETERS_ERROR');
+    for (const raw of ['', '{', 'make=Renault&model=Clio', '{"make":"Renault",}', 'null'])
+      expectError(await create(undefined, { raw }), 400, 'PARAMETERS_ERROR');
     expectError(await create(undefined, { raw: 'make=Renault&model=Clio', contentType: 'application/x-www-form-urlencoded' }), 400, 'PARAMETERS_ERROR');
     // None of them created a car.
     expect(((await h.get('/v3/users/me/cars', token)).json as any[]).length).toBe(3);
@@ -94,7 +121,12 @@ test.describe('car creation', () => {
     expectError(await create({ make: 'Renault', model: 'Clio' }, { userId: BOB }), 403, 'AUTHORIZATION_ERROR', "Token can't access this user");
     expectError(await create({ make: 'Renault', model: 'Clio' }, { userId: 424242 }), 404, 'PARAMETERS_ERROR', 'User not found');
     const readOnly = await h.token({ scope: 'cars_read users_read' });
-    expectError(await h.post(`/v3/users/${ALICE}/cars`, { token: readOnly, json: { make: 'Renault', model: 'Clio' } }), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope');
+    expectError(
+      await h.post(`/v3/users/${ALICE}/cars`, { token: readOnly, json: { make: 'Renault', model: 'Clio' } }),
+      403,
+      'AUTHORIZATION_ERROR',
+      'Token does not have the required scope',
+    );
   });
 });
 
@@ -150,8 +182,10 @@ test.describe('devices', () => {
       expectError(await post(`/v3/devices/${id}/associate?pin=1234`), 400, 'PARAMETERS_ERROR', 'Malformed device id');
       expectError(await post(`/v3/devices/${id}/dissociate`), 400, 'PARAMETERS_ERROR', 'Malformed device id');
     }
-    for (const carId of ['abc', '-1', '1.5', '', '99999999999999999999']) expectError(await post(`/v3/devices/VDSREF0101/associate?carId=${carId}`), 400, 'PARAMETERS_ERROR', 'Malformed carId');
-    for (const pin of ['abc', '123', '1234567', '', '12 34']) expectError(await post(`/v3/devices/VDSREF0101/associate?pin=${encodeURIComponent(pin)}`), 400, 'PARAMETERS_ERROR', 'Malformed pin');
+    for (const carId of ['abc', '-1', '1.5', '', '99999999999999999999'])
+      expectError(await post(`/v3/devices/VDSREF0101/associate?carId=${carId}`), 400, 'PARAMETERS_ERROR', 'Malformed carId');
+    for (const pin of ['abc', '123', '1234567', '', '12 34'])
+      expectError(await post(`/v3/devices/VDSREF0101/associate?pin=${encodeURIComponent(pin)}`), 400, 'PARAMETERS_ERROR', 'Malformed pin');
     expectError(await post('/v3/devices/VDSREF0101/associate'), 400, 'PARAMETERS_ERROR', 'Missing parameter');
     expectError(await post(`/v3/devices/VDSREF0101/associate?carId=${BARE}&pin=1357`), 400, 'PARAMETERS_ERROR');
     expectError(await post(`/v3/devices/VDSREF0101/associate?carId=${BARE}&carId=${BARE}`), 400, 'PARAMETERS_ERROR');
@@ -170,7 +204,12 @@ test.describe('devices', () => {
 
   test('device routes need devices_management', async () => {
     const noDevices = await h.token({ scope: 'cars_read cars_write users_read' });
-    for (const url of [`/v3/devices/VDSREF0101/associate?carId=${BARE}`, '/v3/devices/VDSREF0101/associate?pin=1357', '/v3/devices/VDSREF0001/dissociate', '/v3/devices/bad!/dissociate']) {
+    for (const url of [
+      `/v3/devices/VDSREF0101/associate?carId=${BARE}`,
+      '/v3/devices/VDSREF0101/associate?pin=1357',
+      '/v3/devices/VDSREF0001/dissociate',
+      '/v3/devices/bad!/dissociate',
+    ]) {
       expectError(await post(url, noDevices), 403, 'AUTHORIZATION_ERROR', 'Token does not have the required scope');
       expect(String(firstError(await post(url, noDevices)).tip)).toContain('devices_management');
     }

@@ -33,7 +33,10 @@ test('rewriting a baseline keeps the reasons already written for requirements th
   const file = tmp('b.yaml');
   const c = certificate(reqs, [check('A', 'GET /x', 'failed')]);
   writeBaseline(file, c);
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('reason: ""  # fill in: why this failure is accepted, and until when', 'reason: "vendor ticket 42: fix: due in May"'));
+  fs.writeFileSync(
+    file,
+    fs.readFileSync(file, 'utf8').replace('reason: ""  # fill in: why this failure is accepted, and until when', 'reason: "vendor ticket 42: fix: due in May"'),
+  );
   writeBaseline(file, certificate(reqs, [check('A', 'GET /x', 'failed'), check('B', 'GET /x', 'failed')]));
   const entries = readBaseline(file);
   expect(entries.find((e) => e.requirement === 'A')!.reason).toBe('vendor ticket 42: fix: due in May');
@@ -47,10 +50,15 @@ test('no failure writes an empty list that reads back', () => {
 });
 
 test('a failure not in the baseline is a regression; a listed one is known; a listed check that passes is fixed', () => {
-  const entries = [{ requirement: 'A', checks: ['A GET /x', 'A GET /y'], reason: 'r' }, { requirement: 'B', checks: ['B GET /x'], reason: 'r' }];
-  const e = evaluateBaseline(entries, [
-    state('A GET /x', 'failed'), state('A GET /y', 'passed'), state('A GET /z', 'failed'), state('B GET /x', 'passed'),
-  ], 'b.yaml');
+  const entries = [
+    { requirement: 'A', checks: ['A GET /x', 'A GET /y'], reason: 'r' },
+    { requirement: 'B', checks: ['B GET /x'], reason: 'r' },
+  ];
+  const e = evaluateBaseline(
+    entries,
+    [state('A GET /x', 'failed'), state('A GET /y', 'passed'), state('A GET /z', 'failed'), state('B GET /x', 'passed')],
+    'b.yaml',
+  );
   expect(e.regressions).toEqual([{ requirement: 'A', class: 'core', check: 'A GET /z' }]);
   expect(e.known.map((k) => k.check)).toEqual(['A GET /x']);
   expect(e.fixed).toEqual([
@@ -69,14 +77,24 @@ test('listed checks that did not run (or no longer exist) are neither fixed nor 
 test('with a baseline the run fails on regressions of either class (--gate core: core ones only); baselined failures pass it; the certificate keeps FAIL', () => {
   const c = certificate(reqs, [check('A', 'GET /x', 'failed'), check('P', 'GET /x', 'failed')]);
   expect(c.verdict.core).toBe('FAIL');
-  const known = evaluateBaseline([{ requirement: 'A', checks: ['A GET /x'], reason: '' }], [state('A GET /x', 'failed'), state('P GET /x', 'failed', 'profile')], 'b.yaml');
+  const known = evaluateBaseline(
+    [{ requirement: 'A', checks: ['A GET /x'], reason: '' }],
+    [state('A GET /x', 'failed'), state('P GET /x', 'failed', 'profile')],
+    'b.yaml',
+  );
   expect(known.regressions).toEqual([{ requirement: 'P', class: 'profile', check: 'P GET /x' }]);
   const gate = decideGate({ certificate: c, baseline: known });
   expect(gate.status).toBe('failed'); // the profile regression fails the default gate
   expect(gate.reasons.join()).toContain('P GET /x');
   expect(decideGate({ certificate: c, baseline: known, gate: 'core' }).status).toBe('passed'); // not a core regression
-  const both = evaluateBaseline([{ requirement: 'A', checks: ['A GET /x'], reason: '' }, { requirement: 'P', checks: ['P GET /x'], reason: '' }],
-    [state('A GET /x', 'failed'), state('P GET /x', 'failed', 'profile')], 'b.yaml');
+  const both = evaluateBaseline(
+    [
+      { requirement: 'A', checks: ['A GET /x'], reason: '' },
+      { requirement: 'P', checks: ['P GET /x'], reason: '' },
+    ],
+    [state('A GET /x', 'failed'), state('P GET /x', 'failed', 'profile')],
+    'b.yaml',
+  );
   expect(decideGate({ certificate: c, baseline: both }).status).toBe('passed');
   const empty = evaluateBaseline([], [state('A GET /x', 'failed')], 'b.yaml');
   const failing = decideGate({ certificate: c, baseline: empty });

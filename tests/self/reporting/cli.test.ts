@@ -11,7 +11,20 @@ import { clearReports } from '../../../src/cli/reports-folder';
 import { readJson, runCommand, startReference } from './real-run';
 
 test('own flags become environment; everything else goes to playwright test intact', () => {
-  const inv = parseArgs(['--target', 'sandbox', '--monitor', '--grep', '@core', '-G', '@minor', '--workers=4', '--shard', '1/3', 'users.spec.ts', '--update-baseline']);
+  const inv = parseArgs([
+    '--target',
+    'sandbox',
+    '--monitor',
+    '--grep',
+    '@core',
+    '-G',
+    '@minor',
+    '--workers=4',
+    '--shard',
+    '1/3',
+    'users.spec.ts',
+    '--update-baseline',
+  ]);
   expect(inv.env).toMatchObject({ VDS_TARGET: 'sandbox', VDS_MONITOR: '1', VDS_GREP: '@core', VDS_GREP_INVERT: '@minor' });
   expect(inv.env.VDS_UPDATE_BASELINE).toMatch(/conformance-baseline\.yaml$/);
   expect(inv.playwrightArgs).toEqual(['--workers=4', '--shard', '1/3', 'users.spec.ts']);
@@ -54,7 +67,10 @@ test('bad flags are refused with one clear message', () => {
   expect(refused(['--latency-floor-ms', '50'])).toBe('--latency-floor-ms only applies with --compare PATH');
   expect(refused(['--compare', 'last', '--latency-floor-ms', 'soon'])).toMatch(/^--latency-floor-ms must be a number of milliseconds, 0 or more .*got "soon"/);
   expect(refused(['--compare', 'last', '--latency-ratio', '0.5'])).toMatch(/^--latency-ratio must be a number of at least 1/);
-  expect(parseArgs(['--compare', 'last', '--latency-floor-ms', '250', '--latency-ratio', '2']).env).toMatchObject({ VDS_LATENCY_FLOOR_MS: '250', VDS_LATENCY_RATIO: '2' });
+  expect(parseArgs(['--compare', 'last', '--latency-floor-ms', '250', '--latency-ratio', '2']).env).toMatchObject({
+    VDS_LATENCY_FLOOR_MS: '250',
+    VDS_LATENCY_RATIO: '2',
+  });
   // --history: a folder, created at the end of the run when it does not exist yet; with --merge too.
   const nights = path.join(path.dirname(previous), 'nights');
   expect(parseArgs(['--history', nights]).env.VDS_HISTORY).toBe(nights);
@@ -81,7 +97,7 @@ test('--history inside the reports folder is refused (every run empties it): exi
   expect(inside.output).toMatch(/^conformance: --history: .*nights is inside the reports folder .*, which every run empties/m);
 });
 
-test('clearing the reports folder keeps README.md and the self-tests\' folders', () => {
+test("clearing the reports folder keeps README.md and the self-tests' folders", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-clear-'));
   for (const d of ['allure-results', 'html', 'self']) fs.mkdirSync(path.join(dir, d));
   for (const f of ['README.md', 'conformance.json', 'allure-results/old.json']) fs.writeFileSync(path.join(dir, f), 'x');

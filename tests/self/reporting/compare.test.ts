@@ -20,8 +20,18 @@ function sampled(routes: Record<string, number[]>): ServerLatency {
 }
 
 test('newly failing, newly passing and newly not run requirements are found; unchanged ones are not listed', () => {
-  const before = certificate(reqs, [check('A', 'GET /x', 'passed'), check('B', 'GET /x', 'failed'), check('C', 'GET /x', 'passed'), check('D', 'GET /x', 'failed')]);
-  const now = certificate(reqs, [check('A', 'GET /x', 'failed'), check('B', 'GET /x', 'passed'), check('C', 'GET /x', 'not-run'), check('D', 'GET /x', 'failed')]);
+  const before = certificate(reqs, [
+    check('A', 'GET /x', 'passed'),
+    check('B', 'GET /x', 'failed'),
+    check('C', 'GET /x', 'passed'),
+    check('D', 'GET /x', 'failed'),
+  ]);
+  const now = certificate(reqs, [
+    check('A', 'GET /x', 'failed'),
+    check('B', 'GET /x', 'passed'),
+    check('C', 'GET /x', 'not-run'),
+    check('D', 'GET /x', 'failed'),
+  ]);
   const c = compareCertificates(before, now, options);
   expect(c.newlyFailing.map((x) => [x.id, x.was])).toEqual([['A', 'passed']]);
   expect(c.newlyPassing.map((x) => [x.id, x.was])).toEqual([['B', 'failed']]);
@@ -39,19 +49,28 @@ test('only getting better is not worse', () => {
 
 test('a requirement new to the catalogue that fails counts as newly failing; advisory ones never count', () => {
   const before = certificate([requirement('A')], [check('A', 'GET /x', 'passed')]);
-  const now = certificate([requirement('A'), requirement('N'), requirement('ADV', { advisory: true })], [
-    check('A', 'GET /x', 'passed'), check('N', 'GET /x', 'failed'), check('ADV', 'GET /x', 'not-run'),
-  ]);
+  const now = certificate(
+    [requirement('A'), requirement('N'), requirement('ADV', { advisory: true })],
+    [check('A', 'GET /x', 'passed'), check('N', 'GET /x', 'failed'), check('ADV', 'GET /x', 'not-run')],
+  );
   const c = compareCertificates(before, now, options);
   expect(c.newlyFailing.map((x) => [x.id, x.was])).toEqual([['N', 'absent']]);
   expect(c.newlyNotRun).toEqual([]);
 });
 
 test('a slower route fails the comparison and is named by the gate; the rule itself is tested in slowdown.test.ts', () => {
-  const before = { ...certificate(reqs, [check('A', 'GET /x', 'passed')]), serverLatency: sampled({ 'GET /slow': [10, 11, 12, 10, 11], 'GET /same': [10, 11, 12, 10, 11] }) };
-  const now = { ...certificate(reqs, [check('A', 'GET /x', 'passed')]), serverLatency: sampled({ 'GET /slow': [210, 211, 215, 212, 230], 'GET /same': [12, 11, 10, 13, 11] }) };
+  const before = {
+    ...certificate(reqs, [check('A', 'GET /x', 'passed')]),
+    serverLatency: sampled({ 'GET /slow': [10, 11, 12, 10, 11], 'GET /same': [10, 11, 12, 10, 11] }),
+  };
+  const now = {
+    ...certificate(reqs, [check('A', 'GET /x', 'passed')]),
+    serverLatency: sampled({ 'GET /slow': [210, 211, 215, 212, 230], 'GET /same': [12, 11, 10, 13, 11] }),
+  };
   const c = compareCertificates(before, now, options);
-  expect(c.latencyRegressions).toEqual([{ route: 'GET /slow', previous: { fastest: 10, p50: 11, p90: 12, count: 5 }, current: { fastest: 210, p50: 212, p90: 230, count: 5 }, ratio: 19.27 }]);
+  expect(c.latencyRegressions).toEqual([
+    { route: 'GET /slow', previous: { fastest: 10, p50: 11, p90: 12, count: 5 }, current: { fastest: 210, p50: 212, p90: 230, count: 5 }, ratio: 19.27 },
+  ]);
   expect(c).toMatchObject({ worse: true, ratio: 1.5, floorMs: 100, minSamples: 5 });
   const gate = decideGate({ certificate: now, comparison: c });
   expect(gate).toMatchObject({ status: 'failed', exitCode: EXIT.failed });
@@ -68,13 +87,21 @@ test('options the certificate could not apply (a merge given an unreadable basel
 });
 
 test('changes.md names every change, the slowdown rule and the latency notes', () => {
-  const before = { ...certificate(reqs, [check('A', 'GET /x', 'passed')]), serverLatency: sampled({ 'GET /slow': [100, 100, 100, 100, 100], 'GET /spiky': [5, 5, 5, 5, 5] }) };
-  const now = { ...certificate(reqs, [check('A', 'GET /x', 'failed')]), serverLatency: sampled({ 'GET /slow': [400, 400, 400, 400, 400], 'GET /spiky': [5, 5, 6, 5, 400] }) };
+  const before = {
+    ...certificate(reqs, [check('A', 'GET /x', 'passed')]),
+    serverLatency: sampled({ 'GET /slow': [100, 100, 100, 100, 100], 'GET /spiky': [5, 5, 5, 5, 5] }),
+  };
+  const now = {
+    ...certificate(reqs, [check('A', 'GET /x', 'failed')]),
+    serverLatency: sampled({ 'GET /slow': [400, 400, 400, 400, 400], 'GET /spiky': [5, 5, 6, 5, 400] }),
+  };
   const md = renderChangesMarkdown(compareCertificates(before, now, options));
   expect(md).toContain('Something got worse');
   expect(md).toContain('A (core): passed -> failed');
   expect(md).toContain('GET /slow: median 100 -> 400 ms (x4), fastest 100 -> 400 ms, p90 100 -> 400 ms (5 and 5 samples)');
-  expect(md).toContain('the fastest and the median of the server\'s sampled answer times each grew more than 1.5x and by at least 100 ms, on 5 samples or more in both runs');
+  expect(md).toContain(
+    "the fastest and the median of the server's sampled answer times each grew more than 1.5x and by at least 100 ms, on 5 samples or more in both runs",
+  );
   expect(md).toMatch(/## Latency notes \(not failures\)\n\n- GET \/spiky: the p90 grew .* but not the fastest and median/);
 });
 
@@ -95,7 +122,10 @@ test('without baseline or comparison the verdicts of the gated classes decide; a
   expect(decideGate({ certificate: pass }).reasons).toEqual(['the profile verdict is FAIL: P']);
   // --gate core: the spec only.
   expect(decideGate({ certificate: pass, gate: 'core' })).toMatchObject({ status: 'passed', classes: 'core' });
-  const advisory = certificate([requirement('A'), requirement('W', { class: 'profile', advisory: true })], [check('A', 'GET /x', 'passed'), check('W', 'GET /x', 'failed')]);
+  const advisory = certificate(
+    [requirement('A'), requirement('W', { class: 'profile', advisory: true })],
+    [check('A', 'GET /x', 'passed'), check('W', 'GET /x', 'failed')],
+  );
   expect(decideGate({ certificate: advisory }).status).toBe('passed'); // advisory requirements only warn
   const incomplete = certificate([requirement('A')], [check('A', 'GET /x', 'not-run')]);
   expect(decideGate({ certificate: incomplete }).status).toBe('passed');

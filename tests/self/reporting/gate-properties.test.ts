@@ -33,20 +33,24 @@ interface GenRequirement {
 
 const STATUSES: CheckStatus[] = ['passed', 'failed', 'not-run', 'not-applicable'];
 
-const requirementsArb = fc.array(
-  fc.record({
-    cls: fc.constantFrom<ConformanceClass>('core', 'profile'),
-    advisory: fc.boolean(),
-    // Most requirements apply to the target; one of another environment only ever has checks not applicable (run-check.ts).
-    applicable: fc.integer({ min: 0, max: 9 }).map((n) => n < 8),
-    statuses: fc.array(fc.constantFrom(...STATUSES), { minLength: 1, maxLength: 3 }),
-  }),
-  { minLength: 1, maxLength: 8 },
-).map((list): GenRequirement[] => list.map((r, i) => ({
-  ...r,
-  id: `${r.cls === 'core' ? 'CORE' : 'PROF'}-R${i}`,
-  statuses: r.applicable ? r.statuses : r.statuses.map(() => 'not-applicable'),
-})));
+const requirementsArb = fc
+  .array(
+    fc.record({
+      cls: fc.constantFrom<ConformanceClass>('core', 'profile'),
+      advisory: fc.boolean(),
+      // Most requirements apply to the target; one of another environment only ever has checks not applicable (run-check.ts).
+      applicable: fc.integer({ min: 0, max: 9 }).map((n) => n < 8),
+      statuses: fc.array(fc.constantFrom(...STATUSES), { minLength: 1, maxLength: 3 }),
+    }),
+    { minLength: 1, maxLength: 8 },
+  )
+  .map((list): GenRequirement[] =>
+    list.map((r, i) => ({
+      ...r,
+      id: `${r.cls === 'core' ? 'CORE' : 'PROF'}-R${i}`,
+      statuses: r.applicable ? r.statuses : r.statuses.map(() => 'not-applicable'),
+    })),
+  );
 
 const optionsArb = fc.record({
   gate: fc.constantFrom<GateClasses>('all', 'core'),
@@ -78,76 +82,112 @@ function expectedExit(reqs: GenRequirement[], o: { gate: GateClasses; requireCom
   if (o.certify) return inGate.some((r) => combine(r.statuses) !== 'passed') ? EXIT.failed : EXIT.passed;
   if (o.requireComplete && inGate.some((r) => combine(r.statuses) === 'not-run')) return EXIT.failed;
   if (listed) {
-    const regressions = reqs.filter((r) => !r.advisory && gated.includes(r.cls))
-      .flatMap((r) => r.statuses.map((s, i) => ({ s, key: `${r.id} GET /r${i}` }))).filter((c) => c.s === 'failed' && !listed.has(c.key));
+    const regressions = reqs
+      .filter((r) => !r.advisory && gated.includes(r.cls))
+      .flatMap((r) => r.statuses.map((s, i) => ({ s, key: `${r.id} GET /r${i}` })))
+      .filter((c) => c.s === 'failed' && !listed.has(c.key));
     return regressions.length ? EXIT.failed : EXIT.passed;
   }
   return inGate.some((r) => combine(r.statuses) === 'failed') ? EXIT.failed : EXIT.passed;
 }
 
 test('the exit status follows the checks: any gated failing requirement exits 1, nothing else does (gate, baseline, --require-complete, --certify)', () => {
-  fc.assert(fc.property(requirementsArb, optionsArb, (reqs, o) => {
-    const { infos, results, certificate: c } = build(reqs);
-    let listed: Set<string> | undefined;
-    let baseline;
-    if (o.baseline !== undefined) {
-      const failing = results.filter((r) => r.status === 'failed').map((r) => r.key);
-      listed = new Set(failing.slice(0, Math.round(failing.length * o.baseline)));
-      const entries = [...listed].map((key) => ({ requirement: key.split(' ')[0], checks: [key], reason: 'known' }));
-      baseline = evaluateBaseline(entries, checkStates(infos, results.map((r) => ({ requirement: r.requirement, key: r.key, group: r.group })), results), 'baseline.yaml');
-    }
-    const gate = decideGate({ certificate: c, gate: o.gate, requireComplete: o.requireComplete, certify: o.certify, baseline });
-    expect(gate.exitCode).toBe(expectedExit(reqs, o, o.certify ? undefined : listed));
-  }), { numRuns: 600 });
+  fc.assert(
+    fc.property(requirementsArb, optionsArb, (reqs, o) => {
+      const { infos, results, certificate: c } = build(reqs);
+      let listed: Set<string> | undefined;
+      let baseline;
+      if (o.baseline !== undefined) {
+        const failing = results.filter((r) => r.status === 'failed').map((r) => r.key);
+        listed = new Set(failing.slice(0, Math.round(failing.length * o.baseline)));
+        const entries = [...listed].map((key) => ({ requirement: key.split(' ')[0], checks: [key], reason: 'known' }));
+        baseline = evaluateBaseline(
+          entries,
+          checkStates(
+            infos,
+            results.map((r) => ({ requirement: r.requirement, key: r.key, group: r.group })),
+            results,
+          ),
+          'baseline.yaml',
+        );
+      }
+      const gate = decideGate({ certificate: c, gate: o.gate, requireComplete: o.requireComplete, certify: o.certify, baseline });
+      expect(gate.exitCode).toBe(expectedExit(reqs, o, o.certify ? undefined : listed));
+    }),
+    { numRuns: 600 },
+  );
 });
 
 test('a failing requirement of a gated class is named by the console, the certificate and JUnit', () => {
-  fc.assert(fc.property(requirementsArb, fc.constantFrom<GateClasses>('all', 'core'), (reqs, gateClasses) => {
-    const { infos, results, certificate: c } = build(reqs);
-    c.gate = decideGate({ certificate: c, gate: gateClasses });
-    const gated = gateClasses === 'all' ? ['core', 'profile'] : ['core'];
-    const failing = reqs.filter((r) => counted(r) && gated.includes(r.cls) && combine(r.statuses) === 'failed');
-    fc.pre(failing.length > 0);
-    expect(c.gate.exitCode).toBe(EXIT.failed);
-    const text = renderConsole(c, 'reports');
-    const markdown = renderMarkdown(c);
-    const junit = renderJunit(c, resolveChecks(infos, results.map((r) => ({ requirement: r.requirement, key: r.key, group: r.group })), results));
-    for (const r of failing) {
-      expect(text, 'console').toContain(r.id);
-      expect(markdown, 'conformance.md').toContain(r.id);
-      for (const [i, s] of r.statuses.entries()) {
-        if (s !== 'failed') continue;
-        const key = `${r.id} GET /r${i}`;
-        const testcase = junit.slice(junit.indexOf(`name="${key}"`));
-        expect(testcase.slice(0, testcase.indexOf('</testcase>')), `junit.xml: ${key}`).toContain('<failure');
+  fc.assert(
+    fc.property(requirementsArb, fc.constantFrom<GateClasses>('all', 'core'), (reqs, gateClasses) => {
+      const { infos, results, certificate: c } = build(reqs);
+      c.gate = decideGate({ certificate: c, gate: gateClasses });
+      const gated = gateClasses === 'all' ? ['core', 'profile'] : ['core'];
+      const failing = reqs.filter((r) => counted(r) && gated.includes(r.cls) && combine(r.statuses) === 'failed');
+      fc.pre(failing.length > 0);
+      expect(c.gate.exitCode).toBe(EXIT.failed);
+      const text = renderConsole(c, 'reports');
+      const markdown = renderMarkdown(c);
+      const junit = renderJunit(
+        c,
+        resolveChecks(
+          infos,
+          results.map((r) => ({ requirement: r.requirement, key: r.key, group: r.group })),
+          results,
+        ),
+      );
+      for (const r of failing) {
+        expect(text, 'console').toContain(r.id);
+        expect(markdown, 'conformance.md').toContain(r.id);
+        for (const [i, s] of r.statuses.entries()) {
+          if (s !== 'failed') continue;
+          const key = `${r.id} GET /r${i}`;
+          const testcase = junit.slice(junit.indexOf(`name="${key}"`));
+          expect(testcase.slice(0, testcase.indexOf('</testcase>')), `junit.xml: ${key}`).toContain('<failure');
+        }
       }
-    }
-    expect(text).toMatch(/Exit status 1: failed/);
-  }), { numRuns: 200 });
+      expect(text).toMatch(/Exit status 1: failed/);
+    }),
+    { numRuns: 200 },
+  );
 });
 
 test('not run, not applicable and advisory never fail the default gate', () => {
-  const quiet = fc.array(fc.record({
-    cls: fc.constantFrom<ConformanceClass>('core', 'profile'),
-    advisory: fc.boolean(),
-    applicable: fc.boolean(),
-    statuses: fc.array(fc.constantFrom<CheckStatus>('passed', 'not-run', 'not-applicable', 'failed'), { minLength: 1, maxLength: 3 }),
-  }), { minLength: 1, maxLength: 8 }).map((list) => list.map((r, i): GenRequirement => ({
-    ...r,
-    id: `R${i}`,
-    // a failure only where it cannot count: an advisory requirement
-    statuses: !r.applicable ? r.statuses.map(() => 'not-applicable') : r.advisory ? r.statuses : r.statuses.map((s) => (s === 'failed' ? 'not-run' : s)),
-  })));
-  fc.assert(fc.property(quiet, fc.constantFrom<GateClasses>('all', 'core'), (reqs, gateClasses) => {
-    const { certificate: c } = build(reqs);
-    expect(decideGate({ certificate: c, gate: gateClasses }).exitCode).toBe(EXIT.passed);
-  }), { numRuns: 500 });
+  const quiet = fc
+    .array(
+      fc.record({
+        cls: fc.constantFrom<ConformanceClass>('core', 'profile'),
+        advisory: fc.boolean(),
+        applicable: fc.boolean(),
+        statuses: fc.array(fc.constantFrom<CheckStatus>('passed', 'not-run', 'not-applicable', 'failed'), { minLength: 1, maxLength: 3 }),
+      }),
+      { minLength: 1, maxLength: 8 },
+    )
+    .map((list) =>
+      list.map((r, i): GenRequirement => ({
+        ...r,
+        id: `R${i}`,
+        // a failure only where it cannot count: an advisory requirement
+        statuses: !r.applicable ? r.statuses.map(() => 'not-applicable') : r.advisory ? r.statuses : r.statuses.map((s) => (s === 'failed' ? 'not-run' : s)),
+      })),
+    );
+  fc.assert(
+    fc.property(quiet, fc.constantFrom<GateClasses>('all', 'core'), (reqs, gateClasses) => {
+      const { certificate: c } = build(reqs);
+      expect(decideGate({ certificate: c, gate: gateClasses }).exitCode).toBe(EXIT.passed);
+    }),
+    { numRuns: 500 },
+  );
 });
 
 test('a run that did not complete exits 3, whatever its checks', () => {
-  fc.assert(fc.property(requirementsArb, optionsArb, fc.string({ minLength: 1 }), (reqs, o, error) => {
-    const { certificate: c } = build(reqs);
-    c.run.errors = [error];
-    expect(decideGate({ certificate: c, gate: o.gate, requireComplete: o.requireComplete, certify: o.certify }).exitCode).toBe(EXIT.broken);
-  }), { numRuns: 500 });
+  fc.assert(
+    fc.property(requirementsArb, optionsArb, fc.string({ minLength: 1 }), (reqs, o, error) => {
+      const { certificate: c } = build(reqs);
+      c.run.errors = [error];
+      expect(decideGate({ certificate: c, gate: o.gate, requireComplete: o.requireComplete, certify: o.certify }).exitCode).toBe(EXIT.broken);
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -37,12 +37,19 @@ function historyOf(nights: number[]): { dir: string; entries: HistoryEntry[] } {
   return { dir, entries: readHistory(dir, 'synthetic').entries };
 }
 
-test('a run\'s summary: date, verdict per class, counts, failing and not-run requirements (advisory ones left out), samples, version', () => {
+test("a run's summary: date, verdict per class, counts, failing and not-run requirements (advisory ones left out), samples, version", () => {
   const e = historyEntry(night(3), { VDS_GREP: '@core' });
   expect(e).toMatchObject({
-    format: 'vds-conformance-history/1', date: '2026-11-03T03:17:00.000Z', suite: { name: 'vds-conformance', version: '9.9.9' },
-    target: { name: 'synthetic', env: 'cloud' }, verdict: { core: 'PASS', profile: 'FAIL' }, exitCode: 1, errors: [],
-    failed: [{ id: 'B', class: 'profile' }], notRun: [], selection: { VDS_GREP: '@core' },
+    format: 'vds-conformance-history/1',
+    date: '2026-11-03T03:17:00.000Z',
+    suite: { name: 'vds-conformance', version: '9.9.9' },
+    target: { name: 'synthetic', env: 'cloud' },
+    verdict: { core: 'PASS', profile: 'FAIL' },
+    exitCode: 1,
+    errors: [],
+    failed: [{ id: 'B', class: 'profile' }],
+    notRun: [],
+    selection: { VDS_GREP: '@core' },
     counts: { requirements: { core: { passed: 1, failed: 0, notRun: 0 }, profile: { passed: 0, failed: 1, notRun: 0 } } },
   });
   expect(e.latency?.routes['GET /slow']).toEqual({ samples: [5, 6, 5, 7, 6] });
@@ -71,8 +78,11 @@ test('trend.md: the runs latest first with new failures and slower routes, laten
   expect(md).toContain('5 run(s) of 5 kept, 2026-11-01 03:17 to 2026-11-05 03:17 (UTC)');
   const rows = md.split('\n').filter((l) => l.startsWith('| 2026-'));
   expect(rows.map((r) => r.split(' | ').slice(0, 3).join(' | '))).toEqual([
-    '| 2026-11-05 03:17 | broken | broken', '| 2026-11-04 03:17 | PASS | FAIL', '| 2026-11-03 03:17 | PASS | FAIL',
-    '| 2026-11-02 03:17 | PASS | PASS', '| 2026-11-01 03:17 | PASS | PASS',
+    '| 2026-11-05 03:17 | broken | broken',
+    '| 2026-11-04 03:17 | PASS | FAIL',
+    '| 2026-11-03 03:17 | PASS | FAIL',
+    '| 2026-11-02 03:17 | PASS | PASS',
+    '| 2026-11-01 03:17 | PASS | PASS',
   ]);
   expect(rows[0]).toContain('The target "synthetic" does not answer');
   expect(rows[1]).toContain('| 1 | B, slower: GET /slow |');
@@ -99,7 +109,12 @@ test('trend.html: self-contained and inert, verdicts, the failing requirements r
 
 test('the chart: a nice scale from 0, a gap for a run without samples, one point alone', () => {
   expect([0, 0.5, 1, 3, 7, 12, 99, 180, 201].map(niceCeiling)).toEqual([1, 1, 1, 5, 10, 20, 100, 200, 500]);
-  const svg = latencyChart([{ label: 'a', median: 10, low: 8, high: 20 }, { label: 'b', median: 12, low: 9, high: 15 }, { label: 'c' }, { label: 'd', median: 11 }]);
+  const svg = latencyChart([
+    { label: 'a', median: 10, low: 8, high: 20 },
+    { label: 'b', median: 12, low: 9, high: 15 },
+    { label: 'c' },
+    { label: 'd', median: 11 },
+  ]);
   expect(svg.match(/<polyline /g)).toHaveLength(1); // a and b; d stands alone
   expect(svg.match(/<circle /g)).toHaveLength(3);
   expect(svg).toContain('<title>c: no samples</title>');

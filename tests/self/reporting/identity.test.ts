@@ -21,7 +21,10 @@ test('what decides verdicts is hashed: the check procedures, the check API (asse
     expect(VERDICT_SOURCES as readonly string[], p).toContain(p);
   }
   for (const p of ['src/rendering', 'src/monitoring', 'src/cli', 'tests/self']) expect(VERDICT_SOURCES as readonly string[], p).not.toContain(p);
-  expect(VERDICT_SOURCES.some((p) => path.relative(path.join(ROOT, p), KILLS_FILE).startsWith('..') === false), 'the kill matrix is not hashed').toBe(false);
+  expect(
+    VERDICT_SOURCES.some((p) => path.relative(path.join(ROOT, p), KILLS_FILE).startsWith('..') === false),
+    'the kill matrix is not hashed',
+  ).toBe(false);
 });
 
 test('a comment appended to an assertion changes the hash; one appended to the kill matrix does not', () => {

@@ -26,7 +26,15 @@ test('monitoring: back-to-back runs are quiet, a route 200 ms slower is named, t
   let second;
   try {
     first = await cli(plain.targetFile, ['--grep', ONE_CHECK, '--monitor', '--history', history]);
-    second = await cli(plain.targetFile, ['--grep', ONE_CHECK, '--monitor', '--compare', path.join(first.reportsDir, 'conformance.json'), '--history', history]);
+    second = await cli(plain.targetFile, [
+      '--grep',
+      ONE_CHECK,
+      '--monitor',
+      '--compare',
+      path.join(first.reportsDir, 'conformance.json'),
+      '--history',
+      history,
+    ]);
   } finally {
     await plain.stop();
   }
@@ -67,10 +75,15 @@ test('monitoring: back-to-back runs are quiet, a route 200 ms slower is named, t
 });
 
 test('a sandbox without a token: only its open routes are sampled, the others say why', async () => {
-  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '^RESP-STATUS GET /users/\\{userId\\} @', '--monitor'], { target: 'local-sandbox', timeoutMs: 120_000 });
+  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '^RESP-STATUS GET /users/\\{userId\\} @', '--monitor'], {
+    target: 'local-sandbox',
+    timeoutMs: 120_000,
+  });
   expect(run.code, run.output.slice(-3000)).toBe(0);
   const routes = certificateOf(run.reportsDir).serverLatency!.routes;
-  const open = sampledRoutes(loadCatalogue()).filter((r) => r.sandboxOpen).map((r) => r.route);
+  const open = sampledRoutes(loadCatalogue())
+    .filter((r) => r.sandboxOpen)
+    .map((r) => r.route);
   for (const route of open) expect(routes[route].count, route).toBe(SAMPLES_PER_ROUTE);
   expect(routes['GET /users/me']).toMatchObject({ count: 0, note: 'not sampled: no primary token (tokens.full)' });
   expect(routes['GET /users/me/cars'].count).toBe(0);

@@ -31,7 +31,9 @@ function sample(): Certificate {
           body: `{"token":"${SECRET}"}`,
         },
       }),
-      check('SCOPE-MISSING', 'GET /cars/{carId} [cars_read]', 'not-run', { reason: 'needs the token withoutScope.cars_read: set tokens.withoutScope.cars_read in the target file' }),
+      check('SCOPE-MISSING', 'GET /cars/{carId} [cars_read]', 'not-run', {
+        reason: 'needs the token withoutScope.cars_read: set tokens.withoutScope.cars_read in the target file',
+      }),
       check('CORE-OK', 'GET /users/me', 'passed', { group: 'users', warnings: [`Authorization: Bearer ${SECRET}`] }),
     ],
   );
@@ -104,10 +106,13 @@ test('a run stopped by Ctrl-C or a timeout says so, with what it kept (nothing e
 });
 
 test('checks the suite broke under are counted apart, in every rendering and in the JSON', () => {
-  const c = certificate([requirement('CORE-A'), requirement('CORE-B')], [
-    check('CORE-A', 'GET /cars/{carId}', 'not-run', { reason: 'the suite broke under this check (...): boom', suiteBroke: true }),
-    check('CORE-B', 'GET /cars/{carId}', 'not-run'),
-  ]);
+  const c = certificate(
+    [requirement('CORE-A'), requirement('CORE-B')],
+    [
+      check('CORE-A', 'GET /cars/{carId}', 'not-run', { reason: 'the suite broke under this check (...): boom', suiteBroke: true }),
+      check('CORE-B', 'GET /cars/{carId}', 'not-run'),
+    ],
+  );
   expect(c.counts.checks).toMatchObject({ notRun: 2, notRunBySuite: 1 });
   const line = '1 check did not run because the suite itself broke under it (a defect of the suite or of its inputs, not of the server: please report it)';
   expect(renderConsole(c, '/tmp')).toContain(`suite: ${line}; see Not run`);
@@ -116,7 +121,8 @@ test('checks the suite broke under are counted apart, in every rendering and in 
   // A run where the suite broke under nothing says nothing of it.
   const clean = sample();
   expect(clean.counts.checks.notRunBySuite).toBe(0);
-  for (const text of [renderConsole(clean, '/tmp'), renderMarkdown(clean), renderHtml(clean)]) expect(text).not.toMatch(/because of the suite|suite itself broke/);
+  for (const text of [renderConsole(clean, '/tmp'), renderMarkdown(clean), renderHtml(clean)])
+    expect(text).not.toMatch(/because of the suite|suite itself broke/);
 });
 
 test('requests sent again on a fresh connection are counted in the run, in every rendering, never as failures', () => {

@@ -20,12 +20,29 @@ function testOf(result: Partial<ResultLike> | undefined): TestLike {
   };
 }
 
-const exchange = { method: 'GET', url: 'http://h/v3/cars/999999', route: 'GET /cars/{carId}', status: 500, durationMs: 12, bodyExcerpt: '{"oops":true}', requestHeaders: {} };
+const exchange = {
+  method: 'GET',
+  url: 'http://h/v3/cars/999999',
+  route: 'GET /cars/{carId}',
+  status: 500,
+  durationMs: 12,
+  bodyExcerpt: '{"oops":true}',
+  requestHeaders: {},
+};
 const base = { requirement: 'ERR-CAR-NOT-FOUND', group: 'cars', warnings: [] as string[] };
 const records: CheckRecord[] = [
-  { ...base, key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}', status: 'passed', warnings: ['labelled text/plain'], exchanges: [exchange, { ...exchange, durationMs: 30, error: 'timeout' }] },
   {
-    ...base, key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}/status', status: 'failed', exchanges: [exchange],
+    ...base,
+    key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}',
+    status: 'passed',
+    warnings: ['labelled text/plain'],
+    exchanges: [exchange, { ...exchange, durationMs: 30, error: 'timeout' }],
+  },
+  {
+    ...base,
+    key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}/status',
+    status: 'failed',
+    exchanges: [exchange],
     failure: failureOf('ERR-CAR-NOT-FOUND GET /cars/{carId}/status', { expected: '404 with an error array', actual: 'status 500', pointer: '', exchange }),
   },
   { ...base, key: 'ERR-CAR-NOT-FOUND GET /cars/{carId}/trips', status: 'not-run', reason: 'needs data.carId', exchanges: [] },
@@ -35,10 +52,20 @@ test('each record of the checks attachment is a check result: status, warnings, 
   const { results, problem } = checkResultsOf(testOf({ status: 'failed', attachments: [json(CHECKS_ATTACHMENT, records)] }));
   expect(problem).toBeUndefined();
   expect(results.map((r) => r.status)).toEqual(['passed', 'failed', 'not-run']);
-  expect(results[0]).toMatchObject({ warnings: ['labelled text/plain'], latencies: [{ route: 'GET /cars/{carId}', ms: 12 }, { route: 'GET /cars/{carId}', ms: 30, error: true }] });
+  expect(results[0]).toMatchObject({
+    warnings: ['labelled text/plain'],
+    latencies: [
+      { route: 'GET /cars/{carId}', ms: 12 },
+      { route: 'GET /cars/{carId}', ms: 30, error: true },
+    ],
+  });
   expect(results[1].failure).toEqual({
-    check: 'ERR-CAR-NOT-FOUND GET /cars/{carId}/status', expected: '404 with an error array', actual: 'status 500',
-    pointer: '(the whole body)', request: 'GET http://h/v3/cars/999999 -> 500', body: '{"oops":true}',
+    check: 'ERR-CAR-NOT-FOUND GET /cars/{carId}/status',
+    expected: '404 with an error array',
+    actual: 'status 500',
+    pointer: '(the whole body)',
+    request: 'GET http://h/v3/cars/999999 -> 500',
+    body: '{"oops":true}',
   });
   expect(results[2].reason).toBe('needs data.carId');
   expect(groupOf(testOf(undefined))).toBe('cars');

@@ -23,7 +23,10 @@ export class Scanner {
   private readonly needles: Array<{ secret: string; form: string }>;
   readonly result: ScanResult = { hits: [], places: [], markers: {} };
 
-  constructor(secrets: string[], private readonly markers: string[] = []) {
+  constructor(
+    secrets: string[],
+    private readonly markers: string[] = [],
+  ) {
     this.needles = secrets.flatMap((secret) => [...new Set([secret, encodeURIComponent(secret)])].map((form) => ({ secret, form })));
     for (const m of markers) this.result.markers[m] = [];
   }

@@ -32,7 +32,11 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   let allure;
   try {
     // Through the wrapper, as a user runs it; VDS_BLOB=1 adds the blob report of a sharded run.
-    run = await runCommand(['tsx', 'scripts/conformance.ts', '--history', nights], { target: reference.targetFile, env: { VDS_BLOB: '1' }, timeoutMs: 600_000 });
+    run = await runCommand(['tsx', 'scripts/conformance.ts', '--history', nights], {
+      target: reference.targetFile,
+      env: { VDS_BLOB: '1' },
+      timeoutMs: 600_000,
+    });
     const issued = await fetch(`${reference.control}/issued`);
     expect(issued.status, 'the reference must expose GET /_control/issued (every secret it minted)').toBe(200);
     minted = ((await issued.json()) as { secrets: string[] }).secrets;
@@ -56,7 +60,10 @@ test('a full run leaks no token, client secret, password, code or refresh token 
 
   const { hits, places, markers } = scanner.result;
   const mask = (text: string) => secrets.reduce((t, s, i) => t.split(s).join(`<secret #${i}>`), text);
-  expect(hits.map((h) => `${h.where}: …${mask(h.context)}…`), 'secret values found in the outputs').toEqual([]);
+  expect(
+    hits.map((h) => `${h.where}: …${mask(h.context)}…`),
+    'secret values found in the outputs',
+  ).toEqual([]);
 
   // The scan reached inside every kind of output (otherwise "no hit" would prove nothing).
   const seen = (pattern: RegExp) => markers['CORE-CAR-RECORD'].some((w) => pattern.test(w));
@@ -66,7 +73,13 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   expect(seen(/allure-results[\\/]/), 'Allure results').toBe(true);
   expect(seen(/allure-report[\\/]index\.html#base64/), "Allure's single-file report data").toBe(true);
   expect(seen(/conformance\.(json|md|html)$/), 'the certificate').toBe(true);
-  expect(markers['VDS v3 conformance of'].some((w) => w === 'console'), 'the console').toBe(true);
-  expect(places.filter((p) => /nights[\\/].*_local\.json$|trend\.(html|md)$/.test(p)), 'the history and the trend').toHaveLength(3);
+  expect(
+    markers['VDS v3 conformance of'].some((w) => w === 'console'),
+    'the console',
+  ).toBe(true);
+  expect(
+    places.filter((p) => /nights[\\/].*_local\.json$|trend\.(html|md)$/.test(p)),
+    'the history and the trend',
+  ).toHaveLength(3);
   expect(places.length).toBeGreaterThan(50);
 });

@@ -14,10 +14,12 @@ const RULE = { ratio: DEFAULT_LATENCY_RATIO, floorMs: DEFAULT_LATENCY_FLOOR_MS }
 function sampled(routes: Record<string, number[] | { samples: number[]; path?: string; note?: string }>): ServerLatency {
   return {
     method: 'synthetic',
-    routes: Object.fromEntries(Object.entries(routes).map(([r, v]) => {
-      const { samples, ...extra } = Array.isArray(v) ? { samples: v } : v;
-      return [r, routeLatency(samples, extra)];
-    })),
+    routes: Object.fromEntries(
+      Object.entries(routes).map(([r, v]) => {
+        const { samples, ...extra } = Array.isArray(v) ? { samples: v } : v;
+        return [r, routeLatency(samples, extra)];
+      }),
+    ),
   };
 }
 
@@ -28,8 +30,13 @@ test('the defaults: 1.5x and 100 ms, on 5 samples', () => {
 
 test('slower only when the fastest answer and the median each grew by the ratio and by the floor; part of it is a note', () => {
   const before = sampled({
-    slow: [10, 10, 10, 10, 10], small: [10, 10, 10, 10, 10], spike: [10, 10, 10, 10, 10], mostly: [10, 10, 10, 10, 300],
-    remote: [300, 300, 300, 300, 300], edge: [200, 200, 200, 200, 200], burst: [10, 12, 10, 11, 13],
+    slow: [10, 10, 10, 10, 10],
+    small: [10, 10, 10, 10, 10],
+    spike: [10, 10, 10, 10, 10],
+    mostly: [10, 10, 10, 10, 300],
+    remote: [300, 300, 300, 300, 300],
+    edge: [200, 200, 200, 200, 200],
+    burst: [10, 12, 10, 11, 13],
   });
   const now = sampled({
     slow: [210, 212, 208, 215, 230], // +200 ms everywhere: slower
@@ -42,10 +49,17 @@ test('slower only when the fastest answer and the median each grew by the ratio 
   });
   const j = judgeLatency(before, now, RULE);
   expect(j.slower.map((s) => s.route)).toEqual(['slow', 'mostly']);
-  expect(j.slower[0]).toEqual({ route: 'slow', previous: { fastest: 10, p50: 10, p90: 10, count: 5 }, current: { fastest: 208, p50: 212, p90: 230, count: 5 }, ratio: 21.2 });
+  expect(j.slower[0]).toEqual({
+    route: 'slow',
+    previous: { fastest: 10, p50: 10, p90: 10, count: 5 },
+    current: { fastest: 208, p50: 212, p90: 230, count: 5 },
+    ratio: 21.2,
+  });
   expect(j.notes.map((n) => n.route)).toEqual(['spike', 'burst']);
   expect(j.notes[1].note).toMatch(/^the median and p90 grew .* but not the fastest: some slow answers/);
-  expect(j.notes[0].note).toBe('the p90 grew (fastest 10 -> 10 ms, median 10 -> 11 ms, p90 10 -> 900 ms) but not the fastest and median: some slow answers, not a slowdown');
+  expect(j.notes[0].note).toBe(
+    'the p90 grew (fastest 10 -> 10 ms, median 10 -> 11 ms, p90 10 -> 900 ms) but not the fastest and median: some slow answers, not a slowdown',
+  );
   // The options move the line both ways.
   expect(judgeLatency(before, now, { ratio: 1.2, floorMs: 100 }).slower.map((s) => s.route)).toEqual(['slow', 'mostly', 'remote', 'edge']);
   expect(judgeLatency(before, now, { ratio: 1.5, floorMs: 20 }).slower.map((s) => s.route)).toEqual(['slow', 'small', 'mostly']);
@@ -57,13 +71,16 @@ test('slower only when the fastest answer and the median each grew by the ratio 
 
 test('not judged: too few samples, another request, no samples before; a route never sampled stays silent', () => {
   const before = sampled({
-    few: [10, 10, 10, 10, 10], trip: { samples: [10, 10, 10, 10, 10], path: '/trips/a/locations' },
-    never: { samples: [], note: 'not sampled: no primary token (tokens.full)' }, gone: [1, 1, 1, 1, 1],
+    few: [10, 10, 10, 10, 10],
+    trip: { samples: [10, 10, 10, 10, 10], path: '/trips/a/locations' },
+    never: { samples: [], note: 'not sampled: no primary token (tokens.full)' },
+    gone: [1, 1, 1, 1, 1],
   });
   const now = sampled({
     few: { samples: [500, 500], note: 'answered 500 (documented: 200): not timed' },
     trip: { samples: [900, 900, 900, 900, 900], path: '/trips/b/locations' },
-    never: { samples: [], note: 'not sampled: no primary token (tokens.full)' }, fresh: [900, 900, 900, 900, 900],
+    never: { samples: [], note: 'not sampled: no primary token (tokens.full)' },
+    fresh: [900, 900, 900, 900, 900],
   });
   const j = judgeLatency(before, now, RULE);
   expect(j.slower).toEqual([]);
@@ -71,7 +88,10 @@ test('not judged: too few samples, another request, no samples before; a route n
     { route: 'few', note: 'not compared: fewer than 5 samples (now 2 (answered 500 (documented: 200): not timed), before 5)' },
     { route: 'trip', note: expect.stringMatching(/^not compared: it asked \/trips\/b\/locations now and \/trips\/a\/locations before/) },
   ]);
-  expect(judgeLatency(undefined, now, RULE)).toEqual({ slower: [], notes: [{ route: '', note: expect.stringMatching(/^the previous run has no sampled latency/) }] });
+  expect(judgeLatency(undefined, now, RULE)).toEqual({
+    slower: [],
+    notes: [{ route: '', note: expect.stringMatching(/^the previous run has no sampled latency/) }],
+  });
   expect(judgeLatency(before, undefined, RULE)).toEqual({ slower: [], notes: [] });
 });
 

@@ -12,9 +12,22 @@ const BASE = 'http://127.0.0.1:1/v3';
 function route(id: string, group: Group, scopes: Scope[], contract?: string, extra: Partial<Route> = {}): Route {
   const [method, path] = id.split(' ') as ['GET' | 'POST', string];
   return {
-    route: id, method, path, fixedQuery: {}, pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]), group, scopes,
-    success: { status: method === 'POST' ? 204 : 200, ...(contract ? { contract } : {}) }, query: [], dates: [], sandboxOpen: method === 'GET',
-    public: false, purpose: `${id}.`, cite: 'synthetic', records: contract ? [contract.replace(/\[\]$/, '')] : [], ...extra,
+    route: id,
+    method,
+    path,
+    fixedQuery: {},
+    pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
+    group,
+    scopes,
+    success: { status: method === 'POST' ? 204 : 200, ...(contract ? { contract } : {}) },
+    query: [],
+    dates: [],
+    sandboxOpen: method === 'GET',
+    public: false,
+    purpose: `${id}.`,
+    cite: 'synthetic',
+    records: contract ? [contract.replace(/\[\]$/, '')] : [],
+    ...extra,
   };
 }
 
@@ -52,12 +65,20 @@ export const BODIES = {
 export function exchange(id: string, credential: Credential | undefined, status: number | undefined, body = '', over: Partial<Exchange> = {}): Exchange {
   const [method, path] = id.split(' ');
   const url = BASE + path.split('?')[0].replace('{carId}', '5001').replace('{tripId}', 't1').replace('{deviceId}', 'D1');
-  const bearer = credential && credential !== 'none' && credential !== 'header'
-    ? ` -H "Authorization: Bearer $VDS_TOKEN_${credential.replace(/\./g, '_').toUpperCase()}"` : '';
+  const bearer =
+    credential && credential !== 'none' && credential !== 'header'
+      ? ` -H "Authorization: Bearer $VDS_TOKEN_${credential.replace(/\./g, '_').toUpperCase()}"`
+      : '';
   return {
-    method, url, route: id, ...(credential ? { credential } : {}), requestHeaders: { accept: 'application/json' },
+    method,
+    url,
+    route: id,
+    ...(credential ? { credential } : {}),
+    requestHeaders: { accept: 'application/json' },
     ...(status !== undefined ? { status, responseHeaders: { 'content-type': 'application/json; charset=utf-8' }, bodyExcerpt: body } : {}),
-    durationMs: 3, curl: `curl -sS -i '${url}'${bearer}`, ...over,
+    durationMs: 3,
+    curl: `curl -sS -i '${url}'${bearer}`,
+    ...over,
   };
 }
 
@@ -66,13 +87,24 @@ export function record(key: string, exchanges: Exchange[], failed = true, over: 
   const requirement = key.split(' ')[0];
   const last = exchanges[exchanges.length - 1];
   return {
-    key, requirement, group: 'cars', status: failed ? 'failed' : 'passed', warnings: [], exchanges,
-    ...(failed ? {
-      failure: {
-        check: key, expected: 'status 200', actual: last?.status !== undefined ? `status ${last.status}` : 'no answer',
-        ...(last ? { request: `${last.method} ${last.url}${last.status !== undefined ? ` -> ${last.status}` : ''}${last.error ? ` (${last.error})` : ''}` } : {}),
-      },
-    } : {}),
+    key,
+    requirement,
+    group: 'cars',
+    status: failed ? 'failed' : 'passed',
+    warnings: [],
+    exchanges,
+    ...(failed
+      ? {
+          failure: {
+            check: key,
+            expected: 'status 200',
+            actual: last?.status !== undefined ? `status ${last.status}` : 'no answer',
+            ...(last
+              ? { request: `${last.method} ${last.url}${last.status !== undefined ? ` -> ${last.status}` : ''}${last.error ? ` (${last.error})` : ''}` }
+              : {}),
+          },
+        }
+      : {}),
     ...over,
   };
 }

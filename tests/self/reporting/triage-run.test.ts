@@ -50,8 +50,12 @@ async function runAgainst(s: Scenario): Promise<Outcome> {
     const run = await runInProcess({ target: loadTarget(reference.targetFile), selection: selectionOf(s.args), reportsDir });
     const secrets = ((await (await fetch(`${reference.control}/issued`)).json()) as { secrets: string[] }).secrets;
     return {
-      code: run.exitCode, output: run.console, certificate: readJson<Certificate>(path.join(reportsDir, 'conformance.json')), reportsDir,
-      markdown: fs.readFileSync(path.join(reportsDir, 'conformance.md'), 'utf8'), secrets,
+      code: run.exitCode,
+      output: run.console,
+      certificate: readJson<Certificate>(path.join(reportsDir, 'conformance.json')),
+      reportsDir,
+      markdown: fs.readFileSync(path.join(reportsDir, 'conformance.md'), 'utf8'),
+      secrets,
     };
   } finally {
     await proxy?.close();
@@ -68,7 +72,9 @@ function selectionOf(args: string[]): Selection {
 /** The primary user's id and car, asked of the reference itself (a proxy in front may refuse the suite's discovery). */
 async function primaryIds(upstream: string, control: string): Promise<Record<string, string>> {
   const minted = await fetch(`${control}/tokens/mint`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'vds-conformance', username: 'alice@reference.test' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: 'vds-conformance', username: 'alice@reference.test' }),
   });
   const headers = { authorization: `Bearer ${((await minted.json()) as { access_token: string }).access_token}` };
   const me = (await (await fetch(`${upstream}/v3/users/me`, { headers })).json()) as { id: number };
@@ -96,7 +102,9 @@ test('a half-built server (trips and device routes answered by its framework): t
   expect(o.code, o.output.slice(-3000)).toBe(1);
   const t = o.certificate.triage!;
   expect(t, 'a triage').toBeTruthy();
-  const missing = loadCatalogue().routes.filter((r) => r.group === 'trips' || r.group === 'devices').map((r) => r.route);
+  const missing = loadCatalogue()
+    .routes.filter((r) => r.group === 'trips' || r.group === 'devices')
+    .map((r) => r.route);
   expect(t.causes[0].id).toBe('not-implemented');
   expect(t.causes[0].routes.sort()).toEqual(missing.sort());
   expect(t.causes[0].explains).toBeGreaterThan(t.failed / 2);
@@ -130,7 +138,8 @@ const CAUSES: Array<{ name: string; scenario: Scenario; causes: Array<{ id: Tria
   {
     name: 'GeoJSON labelled text/plain (fault geojson-content-type-text-plain) and a route dropping its connections (a proxy)',
     scenario: {
-      fault: 'geojson-content-type-text-plain', proxy: dropsConnection(/^\/v3\/cars\/[^/]+\/status$/),
+      fault: 'geojson-content-type-text-plain',
+      proxy: dropsConnection(/^\/v3\/cars\/[^/]+\/status$/),
       args: ['--grep', '@RESP-GEOJSON-CONTENT-TYPE|@CORE-ROUTE-ANSWERS|@RESP-STATUS|@RESP-CONTRACT'],
     },
     causes: [
@@ -171,7 +180,10 @@ for (const { name, scenario, causes } of CAUSES) {
 test('the command prints the triage first in its failure section, as the in-process runs render it', async () => {
   const reference = await startReference({ fault: 'car-date-zulu' });
   try {
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '@RESP-CONTRACT|@CORE-CAR-RECORD'], { target: reference.targetFile, timeoutMs: 300_000 });
+    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '@RESP-CONTRACT|@CORE-CAR-RECORD'], {
+      target: reference.targetFile,
+      timeoutMs: 300_000,
+    });
     expect(run.code, run.output.slice(-3000)).toBe(1);
     const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
     const cause = c.triage!.causes[0];

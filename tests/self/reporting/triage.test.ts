@@ -59,10 +59,7 @@ test('not implemented: routes answering a non-API 404 to every valid request exp
 });
 
 test('not implemented needs every valid request refused: a route serving its own ids but answering a framework 404 to unknown ones is implemented', () => {
-  const records = [
-    ...healthy(),
-    ...['A', 'B', 'C'].map((n) => record(`ERR-CAR-NOT-FOUND-${n} ${CAR}`, [framework(CAR, 'full')])),
-  ];
+  const records = [...healthy(), ...['A', 'B', 'C'].map((n) => record(`ERR-CAR-NOT-FOUND-${n} ${CAR}`, [framework(CAR, 'full')]))];
   expect(triage(records, FACTS)?.causes.map((k) => k.id) ?? []).not.toContain('not-implemented');
 });
 
@@ -75,7 +72,7 @@ test('no answer: a route that times out or drops the connection explains the che
   expect(t.causes[0]).toMatchObject({ id: 'no-answer', title: `${STATS} gives no answer: ${reset}`, explains: 5, routes: [STATS] });
 });
 
-test('authentication refused: the primary user\'s valid token answered 401 on every route tried', () => {
+test("authentication refused: the primary user's valid token answered 401 on every route tried", () => {
   const refused = (id: string, credential: Parameters<typeof exchange>[1] = 'full') => exchange(id, credential, 401, BODIES.invalidToken);
   const records = [
     record(`RESP-STATUS ${ME}`, [refused(ME)]),
@@ -86,7 +83,7 @@ test('authentication refused: the primary user\'s valid token answered 401 on ev
   ];
   const t = triage(records, FACTS)!;
   expect(t.causes.map((k) => k.id)).toEqual(['auth-refused']);
-  expect(t.causes[0].title).toBe('The primary user\'s valid token is refused as unauthenticated on every route tried (3)');
+  expect(t.causes[0].title).toBe("The primary user's valid token is refused as unauthenticated on every route tried (3)");
   expect(t.causes[0].explains).toBe(4);
 });
 
@@ -103,12 +100,17 @@ test('scope map: device routes served to tokens without devices_management (one 
   const t = triage(records, FACTS)!;
   expect(t.causes).toHaveLength(1);
   expect(t.causes[0]).toMatchObject({ id: 'scope-map', explains: 3 });
-  expect(t.causes[0].title).toBe('The scope map is off on 2 routes of the devices group: served without devices_management; served to a token without any scope');
+  expect(t.causes[0].title).toBe(
+    'The scope map is off on 2 routes of the devices group: served without devices_management; served to a token without any scope',
+  );
   expect(t.causes[0].fix).toContain(`${DISSOCIATE} needs devices_management`);
 });
 
 test('scope map: a scope refused where the route does not need it, on one route only, is left to the list by requirement', () => {
-  const records = [...healthy(), ...['a', 'b', 'c'].map((n) => record(`SCOPE-NOT-NEEDED-${n} ${CAR}`, [exchange(CAR, 'withoutScope.trips_read', 403, BODIES.scopeMissing)]))];
+  const records = [
+    ...healthy(),
+    ...['a', 'b', 'c'].map((n) => record(`SCOPE-NOT-NEEDED-${n} ${CAR}`, [exchange(CAR, 'withoutScope.trips_read', 403, BODIES.scopeMissing)])),
+  ];
   expect(triage(records, FACTS)).toBeUndefined();
 });
 
@@ -123,26 +125,40 @@ test('error body: errors that are JSON objects, not the array, on several routes
   ];
   const t = triage(records, FACTS)!;
   expect(t.causes.map((k) => [k.id, k.explains])).toEqual([['error-body', 3]]);
-  expect(t.causes[0].title).toBe('Errors on 3 routes are a JSON object {type, message, tip}, not the spec\'s array of {type, message, tip}');
+  expect(t.causes[0].title).toBe("Errors on 3 routes are a JSON object {type, message, tip}, not the spec's array of {type, message, tip}");
 });
 
-test('error body: an array whose type is not one of the spec\'s three', () => {
+test("error body: an array whose type is not one of the spec's three", () => {
   const singular = (id: string) => exchange(id, 'full', 400, JSON.stringify([{ type: 'PARAMETER_ERROR', message: 'Invalid limit', tip: 'A tip' }]));
   const t = triage([...healthy(), record(`Q-1 ${CAR}`, [singular(CAR)]), record(`Q-2 ${CARS}`, [singular(CARS)])], FACTS)!;
   expect(t.causes[0].title).toBe('Errors on 2 routes are typed "PARAMETER_ERROR", not one of the spec\'s three types');
 });
 
-test('dates: every car date ending in Z (the car record\'s shape is +hh:mm), on several routes', () => {
+test("dates: every car date ending in Z (the car record's shape is +hh:mm), on several routes", () => {
   const zulu = BODIES.car('2026-01-01T09:00:00Z');
   const records = [
-    record(`RESP-CONTRACT ${CAR}`, [exchange(CAR, 'full', 200, zulu)], true, { failure: { check: `RESP-CONTRACT ${CAR}`, expected: 'format vds-car-date', actual: '"2026-01-01T09:00:00Z"', pointer: '/creationDate', request: `GET http://127.0.0.1:1/v3/cars/5001 -> 200` } }),
+    record(`RESP-CONTRACT ${CAR}`, [exchange(CAR, 'full', 200, zulu)], true, {
+      failure: {
+        check: `RESP-CONTRACT ${CAR}`,
+        expected: 'format vds-car-date',
+        actual: '"2026-01-01T09:00:00Z"',
+        pointer: '/creationDate',
+        request: `GET http://127.0.0.1:1/v3/cars/5001 -> 200`,
+      },
+    }),
     record(`CORE-CAR-RECORD ${CARS}`, [exchange(CARS, 'full', 200, `[${zulu}]`)]),
     // A failure at another member of the same answer failed for another reason.
-    record(`RESP-CONTRACT-NAME ${CAR}`, [exchange(CAR, 'full', 200, zulu)], true, { failure: { check: 'x', expected: 'string', actual: '1', pointer: '/name', request: `GET http://127.0.0.1:1/v3/cars/5001 -> 200` } }),
+    record(`RESP-CONTRACT-NAME ${CAR}`, [exchange(CAR, 'full', 200, zulu)], true, {
+      failure: { check: 'x', expected: 'string', actual: '1', pointer: '/name', request: `GET http://127.0.0.1:1/v3/cars/5001 -> 200` },
+    }),
   ];
   const t = triage(records, FACTS)!;
   expect(t.causes).toHaveLength(1);
-  expect(t.causes[0]).toMatchObject({ id: 'date-shape', explains: 2, title: 'Dates are written ending in Z in place of an offset +hh:mm on 2 routes (e.g. creationDate "2026-01-01T09:00:00Z")' });
+  expect(t.causes[0]).toMatchObject({
+    id: 'date-shape',
+    explains: 2,
+    title: 'Dates are written ending in Z in place of an offset +hh:mm on 2 routes (e.g. creationDate "2026-01-01T09:00:00Z")',
+  });
   expect(t.causes[0].fix).toContain('YYYY-MM-DDThh:mm:ss+hh:mm');
   expect(t.explained).toBe(2);
   expect(t.failed).toBe(3);
@@ -150,29 +166,39 @@ test('dates: every car date ending in Z (the car record\'s shape is +hh:mm), on 
 
 test('dates: epoch numbers and dates without an offset are named as such', () => {
   const user = (date: unknown) => JSON.stringify({ id: 101, firstName: 'A', lastName: 'B', email: 'a@b.test', creationDate: date });
-  const byShape = (value: unknown) => triage([
-    record(`R-1 ${ME}`, [exchange(ME, 'full', 200, user(value))]),
-    record(`R-2 ${CAR}`, [exchange(CAR, 'full', 200, BODIES.car(value as string))]),
-  ], FACTS)?.causes[0].title;
+  const byShape = (value: unknown) =>
+    triage(
+      [record(`R-1 ${ME}`, [exchange(ME, 'full', 200, user(value))]), record(`R-2 ${CAR}`, [exchange(CAR, 'full', 200, BODIES.car(value as string))])],
+      FACTS,
+    )?.causes[0].title;
   expect(byShape(1767258000)).toMatch(/^Dates are written as epoch seconds \(numbers\) on 2 routes/);
   expect(byShape('2026-01-01T09:00:00')).toMatch(/^Dates are written without an offset \(no Z or ±hh:mm\) on 2 routes/);
   expect(byShape('2026-01-01 09:00:00+00:00')).toMatch(/^Dates are written with a space in place of the T on 2 routes/);
 });
 
 test('content type: JSON answers labelled text/plain, where the failure is about that label', () => {
-  const plain = (id: string) => exchange(id, 'full', 200, '[{"type":"Point","coordinates":[2.35,48.85]}]', { responseHeaders: { 'content-type': 'text/plain; charset=utf-8' } });
+  const plain = (id: string) =>
+    exchange(id, 'full', 200, '[{"type":"Point","coordinates":[2.35,48.85]}]', { responseHeaders: { 'content-type': 'text/plain; charset=utf-8' } });
   const failure = (key: string, id: string) => ({
-    failure: { check: key, expected: 'content-type application/json or application/geo+json', actual: 'content-type text/plain; charset=utf-8', request: `GET ${plain(id).url} -> 200` },
+    failure: {
+      check: key,
+      expected: 'content-type application/json or application/geo+json',
+      actual: 'content-type text/plain; charset=utf-8',
+      request: `GET ${plain(id).url} -> 200`,
+    },
   });
   const CAR_GEO = 'GET /cars/{carId}/locations.geojson';
   const TRIP_GEO = 'GET /trips/{tripId}/locations.geojson';
-  const t = triage([
-    ...healthy(),
-    record(`RESP-GEOJSON-CONTENT-TYPE ${CAR_GEO}`, [plain(CAR_GEO)], true, failure('a', CAR_GEO)),
-    record(`RESP-GEOJSON-CONTENT-TYPE ${TRIP_GEO}`, [plain(TRIP_GEO)], true, failure('b', TRIP_GEO)),
-    // The same label on a check that failed for another reason is not explained by it.
-    record(`QUERY-LIMIT ${CAR_GEO}`, [plain(CAR_GEO)]),
-  ], FACTS)!;
+  const t = triage(
+    [
+      ...healthy(),
+      record(`RESP-GEOJSON-CONTENT-TYPE ${CAR_GEO}`, [plain(CAR_GEO)], true, failure('a', CAR_GEO)),
+      record(`RESP-GEOJSON-CONTENT-TYPE ${TRIP_GEO}`, [plain(TRIP_GEO)], true, failure('b', TRIP_GEO)),
+      // The same label on a check that failed for another reason is not explained by it.
+      record(`QUERY-LIMIT ${CAR_GEO}`, [plain(CAR_GEO)]),
+    ],
+    FACTS,
+  )!;
   expect(t.causes).toHaveLength(1);
   expect(t.causes[0]).toMatchObject({ id: 'content-type', title: '2 routes label JSON answers text/plain', explains: 2 });
 });
@@ -189,7 +215,10 @@ test('each failing check counts for one cause only (the first rule that explains
     record(`ONE-OFF ${CAR}`, [exchange(CAR, 'full', 500, BODIES.notFound)]),
   ];
   const t = triage(records, FACTS)!;
-  expect(t.causes.map((k) => [k.id, k.explains])).toEqual([['not-implemented', 4], ['error-body', 3]]);
+  expect(t.causes.map((k) => [k.id, k.explains])).toEqual([
+    ['not-implemented', 4],
+    ['error-body', 3],
+  ]);
   expect(t.causes[1].routes.sort()).toEqual([CAR, CARS, ME].sort()); // the missing route's 404 is not an error body of the API's
   expect(t.failed).toBe(8);
   expect(t.explained).toBe(7);
@@ -197,16 +226,21 @@ test('each failing check counts for one cause only (the first rule that explains
   expect(new Set(all).size).toBe(all.length);
 });
 
-test('below the thresholds no cause is shown: one route\'s error shape, two checks on a missing route', () => {
+test("below the thresholds no cause is shown: one route's error shape, two checks on a missing route", () => {
   const objectError = exchange(CAR, 'none', 401, '{"message":"no"}');
-  expect(triage([...healthy(), record(`A ${CAR}`, [objectError]), record(`B ${CAR}`, [objectError]), record(`C ${CAR}`, [objectError])], FACTS)).toBeUndefined();
+  expect(
+    triage([...healthy(), record(`A ${CAR}`, [objectError]), record(`B ${CAR}`, [objectError]), record(`C ${CAR}`, [objectError])], FACTS),
+  ).toBeUndefined();
   expect(triage([record(`A ${TRIP}`, [framework(TRIP, 'full')]), record(`B ${TRIP}`, [framework(TRIP, 'full')])], FACTS)).toBeUndefined();
 });
 
 test('records without credentials (an older run) never make a route look not implemented', () => {
   const noCredential: Exchange = { ...framework(TRIP, 'full') };
   delete noCredential.credential;
-  const t = triage(['1', '2', '3'].map((n) => record(`T-${n} ${TRIP}`, [noCredential])), FACTS);
+  const t = triage(
+    ['1', '2', '3'].map((n) => record(`T-${n} ${TRIP}`, [noCredential])),
+    FACTS,
+  );
   expect(t?.causes.map((k) => k.id) ?? []).not.toContain('not-implemented');
 });
 
@@ -226,13 +260,24 @@ function withTriage(): Certificate {
   return {
     ...c,
     triage: {
-      failed: 3, explained: 2,
-      causes: [{
-        id: 'not-implemented', title: '2 routes answer a non-API 404 to every valid request (not implemented?)', explains: 2,
-        checks: [`RESP-STATUS ${TRIP}`, `RESP-STATUS ${STATS}`], routes: [TRIP, STATS],
-        example: { check: `RESP-STATUS ${TRIP}`, request: 'GET http://127.0.0.1:1/v3/trips/t1 -> 404', curl: `curl -sS -i 'http://127.0.0.1:1/v3/trips/t1' -H "Authorization: Bearer $VDS_TOKEN_FULL"`, body: '{"statusCode":404}' },
-        fix: 'Implement these routes.',
-      }],
+      failed: 3,
+      explained: 2,
+      causes: [
+        {
+          id: 'not-implemented',
+          title: '2 routes answer a non-API 404 to every valid request (not implemented?)',
+          explains: 2,
+          checks: [`RESP-STATUS ${TRIP}`, `RESP-STATUS ${STATS}`],
+          routes: [TRIP, STATS],
+          example: {
+            check: `RESP-STATUS ${TRIP}`,
+            request: 'GET http://127.0.0.1:1/v3/trips/t1 -> 404',
+            curl: `curl -sS -i 'http://127.0.0.1:1/v3/trips/t1' -H "Authorization: Bearer $VDS_TOKEN_FULL"`,
+            body: '{"statusCode":404}',
+          },
+          fix: 'Implement these routes.',
+        },
+      ],
     },
   };
 }
@@ -256,7 +301,7 @@ test('console: the failures start with the causes (a few lines each), then the o
   expect(out.trimEnd().split('\n').pop()).toBe('1 passed, 3 failed, 0 not run');
 });
 
-test('markdown and html: the triage first in the failures, each failing check still listed with its cause\'s number', () => {
+test("markdown and html: the triage first in the failures, each failing check still listed with its cause's number", () => {
   const md = renderMarkdown(withTriage());
   const failures = md.indexOf('## Failures');
   expect(md.indexOf('### Likely causes (triage)')).toBeGreaterThan(failures);

@@ -28,10 +28,7 @@ test('INCOMPLETE when none failed but one did not run; FAIL as soon as one faile
 });
 
 test('classes are judged separately: a profile failure leaves core PASS', () => {
-  const c = certificate(
-    [requirement('A'), requirement('P', { class: 'profile' })],
-    [check('A', 'GET /x', 'passed'), check('P', 'GET /x', 'failed')],
-  );
+  const c = certificate([requirement('A'), requirement('P', { class: 'profile' })], [check('A', 'GET /x', 'passed'), check('P', 'GET /x', 'failed')]);
   expect(c.verdict).toEqual({ core: 'PASS', profile: 'FAIL' });
 });
 
@@ -72,10 +69,10 @@ test('a requirement without any test (filtered by --grep) is not run, and so is 
 });
 
 test('the same reason or warning is listed once with every check it applies to', () => {
-  const c = certificate([requirement('A')], [
-    check('A', 'GET /x', 'not-run', { warnings: ['dates not in order'] }),
-    check('A', 'GET /y', 'not-run', { warnings: ['dates not in order'] }),
-  ]);
+  const c = certificate(
+    [requirement('A')],
+    [check('A', 'GET /x', 'not-run', { warnings: ['dates not in order'] }), check('A', 'GET /y', 'not-run', { warnings: ['dates not in order'] })],
+  );
   const a = c.requirements[0];
   expect(a.notRun).toHaveLength(1);
   expect(a.notRun[0].checks).toEqual(['A GET /x', 'A GET /y']);
@@ -88,10 +85,10 @@ test('failures keep expected vs actual per failing check key', () => {
 });
 
 test('counts per route group, and the requirement status within each group', () => {
-  const c = certificate([requirement('A', { routes: ['GET /cars/{carId}', 'GET /trips/{tripId}'] })], [
-    check('A', 'GET /cars/{carId}', 'passed', { group: 'cars' }),
-    check('A', 'GET /trips/{tripId}', 'failed', { group: 'trips' }),
-  ]);
+  const c = certificate(
+    [requirement('A', { routes: ['GET /cars/{carId}', 'GET /trips/{tripId}'] })],
+    [check('A', 'GET /cars/{carId}', 'passed', { group: 'cars' }), check('A', 'GET /trips/{tripId}', 'failed', { group: 'trips' })],
+  );
   expect(c.requirements[0].groups).toEqual({ cars: 'passed', trips: 'failed' });
   expect(c.counts.groups.cars).toEqual({ requirements: { passed: 1, failed: 0, notRun: 0 }, checks: { passed: 1, failed: 0, notRun: 0 } });
   expect(c.counts.groups.trips.checks.failed).toBe(1);
@@ -107,7 +104,10 @@ test('results of requirements the catalogue does not know are reported as a run 
 test('checks are ordered as the catalogue plans them, whatever order they finished in', () => {
   const base = certificate([requirement('A')], []);
   const c = buildCertificate({
-    suite: base.suite, target: base.target, run: base.run, requirements: [requirement('A')],
+    suite: base.suite,
+    target: base.target,
+    run: base.run,
+    requirements: [requirement('A')],
     planned: [planned('A', 'GET /a'), planned('A', 'GET /b')],
     results: [check('A', 'GET /b', 'failed'), check('A', 'GET /a', 'failed')],
   });

@@ -31,12 +31,14 @@ test('an unreachable target fails fast with one clear message, not one failure p
   expect(run.output).not.toMatch(/\d+ failed/);
 });
 
-test('a token the target refuses (expired, another server\'s): the run warning says so and how to fix it', async () => {
+test("a token the target refuses (expired, another server's): the run warning says so and how to fix it", async () => {
   const reference = await startReference();
   try {
     const target = writeTargetFile(`name: stale\nbaseUrl: http://127.0.0.1:${reference.port}/v3\nenv: cloud\ntokens:\n  full: stale-token-of-last-month\n`);
     const run = await runSuite({ target, timeoutMs: 60_000, env: { VDS_GREP: '^RESP-STATUS GET /users/me @' } });
-    expect(run.output).toMatch(/discovery: GET \/users\/me answered 401 "Invalid token": the target refuses the full token; if it has expired .* give a fresh one \(tokens\.full in /);
+    expect(run.output).toMatch(
+      /discovery: GET \/users\/me answered 401 "Invalid token": the target refuses the full token; if it has expired .* give a fresh one \(tokens\.full in /,
+    );
     expect(run.output).not.toContain('stale-token-of-last-month');
   } finally {
     await reference.stop();

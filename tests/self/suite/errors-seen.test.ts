@@ -17,7 +17,8 @@ test.beforeAll(async () => {
 test.afterAll(async () => reference?.stop());
 
 const ROUTE = 'GET /cars/{carId}/locations';
-const run = (keys: string[]) => runInProcess({ target: loadTarget(reference.targetFile), catalogue: loadCatalogue(), selection: { grep: new RegExp(keysPattern(keys)) } });
+const run = (keys: string[]) =>
+  runInProcess({ target: loadTarget(reference.targetFile), catalogue: loadCatalogue(), selection: { grep: new RegExp(keysPattern(keys)) } });
 
 test('a 416 without tip answered to a profile check fails CORE-ERROR-BODY on its route, naming the check; core FAILs', async () => {
   const { certificate, records } = await run([`CORE-ERROR-BODY ${ROUTE}`, `QUERY-RANGE-REVERSED ${ROUTE}`]);

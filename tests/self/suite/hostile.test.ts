@@ -14,18 +14,20 @@ test.setTimeout(240_000);
 test('a hostile server: clear failures, bounded time, no crash, a certificate', async () => {
   const server = await startHostileServer();
   try {
-    const target = writeTargetFile([
-      'name: hostile',
-      `baseUrl: ${server.url}`,
-      'env: cloud',
-      'requestTimeoutMs: 1000',
-      'tokens:',
-      '  full: hostile-test-token-0001',
-      'data:',
-      '  userId: 101',
-      '  carId: 5001',
-      '  tripId: 5f1c2a3b4c5d6e7f8a9b0c1d',
-    ].join('\n'));
+    const target = writeTargetFile(
+      [
+        'name: hostile',
+        `baseUrl: ${server.url}`,
+        'env: cloud',
+        'requestTimeoutMs: 1000',
+        'tokens:',
+        '  full: hostile-test-token-0001',
+        'data:',
+        '  userId: 101',
+        '  carId: 5001',
+        '  tripId: 5f1c2a3b4c5d6e7f8a9b0c1d',
+      ].join('\n'),
+    );
     // One check per misbehaviour, with the reason it must give.
     const silent = /no complete answer within 1000 ms|got no answer/;
     const expected: Record<string, RegExp> = {
@@ -61,7 +63,9 @@ test('a hostile server: clear failures, bounded time, no crash, a certificate', 
     expect(JSON.stringify(advisory.warnings)).toMatch(/advisory, not a failure.*content-type text\/plain/);
 
     // Every odd answer meets an assertion (a failure with expected vs actual): no check breaks on it.
-    const broke = certificate.requirements.flatMap((r) => r.notRun.filter((n) => /the suite broke/.test(n.reason)).map((n) => `${n.checks.join(', ')}: ${n.reason}`));
+    const broke = certificate.requirements.flatMap((r) =>
+      r.notRun.filter((n) => /the suite broke/.test(n.reason)).map((n) => `${n.checks.join(', ')}: ${n.reason}`),
+    );
     expect(broke).toEqual([]);
     expect(certificate.counts.checks.notRunBySuite).toBe(0);
     expect(certificate.run.errors).toEqual([]);

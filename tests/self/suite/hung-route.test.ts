@@ -23,14 +23,32 @@ const HUNG_ROUTE = 'GET /cars/{carId}/status';
 test.setTimeout(180_000);
 
 function targetFile(name: string, origin: string, control: string): string {
-  return writeTargetFile([
-    `name: ${name}`, `baseUrl: ${origin}/v3`, 'env: cloud', 'allowWrites: true', `requestTimeoutMs: ${REQUEST_TIMEOUT_MS}`,
-    `control:\n  url: ${control}`,
-    'oauth:', '  clientId: vds-conformance', '  clientSecret: reference-client-secret', '  redirectUri: http://localhost:9/vds/callback',
-    '  username: alice@reference.test', '  password: alice-password', '  otherUsername: bob@reference.test', '  otherPassword: bob-password',
-    '  restrictedClientId: vds-limited', '  restrictedClientSecret: limited-client-secret',
-    'data:', '  deviceForCarId: VDSREF0101', '  freeDeviceId: VDSREF0102', '  devicePin: "24680"', '  lockableDeviceId: VDSREF0103', '  lockableDevicePin: "975310"',
-  ].join('\n'));
+  return writeTargetFile(
+    [
+      `name: ${name}`,
+      `baseUrl: ${origin}/v3`,
+      'env: cloud',
+      'allowWrites: true',
+      `requestTimeoutMs: ${REQUEST_TIMEOUT_MS}`,
+      `control:\n  url: ${control}`,
+      'oauth:',
+      '  clientId: vds-conformance',
+      '  clientSecret: reference-client-secret',
+      '  redirectUri: http://localhost:9/vds/callback',
+      '  username: alice@reference.test',
+      '  password: alice-password',
+      '  otherUsername: bob@reference.test',
+      '  otherPassword: bob-password',
+      '  restrictedClientId: vds-limited',
+      '  restrictedClientSecret: limited-client-secret',
+      'data:',
+      '  deviceForCarId: VDSREF0101',
+      '  freeDeviceId: VDSREF0102',
+      '  devicePin: "24680"',
+      '  lockableDeviceId: VDSREF0103',
+      '  lockableDevicePin: "975310"',
+    ].join('\n'),
+  );
 }
 
 test('a hung route: two requests to it in the whole run, about two requestTimeoutMs more than a clean run, only its checks fail', async () => {
@@ -67,15 +85,19 @@ test('a hung route: two requests to it in the whole run, about two requestTimeou
       const after = await timed(hungTarget);
       extra.push(after.ms - before.ms);
       last = after.run;
-      expect(hungRequests, 'requests to the hung route in the whole run: the sampling\'s two only').toBe(2);
+      expect(hungRequests, "requests to the hung route in the whole run: the sampling's two only").toBe(2);
     }
     test.info().annotations.push({ type: 'extra time of the hung run (ms)', description: extra.map(Math.round).join(', ') });
-    expect(Math.min(...extra), `the hung run's extra time over the clean run, each pair (ms): ${extra.map(Math.round).join(', ')}`)
-      .toBeLessThanOrEqual(REQUEST_TIMEOUT_MS * 2.5);
+    expect(Math.min(...extra), `the hung run's extra time over the clean run, each pair (ms): ${extra.map(Math.round).join(', ')}`).toBeLessThanOrEqual(
+      REQUEST_TIMEOUT_MS * 2.5,
+    );
 
     const records = last!.records;
     const failed = records.filter((r) => r.status === 'failed').map((r) => r.key);
-    expect(failed.filter((k) => !k.includes(` ${HUNG_ROUTE}`)), 'failed checks of other routes').toEqual([]);
+    expect(
+      failed.filter((k) => !k.includes(` ${HUNG_ROUTE}`)),
+      'failed checks of other routes',
+    ).toEqual([]);
     // Every check of the hung route that runs fails (an advisory one only warns), each naming the time-out.
     const ofRoute = records.filter((r) => r.key.includes(` ${HUNG_ROUTE}`) && r.status !== 'not-applicable');
     const advisory = new Set(last!.certificate.requirements.filter((r) => r.advisory).map((r) => r.id));
@@ -100,7 +122,11 @@ test('a cold start: a route whose first request waits out the time-out and whose
     return true; // the first request of the route gets no answer; every later one does
   });
   try {
-    const run = await runInProcess({ target: loadTarget(targetFile('cold', cold.origin, reference.control)), latencySampling: true, selection: { grepInvert: /@auth/ } });
+    const run = await runInProcess({
+      target: loadTarget(targetFile('cold', cold.origin, reference.control)),
+      latencySampling: true,
+      selection: { grepInvert: /@auth/ },
+    });
     expect(first, 'the route was asked').toBe(false);
     expect(run.certificate.counts.checks.failed, run.console).toBe(0);
     expect(run.exitCode).toBe(0);

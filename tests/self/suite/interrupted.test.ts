@@ -21,12 +21,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     });
     expect(run.timedOut, run.output.slice(-2000)).toBe(false);
     expect(run.code, run.output.slice(-2000)).toBe(EXIT.broken);
-    expect(run.output).toMatch(/no verdict, the run did not complete: the run was interrupted before every check ran \(\d+ passed, 0 failed, \d+ not run; the reports keep what ran\)/);
+    expect(run.output).toMatch(
+      /no verdict, the run did not complete: the run was interrupted before every check ran \(\d+ passed, 0 failed, \d+ not run; the reports keep what ran\)/,
+    );
     const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
     expect(c.gate).toMatchObject({ status: 'failed', rule: 'the run did not complete' });
     expect(c.counts.checks.failed, JSON.stringify(c.requirements.filter((r) => r.failures.length).map((r) => r.failures[0]))).toBe(0);
     expect(c.counts.checks.passed).toBeGreaterThan(0); // it was interrupted mid-way, not before it began
     const reasons = c.requirements.flatMap((r) => r.notRun.map((n) => n.reason));
-    expect(reasons.some((r) => /interrupted/.test(r)), reasons.slice(0, 5).join('\n')).toBe(true);
+    expect(
+      reasons.some((r) => /interrupted/.test(r)),
+      reasons.slice(0, 5).join('\n'),
+    ).toBe(true);
   });
 }

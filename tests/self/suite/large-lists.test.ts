@@ -31,32 +31,32 @@ function streamList(res: http.ServerResponse, item: string, bytes: number): void
     }
     if (!res.destroyed) res.end(']');
   };
-  res.on('close', () => { sent = bytes; });
+  res.on('close', () => {
+    sent = bytes;
+  });
   push();
 }
 
 function startServer() {
-  return listenOnLoopback(http.createServer((req, res) => {
-    const route = (req.url ?? '/').split('?')[0];
-    if (route === '/v3/trips/big-trip/locations') return streamList(res, LOCATION, 3 * MAX_BODY_BYTES / 2);
-    if (route === '/v3/trips/big-trip/signals') return streamList(res, SIGNAL, MAX_LIST_BODY_BYTES + 8 * 1024 * 1024);
-    res.writeHead(404, { 'content-type': 'text/html' });
-    res.end('<html><body>Not Found</body></html>');
-  }));
+  return listenOnLoopback(
+    http.createServer((req, res) => {
+      const route = (req.url ?? '/').split('?')[0];
+      if (route === '/v3/trips/big-trip/locations') return streamList(res, LOCATION, (3 * MAX_BODY_BYTES) / 2);
+      if (route === '/v3/trips/big-trip/signals') return streamList(res, SIGNAL, MAX_LIST_BODY_BYTES + 8 * 1024 * 1024);
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><body>Not Found</body></html>');
+    }),
+  );
 }
 
 test('a list of several megabytes is judged; one larger than the suite reads is not run, never failed', async () => {
   const server = await startServer();
   try {
-    const target = writeTargetFile([
-      'name: large-lists',
-      `baseUrl: ${server.origin}/v3`,
-      'env: cloud',
-      'tokens:',
-      '  full: large-lists-test-token-0001',
-      'data:',
-      '  tripId: big-trip',
-    ].join('\n'));
+    const target = writeTargetFile(
+      ['name: large-lists', `baseUrl: ${server.origin}/v3`, 'env: cloud', 'tokens:', '  full: large-lists-test-token-0001', 'data:', '  tripId: big-trip'].join(
+        '\n',
+      ),
+    );
     const keys = ['RESP-CONTRACT GET /trips/{tripId}/locations', 'RESP-CONTRACT GET /trips/{tripId}/signals'];
     const run = await runSuite({ target, env: { VDS_GREP: keysPattern(keys) } });
     const file = path.join(run.reportsDir, 'conformance.json');

@@ -67,14 +67,27 @@ test('codes and refresh tokens of another application: no second application, or
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (h.app.server.address() as AddressInfo).port;
     const base = [
-      'name: second-app', `baseUrl: http://127.0.0.1:${port}/v3`, 'env: cloud', `control:\n  url: http://127.0.0.1:${port}/_control`,
-      'oauth:', '  clientId: vds-conformance', '  clientSecret: reference-client-secret', '  redirectUri: http://localhost:9/vds/callback',
-      '  username: alice@reference.test', '  password: alice-password',
+      'name: second-app',
+      `baseUrl: http://127.0.0.1:${port}/v3`,
+      'env: cloud',
+      `control:\n  url: http://127.0.0.1:${port}/_control`,
+      'oauth:',
+      '  clientId: vds-conformance',
+      '  clientSecret: reference-client-secret',
+      '  redirectUri: http://localhost:9/vds/callback',
+      '  username: alice@reference.test',
+      '  password: alice-password',
     ].join('\n');
     const cases: Array<{ extra: string; reason: RegExp }> = [
       { extra: '', reason: /needs a second registered application: oauth\.restrictedClientId, oauth\.restrictedClientSecret in / },
-      { extra: '  restrictedClientId: vds-conformance\n  restrictedClientSecret: reference-client-secret', reason: /oauth\.restrictedClientId is oauth\.clientId/ },
-      { extra: '  restrictedClientId: vds-limited\n  restrictedClientSecret: not-its-secret', reason: /refuses oauth\.restrictedClientId and oauth\.restrictedClientSecret .* as client credentials/ },
+      {
+        extra: '  restrictedClientId: vds-conformance\n  restrictedClientSecret: reference-client-secret',
+        reason: /oauth\.restrictedClientId is oauth\.clientId/,
+      },
+      {
+        extra: '  restrictedClientId: vds-limited\n  restrictedClientSecret: not-its-secret',
+        reason: /refuses oauth\.restrictedClientId and oauth\.restrictedClientSecret .* as client credentials/,
+      },
     ];
     for (const { extra, reason } of cases) {
       const run = await runInProcess({ target: loadTarget(writeTargetFile(`${base}\n${extra}\n`)), selection: { grep: /^TOKEN-(CODE|REFRESH)-OTHER-APP / } });

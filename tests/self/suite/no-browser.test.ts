@@ -15,7 +15,13 @@ test('without a browser, only the sign-in page checks are not run, and the first
   const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
   expect(c.counts.checks.failed).toBe(0);
   const notRun = c.requirements.filter((r) => r.applicable && r.status === 'not-run');
-  expect(notRun.map((r) => r.id).sort()).toEqual(['CORE-DEVICE-SCOPE-RESTRICTED', 'SIGNIN-CODE-STATE', 'SIGNIN-PAGE', 'SIGNIN-REDIRECT-EXACT', 'SIGNIN-SCOPE-SUBSET']);
+  expect(notRun.map((r) => r.id).sort()).toEqual([
+    'CORE-DEVICE-SCOPE-RESTRICTED',
+    'SIGNIN-CODE-STATE',
+    'SIGNIN-PAGE',
+    'SIGNIN-REDIRECT-EXACT',
+    'SIGNIN-SCOPE-SUBSET',
+  ]);
   for (const r of notRun) expect(r.notRun[0].reason, r.id).toMatch(/needs a browser for the sign-in page: VDS_BROWSER=none/);
   // The token endpoint's checks ran: codes came from the control API.
   expect(c.requirements.find((r) => r.id === 'TOKEN-CODE-GRANT')!.status).toBe('passed');

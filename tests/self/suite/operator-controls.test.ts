@@ -21,7 +21,8 @@ function targetWith(file: string, extra: Record<string, unknown>): string {
 }
 
 function allText(dir: string): string {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile())
     .map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'latin1'))
     .join('\n');
@@ -36,7 +37,8 @@ test('headers go with every request through the proxy of HTTP_PROXY, and are red
   try {
     const target = targetWith(reference.targetFile, { headers: { 'X-Gateway-Key': '${VDS_TEST_GATEWAY_KEY}' } });
     const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], {
-      target, env: { HTTP_PROXY: proxy.url, ...noProxyExceptions, VDS_TEST_GATEWAY_KEY: 'gateway-key-5f3a9c' },
+      target,
+      env: { HTTP_PROXY: proxy.url, ...noProxyExceptions, VDS_TEST_GATEWAY_KEY: 'gateway-key-5f3a9c' },
     });
     expect(run.code, run.output.slice(-2000)).toBe(0);
     expect(readJson<Certificate>(path.join(run.reportsDir, 'conformance.json')).counts.checks.failed).toBe(0);
@@ -58,7 +60,8 @@ test('a rate limit: 429 answers are waited out (Retry-After) and counted, never 
     const target = targetWith(reference.targetFile, { rateLimit: { requestsPerSecond: 25, maxRetries: 5 } });
     const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], {
       // No latency sampling (its hundred requests would only wait on the limit too).
-      target, env: { HTTP_PROXY: gateway.url, ...noProxyExceptions, VDS_LATENCY_SAMPLING: 'off' },
+      target,
+      env: { HTTP_PROXY: gateway.url, ...noProxyExceptions, VDS_LATENCY_SAMPLING: 'off' },
     });
     const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
     expect(run.code, run.output.slice(-2000)).toBe(0);
@@ -77,7 +80,8 @@ test('tokenCommands: a token printed by a command is used (and secret); a failin
   const reference = await startReference();
   const printed = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-token-')), 'token.txt');
   try {
-    const mint = `fetch('${reference.control}/tokens/mint',{method:'POST',headers:{'content-type':'application/json'},` +
+    const mint =
+      `fetch('${reference.control}/tokens/mint',{method:'POST',headers:{'content-type':'application/json'},` +
       `body:JSON.stringify({clientId:'vds-conformance',username:'alice@reference.test'})}).then(r=>r.json())` +
       `.then(j=>{require('fs').writeFileSync(${JSON.stringify(printed)},j.access_token);console.log(j.access_token)})`;
     const target = targetWith(reference.targetFile, {

@@ -27,8 +27,27 @@ test('caFile: a private certificate authority is trusted when the target file na
   test.skip(!hasOpenssl, 'openssl is not installed: no certificate can be made for this test');
   test.setTimeout(300_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'ca.pem', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'key.pem',
+      '-out',
+      'ca.pem',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
   const reference = await startReference();
   const front = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'ca.pem')) }, (req, res) => {
     const upstream = http.request({ host: '127.0.0.1', port: reference.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {

@@ -10,21 +10,24 @@ import { newReportsDir, readJson, ROOT, runCommand, startReference } from '../re
 
 const CHECK = 'RESP-STATUS GET /cars/{carId}/status';
 
-test('a failing check\'s curl line and rerun command reproduce the failure', async () => {
+test("a failing check's curl line and rerun command reproduce the failure", async () => {
   test.setTimeout(300_000);
   const reference = await startReference({ fault: 'route-answers-500@GET /cars/:carId/status' });
   try {
     const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', `^${CHECK.replace(/[{}]/g, '\\$&')} @`], { target: reference.targetFile });
     expect(run.code, run.output.slice(-2000)).toBe(1); // a profile failure fails the default gate (core and profile)
-    const failure = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json')).requirements
-      .flatMap((r) => r.failures).find((f) => f.check === CHECK)!;
+    const failure = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'))
+      .requirements.flatMap((r) => r.failures)
+      .find((f) => f.check === CHECK)!;
     expect(failure.actual).toBe('status 500');
     expect(failure.curl).toContain('"Authorization: Bearer $VDS_TOKEN_FULL"');
     expect(run.output).toContain(failure.curl!); // shown in the console too
 
     // The token a user would export: one of the primary user's, every scope.
     const minted = await fetch(`${reference.control}/tokens/mint`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'vds-conformance', username: 'alice@reference.test' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: 'vds-conformance', username: 'alice@reference.test' }),
     });
     const token = ((await minted.json()) as { access_token: string }).access_token;
     const answer = execFileSync('bash', ['-c', failure.curl!], { env: { ...process.env, VDS_TOKEN_FULL: token }, encoding: 'utf8' });
@@ -33,7 +36,10 @@ test('a failing check\'s curl line and rerun command reproduce the failure', asy
     expect(failure.rerun).toMatch(/^npm run conformance -- --target '.+' --grep '/);
     const reportsDir = newReportsDir();
     const again = spawnSync('bash', ['-c', failure.rerun!], {
-      cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...freshRunEnv(process.env), VDS_REPORTS_DIR: reportsDir },
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...freshRunEnv(process.env), VDS_REPORTS_DIR: reportsDir },
     });
     expect(again.status, `${again.stdout}${again.stderr}`.slice(-2000)).toBe(1); // the same profile failure
     const rerun = readJson<Certificate>(path.join(reportsDir, 'conformance.json'));

@@ -54,8 +54,9 @@ for (const mode of ['tokens from the sign-in page', 'tokens from the control API
       for (const id of skipped) {
         const r = byId(c, id);
         expect(r.status, id).toBe('not-run');
-        expect(r.notRun.map((n) => n.reason).join(' | '), id)
-          .toMatch(/the sign-in form was not found on the sign-in's second page \(after the account was given on the first\) within 5 s \(a password field, a submit control\).*oauth\.signInPage\.\{username,password,submit\}/);
+        expect(r.notRun.map((n) => n.reason).join(' | '), id).toMatch(
+          /the sign-in form was not found on the sign-in's second page \(after the account was given on the first\) within 5 s \(a password field, a submit control\).*oauth\.signInPage\.\{username,password,submit\}/,
+        );
       }
       if (!throughPage) expect(byId(c, 'SIGNIN-PAGE').status, 'its first page shows a form to sign in with').toBe('passed');
       if (!throughPage) for (const id of TOKEN_CHECKS_THROUGH_THE_PAGE) expect(byId(c, id).status, id).toBe('passed');

@@ -41,19 +41,28 @@ async function runThrough(rewrite: Array<[RegExp, string]>, signInPage: Record<s
 const byId = (run: InProcessRun, id: string) => run.certificate.requirements.find((r) => r.id === id)!;
 
 test('a consent page in French: the suite allows the application (never "Refuser") and every sign-in check runs and passes', async () => {
-  const run = await runThrough([[/>Allow</, '>Autoriser<'], [/>Deny</, '>Refuser<'], [/Allow (.*) to access your data\?/, 'Autoriser $1 à accéder à vos données ?']]);
+  const run = await runThrough([
+    [/>Allow</, '>Autoriser<'],
+    [/>Deny</, '>Refuser<'],
+    [/Allow (.*) to access your data\?/, 'Autoriser $1 à accéder à vos données ?'],
+  ]);
   expect(run.certificate.counts.checks.failed, run.console).toBe(0);
   for (const id of BROWSER_CHECKS) expect(byId(run, id).status, id).toBe('passed');
 });
 
 test('a consent page whose buttons are icons: not run at once, naming oauth.signInPage.allow; given, it gets through', async () => {
-  const icons: Array<[RegExp, string]> = [[/>Deny</, '>&#10007;<'], [/<button type="submit" name="decision" value="allow">Allow</, '<button type="submit" name="decision" value="allow" class="approve">&#10003;<']];
+  const icons: Array<[RegExp, string]> = [
+    [/>Deny</, '>&#10007;<'],
+    [/<button type="submit" name="decision" value="allow">Allow</, '<button type="submit" name="decision" value="allow" class="approve">&#10003;<'],
+  ];
   const stuck = await runThrough(icons);
   expect(stuck.certificate.counts.checks.failed, stuck.console).toBe(0);
   for (const id of BROWSER_CHECKS) {
     const r = byId(stuck, id);
     expect(r.status, id).toBe('not-run');
-    expect(r.notRun.map((n) => n.reason).join(' | '), id).toMatch(/after signing in, a page .* offered no control the suite recognises .*oauth\.signInPage\.allow/);
+    expect(r.notRun.map((n) => n.reason).join(' | '), id).toMatch(
+      /after signing in, a page .* offered no control the suite recognises .*oauth\.signInPage\.allow/,
+    );
   }
   // At once: no check waits out a sign-in's timeout (15 s) or its time limit (80 s) for the page.
   const slow = stuck.records.filter((r) => (r.durationMs ?? 0) > 12_000).map((r) => `${r.key}: ${r.durationMs} ms`);

@@ -26,7 +26,8 @@ const certify = (target: string) => runCommand(['tsx', 'scripts/conformance.ts',
 /** verify through the installed command's entry point (bin/vds-conformance.js), as a reviewer runs it. */
 const verifyBin = (archive: string, extra: string[] = []) => runCommand(['tsx', 'bin/vds-conformance.js', 'verify', archive, ...extra], { timeoutMs: 300_000 });
 /** verify through npm run conformance -- --verify. */
-const verifyCli = (archive: string, extra: string[] = []) => runCommand(['tsx', 'scripts/conformance.ts', '--verify', archive, ...extra], { timeoutMs: 300_000 });
+const verifyCli = (archive: string, extra: string[] = []) =>
+  runCommand(['tsx', 'scripts/conformance.ts', '--verify', archive, ...extra], { timeoutMs: 300_000 });
 const verificationOf = (reportsDir: string) => readJson<Verification>(path.join(reportsDir, VERIFY_DIR, VERIFICATION_FILE));
 
 function archiveIn(dir: string): string {
@@ -71,7 +72,11 @@ test('verify refuses what is not a certification archive: exit 2, one paragraph,
   const partial = path.join(dir, 'partial.tar.gz');
   fs.writeFileSync(path.join(dir, 'conformance.json'), '{}');
   tar.create({ gzip: true, file: partial, cwd: dir, sync: true }, ['conformance.json']);
-  for (const [archive, why] of [[path.join(dir, 'missing.tar.gz'), /does not exist/], [text, /not a \.tar\.gz archive/], [partial, /lacks exchanges\.json, replay\.json/]] as const) {
+  for (const [archive, why] of [
+    [path.join(dir, 'missing.tar.gz'), /does not exist/],
+    [text, /not a \.tar\.gz archive/],
+    [partial, /lacks exchanges\.json, replay\.json/],
+  ] as const) {
     const run = await verifyCli(archive);
     expect(run.code, run.output).toBe(EXIT.usage);
     expect(run.output).toMatch(why);
@@ -100,7 +105,7 @@ test.describe('a certification archive of the embedded reference', () => {
     }
   });
 
-  test('--certify writes one archive: the certificate in its three forms and every check\'s exchanges; a clean certified run has no triage', () => {
+  test("--certify writes one archive: the certificate in its three forms and every check's exchanges; a clean certified run has no triage", () => {
     // A cloud reference with every token is certifiable: every class PASS (with a browser for the sign-in page).
     const c0 = readJson<Certificate>(path.join(made.reportsDir, 'conformance.json'));
     if (chooseBrowser().executablePath) {
@@ -146,10 +151,16 @@ test.describe('a certification archive of the embedded reference', () => {
     expect(context.run.data.carId).toBeTruthy();
     const checks = readJson<RecordedCheck[]>(path.join(dir, 'exchanges.json'));
     const answered = checks.flatMap((c) => c.exchanges).filter((e) => e.status !== undefined);
-    expect(answered.every((e) => typeof e.body === 'string'), 'every answer recorded whole').toBe(true);
+    expect(
+      answered.every((e) => typeof e.body === 'string'),
+      'every answer recorded whole',
+    ).toBe(true);
     expect(checks.flatMap((c) => c.exchanges).filter((e) => e.credential).length).toBeGreaterThan(400);
 
-    const clients: Array<[string, string]> = [['vds-conformance', 'reference-client-secret'], ['vds-limited', 'limited-client-secret']];
+    const clients: Array<[string, string]> = [
+      ['vds-conformance', 'reference-client-secret'],
+      ['vds-limited', 'limited-client-secret'],
+    ];
     const basic = clients.map(([id, secret]) => Buffer.from(`${id}:${secret}`).toString('base64'));
     const secrets = [...minted, ...clients.map(([, s]) => s), ...basic, 'alice-password', 'bob-password'].filter((s) => s.length >= 6);
     expect(minted.length).toBeGreaterThan(5);
@@ -164,27 +175,33 @@ test.describe('a certification archive of the embedded reference', () => {
     test.setTimeout(300_000);
     const editedCheck = 'RESP-STATUS GET /users/me';
     const removedCheck = 'CORE-ROUTE-ANSWERS GET /users/me/cars';
-    const tampered = edited(archive, (dir) => editJson<RecordedCheck[]>(path.join(dir, 'exchanges.json'), (checks) => {
-      const answer = checks.find((c) => c.key === editedCheck)!.exchanges[0];
-      expect(answer.status).toBe(200);
-      answer.status = 500;
-      checks.find((c) => c.key === removedCheck)!.exchanges.pop();
-    }));
+    const tampered = edited(archive, (dir) =>
+      editJson<RecordedCheck[]>(path.join(dir, 'exchanges.json'), (checks) => {
+        const answer = checks.find((c) => c.key === editedCheck)!.exchanges[0];
+        expect(answer.status).toBe(200);
+        answer.status = 500;
+        checks.find((c) => c.key === removedCheck)!.exchanges.pop();
+      }),
+    );
     const run = await verifyCli(tampered, ['--grep', keysPattern([editedCheck, removedCheck])]);
     expect(run.code, run.output.slice(-4000)).toBe(EXIT.failed);
     const v = verificationOf(run.reportsDir);
     expect(v.replayed).toBe(2);
     expect(v.differ).toEqual([expect.objectContaining({ check: editedCheck, certificate: 'passed', replay: 'failed' })]);
-    expect(v.noRecordedAnswer).toEqual([expect.objectContaining({ check: removedCheck, requests: [expect.stringMatching(/^GET \S+\/v3\/users\/me\/cars \(credential full\)$/)] })]);
+    expect(v.noRecordedAnswer).toEqual([
+      expect.objectContaining({ check: removedCheck, requests: [expect.stringMatching(/^GET \S+\/v3\/users\/me\/cars \(credential full\)$/)] }),
+    ]);
     expect(run.output).toContain(`${editedCheck}: certificate passed, replay failed`);
     expect(run.output).toContain('has no recorded answer for (an edited or incomplete archive)');
   });
 
   test('an archive made by another suite version is refused, naming both versions (exit 2)', async () => {
     test.setTimeout(120_000);
-    const other = edited(archive, (dir) => editJson<Certificate>(path.join(dir, 'conformance.json'), (c) => {
-      c.certification!.suite.version = '0.0.9';
-    }));
+    const other = edited(archive, (dir) =>
+      editJson<Certificate>(path.join(dir, 'conformance.json'), (c) => {
+        c.certification!.suite.version = '0.0.9';
+      }),
+    );
     const run = await verifyBin(other);
     expect(run.code, run.output).toBe(EXIT.usage);
     const installed = readJson<{ version: string }>(path.join(__dirname, '../../../package.json')).version;
@@ -207,7 +224,10 @@ test('verify reproduces the failing verdicts of an archive made against a faulty
   expect(made.code, made.output.slice(-3000)).toBe(EXIT.failed);
   const archive = archiveIn(made.reportsDir);
   const failing = readJson<Certificate>(path.join(made.reportsDir, 'conformance.json')).requirements.flatMap((r) => r.failures.map((f) => f.check));
-  expect(failing.some((k) => k.startsWith('QUERY-RANGE-DEFAULT')), failing.join(', ')).toBe(true);
+  expect(
+    failing.some((k) => k.startsWith('QUERY-RANGE-DEFAULT')),
+    failing.join(', '),
+  ).toBe(true);
   const run = await verifyBin(archive);
   expect(run.code, run.output.slice(-4000)).toBe(EXIT.passed);
   const v = verificationOf(run.reportsDir);

@@ -35,7 +35,8 @@ export async function startFrontProxy(upstream: string, answer: Answer): Promise
  */
 function frameworkNotFound(req: http.IncomingMessage, res: http.ServerResponse): void {
   const path = (req.url ?? '/').split('?')[0];
-  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
+  res
+    .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
     .end(JSON.stringify({ statusCode: 404, error: 'Not Found', message: `Route ${req.method}:${path} not found` }));
 }
 
@@ -49,7 +50,8 @@ export function halfBuilt(req: http.IncomingMessage, res: http.ServerResponse): 
 /** A gateway in front that wants a credential of its own: every bearer token is refused (401). */
 export function refusesBearer(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (!/^Bearer /i.test(String(req.headers.authorization ?? ''))) return false;
-  res.writeHead(401, { 'content-type': 'application/json' })
+  res
+    .writeHead(401, { 'content-type': 'application/json' })
     .end(JSON.stringify([{ type: 'AUTHENTICATION_ERROR', message: 'Invalid token', tip: 'Send the gateway key in X-Gateway-Key' }]));
   return true;
 }

@@ -14,7 +14,11 @@ export interface FrontServer {
  * `pages`: GET path (without the query) -> the HTML answered there instead of the server's own 200.
  * `rewrite`: path -> replacements made in the server's own 200 HTML answers there (any method).
  */
-export async function startFrontServer(upstream: string, pages: Record<string, string>, rewrite: Record<string, Array<[RegExp, string]>> = {}): Promise<FrontServer> {
+export async function startFrontServer(
+  upstream: string,
+  pages: Record<string, string>,
+  rewrite: Record<string, Array<[RegExp, string]>> = {},
+): Promise<FrontServer> {
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];
     const own = req.method === 'GET' ? pages[pathname] : undefined;

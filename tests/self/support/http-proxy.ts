@@ -24,7 +24,9 @@ export async function startProxy(options: { limitPerSecond?: number } = {}): Pro
     inSecond += 1;
     if (options.limitPerSecond && inSecond > options.limitPerSecond) {
       state.refused += 1;
-      res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('[{"type":"RATE_LIMIT","message":"Too many requests","tip":"Slow down"}]');
+      res
+        .writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' })
+        .end('[{"type":"RATE_LIMIT","message":"Too many requests","tip":"Slow down"}]');
       return;
     }
     state.seen.push({ ...req.headers });
