@@ -104,31 +104,23 @@ const failureBudget = (() => {
   };
 })();
 
+/** A check that never ran, and why. */
+function notRunRecord(p: PlannedCheck, reason: string): CheckRecord {
+  return { key: p.key, requirement: p.requirement.id, group: p.group, status: 'not-run', warnings: [], exchanges: [], reason };
+}
+
 function stopped(p: PlannedCheck): CheckRecord {
   const signal = interruption();
-  return {
-    key: p.key,
-    requirement: p.requirement.id,
-    group: p.group,
-    status: 'not-run',
-    warnings: [],
-    exchanges: [],
-    reason: signal
+  return notRunRecord(
+    p,
+    signal
       ? `the run was interrupted (${signal}) before this check ran`
       : `the run stopped after ${runOptions().maxFailures} failing checks (--max-failures) before this check ran`,
-  };
+  );
 }
 
 function interrupted(p: PlannedCheck, signal: NodeJS.Signals): CheckRecord {
-  return {
-    key: p.key,
-    requirement: p.requirement.id,
-    group: p.group,
-    status: 'not-run',
-    warnings: [],
-    exchanges: [],
-    reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server`,
-  };
+  return notRunRecord(p, `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server`);
 }
 
 function stepMessage(p: PlannedCheck, r: CheckRecord): string {
