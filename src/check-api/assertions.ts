@@ -1,5 +1,5 @@
 // The assertions checks make about one answer. Each failure says what the documents require, what
-// came, where in the body, and which request showed it (harness/verdict.ts).
+// came, where in the body, and which request showed it (outcome.ts).
 import type { ApiResponse } from '../transport/api';
 import { checkContract, describeViolations, unknownFields } from '../schemas/validate';
 import { fail, show } from './outcome';

@@ -35,3 +35,15 @@ test('the import rules are built from the same list: a rule per layer', () => {
     expect(names).toContain(rule);
   }
 });
+
+test("the README's project layout names every folder of src/, and no other", () => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const layout = readme.slice(readme.indexOf('## Project layout'), readme.indexOf('\n## ', readme.indexOf('## Project layout') + 1));
+  const inSrc = layout.slice(layout.indexOf('`src/`') + '`src/`'.length, layout.indexOf('`fixtures/`'));
+  const named = [...inSrc.matchAll(/`([a-z-]+)\/`/g)].map((m) => `src/${m[1]}`);
+  const folders = fs
+    .readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => `src/${d.name}`);
+  expect(named.sort()).toEqual(folders.sort());
+});
