@@ -5,11 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { writeBlock, type GeneratedBlock } from './generated-block';
 
 const ROOT = path.resolve(__dirname, '..');
-const DOC = path.join(ROOT, 'docs', 'ARCHITECTURE.md');
-export const BEGIN = '<!-- layers:begin (npm run architecture, from src/layers.yaml) -->';
-export const END = '<!-- layers:end -->';
 
 interface Layers {
   folders: Record<string, { job: string; imports: string[] }>;
@@ -39,7 +37,7 @@ function directEdges(folders: Layers['folders']): Array<[string, string]> {
   return edges;
 }
 
-export function renderLayers(layers = readLayers()): string {
+function renderLayers(layers = readLayers()): string {
   const id = (f: string) => f.replace(/[^a-z]/g, '_');
   const label = (f: string) => f.replace(/^src\//, '');
   const diagram = [
@@ -56,19 +54,14 @@ export function renderLayers(layers = readLayers()): string {
       ([f, { job, imports }]) => `| \`${f}/\` | ${job.replace(/\|/g, '\\|')} | ${imports.map(label).join(', ') || 'nothing of the project'} |`,
     ),
   ];
-  return [BEGIN, ...diagram, '', ...table, END].join('\n');
+  return [...diagram, '', ...table].join('\n');
 }
 
-export function documentLayers(text = fs.readFileSync(DOC, 'utf8')): string | undefined {
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  return start < 0 || end < start ? undefined : text.slice(start, end + END.length);
-}
+export const LAYERS_BLOCK: GeneratedBlock = {
+  file: path.join(ROOT, 'docs', 'ARCHITECTURE.md'),
+  begin: '<!-- layers:begin (npm run architecture, from src/layers.yaml) -->',
+  end: '<!-- layers:end -->',
+  render: renderLayers,
+};
 
-if (require.main === module) {
-  const text = fs.readFileSync(DOC, 'utf8');
-  const current = documentLayers(text);
-  if (!current) throw new Error(`docs/ARCHITECTURE.md has no ${BEGIN} ... ${END} block`);
-  fs.writeFileSync(DOC, text.replace(current, renderLayers()));
-  console.log('wrote the layers of docs/ARCHITECTURE.md');
-}
+if (require.main === module) writeBlock(LAYERS_BLOCK);

@@ -211,20 +211,14 @@ async function runPersistentTwice(run: Run): Promise<Outcome> {
   }
 }
 
+/** An outcome with nothing seen yet: no failure, no check counted. */
+function blankOutcome(run: Run, o: Pick<Outcome, 'ok' | 'exitCode' | 'seconds'>): Outcome {
+  return { ...run, ...o, coreFailed: false, failedRequirements: [], failedChecks: [], notRun: [], suiteBroke: [], total: 0 };
+}
+
 /** What a run showed, read from its certificate (src/verdict/model.ts): the one result format of a run. */
 function readOutcome(run: Run, certificateFile: string, seconds: number, stderr: string, exitCode: number | null): Outcome {
-  const outcome: Outcome = {
-    ...run,
-    ok: false,
-    exitCode,
-    coreFailed: false,
-    failedRequirements: [],
-    failedChecks: [],
-    notRun: [],
-    suiteBroke: [],
-    total: 0,
-    seconds,
-  };
+  const outcome = blankOutcome(run, { ok: false, exitCode, seconds });
   if (!fs.existsSync(certificateFile)) {
     outcome.problem = `no certificate (the run crashed): ${stderr.trim().split('\n').slice(-3).join(' | ')}`;
     return outcome;
@@ -407,18 +401,7 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
   };
   // Top-up: the requirements (or checks) still uncaught; again while a capped run found some.
   const runTopUp = async (run: Run): Promise<Outcome> => {
-    const merged: Outcome = {
-      ...run,
-      ok: true,
-      exitCode: 0,
-      coreFailed: false,
-      failedRequirements: [],
-      failedChecks: [],
-      notRun: [],
-      suiteBroke: [],
-      total: 0,
-      seconds: 0,
-    };
+    const merged = blankOutcome(run, { ok: true, exitCode: 0, seconds: 0 });
     for (;;) {
       const remaining = [...p.uncaught];
       if (!remaining.length) break;

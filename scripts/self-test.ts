@@ -30,6 +30,8 @@ interface Counts {
 }
 interface Stage {
   name: string;
+  /** The words README.md and docs/CONTRIBUTING.md name it by (a test holds them to it). */
+  doc: string;
   /** The Playwright project of tests/self/self-test.config.ts this stage reads. */
   project?: string;
   run: (projects: string[]) => Counts;
@@ -41,6 +43,7 @@ function sh(command: string, args: string[], env: NodeJS.ProcessEnv = {}): numbe
 }
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const RESULTS = path.join(SELF_DIR, 'results.json');
 
@@ -56,57 +59,26 @@ function runTests(projects: string[]): number {
   return code;
 }
 
-/** What the linter reads: every TypeScript and JavaScript file of the project. */
-const LINTED = ['src', 'fixtures', 'scripts', 'tests', 'reference-server', 'bin', 'playwright.config.ts'];
-
-/** What Prettier formats (.prettierrc.json): the code; documents, contracts and generated files keep their form (.prettierignore). */
-const FORMATTED = ['**/*.{ts,js,cjs,mjs}'];
-
-/** A stage that is one tool's exit status: one passed or one failed. */
-function tool(args: string[]): Counts {
-  return sh(npx, args) === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+/** A stage that is one npm script's exit status (package.json holds the command, once): one passed or one failed. */
+function script(name: string): Counts {
+  return sh(npm, ['run', '--silent', name]) === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
 }
 
-const stages: Stage[] = [
-  {
-    name: 'typecheck',
-    run: () => tool(['tsc', '--noEmit', '-p', 'tsconfig.json']),
-  },
-  {
-    name: 'import rules',
-    run: () =>
-      tool([
-        'depcruise',
-        'src',
-        'fixtures',
-        'tests/conformance',
-        'reference-server',
-        'playwright.config.ts',
-        '--config',
-        '.dependency-cruiser.cjs',
-        '--output-type',
-        'err-long',
-      ]),
-  },
-  {
-    name: 'lint',
-    run: () => tool(['oxlint', '-c', '.oxlintrc.json', '--deny-warnings', '--report-unused-disable-directives', ...LINTED]),
-  },
-  {
-    name: 'format',
-    run: () => tool(['prettier', '--check', '--log-level', 'warn', ...FORMATTED]),
-  },
-  {
-    name: 'dead code',
-    run: () => tool(['knip', '--no-progress']),
-  },
+export const stages: Stage[] = [
+  { name: 'typecheck', doc: 'typecheck', run: () => script('typecheck') },
+  { name: 'import rules', doc: 'import rules', run: () => script('lint:imports') },
+  { name: 'lint', doc: 'lint (oxlint', run: () => script('lint') },
+  { name: 'format', doc: 'format (Prettier', run: () => script('format:check') },
+  { name: 'dead code', doc: 'dead code (knip', run: () => script('knip') },
   {
     name: 'unit and integration tests',
+    doc: 'unit and integration tests',
     project: 'unit',
     run: (projects) => playwrightCounts(RESULTS, runTests(projects), 'unit'),
   },
   {
     name: 'suite power (faults caught, conforming servers passed)',
+    doc: 'precision and power',
     project: 'power',
     run: (projects) => {
       const counts = playwrightCounts(RESULTS, runTests(projects), 'power');
@@ -171,4 +143,4 @@ function main(): void {
   process.exitCode = total.failed > 0 ? 1 : 0;
 }
 
-main();
+if (require.main === module) main();

@@ -505,6 +505,26 @@ export async function deviceCarAssociateAgain(ctx: CheckContext): Promise<void> 
 }
 
 /**
+ * Sends one write twice at once: exactly one may succeed, and the other must get the requirement's
+ * documented error (a server that checks and then writes in two steps lets both through).
+ */
+async function exactlyOneOfTwo(ctx: CheckContext, send: () => Promise<ApiResponse>, what: { expected: string; twice: string }): Promise<void> {
+  const answers = await Promise.all([send(), send()]);
+  const succeeded = answers.filter((res) => statusMatches(res.status, '2xx'));
+  if (succeeded.length !== 1) {
+    fail({
+      expected: what.expected,
+      actual: `statuses ${answers.map((res) => res.status).join(' and ')}${succeeded.length === 2 ? `: both succeeded, the device was ${what.twice}` : ''}`,
+      exchange: (succeeded[1] ?? answers[1]).exchange,
+    });
+  }
+  expectError(
+    answers.find((res) => res !== succeeded[0])!,
+    documented(ctx),
+  );
+}
+
+/**
  * Two associations of one free device with one car, sent together (as two clients, or one that
  * retries, send them): exactly one succeeds and the other finds the device already associated (409,
  * v3-profile.md § Errors, Devices), and the car's deviceId is then the device. A server that checks
@@ -514,20 +534,10 @@ export async function deviceCarAssociateAgain(ctx: CheckContext): Promise<void> 
 export async function deviceCarAssociateRace(ctx: CheckContext): Promise<void> {
   const device = ctx.data('deviceForCarId');
   await withDevice(ctx, false, async () => {
-    const answers = await Promise.all([associate(ctx), associate(ctx)]);
-    const succeeded = answers.filter((res) => statusMatches(res.status, '2xx'));
-    if (succeeded.length !== 1) {
-      fail({
-        expected:
-          'of two associations of one free device with one car sent together, exactly one succeeds; the other finds the device already associated (409)',
-        actual: `statuses ${answers.map((res) => res.status).join(' and ')}${succeeded.length === 2 ? ': both succeeded, the device was associated twice' : ''}`,
-        exchange: (succeeded[1] ?? answers[1]).exchange,
-      });
-    }
-    expectError(
-      answers.find((res) => res !== succeeded[0])!,
-      documented(ctx),
-    );
+    await exactlyOneOfTwo(ctx, () => associate(ctx), {
+      expected: 'of two associations of one free device with one car sent together, exactly one succeeds; the other finds the device already associated (409)',
+      twice: 'associated twice',
+    });
     const deviceId = await carDeviceId(ctx);
     if (deviceId !== device)
       fail({ expected: `after the two associations, the car's deviceId is the device's serial ${show(device)}`, actual: show(deviceId), pointer: '/deviceId' });
@@ -542,19 +552,10 @@ export async function deviceCarAssociateRace(ctx: CheckContext): Promise<void> {
  */
 export async function deviceDissociateRace(ctx: CheckContext): Promise<void> {
   await withDevice(ctx, true, async () => {
-    const answers = await Promise.all([dissociate(ctx), dissociate(ctx)]);
-    const succeeded = answers.filter((res) => statusMatches(res.status, '2xx'));
-    if (succeeded.length !== 1) {
-      fail({
-        expected: 'of two dissociations of one associated device sent together, exactly one succeeds; the other finds the device not associated (409)',
-        actual: `statuses ${answers.map((res) => res.status).join(' and ')}${succeeded.length === 2 ? ': both succeeded, the device was dissociated twice' : ''}`,
-        exchange: (succeeded[1] ?? answers[1]).exchange,
-      });
-    }
-    expectError(
-      answers.find((res) => res !== succeeded[0])!,
-      documented(ctx),
-    );
+    await exactlyOneOfTwo(ctx, () => dissociate(ctx), {
+      expected: 'of two dissociations of one associated device sent together, exactly one succeeds; the other finds the device not associated (409)',
+      twice: 'dissociated twice',
+    });
     const deviceId = await carDeviceId(ctx);
     if (deviceId !== null) fail({ expected: "after the two dissociations, the car's deviceId is null", actual: show(deviceId), pointer: '/deviceId' });
   });

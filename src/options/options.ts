@@ -156,18 +156,21 @@ export function judgementOptions(env: NodeJS.ProcessEnv = process.env): { gate: 
   return { gate: parseGate(env.VDS_GATE), latencyRatio: parseRatio(env.VDS_LATENCY_RATIO), latencyFloorMs: parseFloor(env.VDS_LATENCY_FLOOR_MS) };
 }
 
+/** What is wrong with one option, as lines naming its variable (and flag): none when `check` parses it. */
+export function problemsOf(name: string, check: () => unknown): string[] {
+  try {
+    check();
+    return [];
+  } catch (err) {
+    return [`${name}: ${(err as Error).message.replace(/^--[\w-]+: /, '')}`];
+  }
+}
+
 /** What is wrong with the options that parse (the gate, the latency thresholds), naming each variable and its flag. */
 export function parseProblems(env: NodeJS.ProcessEnv = process.env): string[] {
-  const problems: string[] = [];
-  const attempt = (name: string, check: () => unknown) => {
-    try {
-      check();
-    } catch (err) {
-      problems.push(`${name}: ${(err as Error).message.replace(/^--[\w-]+: /, '')}`);
-    }
-  };
-  attempt('VDS_LATENCY_RATIO', () => parseRatio(env.VDS_LATENCY_RATIO));
-  attempt('VDS_LATENCY_FLOOR_MS', () => parseFloor(env.VDS_LATENCY_FLOOR_MS));
-  attempt('VDS_GATE (--gate)', () => parseGate(env.VDS_GATE));
-  return problems;
+  return [
+    ...problemsOf('VDS_LATENCY_RATIO', () => parseRatio(env.VDS_LATENCY_RATIO)),
+    ...problemsOf('VDS_LATENCY_FLOOR_MS', () => parseFloor(env.VDS_LATENCY_FLOOR_MS)),
+    ...problemsOf('VDS_GATE (--gate)', () => parseGate(env.VDS_GATE)),
+  ];
 }

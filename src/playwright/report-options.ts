@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readBaseline } from '../verdict/baseline';
 import { readCertificate } from '../monitoring/compare';
-import { judgementOptions, OptionError, parseProblems, runOptions, type GateClasses } from '../options/options';
+import { judgementOptions, OptionError, parseProblems, problemsOf, runOptions, type GateClasses } from '../options/options';
 import { reportsDir } from '../options/paths';
 
 export interface CertificateOptions {
@@ -37,7 +37,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Certificat
   const o = runOptions(env);
   return {
     outputDir: reportsDir(env),
-    ...optionsFromEnvUnchecked(env),
+    baseline: o.baseline,
+    updateBaseline: o.updateBaseline,
+    compare: o.compare,
+    history: o.history,
     ...judgementOptions(env),
     junit: !o.certificateOnly,
     requireComplete: o.requireComplete,
@@ -59,27 +62,14 @@ export function checkHistoryDir(dir: string): string {
  * reads them; this covers the same options set as variables (`npx playwright test`, CI env).
  */
 export function optionProblems(env: NodeJS.ProcessEnv = process.env): string[] {
-  const problems: string[] = [];
-  const attempt = (name: string, check: () => unknown) => {
-    try {
-      check();
-    } catch (err) {
-      problems.push(`${name}: ${(err as Error).message.replace(/^--[\w-]+: /, '')}`);
-    }
-  };
-  problems.push(...parseProblems(env));
-  const { baseline, updateBaseline, compare, history } = optionsFromEnvUnchecked(env);
-  if (history) attempt('VDS_HISTORY (--history)', () => checkHistoryDir(history));
-  if (compare) attempt('VDS_COMPARE (--compare)', () => readCertificate(compare));
-  if (baseline) attempt('VDS_BASELINE (--baseline)', () => readBaseline(baseline));
+  const problems = parseProblems(env);
+  const { baseline, updateBaseline, compare, history } = runOptions(env);
+  if (history) problems.push(...problemsOf('VDS_HISTORY (--history)', () => checkHistoryDir(history)));
+  if (compare) problems.push(...problemsOf('VDS_COMPARE (--compare)', () => readCertificate(compare)));
+  if (baseline) problems.push(...problemsOf('VDS_BASELINE (--baseline)', () => readBaseline(baseline)));
   if (updateBaseline && !fs.existsSync(path.dirname(updateBaseline))) {
     problems.push(`VDS_UPDATE_BASELINE (--update-baseline): folder ${path.dirname(updateBaseline)} does not exist`);
   }
   if (baseline && updateBaseline) problems.push('VDS_BASELINE and VDS_UPDATE_BASELINE: use one or the other, not both');
   return problems;
-}
-
-function optionsFromEnvUnchecked(env: NodeJS.ProcessEnv): Pick<CertificateOptions, 'baseline' | 'updateBaseline' | 'compare' | 'history'> {
-  const { baseline, updateBaseline, compare, history } = runOptions(env);
-  return { baseline, updateBaseline, compare, history };
 }

@@ -3,12 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { documentLayers, readLayers, renderLayers } from '../../../scripts/architecture-doc';
+import { LAYERS_BLOCK, readLayers } from '../../../scripts/architecture-doc';
+import { blockInDocument, renderedBlock } from '../../../scripts/generated-block';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
 test('docs/ARCHITECTURE.md shows the layers of src/layers.yaml (run `npm run architecture` after a change)', () => {
-  expect(documentLayers()).toBe(renderLayers());
+  expect(blockInDocument(LAYERS_BLOCK)).toBe(renderedBlock(LAYERS_BLOCK));
 });
 
 test('every folder of src/ is a layer, and every layer a folder', () => {

@@ -6,7 +6,10 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const LINTED = ['src', 'fixtures', 'scripts', 'tests', 'reference-server', 'bin'];
+/** The folders `npm run lint` reads (package.json). */
+const LINTED = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.lint
+  .split(' ')
+  .filter((arg) => fs.existsSync(path.join(ROOT, arg)) && fs.statSync(path.join(ROOT, arg)).isDirectory());
 /** A comment that silences the linter, and what follows the rule names. */
 const DIRECTIVE = /(?:\/\/|\/\*)\s*(?:eslint|oxlint)-disable(?:-next-line|-line)?\b(.*)$/;
 

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { OPTION_VARIABLES, runOptions } from '../../../src/options/options';
 import { publishRunContext, readRunContext, type RunContext } from '../../../src/setup/run-context';
-import { readmeOptionsTable, renderOptionsTable } from '../../../scripts/options-doc';
+import { OPTIONS_TABLE } from '../../../scripts/options-doc';
+import { blockInDocument, renderedBlock } from '../../../scripts/generated-block';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const files = (dir: string): string[] =>
@@ -40,7 +41,7 @@ test('every VDS_ variable the suite names is one of the options, and the README 
   const named = new Set(SUITE.flatMap((f) => [...fs.readFileSync(path.join(ROOT, f), 'utf8').matchAll(/\bVDS_[A-Z_]+[A-Z]\b/g)].map((m) => m[0])));
   expect([...named].filter((n) => !known.has(n) && !secretNames.test(n)).sort()).toEqual([]);
   // The README's table is the list, rendered (npx tsx scripts/options-doc.ts).
-  expect(readmeOptionsTable(), 'README.md: run `npx tsx scripts/options-doc.ts`').toBe(renderOptionsTable());
+  expect(blockInDocument(OPTIONS_TABLE), 'README.md: run `npx tsx scripts/options-doc.ts`').toBe(renderedBlock(OPTIONS_TABLE));
 });
 
 test('the run context reaches the workers as a file readable by its owner only; the environment carries its folder, never a token', () => {
