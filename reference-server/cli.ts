@@ -2,6 +2,8 @@
 // Env vars VDS_REFERENCE_MODE / VDS_REFERENCE_FAULT / VDS_REFERENCE_VARIANT / VDS_REFERENCE_LATENCY_MS act
 // like the flags; flags win.
 
+import fs from 'node:fs';
+import https from 'node:https';
 import { buildReferenceApp } from './app';
 import type { Mode } from './context';
 import { parseFaultSpec } from './fault-specs';
@@ -21,14 +23,30 @@ interface CliOptions {
   routeLatencyMs: RouteLatency;
   listFaults: boolean;
   listVariants: boolean;
+  /** PEM files: the server answers over TLS (HTTPS) with this certificate and key, as a deployment does. */
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 /** A bad flag or value: the command prints its message as one line and exits 2. */
 export class UsageError extends Error {}
 
-const FLAGS = ['--port', '--host', '--mode', '--fault', '--variant', '--latency-ms', '--route-latency', '--list-faults', '--list-variants', '--help'];
+const FLAGS = [
+  '--port',
+  '--host',
+  '--tls-cert',
+  '--tls-key',
+  '--mode',
+  '--fault',
+  '--variant',
+  '--latency-ms',
+  '--route-latency',
+  '--list-faults',
+  '--list-variants',
+  '--help',
+];
 const USAGE =
-  'usage: npm run reference -- [--port N] [--host ADDRESS] [--mode cloud|sandbox] [--fault NAME] [--variant NAME[,NAME...]] [--latency-ms N] [--route-latency ROUTE=MS[,...]] [--list-faults] [--list-variants]';
+  'usage: npm run reference -- [--port N] [--host ADDRESS] [--tls-cert PEM --tls-key PEM] [--mode cloud|sandbox] [--fault NAME] [--variant NAME[,NAME...]] [--latency-ms N] [--route-latency ROUTE=MS[,...]] [--list-faults] [--list-variants]';
 
 function parseMode(value: string, source: string): Mode {
   if (value === 'cloud' || value === 'sandbox') return value;
@@ -155,6 +173,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
         if (value === '') throw new UsageError("Invalid --host '' (valid: an address or host name, e.g. 127.0.0.1)");
         options.host = value;
         break;
+      case '--tls-cert':
+      case '--tls-key':
+        if (!fs.existsSync(value)) throw new UsageError(`Invalid ${flag} '${value}' (valid: a PEM file)`);
+        options[flag === '--tls-cert' ? 'tlsCert' : 'tlsKey'] = value;
+        break;
       default:
         ENV_BACKED.find((o) => o.flag === flag)!.apply(options, value, flag);
         given.add(flag);
@@ -165,6 +188,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
     const value = env[name];
     if (!given.has(flag) && value) apply(options, value, name);
   }
+  if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new UsageError('--tls-cert and --tls-key go together (the certificate and its private key)');
   return options;
 }
 
@@ -208,19 +232,30 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  let server: { address(): ReturnType<typeof app.server.address> } = app.server;
   try {
-    await app.listen({ port: options.port, host: options.host });
+    if (options.tlsCert && options.tlsKey) {
+      // Over TLS: an HTTPS server of its own hands each request to the app, as its HTTP server would.
+      await app.ready();
+      const tlsServer = https.createServer({ cert: fs.readFileSync(options.tlsCert), key: fs.readFileSync(options.tlsKey) }, (req, res) =>
+        app.server.emit('request', req, res),
+      );
+      await new Promise<void>((resolve, reject) => tlsServer.once('error', reject).listen(options.port, options.host, resolve));
+      server = tlsServer;
+    } else {
+      await app.listen({ port: options.port, host: options.host });
+    }
   } catch (error) {
     process.stderr.write(`vds-reference: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  const address = app.server.address();
+  const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const slowRoutes = Object.entries(options.routeLatencyMs).map(([route, ms]) => `${route} +${ms} ms`);
   const latency = (options.latencyMs > 0 ? `, latency ${options.latencyMs} ms` : '') + (slowRoutes.length ? `, slower: ${slowRoutes.join(', ')}` : '');
   process.stdout.write(
-    `VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on http://${host}:${port}/v3\n`,
+    `VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on ${options.tlsCert ? 'https' : 'http'}://${host}:${port}/v3\n`,
   );
 }
 

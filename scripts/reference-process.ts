@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Agent, fetch as undiciFetch } from 'undici';
 import YAML from 'yaml';
 import { freePort } from '../src/util/free-port';
 import { stopGroup } from '../src/util/process-group';
@@ -41,6 +42,12 @@ export interface ReferenceOptions {
   latencyMs?: number;
   /** Some routes later still: 'GET /cars/:carId/status=200' (the reference's --route-latency). */
   routeLatency?: string;
+  /**
+   * Where it listens and how it is reached, as a deployment is (default 127.0.0.1, plain HTTP): the
+   * address it listens on, the host the target file names (a host name, an IPv6 literal in brackets),
+   * and TLS with the certificate and key it serves and the authority's PEM file (the target's caFile).
+   */
+  reach?: { listen: string; host: string; tls?: { cert: string; key: string; ca: string } };
 }
 
 /**
@@ -67,6 +74,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     ...(options.latencyMs ? ['--latency-ms', String(options.latencyMs)] : []),
     ...(options.routeLatency ? ['--route-latency', options.routeLatency] : []),
   ];
+  const reach = options.reach;
+  if (reach) flags.push('--host', reach.listen, ...(reach.tls ? ['--tls-cert', reach.tls.cert, '--tls-key', reach.tls.key] : []));
   const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', mode, ...flags], {
     cwd: ROOT,
     stdio: 'ignore',
@@ -74,9 +83,12 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     env: freshRunEnv(process.env),
   });
   const stop = () => stopGroup(child);
-  const base = `http://127.0.0.1:${port}`;
+  const base = `${reach?.tls ? 'https' : 'http'}://${reach?.host ?? '127.0.0.1'}:${port}`;
+  // Over TLS, its own requests trust the authority that issued its certificate (and nothing else).
+  const dispatcher = reach?.tls ? new Agent({ connect: { ca: fs.readFileSync(reach.tls.ca, 'utf8') } }) : undefined;
+  const fetch = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) => undiciFetch(url, { ...init, dispatcher });
   try {
-    await waitForAnswer(`${base}/v3/users/me`, 60_000);
+    await waitForAnswer(`${base}/v3/users/me`, 60_000, fetch);
   } catch (err) {
     await stop();
     throw err;
@@ -110,22 +122,31 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     });
     if (res.status !== 204) throw new Error(`the reference did not switch its guard trace: ${res.status}`);
   };
-  return { port, targetFile: writeTargetFile(port, options), control, setFault, keptToken, reachedGuards, traceGuards, stop };
+  const targetFile = writeTargetFile(base, options.target ?? 'local', {
+    ...(options.reset === false ? { reset: false } : {}),
+    ...(reach?.tls ? { caFile: reach.tls.ca } : {}),
+  });
+  return { port, targetFile, control, setFault, keptToken, reachedGuards, traceGuards, stop };
 }
 
-/** The target file (local by default), pointed at this server, without a startCommand (the server is already up). */
-function writeTargetFile(port: number, options: ReferenceOptions): string {
-  const onPort = (s: string) => s.replace(/\$\{VDS_REFERENCE_PORT:-\d+\}/g, String(port));
-  const target = YAML.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', `${options.target ?? 'local'}.yaml`), 'utf8'));
+/**
+ * A target file (fixtures/targets/<name>.yaml) pointed at a server already up at `origin` (no
+ * startCommand): its baseUrl and control URL on that origin; `reset: false` keeps the runs' state,
+ * `caFile` names the authority of the server's certificate.
+ */
+export function writeTargetFile(origin: string, name: ReferenceTarget, extra: { reset?: false; caFile?: string } = {}): string {
+  const onOrigin = (s: string) => s.replace(/^https?:\/\/[^/]*\$\{VDS_REFERENCE_PORT:-\d+\}/, origin);
+  const target = YAML.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', `${name}.yaml`), 'utf8'));
   delete target.startCommand;
-  target.baseUrl = onPort(target.baseUrl);
-  if (target.control) target.control = { ...target.control, url: onPort(target.control.url), ...(options.reset === false ? { reset: false } : {}) };
+  target.baseUrl = onOrigin(target.baseUrl);
+  if (target.control) target.control = { ...target.control, url: onOrigin(target.control.url), ...(extra.reset === false ? { reset: false } : {}) };
+  if (extra.caFile) target.caFile = extra.caFile;
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');
   fs.writeFileSync(file, YAML.stringify(target));
   return file;
 }
 
-async function waitForAnswer(url: string, timeoutMs: number): Promise<void> {
+async function waitForAnswer(url: string, timeoutMs: number, fetch: (url: string) => Promise<unknown>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

@@ -18,6 +18,7 @@ import {
   mediaType,
   missingSignInKeys,
   NotRun,
+  openContext,
   openPage,
   pageText,
   rememberSignInProblem,
@@ -180,7 +181,7 @@ function tokenOf(ctx: CheckContext, res: ApiResponse, what: string): TokenRecord
 export async function signinPage(ctx: CheckContext): Promise<void> {
   const o = requireOauth(ctx);
   await withBrowser(ctx, async (browser) => {
-    const context = await browser.newContext();
+    const context = await openContext(browser, ctx.target);
     try {
       const page = await context.newPage();
       const opened = await openPage(page, signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: 'vds-page-check' }));

@@ -4,8 +4,9 @@
 import fs from 'node:fs';
 import { runOptions } from '../options/options';
 import { chromium, type Browser } from '@playwright/test';
+import { reachOptions, type BrowserReach } from './browser-network';
 
-export interface BrowserChoice {
+export interface BrowserChoice extends Pick<BrowserReach, 'trustedKeys'> {
   executablePath?: string;
   /** Why there is no browser, when there is none. */
   missing?: string;
@@ -37,13 +38,14 @@ export function chooseBrowser(env: NodeJS.ProcessEnv = process.env): BrowserChoi
   };
 }
 
-/** Launch options measured on these machines (shared/notes): keep Chromium off the network. */
+/**
+ * Launches the chosen Chromium to reach the target as the suite's HTTP client does (browser-network.ts:
+ * the same proxy, the certificates the target's caFile vouches for); Playwright's own arguments
+ * already keep it from its background traffic (shared/notes).
+ */
 export async function launchBrowser(choice: BrowserChoice): Promise<Browser> {
   if (!choice.executablePath) throw new Error(choice.missing);
-  return chromium.launch({
-    executablePath: choice.executablePath,
-    args: ['--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost'],
-  });
+  return chromium.launch({ executablePath: choice.executablePath, ...reachOptions(choice) });
 }
 
 /** Runs `use` with the worker's browser; one use at a time. */

@@ -2,6 +2,7 @@
 // captured, and the code is exchanged at POST /auth/access_token with HTTP Basic client credentials.
 import type { Browser, Locator, Page } from '@playwright/test';
 import type { ApiClient, ApiResponse } from '../transport/api';
+import { openContext } from './browser-network';
 import { findSignInForm, FORM_WAIT_MS, type FormProblem } from './signin-form';
 import type { Target } from './target';
 
@@ -103,7 +104,7 @@ async function fillSecret(field: Locator, value: string): Promise<void> {
 export async function signIn(browser: Browser, target: Target, request: SignInRequest, timeoutMs = 15_000): Promise<SignInResult> {
   const oauth = target.oauth ?? {};
   const redirectUri = oauth.redirectUri ?? '';
-  const context = await browser.newContext();
+  const context = await openContext(browser, target);
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(timeoutMs);

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { ApiClient, NoAnswerError } from '../transport/api';
 import { joinRun, silentRoutes } from '../transport/breaker';
 import { chooseBrowser, type BrowserChoice } from './browser';
+import { learnReach } from './browser-network';
 import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
 import { discoverData } from './discovery';
 import { sampleLatency } from './latency-sampling';
@@ -47,7 +48,9 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   const roundTripMs = await preflight(target, redactor);
   const freshState = target.control && target.control.reset !== false ? await resetReference(target, redactor) : false;
 
-  const browser = options.browser ?? chooseBrowser();
+  // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
+  const reach = await learnReach(target);
+  const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
   const t0 = performance.now();
   const tokens = await obtainTokens(target, browser, redactor);
@@ -75,7 +78,7 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
     window: found.window,
     browser,
     secrets: [...redactor.values],
-    warnings: found.warnings,
+    warnings: [...(reach.warnings ?? []), ...found.warnings],
     choices: found.choices,
     freshState,
     stateDir,

@@ -1,6 +1,7 @@
 // What global setup learns once per run (tokens, discovered ids, the browser) and hands to every
 // worker through the environment, so no worker signs in or discovers again.
 import type { LatencySampling } from '../transport/answer-times';
+import type { BrowserChoice } from './browser';
 import type { DataKey, Target, TokenKey } from './target';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +20,8 @@ export interface RunContext {
   dataNotes: Partial<Record<DataKey, string>>;
   /** A window of at most 28 days in which the primary car has trips (for range checks). */
   window?: { begin: string; end: string };
-  browser: { executablePath?: string; missing?: string };
+  /** The browser for the sign-in page, and what it is given to reach the target (browser-network.ts). */
+  browser: BrowserChoice;
   /** Every secret value of the run, for redaction in workers and reporters. */
   secrets: string[];
   /** Problems found while preparing the run, shown once in the console and the certificate. */

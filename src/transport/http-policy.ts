@@ -25,7 +25,7 @@ const NONE: HttpPolicy = { headers: {}, intervalMs: 0, maxRetries: 3 };
 let policy: HttpPolicy = NONE;
 let nextStart = 0;
 /** How connections are opened (proxy, CA): the fresh connections' dispatcher is built the same way. */
-let connectVia: { proxied: boolean; connect?: { ca: string[] } } = { proxied: false };
+let connectVia: { proxied: boolean; proxies?: ProxySettings; connect?: { ca: string[] } } = { proxied: false };
 let fresh: Dispatcher | undefined;
 let pooled: { dispatcher: Dispatcher; changes: number } | undefined;
 
@@ -39,6 +39,46 @@ export interface OperatorControls {
   caFile?: string;
 }
 
+/**
+ * The proxies this process's requests go through, read as undici's EnvHttpProxyAgent reads them (the
+ * lower-case variable first; HTTPS_PROXY falls back to HTTP_PROXY; NO_PROXY entries separated by
+ * commas or spaces, exact host names, or suffixes when they begin with '.' or '*'). One reading, so the
+ * browser (src/setup/browser-network.ts) goes through the same proxy for the same hosts.
+ */
+export interface ProxySettings {
+  http?: string;
+  https?: string;
+  /** NO_PROXY's entries ('*': no proxy at all). */
+  noProxy: string[];
+}
+
+export function proxySettings(env: NodeJS.ProcessEnv = process.env): ProxySettings {
+  const http = env.http_proxy || env.HTTP_PROXY || undefined;
+  const https = env.https_proxy || env.HTTPS_PROXY || http;
+  const noProxy = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[,\s]/).filter(Boolean);
+  return { ...(http ? { http } : {}), ...(https ? { https } : {}), noProxy };
+}
+
+/** The proxy a request to `url` goes through under these settings (undici's rules), if any. */
+export function proxyFor(url: URL, settings: ProxySettings): string | undefined {
+  const proxy = url.protocol === 'https:' ? settings.https : settings.http;
+  if (!proxy) return undefined;
+  const host = url.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  for (const entry of settings.noProxy) {
+    if (entry === '*') return undefined;
+    const [, name, entryPort] = /^(.+?)(?::(\d+))?$/.exec(entry.toLowerCase()) ?? [];
+    if (entryPort && Number(entryPort) !== port) continue;
+    if (/^[.*]/.test(name) ? host.endsWith(name.replace(/^\*/, '')) : host === name) return undefined;
+  }
+  return proxy;
+}
+
+/** The certificate authorities a connection trusts: the system's, and the target's caFile besides. */
+export function trustedAuthorities(caFile: string | undefined): string[] | undefined {
+  return caFile ? [...tls.rootCertificates, fs.readFileSync(caFile, 'utf8')] : undefined;
+}
+
 export function configureHttp(target: OperatorControls, env: NodeJS.ProcessEnv = process.env): void {
   const rps = target.rateLimit?.requestsPerSecond;
   policy = {
@@ -46,23 +86,34 @@ export function configureHttp(target: OperatorControls, env: NodeJS.ProcessEnv =
     intervalMs: rps ? 1000 / rps : 0,
     maxRetries: target.rateLimit?.maxRetries ?? 3,
   };
-  const proxied = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((k) => env[k]);
+  const proxies = proxySettings(env);
+  const proxied = Boolean(proxies.http || proxies.https);
   fresh = undefined;
   pooled = undefined;
-  connectVia = { proxied };
+  connectVia = { proxied, proxies };
   if (!proxied && !target.caFile) return;
-  const ca = target.caFile ? [...tls.rootCertificates, fs.readFileSync(target.caFile, 'utf8')] : undefined;
+  const ca = trustedAuthorities(target.caFile);
   const connect = ca ? { ca } : undefined;
-  connectVia = { proxied, connect };
+  connectVia = { proxied, proxies, connect };
   // Node's fetch takes its dispatcher from undici's global slot: proxies and CAs apply to every request.
-  setGlobalDispatcher(proxied ? new EnvHttpProxyAgent({ connect }) : new Agent({ connect }));
+  setGlobalDispatcher(dispatcher({}));
 }
 
 type Options = Pick<Agent.Options, 'pipelining' | 'keepAliveTimeout' | 'keepAliveMaxTimeout' | 'factory'>;
 
 function dispatcher(options: Options): Dispatcher {
-  const { proxied, connect } = connectVia;
-  return proxied ? new EnvHttpProxyAgent({ connect, ...options }) : new Agent({ connect, ...options });
+  const { proxied, proxies, connect } = connectVia;
+  return proxied
+    ? // Through a proxy's tunnel the target's TLS is requestTls (connect is the proxy's own connection).
+      new EnvHttpProxyAgent({
+        connect,
+        ...(connect ? { requestTls: connect } : {}),
+        ...options,
+        httpProxy: proxies?.http,
+        httpsProxy: proxies?.https,
+        noProxy: proxies?.noProxy.join(','),
+      })
+    : new Agent({ connect, ...options });
 }
 
 /**

@@ -70,7 +70,7 @@ test('bad flags and values: one line naming the problem and the valid values, ex
     [
       ['--prot', '1'],
       {},
-      /Unknown option '--prot' \(valid: --port, --host, --mode, --fault, --variant, --latency-ms, --route-latency, --list-faults, --list-variants/,
+      /Unknown option '--prot' \(valid: --port, --host, --tls-cert, --tls-key, --mode, --fault, --variant, --latency-ms, --route-latency, --list-faults, --list-variants/,
     ],
     [['--variant', 'nope'], {}, /Unknown --variant 'nope' \(valid: none, quiet-month, .*; see --list-variants\)/],
     [['--variant'], {}, /Option --variant needs a value/],
@@ -86,6 +86,8 @@ test('bad flags and values: one line naming the problem and the valid values, ex
     [[], { VDS_REFERENCE_FAULT: 'nope' }, /Unknown VDS_REFERENCE_FAULT 'nope'/],
     [['--fault', 'route-answers-500'], {}, /Invalid --fault 'route-answers-500': .*start it as 'route-answers-500@<route>' with a route of GET \/users\/me/],
     [['--fault', 'car-date-zulu@GET /users/me'], {}, /Invalid --fault 'car-date-zulu@GET \/users\/me': .*not per route/],
+    [['--tls-cert', '/nowhere/cert.pem'], {}, /Invalid --tls-cert '\/nowhere\/cert.pem' \(valid: a PEM file\)/],
+    [['--tls-cert', 'package.json'], {}, /--tls-cert and --tls-key go together/],
   ];
   // Each case's message from the parser itself; two of them through the command, which prints that
   // message as its one line and exits 2 (a process each: the parser is what differs between cases).
