@@ -14,6 +14,8 @@
 //   signin     every token minted through the sign-in page in Chromium (target local-signin)
 //   unlabelled-form  the same with a sign-in form without labels (variant signin-form-unlabelled):
 //              the form read from its layout (goal: <= 1x signin)
+//   https-by-name  the reference over its own TLS with a private authority (caFile), reached by this
+//              machine's name, as a vendor's deployment is (the default run's cost there)
 // A scenario's ratio is to its baseline: the default run, or the one it names.
 // Then the suite's own overhead apart from the server's speed: the requests of one run, recorded
 // (VDS_RECORD_REQUESTS) and replayed with a plain keep-alive client, no assertions, as many at once
@@ -26,6 +28,7 @@ import path from 'node:path';
 import type { RecordedRequest } from '../src/transport/api';
 import type { Certificate } from '../src/verdict/model';
 import { REPORT_FILES } from '../src/options/paths';
+import { machineName, makeAuthority } from './deployment';
 import { startReference, freshRunEnv } from './reference-process';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -40,6 +43,8 @@ interface Scenario {
   goal?: string;
   /** The scenario its ratio is to (default: the default run). */
   baseline?: string;
+  /** A server of its own, started before the runs (and stopped after): the variables that point the run at it. */
+  server?: () => Promise<{ env: Record<string, string>; stop: () => Promise<void> }>;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -68,6 +73,19 @@ const SCENARIOS: Scenario[] = [
     args: [],
     goal: '<= 1x signin',
     baseline: 'signin',
+  },
+  {
+    name: 'https-by-name',
+    what: "over HTTPS with a private authority (caFile), by this machine's name",
+    env: {},
+    args: [],
+    server: async () => {
+      const host = (await machineName()) ?? 'localhost';
+      const authority = makeAuthority('bench');
+      const tls = { ...authority.issue([host, 'localhost']), ca: authority.ca };
+      const reference = await startReference({ reach: { listen: '::', host, tls } });
+      return { env: { VDS_TARGET: reference.targetFile }, stop: reference.stop };
+    },
   },
 ];
 
@@ -144,11 +162,17 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
 }
 
 async function measure(s: Scenario, runs: number, warmup: number): Promise<Row> {
-  for (let i = 0; i < warmup; i++) await runOnce(s);
+  const server = await s.server?.();
+  const env = server?.env ?? {};
   const samples: Sample[] = [];
-  for (let i = 0; i < runs; i++) {
-    samples.push(await runOnce(s));
-    process.stdout.write('.');
+  try {
+    for (let i = 0; i < warmup; i++) await runOnce(s, env);
+    for (let i = 0; i < runs; i++) {
+      samples.push(await runOnce(s, env));
+      process.stdout.write('.');
+    }
+  } finally {
+    await server?.stop();
   }
   const walls = samples.map((x) => x.wallS);
   const last = samples[samples.length - 1];

@@ -2,7 +2,8 @@
 // deployment is reached, must run clean (exit 0, no check failed, none not run that it can show),
 // every check of the suite, in-process, each deployment started by the test itself:
 //   - by the machine's own name (neither localhost nor a loopback literal), every token minted
-//     through the sign-in page (the target file holds OAuth credentials only);
+//     through the sign-in page (the target file holds OAuth credentials only), the redirect URI on
+//     a host that does not exist (a vendor's app callback);
 //   - at the IPv6 literal [::1];
 //   - over HTTPS (the reference's own TLS) with a certificate of a private authority made here, given
 //     as caFile;
@@ -14,7 +15,8 @@
 import { startReference, writeTargetFile, type Reference, type ReferenceOptions } from '../../../scripts/reference-process';
 import { loadTarget } from '../../../src/setup/target';
 import { runInProcess } from '../../../src/engine/in-process';
-import { hasCommand, machineName, makeAuthority, nginxPath, startForwardProxy, startNginx } from '../support/deployments';
+import { hasCommand, machineName, makeAuthority } from '../../../scripts/deployment';
+import { nginxPath, startForwardProxy, startNginx } from '../support/deployments';
 import { expect, test } from './fixtures';
 import { falseAlarms, recordOutcome } from './outcome';
 import type { Catalogue } from '../../../src/catalogue/catalogue';
@@ -62,9 +64,13 @@ test.describe('deployments', () => {
   test('deployment: by the machine name, every token through the sign-in page', async ({ catalogue, browserChoice }) => {
     const name = await machineName();
     test.skip(!name, `this machine's host name does not resolve to one of its addresses`);
-    await withReference({ target: 'local-signin', reach: { listen: '::', host: name! } }, (reference) =>
-      judgeClean(`deployment-by-name (${name})`, reference.targetFile, catalogue, browserChoice),
-    );
+    await withReference({ target: 'local-signin', reach: { listen: '::', host: name! } }, (reference) => {
+      // The redirect URI a vendor registers is its app's, on a host that need not answer (here: none exists).
+      const targetFile = writeTargetFile(`http://${name}:${reference.port}`, 'local-signin', {
+        oauth: { redirectUri: 'https://app.vds-vendor.invalid/oauth/callback' },
+      });
+      return judgeClean(`deployment-by-name (${name})`, targetFile, catalogue, browserChoice);
+    });
   });
 
   test('deployment: at the IPv6 literal [::1]', async ({ catalogue, browserChoice }) => {

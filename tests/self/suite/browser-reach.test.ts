@@ -11,7 +11,7 @@ import { chooseBrowser, launchBrowser } from '../../../src/setup/browser';
 import { learnReach, openContext, proxyWarnings, reachOptions } from '../../../src/setup/browser-network';
 import type { Target } from '../../../src/setup/target';
 import { proxyFor, proxySettings } from '../../../src/transport/http-policy';
-import { hasCommand, makeAuthority } from '../support/deployments';
+import { hasCommand, makeAuthority } from '../../../scripts/deployment';
 
 const choice = chooseBrowser();
 
