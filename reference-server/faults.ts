@@ -429,6 +429,30 @@ export const FAULTS = [
     breaks: 'P-QUERY-RANGE',
   },
   {
+    name: 'range-offset-dropped',
+    family: 'query',
+    description: 'begin and end written as a local time with a non-zero offset are read as that wall-clock time in UTC (the offset dropped)',
+    breaks: 'P-QUERY-RANGE',
+  },
+  {
+    name: 'range-offset-sign-inverted',
+    family: 'query',
+    description: 'begin and end written with a non-zero offset have the offset added instead of subtracted',
+    breaks: 'P-QUERY-RANGE',
+  },
+  {
+    name: 'limit-per-signal-name',
+    family: 'query',
+    description: 'GET /cars/{carId}/signals with several names applies limit to each name: limit items of every name',
+    breaks: 'P-QUERY-LIMIT',
+  },
+  {
+    name: 'initial-value-ignored-with-range',
+    family: 'query',
+    description: 'The car stats drop initialValue when begin or end is given (initialValue alone is applied)',
+    breaks: 'P-QUERY-INITIAL-VALUE',
+  },
+  {
     name: 'inclusive-end-only',
     family: 'query',
     description: 'inclusive=true adds the trips that ended in the range, not those that began in it and end after it',
@@ -483,6 +507,12 @@ export const FAULTS = [
     description: 'Car locations.geojson ignores begin and end: the whole location history',
     breaks: 'P-QUERY-RANGE',
   },
+  {
+    name: 'geojson-range-default-only',
+    family: 'geojson',
+    description: 'Car locations.geojson ignores begin and end: always the default range (the 1st of the month 00:00 UTC to now)',
+    breaks: 'P-QUERY-RANGE',
+  },
   { name: 'trip-geojson-drops-last-point', family: 'geojson', description: 'Trip GeoJSON LineString misses the last location', breaks: 'S-ENDPOINT-PURPOSE' },
 
   // coherence
@@ -530,6 +560,24 @@ export const FAULTS = [
     name: 'users-me-first-user',
     family: 'coherence',
     description: 'GET /users/me answers the first user of the store whoever the token belongs to',
+    breaks: 'S-ENDPOINT-PURPOSE',
+  },
+  {
+    name: 'created-car-no-owner-check',
+    family: 'coherence',
+    description: 'A car created through POST /users/{userId}/cars has no owner check: any token with the scope reads it and its sub-routes',
+    breaks: 'P-ERR-FORBIDDEN',
+  },
+  {
+    name: 'created-car-subroutes-unchecked',
+    family: 'coherence',
+    description: "A created car's sub-routes (status, locations, signals, trips, stats) have no owner check; GET /cars/{carId} keeps it",
+    breaks: 'P-ERR-FORBIDDEN',
+  },
+  {
+    name: 'me-cars-omit-created',
+    family: 'coherence',
+    description: 'GET /users/me/cars leaves out the cars created for the connected user (GET /users/{userId}/cars lists them)',
     breaks: 'S-ENDPOINT-PURPOSE',
   },
   {
@@ -825,6 +873,12 @@ export const FAULTS = [
 
   // sign-in page
   { name: 'state-not-echoed', family: 'sign-in', description: 'The redirect after sign-in drops the state parameter', breaks: 'P-SIGNIN-REDIRECT' },
+  {
+    name: 'state-echoed-raw',
+    family: 'sign-in',
+    description: 'The redirect writes the state back as it came, not percent-encoded: a state with reserved characters comes back altered',
+    breaks: 'P-SIGNIN-REDIRECT',
+  },
   {
     name: 'signin-unknown-client-200',
     family: 'sign-in',

@@ -37,6 +37,13 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
   },
   {
+    name: 'fleet-account',
+    description:
+      'The primary user has 32 more cars, never driven and without a device, listed before every other: the cars with data come last (a fleet account)',
+    allowedBy:
+      'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
+  },
+  {
     name: 'short-lived-tokens',
     description: 'Access tokens expire 8 s after they are issued (expires_in 8, the refresh token renews them): shorter than a run of the suite',
     allowedBy:
@@ -92,6 +99,14 @@ export const VARIANTS = [
     signIn: true,
     description: 'After the password, a page says the user is signed in and only offers "Continue", which redirects with the code',
     allowedBy: 'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected": the pages of signing in are not stated)',
+  },
+  {
+    name: 'redirect-form-encoded',
+    signIn: true,
+    description:
+      "The redirect after sign-in writes its query as application/x-www-form-urlencoded: the state's spaces as '+', its other reserved characters percent-encoded",
+    allowedBy:
+      'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected" with the code and the state) and RFC 6749 § 4.1.2 (the parameters added "using the application/x-www-form-urlencoded format")',
   },
   {
     name: 'limit-zero-means-all',

@@ -142,6 +142,11 @@ function checkOwner<R>(route: RouteKey, resource: Owned<R>, token: AccessToken, 
   // Devices always bring their own access rule (see routes/devices.ts).
   if (resource.kind === 'device' || resource.ownerId === token.userId) return;
   const { faults } = ctx;
+  // faults created-car-*: a car created since the seed (POST /users/{userId}/cars) was never given an owner check.
+  if (resource.kind === 'car' && !ctx.store.seed.cars.some((c) => c.id === (resource.value as { id: number }).id)) {
+    if (faults.has('created-car-no-owner-check')) return;
+    if (faults.has('created-car-subroutes-unchecked') && route !== 'GET /cars/:carId') return;
+  }
   // faults cross-user-*: one route forgets the ownership check.
   if (route === 'GET /trips/:tripId' && faults.has('cross-user-trip-readable')) return;
   if (route === 'GET /cars/:carId' && faults.has('cross-user-car-readable')) return;

@@ -215,7 +215,10 @@ export function oauthRoutes(ctx: AppContext) {
     // fault redirect-code-param-renamed: a non-standard parameter name.
     let location = `${target}${target.includes('?') ? '&' : '?'}${faults.has('redirect-code-param-renamed') ? 'auth_code' : 'code'}=${encodeURIComponent(code.value)}`;
     // fault state-not-echoed: the state is dropped from the redirect.
-    if (req.state !== undefined && !faults.has('state-not-echoed')) location += `&state=${encodeURIComponent(req.state)}`;
+    // fault state-echoed-raw: the state written back as it came, not encoded.
+    // variant redirect-form-encoded: the query written as application/x-www-form-urlencoded (a space as '+').
+    const encode = (v: string) => (variants.has('redirect-form-encoded') ? new URLSearchParams({ v }).toString().slice(2) : encodeURIComponent(v));
+    if (req.state !== undefined && !faults.has('state-not-echoed')) location += `&state=${faults.has('state-echoed-raw') ? req.state : encode(req.state)}`;
     // fault redirect-empty-state: the state is always written, empty when none was sent.
     if (req.state === undefined && faults.has('redirect-empty-state')) location += '&state=';
     return reply.code(302).header('location', location).header('cache-control', 'no-store').send();

@@ -442,7 +442,7 @@ export interface Coverage {
 }
 
 /** The error statuses a requirement's checks provoke on the routes it judges: its documented answer (`expect.status`), or `provokes`. */
-function provokedStatuses(r: Requirement): number[] {
+export function provokedStatuses(r: Requirement): number[] {
   const statuses = [(r.params.expect as { status?: unknown } | undefined)?.status, r.params.provokes].flat();
   return [...new Set(statuses.filter((s): s is number => typeof s === 'number' && s >= 400))].sort();
 }

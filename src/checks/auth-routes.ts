@@ -255,8 +255,14 @@ export async function signinRejects(ctx: CheckContext): Promise<void> {
   }
 }
 
+/**
+ * The state is opaque to the server, which hands it back exactly (RFC 6749 § 4.1.2). A client may
+ * choose any printable ASCII (§ A.5, VSCHAR): this one holds the characters a query must
+ * percent-encode (a space, '/', '?', '&', '=', '+', '#', '%', ':', an apostrophe), so a server that
+ * writes it back raw, or decodes it twice, is seen.
+ */
 export async function signinCodeState(ctx: CheckContext): Promise<void> {
-  const state = `vds-state-${ctx.now().toString(36)}`;
+  const state = `vds state ${ctx.now().toString(36)} /?&x=1+2#3%41:'`;
   const result = await freshCode(ctx, undefined, state);
   if (result.state !== state)
     fail({ expected: `the redirect echoes state=${state}`, actual: result.state === undefined ? 'no state parameter' : `state=${show(result.state)}` });

@@ -14,7 +14,7 @@ import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../cat
 import { runOptions } from '../options/options';
 import { secretRefs } from '../setup/secret-refs';
 import { interruption, onInterruption } from '../setup/interruption';
-import { selectChecks } from '../catalogue/selection';
+import { selectChecks, withFeeders } from '../catalogue/selection';
 import { allureLabels } from '../rendering/allure-labels';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../verdict/check-record';
 import { failureLines } from '../rendering/format';
@@ -24,8 +24,11 @@ import { runCheck, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
 
 export function defineGroupSuite(group: Group): void {
-  const selected = selectChecks(planChecks(loadCatalogue()).filter((p) => p.group === group));
+  const planned = planChecks(loadCatalogue()).filter((p) => p.group === group);
+  const selected = selectChecks(planned);
   if (selected.length === 0) return; // nothing of this group selected: no test, so no empty result
+  // The checks that provoke the errors a selected check judges run too, unreported (selection.ts).
+  const { checks: scheduled, feeders } = withFeeders(planned, selected);
   // The test's tags: its group and classes. A check's own tags (requirement id, severity) select it
   // through the checks' selection (src/catalogue/selection.ts), not Playwright's.
   const tags = [...new Set([`@${group}`, ...selected.map((p) => `@${p.requirement.class}`)])];
@@ -60,7 +63,12 @@ export function defineGroupSuite(group: Group): void {
       // --max-failures stops new checks, but for those that judge what the others already received
       // (CORE-ERROR-BODY): a failure they would see is not lost to a stop.
       if ((failureBudget.spent() && !p.requirement.judgesErrorsSeen) || interruption()) {
-        records.push(stopped(p));
+        if (!feeders.has(p)) records.push(stopped(p));
+        return;
+      }
+      // A feeder's answers reach the errors seen (run-check.ts); its outcome was not asked for.
+      if (feeders.has(p)) {
+        await runCheck(p, inputs);
         return;
       }
       let record: CheckRecord | undefined;
@@ -85,7 +93,7 @@ export function defineGroupSuite(group: Group): void {
       records.push(record!);
     };
     // The reads concurrently, the writes as one lane beside them (schedule.ts).
-    await runScheduled(selected, run.concurrency, check);
+    await runScheduled(scheduled, run.concurrency, check);
     stopWatching();
     await attachOnce(records);
     verdict(testInfo, records);

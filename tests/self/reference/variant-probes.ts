@@ -190,6 +190,20 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'fleet-account': {
+    // 32 more cars, listed first; the cars with data after them.
+    check: async (h) => {
+      const cars = (await h.get('/v3/users/me/cars', await h.alice())).json as any[];
+      return cars.length >= 35 && cars.slice(0, 32).every((c) => c.make === 'Fleetco') && cars.slice(32).some((c) => c.id === SEED_IDS.aliceRichCar);
+    },
+  },
+  'redirect-form-encoded': {
+    // The state's space comes back as '+' (form encoding), and still reads back as the state sent.
+    check: async (h) => {
+      const done = await h.signIn({ state: 'a b&c' });
+      return done.status === 302 && /[?&]state=a\+b%26c(&|$)/.test(String(done.location)) && done.location?.searchParams.get('state') === 'a b&c';
+    },
+  },
   'limit-zero-means-all': {
     check: async (h) => {
       const token = await h.alice();
