@@ -23,9 +23,11 @@ function readJson(file, fallback) {
   }
 }
 
+/** A label matcher of Allure 3 is a regular expression: the category's name, literally. */
+const literally = (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 const categories = readJson(path.join(resultsDir, 'categories.json'), []).map((c) => ({
   name: c.name,
-  matchers: { statuses: c.matchedStatuses, labels: { cause: c.name } },
+  matchers: { statuses: c.matchedStatuses, labels: { cause: literally(c.name) } },
 }));
 const { historyPath } = readJson(path.join(reports, 'allure-history.json'), {});
 
