@@ -19,10 +19,10 @@
 // categories.json (Allure 2's format; allurerc.mjs turns it into Allure 3's rules) names one category
 // per likely cause of the triage, matched on the results' `cause` label.
 import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { createHash, randomUUID } from 'node:crypto';
 import { Stage, Status, type StatusDetails, type StepResult, type TestResult } from 'allure-js-commons';
 import type { Category } from 'allure-js-commons/sdk';
-import { FileSystemWriter, md5 } from 'allure-js-commons/sdk/reporter';
 import { requestLine, type CheckRecord } from '../verdict/check-record';
 import type { Certificate, Check, RequirementResult, TriageCauseId } from '../verdict/model';
 import type { Redactor } from '../util/redact';
@@ -55,12 +55,13 @@ export function allureResults(certificate: Pick<Certificate, 'requirements' | 'r
     const advisoryWarning = c.status === 'failed' && r.advisory;
     const cause = c.status === 'failed' && !r.advisory ? (causeOf.get(c.key) ?? OTHER_FAILURES) : undefined;
     const { status, statusDetails } = outcome(c, r, advisoryWarning, cause);
+    const id = createHash('md5').update(c.key).digest('hex');
     const result: TestResult = {
       uuid: randomUUID(),
       name: c.key,
       fullName: c.key,
-      historyId: md5(c.key),
-      testCaseId: md5(c.key),
+      historyId: id,
+      testCaseId: id,
       titlePath: [r.class, c.group, r.id],
       status,
       statusDetails,
@@ -133,12 +134,13 @@ function allureCategories(): Category[] {
 
 /**
  * Writes the results into `dir` (emptied first: results of an earlier run would show as retries),
- * redacted as every other report, with categories.json.
+ * redacted as every other report, with categories.json. Each result is one JSON file as Allure's
+ * FileSystemWriter names them (`<uuid>-result.json`), stringified and redacted once: a run writes
+ * hundreds, at the end of the run.
  */
 export function writeAllureResults(dir: string, results: TestResult[], redactor: Redactor): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const writer = new FileSystemWriter({ resultsDir: dir });
-  for (const result of results) writer.writeResult(redactor.redactValue(result));
-  writer.writeCategoriesDefinitions(allureCategories());
+  for (const result of results) fs.writeFileSync(path.join(dir, `${result.uuid}-result.json`), redactor.redact(JSON.stringify(result)));
+  fs.writeFileSync(path.join(dir, 'categories.json'), JSON.stringify(allureCategories()));
 }

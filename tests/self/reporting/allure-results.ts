@@ -16,7 +16,7 @@ export function readAllureResults(reportsDir: string): TestResult[] {
 }
 
 /** The keys of the certificate's failed checks, advisory requirements aside. */
-export function failedChecks(c: Certificate): string[] {
+function failedChecks(c: Certificate): string[] {
   return c.requirements
     .filter((r) => !r.advisory)
     .flatMap((r) => r.failures.map((f) => f.check))
