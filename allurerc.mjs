@@ -35,7 +35,8 @@ export default defineConfig({
   name: 'VDS v3 conformance',
   resultsDir,
   output: path.join(reports, 'allure-report'),
-  ...(historyPath ? { historyPath } : {}),
+  // The latest 60 reports, as the trend page draws the latest 60 runs.
+  ...(historyPath ? { historyPath, historyLimit: 60 } : {}),
   ...(categories.length ? { categories: { rules: categories } } : {}),
   plugins: {
     awesome: {
