@@ -7,15 +7,14 @@
 // failed test, so against a server that fails hundreds of checks a test per check costs a worker
 // restart each (measured: about 0.6 s a failing test on two cores). With one test per group a run
 // costs about the same whatever the number of failures, and every failing check still appears as a
-// failed step (HTML, Allure), in the test's error, and in the certificate and JUnit, one entry each.
+// failed step (HTML), in the test's error, and in the certificate, JUnit and Allure (one result per
+// check, src/rendering/render-allure.ts), one entry each.
 import type { TestInfo } from '@playwright/test';
-import * as allure from 'allure-js-commons';
 import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../catalogue/catalogue';
 import { runOptions } from '../options/options';
 import { secretRefs } from '../setup/secret-refs';
 import { interruption, onInterruption } from '../setup/interruption';
 import { selectChecks, withFeeders } from '../catalogue/selection';
-import { allureLabels } from '../rendering/allure-labels';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../verdict/check-record';
 import { failureLines } from '../rendering/format';
 import { test } from '../../fixtures/suite-fixtures';
@@ -35,12 +34,6 @@ export function defineGroupSuite(group: Group): void {
   const annotation = [{ type: GROUP_ANNOTATION, description: group }];
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
-    await allure.labels(
-      ...allureLabels(
-        selected.map((p) => p.requirement),
-        group,
-      ),
-    );
     const inputs: CheckInputs = { target, run, catalogue, browserSession, secretRefs: secretRefs(target, run), errorsSeen: new ErrorsSeen(catalogue) };
     // Every step is located at this test: without a location, Playwright captures and source-maps a
     // stack for each of the hundreds of steps.
@@ -78,7 +71,7 @@ export function defineGroupSuite(group: Group): void {
           p.key,
           async (step) => {
             record = await runCheck(p, inputs);
-            // A failed step shows expected vs actual in the HTML report and Allure; it is not the test's end.
+            // A failed step shows expected vs actual in the HTML report; it is not the test's end.
             if (record.status === 'failed') throw Object.assign(new Error(stepMessage(p, record)), { stack: stepMessage(p, record), isCheckFailure: true });
             if (record.status === 'not-run') step.skip(true, `not run: ${record.reason}`);
             if (record.status === 'not-applicable') step.skip(true, `not applicable: ${record.reason}`);

@@ -120,7 +120,8 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
   judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate });
   const certificate = redactDeep(judged.certificate, redactor);
   if (options.reportsDir) {
-    writeCertificateFiles(options.reportsDir, certificate, redactor, resolveChecks(judged.requirements, judged.planned, judged.results, judged.missingReason));
+    const checks = resolveChecks(judged.requirements, judged.planned, judged.results, judged.missingReason);
+    writeCertificateFiles(options.reportsDir, certificate, redactor, { checks, records, allure: true });
   }
   fs.rmSync(context.stateDir, { recursive: true, force: true });
   return {
