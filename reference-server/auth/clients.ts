@@ -14,7 +14,7 @@ export interface Application {
 
 const REDIRECT_URI = 'http://localhost:9/vds/callback';
 
-const APPLICATIONS: readonly Application[] = [
+export const APPLICATIONS: readonly Application[] = [
   { clientId: 'vds-conformance', secret: 'reference-client-secret', name: 'VDS conformance suite', scopes: SCOPES, redirectUris: [REDIRECT_URI] },
   { clientId: 'vds-limited', secret: 'limited-client-secret', name: 'VDS limited client', scopes: ['users_read', 'cars_read'], redirectUris: [REDIRECT_URI] },
 ];
