@@ -25,7 +25,7 @@ for (const spec of gateFaultSpecs()) {
   test(`fault ${spec}`, async ({ reference, browserSession, browserChoice, catalogue, kills, keptRestrictedToken, coreReach }) => {
     test.setTimeout(180_000);
     const plan = faultGatePlan(spec, catalogue, kills);
-    const server = await reference(plan.target);
+    const server = await reference(plan.target, plan.variant);
     const target = loadTarget(server.targetFile);
     // Which fault guards the core checks reach on this worker's clean reference (once a worker).
     const reach = plan.breaksSpec
