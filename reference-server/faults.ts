@@ -779,6 +779,14 @@ export const FAULTS = [
     description: "The authorization server's adapter passes oidc-provider's token answer on as it is: expires_in, but no expires_at",
     breaks: 'P-REC-TOKEN',
   },
+  {
+    name: 'oidc-invalid-grant-passed-through',
+    family: 'token-endpoint',
+    variant: 'authorization-server-oidc',
+    description:
+      'The authorization server\'s adapter leaves oidc-provider\'s invalid_grant as it is: an invalid code or refresh token answers 400 {"error": "invalid_grant", ...}',
+    breaks: 'P-TOKEN-INVALID',
+  },
   { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds', breaks: 'P-REC-TOKEN' },
   { name: 'token-type-mac', family: 'token-endpoint', description: 'token_type is "mac" instead of "bearer"', breaks: 'P-REC-TOKEN' },
   { name: 'client-secret-not-checked', family: 'token-endpoint', description: 'The token endpoint accepts any client secret', breaks: 'P-DEC-TOKEN-CLIENT' },

@@ -300,6 +300,8 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
       return;
     }
     if (koa.status < 400) return;
+    // fault oidc-invalid-grant-passed-through: invalid_grant left as oidc-provider answers it (RFC 6749 5.2: 400).
+    if (body?.error === 'invalid_grant' && faults.has('oidc-invalid-grant-passed-through')) return;
     const { status, body: errorBody } = tokenError((body ?? {}) as Record<string, string>, Boolean(koa.oidc?.client));
     koa.status = status;
     koa.body = errorBody;
