@@ -166,8 +166,8 @@ export function gateFaultSpecs(): string[] {
  * The end-to-end sample through the README's command: one fault of every family, its first per-route
  * fault where it has one (a per-route defect is one route's handler), else its first fault; and the
  * sample holds faults of the spec and of the profile alike (each family's order in the registry
- * decides, so the sample is the same on every run). Every fault that lives in a variant joins it: the
- * power through a real part (the authorization server) is shown through the command too.
+ * decides, so the sample is the same on every run). The first fault that lives in each variant joins it:
+ * the power through a real part (the authorization server) is shown through the command too.
  */
 export function commandSampleFaults(): string[] {
   const specs = gateFaultSpecs();
@@ -175,5 +175,6 @@ export function commandSampleFaults(): string[] {
     const ofFamily = specs.filter((s) => faultFamily(s) === family && !faultVariant(s));
     return ofFamily.find((s) => parseFaultSpec(s).route !== undefined) ?? ofFamily[0];
   }).filter((s): s is string => s !== undefined);
-  return [...perFamily, ...specs.filter((s) => faultVariant(s))];
+  const variants = [...new Set(specs.map(faultVariant).filter((v): v is string => v !== undefined))];
+  return [...perFamily, ...variants.map((v) => specs.find((s) => faultVariant(s) === v)!)];
 }
