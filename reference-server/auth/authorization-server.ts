@@ -8,7 +8,8 @@
 //     requested (all of them when none are), as the profile grants them;
 //   - GET /auth/auth answers 200 with the sign-in page (the profile's table), not a redirect to it;
 //     the login and consent pages are our own HTML, driven by oidc-provider's interaction API;
-//   - the token answer gets the profile's members (expires_at, token_type bearer);
+//   - the token answer gets the profile's member oidc-provider lacks (expires_at; its token_type
+//     Bearer is the profile's bearer, RFC 6749 5.1: case insensitive);
 //   - the errors get the profile's statuses and bodies (the error array, the legacy body of an
 //     invalid code or refresh token, 404 HTML for an unknown client or redirect URI);
 //   - the resource routes (guard.ts) accept its access tokens, looked up in the provider.
@@ -292,7 +293,7 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
   async function tokenAnswer(koa: KoaContextWithOIDC): Promise<void> {
     const body = koa.body as Record<string, unknown> | undefined;
     if (koa.status === 200 && typeof body?.access_token === 'string') {
-      const answer: Record<string, unknown> = { ...body, token_type: 'bearer' };
+      const answer: Record<string, unknown> = { ...body };
       // v3-profile.md § Records, token: expires_at int (unix seconds).
       // fault oidc-token-without-expires-at: the provider's answer passed on as it is (expires_in only).
       if (!faults.has('oidc-token-without-expires-at')) answer.expires_at = Math.floor(Date.now() / 1000) + Number(body.expires_in);

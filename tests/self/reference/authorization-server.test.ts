@@ -79,7 +79,8 @@ test.describe('the variant, in-process', () => {
   test("the token answer is the profile's record; the API takes the token with its scopes and user", async () => {
     const before = Math.floor(Date.now() / 1000);
     const token = await h.tokenResponse({ scope: 'users_read status_read', user: 'bob' });
-    expect(token).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
+    // oidc-provider's Bearer: the profile's bearer (RFC 6749 5.1, case insensitive), passed on as it is.
+    expect(token).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(typeof token.access_token).toBe('string');
     expect(typeof token.refresh_token).toBe('string');
     expect(token.expires_at).toBeGreaterThanOrEqual(before + 3600);

@@ -169,7 +169,7 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const token = await h.tokenResponse({ scope: 'users_read' });
       const me = await h.get('/v3/users/me', token.access_token);
       const cars = await h.get('/v3/users/me/cars', token.access_token);
-      return token.token_type === 'bearer' && Number.isInteger(token.expires_at) && me.status === 200 && cars.status === 403;
+      return String(token.token_type).toLowerCase() === 'bearer' && Number.isInteger(token.expires_at) && me.status === 200 && cars.status === 403;
     },
   },
   'signin-consent-page': {
