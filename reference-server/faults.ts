@@ -15,6 +15,8 @@
 // This module is the list only: fault specs (`name@route`) are fault-specs.ts, the active fault of
 // an app instance is switches.ts, the --list-faults table is registry-tables.ts.
 
+import type { VariantName } from './variants';
+
 export const FAULT_FAMILIES = [
   'records',
   'errors',
@@ -51,6 +53,11 @@ export interface FaultInfo {
    * suite's core class must fail against it; P- the profile's. The reference only names the id.
    */
   readonly breaks: `S-${string}` | `P-${string}`;
+  /**
+   * The variant the fault lives in (the code it breaks runs only there): a run must start the reference
+   * with it, on the variant's target (scripts/power-plan.ts faultTarget).
+   */
+  readonly variant?: VariantName;
 }
 
 export const FAULTS = [
@@ -811,6 +818,21 @@ export const FAULTS = [
     name: 'invalid-refresh-array-body',
     family: 'token-endpoint',
     description: 'An invalid refresh token answers an error array instead of the legacy {"message"} body',
+    breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'oidc-token-without-expires-at',
+    family: 'token-endpoint',
+    variant: 'authorization-server-oidc',
+    description: "The authorization server's adapter passes oidc-provider's token answer on as it is: expires_in, but no expires_at",
+    breaks: 'P-REC-TOKEN',
+  },
+  {
+    name: 'oidc-invalid-grant-passed-through',
+    family: 'token-endpoint',
+    variant: 'authorization-server-oidc',
+    description:
+      'The authorization server\'s adapter leaves oidc-provider\'s invalid_grant as it is: an invalid code or refresh token answers 400 {"error": "invalid_grant", ...}',
     breaks: 'P-TOKEN-INVALID',
   },
   { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds', breaks: 'P-REC-TOKEN' },

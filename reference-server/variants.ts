@@ -20,6 +20,8 @@ export interface VariantInfo {
   readonly mode?: 'cloud' | 'sandbox';
   /** The variant is of the sign-in page: it shows only where tokens are minted through that page. */
   readonly signIn?: boolean;
+  /** The variant replaces what other variants change (another implementation of a part): it runs alone, never combined. */
+  readonly alone?: boolean;
 }
 
 export const VARIANTS = [
@@ -107,6 +109,15 @@ export const VARIANTS = [
       "The redirect after sign-in writes its query as application/x-www-form-urlencoded: the state's spaces as '+', its other reserved characters percent-encoded",
     allowedBy:
       'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected" with the code and the state) and RFC 6749 § 4.1.2 (the parameters added "using the application/x-www-form-urlencoded format")',
+  },
+  {
+    name: 'authorization-server-oidc',
+    signIn: true,
+    alone: true,
+    description:
+      "The sign-in page and the token endpoint are run by oidc-provider (a certified OpenID Connect / OAuth 2 server) mounted at /v3/auth, with its login and consent interaction (our pages on its interaction API) and a thin adapter to the profile's answers; the resource routes accept its tokens",
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication ("Sign-in is done by the user on a web page served at GET /auth/auth; the token is obtained from POST /auth/access_token") and v3-profile.md § Sign-in page and § Token endpoint (they state endpoints, parameters and answers, not who implements them; the pages of signing in are not stated)',
   },
   {
     name: 'limit-zero-means-all',
@@ -241,6 +252,11 @@ export function isVariantName(value: string): value is VariantName {
 
 export function variantNames(): VariantName[] {
   return VARIANTS.map((v) => v.name);
+}
+
+/** Whether a variant runs alone (it cannot combine with the variants of the part it replaces). */
+export function variantRunsAlone(name: string): boolean {
+  return REGISTRY.find((v) => v.name === name)?.alone === true;
 }
 
 /** The mode a run must use to see a variant. */

@@ -39,7 +39,7 @@ const AUTH_TIPS = {
 };
 
 /** Authentication: the Bearer header and the token's state. */
-function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
+async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<AccessToken> {
   const { faults } = ctx;
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') {
@@ -56,7 +56,9 @@ function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
     throw new ApiError(401, 'AUTHENTICATION_ERROR', message, AUTH_TIPS.malformed);
   }
   // fault unknown-token-as-first-user: a token the store does not know falls back to a default session.
-  const token = ctx.tokens.access(match[1]) ?? (faults.has('unknown-token-as-first-user') ? defaultSession(ctx) : undefined);
+  // variant authorization-server-oidc: the tokens oidc-provider issued are looked up in it.
+  const known = ctx.tokens.access(match[1]) ?? (await ctx.authorizationServer?.accessToken(match[1]));
+  const token = known ?? (faults.has('unknown-token-as-first-user') ? defaultSession(ctx) : undefined);
   if (!token) {
     // fault unknown-token-revoked: a token missing from the store is taken for a revoked one.
     if (faults.has('unknown-token-revoked'))
@@ -193,7 +195,7 @@ export async function runRoute<R = undefined, Q = undefined>(
     switch (step) {
       case 'auth':
         // Sandbox read routes ignore any Authorization header (profile: "may ignore it").
-        if (!open) token = authenticate(request, ctx);
+        if (!open) token = await authenticate(request, ctx);
         // fault status-says-token-expired: this route compares the expiry (ms) with a clock in seconds, so every token has expired.
         if (token && steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-says-token-expired')) {
           throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');

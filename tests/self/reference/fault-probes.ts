@@ -873,6 +873,23 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}';
     },
   },
+  // Run with its variant (authorization-server-oidc), whose tokens are timed by the real clock.
+  'oidc-token-without-expires-at': {
+    check: async (h) => {
+      const token = await h.tokenResponse();
+      return Number.isInteger(token.expires_at) && Math.abs(token.expires_at - (Math.floor(Date.now() / 1000) + token.expires_in)) <= 5;
+    },
+  },
+  // Run with its variant (authorization-server-oidc): a used code and a dead refresh token, refused with the legacy body.
+  'oidc-invalid-grant-passed-through': {
+    check: async (h) => {
+      const token = await h.tokenResponse();
+      await h.exchange({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+      const refresh = await h.exchange({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+      const code = await h.exchange({ grant_type: 'authorization_code', code: 'not-a-code' });
+      return [refresh, code].every((res) => res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}');
+    },
+  },
   'token-expires-at-ms': { check: async (h) => (await h.tokenResponse()).expires_at === Math.floor(NOW / 1000) + 3600 },
   // RFC 6749 section 5.1: token_type is case-insensitive.
   'token-type-mac': { check: async (h) => String((await h.tokenResponse()).token_type).toLowerCase() === 'bearer' },

@@ -155,6 +155,23 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'authorization-server-oidc': {
+    // The sign-in page is oidc-provider's interaction (its form posts there, its cookie set); a sign-in
+    // through it and its consent gives a code, the token endpoint the profile's answer, the API takes the token.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance&state=p');
+      if (
+        page.status !== 200 ||
+        !/action="\/v3\/auth\/interaction\/[^"]+\/login"/.test(page.text) ||
+        !String(page.headers['set-cookie']).includes('_interaction=')
+      )
+        return false;
+      const token = await h.tokenResponse({ scope: 'users_read' });
+      const me = await h.get('/v3/users/me', token.access_token);
+      const cars = await h.get('/v3/users/me/cars', token.access_token);
+      return String(token.token_type).toLowerCase() === 'bearer' && Number.isInteger(token.expires_at) && me.status === 200 && cars.status === 403;
+    },
+  },
   'signin-consent-page': {
     // After the password: Allow and Deny; Deny redirects with access_denied, Allow with a code.
     check: async (h) => {
