@@ -103,6 +103,13 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected": the pages of signing in are not stated)',
   },
   {
+    name: 'signin-page-redirected',
+    signIn: true,
+    description: 'GET /auth/auth sends the browser (303) to the login page at a URL of its own, which answers the page, as authorization servers do',
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication ("Sign-in is done by the user on a web page served at GET /auth/auth": the spec states the page, not how many answers lead a browser to it) and v3-profile.md § Sign-in page ("200 HTML sign-in page": what the browser is shown)',
+  },
+  {
     name: 'redirect-form-encoded',
     signIn: true,
     description:

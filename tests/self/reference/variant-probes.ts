@@ -214,6 +214,17 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return cars.length >= 35 && cars.slice(0, 32).every((c) => c.make === 'Fleetco') && cars.slice(32).some((c) => c.id === SEED_IDS.aliceRichCar);
     },
   },
+  'signin-page-redirected': {
+    // GET /auth/auth answers 303 to the page's own URL, which answers the page.
+    check: async (h) => {
+      const first = await h.get('/v3/auth/auth?client_id=vds-conformance&state=s');
+      const location = String(first.headers.location ?? '');
+      const page = await h.get(
+        new URL(location, 'http://reference.test/v3/auth/auth').pathname + new URL(location, 'http://reference.test/v3/auth/auth').search,
+      );
+      return first.status === 303 && location.includes('login=1') && page.status === 200 && page.contentType.startsWith('text/html');
+    },
+  },
   'redirect-form-encoded': {
     // The state's space comes back as '+' (form encoding), and still reads back as the state sent.
     check: async (h) => {
