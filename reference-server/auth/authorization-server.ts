@@ -245,7 +245,8 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
       client_id: a.clientId,
       client_secret: a.secret,
       client_name: a.name,
-      redirect_uris: [...a.redirectUris],
+      // One registered redirect URI (the suite's): with several, OpenID Connect makes redirect_uri required, where the profile has it optional.
+      redirect_uris: [a.redirectUris[0]],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       // v3-profile.md § Scopes per route: POST /auth/access_token, "HTTP Basic (client id : client secret)".

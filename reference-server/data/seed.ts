@@ -459,7 +459,11 @@ const cache = new Map<string, Seed>();
 const CACHE_SIZE = 8;
 
 export function seedFor(nowMs: number, options: SeedOptions = {}): Seed {
-  const key = `${nowMs}|${options.quietMonth === true}|${options.manyCars === true}`;
+  // Every option that is on, by name: a new option of the seed is part of the key without more code.
+  const key = `${nowMs}|${Object.keys(options)
+    .filter((k) => options[k as keyof SeedOptions])
+    .sort()
+    .join(',')}`;
   let seed = cache.get(key);
   if (!seed) {
     seed = generateSeed(nowMs, options);

@@ -1,7 +1,8 @@
 // Core alone is the spec exactly, both ways, also when only the core checks are selected (a run
-// under `--gate core --grep @core`): the clean reference passes core; a fault of the spec whose
-// evidence only a profile check provokes (a 416 or 409 body CORE-ERROR-BODY judges: the provoking
-// checks run as unreported feeders, selection.ts withFeeders), or that only a route core reads as a
+// under `--gate core --grep @core`): the clean reference fails no core check (the errors only writes
+// provoke are reported not judged: a check that writes never runs unasked); a fault of the spec whose
+// evidence only a profile check provokes (a 416 body CORE-ERROR-BODY judges: the provoking checks
+// that only read run as unreported feeders, selection.ts withFeeders), or that only a route core reads as a
 // helper shows (the created cars missing from GET /users/me/cars), fails core; a fault of the profile
 // that a core comparison used to carry (the car GeoJSON ignoring begin and end) never fails core.
 import { loadTarget } from '../../../src/setup/target';
