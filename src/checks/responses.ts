@@ -236,9 +236,10 @@ export async function errorBody(ctx: CheckContext): Promise<void> {
     .filter((status) => !judged.has(status))
     .map((status) => ({
       status,
-      // Those that run in this route's group (a once-check of another group feeds that group's judgement).
+      // Those that apply to this target and run in this route's group (a once-check of another group
+      // feeds that group's judgement).
       by: errorProvokers(ctx.catalogue, route.route, status)
-        .filter((r) => r.per !== 'once' || r.group === route.group)
+        .filter((r) => r.env.includes(ctx.target.env) && (r.per !== 'once' || r.group === route.group))
         .map((r) => r.id),
     }))
     .filter(({ by }) => by.length > 0 && !by.some((id) => ctx.ran(id)));

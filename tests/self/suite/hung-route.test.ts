@@ -93,7 +93,9 @@ test('a hung route: two requests to it in the whole run, about two requestTimeou
     );
 
     const records = last!.records;
-    const failed = records.filter((r) => r.status === 'failed').map((r) => r.key);
+    // A once-check that judges the hung route among others (CAR-CREATED-FORBIDDEN: every car route) fails on it too.
+    const judgesHung = new Set(last!.certificate.requirements.filter((r) => r.routes.includes(HUNG_ROUTE)).map((r) => r.id));
+    const failed = records.filter((r) => r.status === 'failed' && !(judgesHung.has(r.requirement) && r.key === r.requirement)).map((r) => r.key);
     expect(
       failed.filter((k) => !k.includes(` ${HUNG_ROUTE}`)),
       'failed checks of other routes',
