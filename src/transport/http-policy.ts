@@ -90,12 +90,12 @@ export function configureHttp(target: OperatorControls, env: NodeJS.ProcessEnv =
   const proxied = Boolean(proxies.http || proxies.https);
   fresh = undefined;
   pooled = undefined;
-  connectVia = { proxied, proxies };
-  if (!proxied && !target.caFile) return;
   const ca = trustedAuthorities(target.caFile);
   const connect = ca ? { ca } : undefined;
-  connectVia = { proxied, proxies, connect };
-  // Node's fetch takes its dispatcher from undici's global slot: proxies and CAs apply to every request.
+  connectVia = { proxied, proxies, ...(connect ? { connect } : {}) };
+  // Node's fetch takes its dispatcher from undici's global slot: proxies and CAs apply to every request,
+  // and a target without them gets a plain one (in one process, an earlier target's proxy or CA does
+  // not outlive its run).
   setGlobalDispatcher(dispatcher({}));
 }
 

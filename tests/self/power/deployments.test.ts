@@ -15,6 +15,7 @@
 import { startReference, writeTargetFile, type Reference, type ReferenceOptions } from '../../../scripts/reference-process';
 import { loadTarget } from '../../../src/setup/target';
 import { runInProcess } from '../../../src/engine/in-process';
+import { configureHttp } from '../../../src/transport/http-policy';
 import { hasCommand, machineName, makeAuthority } from '../../../scripts/deployment';
 import { nginxPath, startForwardProxy, startNginx } from '../support/deployments';
 import { expect, test } from './fixtures';
@@ -122,6 +123,8 @@ test.describe('deployments', () => {
           if (saved[k] === undefined) delete process.env[k];
           else process.env[k] = saved[k];
         }
+        // This worker's later requests (the power tests' references) go direct again.
+        configureHttp({});
         await proxy.close();
       }
       const through = (browser: boolean) => proxy.seen.filter((s) => /Chrome/.test(s.userAgent) === browser && s.target.includes(String(reference.port)));
