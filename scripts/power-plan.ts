@@ -93,16 +93,20 @@ export function faultVariant(spec: string): string | undefined {
   return isFaultName(name) ? faultInfo(name).variant : undefined;
 }
 
-export type FaultPlanTarget = 'local' | 'local-sandbox' | 'local-signin';
+export type FaultPlanTarget = 'local' | 'local-sandbox';
 
 /**
- * Sandbox faults only show on a sandbox target; a fault that lives in a variant, on that variant's
- * target (the authorization server's: tokens minted through its sign-in page); every other fault on
- * the cloud-mode reference.
+ * Sandbox faults only show on a sandbox target (so does a fault living in a sandbox variant); every
+ * other fault on the cloud-mode reference, its run's tokens from the control API. A fault of the
+ * sign-in page or of the token endpoint, the reference's own or a variant's authorization server's,
+ * is seen by the checks that sign in through the page and exchange the code themselves (SIGNIN-*,
+ * TOKEN-*, CORE-TOKEN-ENDPOINT): minting the run's tokens there too would add a dozen sign-ins to each
+ * of its runs and show nothing they do not. The conforming variant itself runs with every token
+ * minted through its page (conformingServers: variantTarget), where the minting is what is proven.
  */
 export function faultTarget(spec: string): FaultPlanTarget {
   const variant = faultVariant(spec);
-  if (variant) return variantTarget([variant]) as FaultPlanTarget;
+  if (variant) return variantTarget([variant]) === 'local-sandbox' ? 'local-sandbox' : 'local';
   return faultFamily(spec) === 'sandbox' ? 'local-sandbox' : 'local';
 }
 

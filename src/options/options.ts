@@ -42,7 +42,10 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
   { name: 'VDS_ATTACH', meaning: 'failures: keep the requests and answers of failing checks only (a certification keeps all)' },
   { name: 'VDS_WORKERS', meaning: 'Playwright workers (default 1: the checks of a worker already run concurrently)' },
   { name: 'VDS_CONCURRENCY', meaning: 'checks in flight per worker (default: 8, plus one per 2 ms of round trip)' },
-  { name: 'VDS_BROWSER', meaning: "the Chromium to drive for the sign-in page, or none (default: Playwright's, else /usr/bin/chromium)" },
+  {
+    name: 'VDS_BROWSER',
+    meaning: "the Chromium to drive for the sign-in page, or none (default: /usr/bin/chromium-headless-shell, else Playwright's, else /usr/bin/chromium)",
+  },
   { name: 'VDS_LATENCY_SAMPLING', meaning: "off: skip the sampling of each route's answer time before the checks" },
   { name: 'VDS_FUZZ_SEED', meaning: "the seed of the hostile inputs (the console prints the run's: the same seed, the same inputs)" },
   { name: 'VDS_REFERENCE_PORT', meaning: 'the port of the embedded reference for the local targets (default: a free one)' },

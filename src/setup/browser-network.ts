@@ -42,7 +42,7 @@ function targetOrigins(target: Target): URL[] {
 export async function learnReach(target: Target, env: NodeJS.ProcessEnv = process.env): Promise<BrowserReach> {
   const proxyProblems = proxyWarnings(env);
   if (!target.caFile) return proxyProblems.length ? { warnings: proxyProblems } : {};
-  const ca = trustedAuthorities(target.caFile);
+  const ca = trustedAuthorities(target.caFile, env);
   const trustedKeys: string[] = [];
   const warnings: string[] = [...proxyProblems];
   for (const origin of targetOrigins(target).filter((u) => u.protocol === 'https:')) {

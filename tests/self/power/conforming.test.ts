@@ -1,6 +1,7 @@
 // Precision, in-process: the conforming servers that the command sample (command.test.ts) does not
-// run, each through every check of the suite (src/engine/in-process.ts): the reference with
-// every token minted through its sign-in page, a server that keeps its state between two runs, the
+// run, each through every check of the suite (src/engine/in-process.ts): a server that keeps its
+// state between two runs (the reference with every token minted through its sign-in page runs in
+// deployments.test.ts, by the machine's name), the
 // sandbox taking every variant, and alone each variant that leaves something unshowable. Every check
 // must pass and the gate exit 0; a check may be not run only where the server cannot show it
 // (scripts/power-plan.ts MAY_NOT_RUN). Each is a server of its own: a variant is fixed when it starts.
@@ -12,7 +13,14 @@ import { COMMAND_CONFORMING } from './command-sample';
 import { expect, test } from './fixtures';
 import { falseAlarms, recordOutcome } from './outcome';
 
-const servers = conformingServers(false).filter((s) => !COMMAND_CONFORMING.includes(s.label));
+/**
+ * The clean reference with every token minted through its sign-in page is run by deployments.test.ts,
+ * reached as a vendor's is (by the machine's name, the redirect URI on a host that does not exist): the
+ * same server and checks, so it is not run twice.
+ */
+const RUN_AS_DEPLOYMENT = ['clean-local-signin'];
+
+const servers = conformingServers(false).filter((s) => !COMMAND_CONFORMING.includes(s.label) && !RUN_AS_DEPLOYMENT.includes(s.label));
 
 for (const server of servers) {
   test(`conforming ${server.label}`, async ({ browserSession, browserChoice, catalogue }) => {

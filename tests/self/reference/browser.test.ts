@@ -15,7 +15,7 @@ function chromiumPath(): string | undefined {
   } catch {
     // Playwright's own browser is not installed.
   }
-  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+  return ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
 }
 
 const executablePath = chromiumPath();
