@@ -22,6 +22,7 @@ import { test } from '../../fixtures/suite-fixtures';
 import { ErrorsSeen } from './errors-seen';
 import { runCheck, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
+import { stage } from '../transport/timeline';
 
 export function defineGroupSuite(group: Group): void {
   const selected = selectChecks(planChecks(loadCatalogue()).filter((p) => p.group === group));
@@ -85,7 +86,9 @@ export function defineGroupSuite(group: Group): void {
       records.push(record!);
     };
     // The reads concurrently, the writes as one lane beside them (schedule.ts).
+    stage(`group ${group} start`);
     await runScheduled(selected, run.concurrency, check);
+    stage(`group ${group} end`);
     stopWatching();
     await attachOnce(records);
     verdict(testInfo, records);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { runOptions } from '../options/options';
 import { chromium, type Browser } from '@playwright/test';
 import { reachOptions, type BrowserReach } from './browser-network';
+import { stage } from '../transport/timeline';
 
 export interface BrowserChoice extends Pick<BrowserReach, 'trustedKeys'> {
   executablePath?: string;
@@ -60,7 +61,7 @@ export function sharedBrowser(choice: BrowserChoice): { session: BrowserSession;
   let launched: Promise<Browser> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const session: BrowserSession = (fn) => {
-    const turn = queue.then(async () => fn(await (launched ??= launchBrowser(choice))));
+    const turn = queue.then(async () => fn(await (launched ??= launchBrowser(choice).finally(() => stage('browser launched')))));
     queue = turn.catch(() => undefined);
     return turn;
   };

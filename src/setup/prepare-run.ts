@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApiClient, NoAnswerError } from '../transport/api';
 import { joinRun, silentRoutes } from '../transport/breaker';
+import { preparing, stage } from '../transport/timeline';
 import { chooseBrowser, type BrowserChoice } from './browser';
 import { learnReach } from './browser-network';
 import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
@@ -39,6 +40,15 @@ export interface PreparedRun {
 }
 
 export async function prepareRun(target: Target, options: PrepareOptions = {}): Promise<PreparedRun> {
+  preparing(true);
+  try {
+    return await prepare(target, options);
+  } finally {
+    preparing(false);
+  }
+}
+
+async function prepare(target: Target, options: PrepareOptions): Promise<PreparedRun> {
   const startedAt = options.startedAt ?? new Date().toISOString();
   const redactor = new Redactor(targetSecrets(target));
   const catalogue = options.catalogue ?? loadCatalogue();
@@ -46,10 +56,13 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   // as silentRoutes, and the checks start from them, not from anything an earlier run met.
   joinRun(`preparation ${randomUUID()}`, target.baseUrl, catalogue.routes, { preparing: true });
   const roundTripMs = await preflight(target, redactor);
+  stage('preflight');
   const freshState = target.control && target.control.reset !== false ? await resetReference(target, redactor) : false;
+  stage('reset');
 
   // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
   const reach = await learnReach(target);
+  stage('browser reach learnt');
   const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
   const t0 = performance.now();
@@ -57,14 +70,18 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
   startKeeping({ target, stateDir, browser }, tokens.kept);
   const t1 = performance.now();
+  stage('tokens');
   const found = await discoverData(target, tokens.tokens, redactor);
+  stage('discovery');
   await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor);
   const t2 = performance.now();
+  stage('token proofs');
   const latency =
     options.latencySampling === false
       ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
       : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs);
   const t3 = performance.now();
+  stage('latency sampling');
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   const timing =
     `prepared in ${seconds(t3 - t0)} s (tokens ${seconds(t1 - t0)} s, discovery and token proofs ${seconds(t2 - t1)} s, ` +
@@ -82,7 +99,7 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
     choices: found.choices,
     freshState,
     stateDir,
-    concurrency: concurrencyFor(roundTripMs),
+    concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
     latency,
   };
   const silent = silentRoutes();
