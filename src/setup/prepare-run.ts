@@ -57,7 +57,10 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
   joinRun(`preparation ${randomUUID()}`, target.baseUrl, catalogue.routes, { preparing: true });
   const roundTripMs = await preflight(target, redactor);
   stage('preflight');
-  const freshState = target.control && target.control.reset !== false ? await resetReference(target, redactor) : false;
+  // One client for the rest of the preparation (token proofs, latency samples, the reset): one record
+  // of its requests, on the process's one pool of kept-alive connections (http-policy.ts).
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const freshState = target.control && target.control.reset !== false ? await resetReference(target, api) : false;
   stage('reset');
 
   // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
@@ -73,13 +76,13 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
   stage('tokens');
   const found = await discoverData(target, tokens.tokens, redactor);
   stage('discovery');
-  await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor);
+  await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor, api);
   const t2 = performance.now();
   stage('token proofs');
   const latency =
     options.latencySampling === false
       ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
-      : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs);
+      : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs, api);
   const t3 = performance.now();
   stage('latency sampling');
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -100,6 +103,7 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
     freshState,
     stateDir,
     concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
+    roundTripMs,
     latency,
   };
   const silent = silentRoutes();
@@ -131,8 +135,7 @@ async function preflight(target: Target, redactor: Redactor): Promise<number> {
 }
 
 /** The reference's test-control API: start every run from the seeded state, so runs repeat. */
-async function resetReference(target: Target, redactor: Redactor): Promise<boolean> {
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+async function resetReference(target: Target, api: ApiClient): Promise<boolean> {
   const res = await api.post(`${target.control!.url}/reset`, { body: {} }).catch(() => undefined);
   if (!res || res.status >= 300) {
     console.warn(`warning: the control API at ${target.control!.url} did not reset the target (${res?.status ?? 'no answer'})`);

@@ -185,6 +185,11 @@ export async function throttle(): Promise<void> {
   if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
 }
 
+/** This process's share of the target's maxConcurrency, when several workers share it (global setup decides it). */
+export function limitRequestsTo(slots: number | undefined): void {
+  if (slots !== undefined) policy = { ...policy, maxConcurrency: Math.min(policy.maxConcurrency, slots) };
+}
+
 let inFlight = 0;
 const waiting: Array<() => void> = [];
 
