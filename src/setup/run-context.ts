@@ -35,8 +35,10 @@ export interface RunContext {
   stateDir: string;
   /** How many checks a worker runs at once: they wait on the network, so it follows the target's latency. */
   concurrency: number;
-  /** The round trip measured before the run (ms): workers and the browser's sign-ins follow it. */
+  /** The round trip measured before the run (ms). */
   roundTripMs?: number;
+  /** The target is distant (prepare-run.ts, isDistant): the route groups run side by side, and several sign-ins at once. */
+  distant?: boolean;
   /** The requests each worker may have in flight at once: the target's maxConcurrency shared among the workers. */
   requestSlots?: number;
   /** Sign-ins a worker's browser runs at once (browser.ts): one on a nearby server, several on a distant one. */
@@ -66,11 +68,11 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
 }
 
 /**
- * A round trip from which the target is distant: the route groups then run side by side, one worker
+ * A round trip from which the target may be distant (prepare-run.ts, isDistant): the route groups then run side by side, one worker
  * each (their round trips overlap instead of adding up; a worker's start, about 1.5 s of CPU, is then
  * less than what a group waits for), and a worker's browser signs in several times at once.
  */
-const DISTANT_MS = 20;
+export const DISTANT_MS = 20;
 /** Sign-ins at once in a worker's browser against a distant target. */
 const DISTANT_BROWSER_USES = 4;
 
@@ -79,9 +81,9 @@ const DISTANT_BROWSER_USES = 4;
  * nearby server (on two cores a second worker costs more than it saves) and one per route group
  * against a distant one.
  */
-export function workersFor(roundTripMs: number, groups: number, given?: number): number {
+export function workersFor(distant: boolean, groups: number, given?: number): number {
   if (given !== undefined) return given;
-  return roundTripMs >= DISTANT_MS ? Math.max(1, groups) : 1;
+  return distant ? Math.max(1, groups) : 1;
 }
 
 /** The request slots of each of `workers` workers: maxConcurrency shared among them (never below one). */
@@ -90,8 +92,8 @@ export function requestSlotsFor(maxConcurrency: number, workers: number): number
 }
 
 /** Sign-ins at once in a worker's browser. */
-export function browserUsesFor(roundTripMs: number): number {
-  return roundTripMs >= DISTANT_MS ? DISTANT_BROWSER_USES : 1;
+export function browserUsesFor(distant: boolean): number {
+  return distant ? DISTANT_BROWSER_USES : 1;
 }
 
 /** Checks in flight against a server on this machine. */
