@@ -75,7 +75,7 @@ export interface Target {
   /** Operator controls (src/transport/http-policy.ts): extra headers (secrets), a rate limit, a CA file. */
   headers?: Record<string, string>;
   rateLimit?: { requestsPerSecond: number; maxRetries?: number };
-  /** The most requests in flight at once (per worker); default DEFAULT_MAX_CONCURRENCY (src/transport/http-policy.ts). */
+  /** The most requests in flight at once (the run's, shared among its workers); default DEFAULT_MAX_CONCURRENCY (src/transport/http-policy.ts). */
   maxConcurrency?: number;
   caFile?: string;
   /** Per token key, a shell command that prints that token (a secrets manager, a company SSO). */
