@@ -281,6 +281,13 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
         sample.checks = c.counts.checks.passed + c.counts.checks.failed;
         sample.failed = c.counts.checks.failed;
         sample.requests = Object.values(c.latency).reduce((n, l) => n + l.count, 0);
+        // A run that failed checks where none should fail: its certificate is kept, to be read.
+        if (sample.failed > 0 && !s.env.VDS_REFERENCE_FAULT) {
+          const kept = path.join(path.dirname(OUT), `bench-${s.name}-failed-${Date.now()}.json`);
+          fs.mkdirSync(path.dirname(kept), { recursive: true });
+          fs.copyFileSync(certificate, kept);
+          process.stdout.write(`(${sample.failed} failed: ${path.relative(ROOT, kept)}) `);
+        }
       }
       fs.rmSync(reports, { recursive: true, force: true });
       fs.rmSync(timeFile, { force: true });

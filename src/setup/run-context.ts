@@ -81,10 +81,19 @@ const DISTANT_BROWSER_USES = 4;
  * nearby server (on two cores a second worker costs more than it saves) and one per route group
  * against a distant one.
  */
-export function workersFor(distant: boolean, groups: number, given?: number): number {
+export function workersFor(distant: boolean, groups: number, given?: number, roundTripMs = Infinity): number {
   if (given !== undefined) return given;
-  return distant ? Math.max(1, groups) : 1;
+  return distant && roundTripMs >= GROUPS_SIDE_BY_SIDE_MS ? Math.max(1, groups) : 1;
 }
+
+/**
+ * The round trip from which the route groups run side by side: a worker's start costs about 1.5 s of
+ * CPU (more on a busy machine), what one worker's groups wait for one after another at about 40 round
+ * trips each. Measured 2026-11-27 (npm run bench, a shared machine): at 40 ms, five workers added more
+ * to the run's other stages than they took off its checks; at 300 ms they took the checks from 117 s
+ * to 49 s.
+ */
+const GROUPS_SIDE_BY_SIDE_MS = 100;
 
 /** The request slots of each of `workers` workers: maxConcurrency shared among them (never below one). */
 export function requestSlotsFor(maxConcurrency: number, workers: number): number {

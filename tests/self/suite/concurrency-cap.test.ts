@@ -110,6 +110,8 @@ test("checks in flight grow with the round trip (Little's law), up to the cap", 
 test("against a distant target the route groups run side by side and share the cap; the user's workers stand", () => {
   expect(workersFor(false, 5)).toBe(1);
   expect(workersFor(true, 5)).toBe(5);
+  expect(workersFor(true, 5, undefined, 300)).toBe(5);
+  expect(workersFor(true, 5, undefined, 40)).toBe(1);
   expect(workersFor(true, 5, 2)).toBe(2);
   expect(workersFor(false, 5, 3)).toBe(3);
   // The cap is the run's, not each worker's: five workers under a cap of 100 have 20 slots each.
