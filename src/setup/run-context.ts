@@ -37,7 +37,7 @@ export interface RunContext {
   concurrency: number;
   /** The round trip measured before the run (ms). */
   roundTripMs?: number;
-  /** The target is distant (prepare-run.ts, isDistant): the route groups run side by side, and several sign-ins at once. */
+  /** The target is distant (prepare-run.ts, isDistant): several sign-ins at once. */
   distant?: boolean;
   /** The requests each worker may have in flight at once: the target's maxConcurrency shared among the workers. */
   requestSlots?: number;
@@ -68,32 +68,15 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
 }
 
 /**
- * A round trip from which the target may be distant (prepare-run.ts, isDistant): the route groups then run side by side, one worker
- * each (their round trips overlap instead of adding up; a worker's start, about 1.5 s of CPU, is then
- * less than what a group waits for), and a worker's browser signs in several times at once.
+ * A round trip from which the target may be distant (prepare-run.ts, isDistant): a worker's browser
+ * then signs in several times at once. The route groups stay one after another in one worker (unless
+ * the user gives --workers): run side by side, a group's reads met another group's writes (measured
+ * at 300 ms: COH-ME-CARS saw a car's lastUpdateDate change between its two lists while the device
+ * checks associated that car), a verdict the server did not earn.
  */
 export const DISTANT_MS = 20;
 /** Sign-ins at once in a worker's browser against a distant target. */
 const DISTANT_BROWSER_USES = 4;
-
-/**
- * Playwright's workers for this run: as the user gave them (VDS_WORKERS, --workers), else 1 against a
- * nearby server (on two cores a second worker costs more than it saves) and one per route group
- * against a distant one.
- */
-export function workersFor(distant: boolean, groups: number, given?: number, roundTripMs = Infinity): number {
-  if (given !== undefined) return given;
-  return distant && roundTripMs >= GROUPS_SIDE_BY_SIDE_MS ? Math.max(1, groups) : 1;
-}
-
-/**
- * The round trip from which the route groups run side by side: a worker's start costs about 1.5 s of
- * CPU (more on a busy machine), what one worker's groups wait for one after another at about 40 round
- * trips each. Measured 2026-11-27 (npm run bench, a shared machine): at 40 ms, five workers added more
- * to the run's other stages than they took off its checks; at 300 ms they took the checks from 117 s
- * to 49 s.
- */
-const GROUPS_SIDE_BY_SIDE_MS = 100;
 
 /** The request slots of each of `workers` workers: maxConcurrency shared among them (never below one). */
 export function requestSlotsFor(maxConcurrency: number, workers: number): number {
