@@ -38,6 +38,13 @@ module.exports = {
       to: { path: '^reference-server/' },
     },
     {
+      name: 'suite-never-imports-the-authorization-server',
+      comment: "oidc-provider is the reference's dependency (variant authorization-server-oidc): the suite meets it over HTTP only.",
+      severity: 'error',
+      from: { path: PRODUCT },
+      to: { path: 'node_modules/oidc-provider/' },
+    },
+    {
       name: 'reference-never-imports-the-suite',
       comment: 'The reference is written independently of the suite (and of contracts/): running the suite against it is a cross-check.',
       severity: 'error',
@@ -61,7 +68,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'node_modules' },
+    // oidc-provider stays in the graph (a leaf): the rule suite-never-imports-the-authorization-server sees it.
+    exclude: { path: 'node_modules/(?!oidc-provider/)' },
     // TypeScript 7 ships no compiler API: swc parses the sources (type imports count, as they bind the layers too).
     parser: 'swc',
     tsPreCompilationDeps: true,

@@ -4,6 +4,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authorizationServer } from './auth/authorization-server';
 import { oauthRoutes } from './auth/oauth';
 import { SHORT_ACCESS_TOKEN_LIFETIME_S, TokenStore } from './auth/tokens';
 import type { AppContext, Mode, Switches } from './context';
@@ -37,7 +38,7 @@ export interface ReferenceAppOptions {
 
 /** The data a variant asks for: quiet-month and many-cars are the variants that change the seed. */
 export function seedOptions(variants: Variants): SeedOptions {
-  return { quietMonth: variants.has('quiet-month'), manyCars: variants.has('many-cars') };
+  return { quietMonth: variants.has('quiet-month'), manyCars: variants.has('many-cars'), fleetAccount: variants.has('fleet-account') };
 }
 
 /** The control API is test plumbing: neither faults nor variants change its answers. */
@@ -140,7 +141,11 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
   await app.register(carsRoutes(ctx), { prefix: '/v3' });
   await app.register(tripsRoutes(ctx), { prefix: '/v3' });
   await app.register(devicesRoutes(ctx), { prefix: '/v3' });
-  await app.register(oauthRoutes(ctx), { prefix: '/v3' });
+  // variant authorization-server-oidc: oidc-provider in place of the hand-written sign-in page and token endpoint.
+  if (variants.has('authorization-server-oidc')) {
+    ctx.authorizationServer = await authorizationServer(ctx);
+    await app.register(ctx.authorizationServer.plugin, { prefix: '/v3' });
+  } else await app.register(oauthRoutes(ctx), { prefix: '/v3' });
   await app.register(controlRoutes(ctx), { prefix: '/_control' });
   // variant idle-connection-close: kept-alive connections closed after a short idle time, unannounced.
   if (variants.has('idle-connection-close')) closeIdleConnections(app.server);

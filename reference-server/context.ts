@@ -1,5 +1,6 @@
 // What every route plugin shares: the mode, the active fault and variant, the clock and the in-memory state.
 
+import type { AuthorizationServer } from './auth/authorization-server';
 import type { TokenStore } from './auth/tokens';
 import type { Store } from './data/store';
 import type { Faults, Variants } from './switches';
@@ -18,4 +19,6 @@ export interface AppContext extends Switches {
   readonly now: () => number;
   readonly store: Store;
   readonly tokens: TokenStore;
+  /** Variant authorization-server-oidc: oidc-provider runs the sign-in page and the token endpoint. */
+  authorizationServer?: AuthorizationServer;
 }

@@ -15,6 +15,8 @@
 // This module is the list only: fault specs (`name@route`) are fault-specs.ts, the active fault of
 // an app instance is switches.ts, the --list-faults table is registry-tables.ts.
 
+import type { VariantName } from './variants';
+
 export const FAULT_FAMILIES = [
   'records',
   'errors',
@@ -51,6 +53,11 @@ export interface FaultInfo {
    * suite's core class must fail against it; P- the profile's. The reference only names the id.
    */
   readonly breaks: `S-${string}` | `P-${string}`;
+  /**
+   * The variant the fault lives in (the code it breaks runs only there): a run must start the reference
+   * with it, on the variant's target (scripts/power-plan.ts faultTarget).
+   */
+  readonly variant?: VariantName;
 }
 
 export const FAULTS = [
@@ -429,6 +436,30 @@ export const FAULTS = [
     breaks: 'P-QUERY-RANGE',
   },
   {
+    name: 'range-offset-dropped',
+    family: 'query',
+    description: 'begin and end written as a local time with a non-zero offset are read as that wall-clock time in UTC (the offset dropped)',
+    breaks: 'P-QUERY-RANGE',
+  },
+  {
+    name: 'range-offset-sign-inverted',
+    family: 'query',
+    description: 'begin and end written with a non-zero offset have the offset added instead of subtracted',
+    breaks: 'P-QUERY-RANGE',
+  },
+  {
+    name: 'limit-per-signal-name',
+    family: 'query',
+    description: 'GET /cars/{carId}/signals with several names applies limit to each name: limit items of every name',
+    breaks: 'P-QUERY-LIMIT',
+  },
+  {
+    name: 'initial-value-ignored-with-range',
+    family: 'query',
+    description: 'The car stats drop initialValue when begin or end is given (initialValue alone is applied)',
+    breaks: 'P-QUERY-INITIAL-VALUE',
+  },
+  {
     name: 'inclusive-end-only',
     family: 'query',
     description: 'inclusive=true adds the trips that ended in the range, not those that began in it and end after it',
@@ -483,6 +514,12 @@ export const FAULTS = [
     description: 'Car locations.geojson ignores begin and end: the whole location history',
     breaks: 'P-QUERY-RANGE',
   },
+  {
+    name: 'geojson-range-default-only',
+    family: 'geojson',
+    description: 'Car locations.geojson ignores begin and end: always the default range (the 1st of the month 00:00 UTC to now)',
+    breaks: 'P-QUERY-RANGE',
+  },
   { name: 'trip-geojson-drops-last-point', family: 'geojson', description: 'Trip GeoJSON LineString misses the last location', breaks: 'S-ENDPOINT-PURPOSE' },
 
   // coherence
@@ -530,6 +567,24 @@ export const FAULTS = [
     name: 'users-me-first-user',
     family: 'coherence',
     description: 'GET /users/me answers the first user of the store whoever the token belongs to',
+    breaks: 'S-ENDPOINT-PURPOSE',
+  },
+  {
+    name: 'created-car-no-owner-check',
+    family: 'coherence',
+    description: 'A car created through POST /users/{userId}/cars has no owner check: any token with the scope reads it and its sub-routes',
+    breaks: 'P-ERR-FORBIDDEN',
+  },
+  {
+    name: 'created-car-subroutes-unchecked',
+    family: 'coherence',
+    description: "A created car's sub-routes (status, locations, signals, trips, stats) have no owner check; GET /cars/{carId} keeps it",
+    breaks: 'P-ERR-FORBIDDEN',
+  },
+  {
+    name: 'me-cars-omit-created',
+    family: 'coherence',
+    description: 'GET /users/me/cars leaves out the cars created for the connected user (GET /users/{userId}/cars lists them)',
     breaks: 'S-ENDPOINT-PURPOSE',
   },
   {
@@ -765,6 +820,21 @@ export const FAULTS = [
     description: 'An invalid refresh token answers an error array instead of the legacy {"message"} body',
     breaks: 'P-TOKEN-INVALID',
   },
+  {
+    name: 'oidc-token-without-expires-at',
+    family: 'token-endpoint',
+    variant: 'authorization-server-oidc',
+    description: "The authorization server's adapter passes oidc-provider's token answer on as it is: expires_in, but no expires_at",
+    breaks: 'P-REC-TOKEN',
+  },
+  {
+    name: 'oidc-invalid-grant-passed-through',
+    family: 'token-endpoint',
+    variant: 'authorization-server-oidc',
+    description:
+      'The authorization server\'s adapter leaves oidc-provider\'s invalid_grant as it is: an invalid code or refresh token answers 400 {"error": "invalid_grant", ...}',
+    breaks: 'P-TOKEN-INVALID',
+  },
   { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds', breaks: 'P-REC-TOKEN' },
   { name: 'token-type-mac', family: 'token-endpoint', description: 'token_type is "mac" instead of "bearer"', breaks: 'P-REC-TOKEN' },
   { name: 'client-secret-not-checked', family: 'token-endpoint', description: 'The token endpoint accepts any client secret', breaks: 'P-DEC-TOKEN-CLIENT' },
@@ -825,6 +895,12 @@ export const FAULTS = [
 
   // sign-in page
   { name: 'state-not-echoed', family: 'sign-in', description: 'The redirect after sign-in drops the state parameter', breaks: 'P-SIGNIN-REDIRECT' },
+  {
+    name: 'state-echoed-raw',
+    family: 'sign-in',
+    description: 'The redirect writes the state back as it came, not percent-encoded: a state with reserved characters comes back altered',
+    breaks: 'P-SIGNIN-REDIRECT',
+  },
   {
     name: 'signin-unknown-client-200',
     family: 'sign-in',

@@ -20,6 +20,8 @@ export interface VariantInfo {
   readonly mode?: 'cloud' | 'sandbox';
   /** The variant is of the sign-in page: it shows only where tokens are minted through that page. */
   readonly signIn?: boolean;
+  /** The variant replaces what other variants change (another implementation of a part): it runs alone, never combined. */
+  readonly alone?: boolean;
 }
 
 export const VARIANTS = [
@@ -33,6 +35,13 @@ export const VARIANTS = [
     name: 'many-cars',
     description:
       'The primary user has twelve more cars, listed before the others: the tenth was driven a few times in the last three days, the rest never (a test account with many cars)',
+    allowedBy:
+      'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
+  },
+  {
+    name: 'fleet-account',
+    description:
+      'The primary user has 32 more cars, never driven and without a device, listed before every other: the cars with data come last (a fleet account)',
     allowedBy:
       'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
   },
@@ -92,6 +101,30 @@ export const VARIANTS = [
     signIn: true,
     description: 'After the password, a page says the user is signed in and only offers "Continue", which redirects with the code',
     allowedBy: 'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected": the pages of signing in are not stated)',
+  },
+  {
+    name: 'signin-page-redirected',
+    signIn: true,
+    description: 'GET /auth/auth sends the browser (303) to the login page at a URL of its own, which answers the page, as authorization servers do',
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication ("Sign-in is done by the user on a web page served at GET /auth/auth": the spec states the page, not how many answers lead a browser to it) and v3-profile.md § Sign-in page ("200 HTML sign-in page": what the browser is shown)',
+  },
+  {
+    name: 'redirect-form-encoded',
+    signIn: true,
+    description:
+      "The redirect after sign-in writes its query as application/x-www-form-urlencoded: the state's spaces as '+', its other reserved characters percent-encoded",
+    allowedBy:
+      'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected" with the code and the state) and RFC 6749 § 4.1.2 (the parameters added "using the application/x-www-form-urlencoded format")',
+  },
+  {
+    name: 'authorization-server-oidc',
+    signIn: true,
+    alone: true,
+    description:
+      "The sign-in page and the token endpoint are run by oidc-provider (a certified OpenID Connect / OAuth 2 server) mounted at /v3/auth, with its login and consent interaction (our pages on its interaction API) and a thin adapter to the profile's answers; the resource routes accept its tokens",
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication ("Sign-in is done by the user on a web page served at GET /auth/auth; the token is obtained from POST /auth/access_token") and v3-profile.md § Sign-in page and § Token endpoint (they state endpoints, parameters and answers, not who implements them; the pages of signing in are not stated)',
   },
   {
     name: 'limit-zero-means-all',
@@ -226,6 +259,11 @@ export function isVariantName(value: string): value is VariantName {
 
 export function variantNames(): VariantName[] {
   return VARIANTS.map((v) => v.name);
+}
+
+/** Whether a variant runs alone (it cannot combine with the variants of the part it replaces). */
+export function variantRunsAlone(name: string): boolean {
+  return REGISTRY.find((v) => v.name === name)?.alone === true;
 }
 
 /** The mode a run must use to see a variant. */

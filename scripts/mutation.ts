@@ -44,7 +44,7 @@ import type { Certificate } from '../src/verdict/model';
 import { REPORT_FILES } from '../src/options/paths';
 import { NOT_SELECTED } from '../src/verdict/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
-import { conformingServers, faultGatePlan, faultTarget, isCaught, MAY_NOT_RUN } from './power-plan';
+import { conformingServers, faultGatePlan, faultTarget, faultVariant, isCaught, MAY_NOT_RUN } from './power-plan';
 import { FAULTS } from '../reference-server/faults';
 import { freshRunEnv, startReference } from './reference-process';
 import { gatePowerLine, type GatePower } from './mutation-summary';
@@ -321,6 +321,8 @@ function plan(o: Options): Plan {
       label: labelFor(spec),
       target: faultTarget(spec),
       fault: spec,
+      // A fault that lives in a variant: the reference runs with it (VDS_REFERENCE_VARIANT).
+      variant: faultVariant(spec),
       breaksSpec: gating && gate.breaksSpec,
       requirements: gating ? gate.first : undefined,
       ...(gating ? { fallbackGreps: gate.fallbackGreps } : {}),

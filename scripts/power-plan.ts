@@ -9,8 +9,8 @@
 //   - what "caught" means: exit status 1 on a failing check, and core FAIL for a fault of the spec.
 import type { Catalogue } from '../src/catalogue/catalogue';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
-import { FAULT_FAMILIES, FAULTS } from '../reference-server/faults';
-import { VARIANTS, variantMode } from '../reference-server/variants';
+import { FAULT_FAMILIES, faultInfo, FAULTS, isFaultName } from '../reference-server/faults';
+import { VARIANTS, variantMode, variantRunsAlone } from '../reference-server/variants';
 import type { KillMatrix } from './kill-matrix';
 
 export type PlanTarget = 'local' | 'local-sandbox' | 'local-signin' | 'persistent';
@@ -48,10 +48,11 @@ export function variantTarget(names: string[]): PlanTarget {
  * implementation differs from the reference in many ways together; and a sandbox taking them too (its
  * open routes answer with the same records and errors). A variant that leaves a requirement
  * unshowable (MAY_NOT_RUN) is left out: it runs alone, where that allowance cannot hide another
- * variant's false alarm.
+ * variant's false alarm; so is one that replaces a part other variants change (variants.ts `alone`:
+ * the authorization server in place of the hand-written sign-in page and token endpoint).
  */
 export function combinedVariantServers(): ConformingServer[] {
-  const combinable = VARIANTS.map((v) => v.name as string).filter((n) => !MAY_NOT_RUN[n]);
+  const combinable = VARIANTS.map((v) => v.name as string).filter((n) => !MAY_NOT_RUN[n] && !variantRunsAlone(n));
   const cloud = combinable.filter((n) => variantMode(n) === 'cloud');
   return [
     { label: 'variants-combined', target: variantTarget(cloud), variant: cloud.join(',') },
@@ -69,7 +70,7 @@ export function variantAlone(name: string): ConformingServer {
  * gate), or plus each alone (`eachVariantAlone`: which variant a false alarm comes from).
  */
 export function conformingServers(eachVariantAlone = false): ConformingServer[] {
-  const alone = VARIANTS.map((v) => v.name as string).filter((n) => eachVariantAlone || MAY_NOT_RUN[n]);
+  const alone = VARIANTS.map((v) => v.name as string).filter((n) => eachVariantAlone || MAY_NOT_RUN[n] || variantRunsAlone(n));
   return [
     { label: 'clean-local', target: 'local' },
     { label: 'clean-local-sandbox', target: 'local-sandbox' },
@@ -86,15 +87,31 @@ export function breaksTheSpec(spec: string): boolean {
   return FAULTS.find((f) => f.name === name)?.breaks.startsWith('S-') ?? false;
 }
 
-/** Sandbox faults only show on a sandbox target; every other fault on the cloud-mode reference. */
-export function faultTarget(spec: string): 'local' | 'local-sandbox' {
+/** The variant a fault lives in (reference-server/faults.ts `variant`): its runs start the reference with it. */
+export function faultVariant(spec: string): string | undefined {
+  const { name } = parseFaultSpec(spec);
+  return isFaultName(name) ? faultInfo(name).variant : undefined;
+}
+
+export type FaultPlanTarget = 'local' | 'local-sandbox' | 'local-signin';
+
+/**
+ * Sandbox faults only show on a sandbox target; a fault that lives in a variant, on that variant's
+ * target (the authorization server's: tokens minted through its sign-in page); every other fault on
+ * the cloud-mode reference.
+ */
+export function faultTarget(spec: string): FaultPlanTarget {
+  const variant = faultVariant(spec);
+  if (variant) return variantTarget([variant]) as FaultPlanTarget;
   return faultFamily(spec) === 'sandbox' ? 'local-sandbox' : 'local';
 }
 
 /** How the gate runs one fault. */
 export interface FaultGatePlan {
   spec: string;
-  target: 'local' | 'local-sandbox';
+  target: FaultPlanTarget;
+  /** The variant the reference runs with (the fault lives in it). */
+  variant?: string;
   /** The statement it breaks (reference-server/faults.ts). */
   breaks: string;
   /** Breaks the spec: the core class must fail. */
@@ -120,6 +137,7 @@ export function faultGatePlan(spec: string, catalogue: Catalogue, kills: KillMat
   return {
     spec,
     target: faultTarget(spec),
+    ...(faultVariant(spec) ? { variant: faultVariant(spec) } : {}),
     breaks: FAULTS.find((f) => f.name === parseFaultSpec(spec).name)?.breaks ?? '',
     breaksSpec,
     ...(killers.length ? { first: killers.slice(0, 3) } : {}),
@@ -148,12 +166,15 @@ export function gateFaultSpecs(): string[] {
  * The end-to-end sample through the README's command: one fault of every family, its first per-route
  * fault where it has one (a per-route defect is one route's handler), else its first fault; and the
  * sample holds faults of the spec and of the profile alike (each family's order in the registry
- * decides, so the sample is the same on every run).
+ * decides, so the sample is the same on every run). The first fault that lives in each variant joins it:
+ * the power through a real part (the authorization server) is shown through the command too.
  */
 export function commandSampleFaults(): string[] {
   const specs = gateFaultSpecs();
-  return FAULT_FAMILIES.map((family) => {
-    const ofFamily = specs.filter((s) => faultFamily(s) === family);
+  const perFamily = FAULT_FAMILIES.map((family) => {
+    const ofFamily = specs.filter((s) => faultFamily(s) === family && !faultVariant(s));
     return ofFamily.find((s) => parseFaultSpec(s).route !== undefined) ?? ofFamily[0];
   }).filter((s): s is string => s !== undefined);
+  const variants = [...new Set(specs.map(faultVariant).filter((v): v is string => v !== undefined))];
+  return [...perFamily, ...variants.map((v) => specs.find((s) => faultVariant(s) === v)!)];
 }

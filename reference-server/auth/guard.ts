@@ -39,7 +39,7 @@ const AUTH_TIPS = {
 };
 
 /** Authentication: the Bearer header and the token's state. */
-function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
+async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<AccessToken> {
   const { faults } = ctx;
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') {
@@ -56,7 +56,9 @@ function authenticate(request: FastifyRequest, ctx: AppContext): AccessToken {
     throw new ApiError(401, 'AUTHENTICATION_ERROR', message, AUTH_TIPS.malformed);
   }
   // fault unknown-token-as-first-user: a token the store does not know falls back to a default session.
-  const token = ctx.tokens.access(match[1]) ?? (faults.has('unknown-token-as-first-user') ? defaultSession(ctx) : undefined);
+  // variant authorization-server-oidc: the tokens oidc-provider issued are looked up in it.
+  const known = ctx.tokens.access(match[1]) ?? (await ctx.authorizationServer?.accessToken(match[1]));
+  const token = known ?? (faults.has('unknown-token-as-first-user') ? defaultSession(ctx) : undefined);
   if (!token) {
     // fault unknown-token-revoked: a token missing from the store is taken for a revoked one.
     if (faults.has('unknown-token-revoked'))
@@ -142,6 +144,11 @@ function checkOwner<R>(route: RouteKey, resource: Owned<R>, token: AccessToken, 
   // Devices always bring their own access rule (see routes/devices.ts).
   if (resource.kind === 'device' || resource.ownerId === token.userId) return;
   const { faults } = ctx;
+  // faults created-car-*: a car created since the seed (POST /users/{userId}/cars) was never given an owner check.
+  if (resource.kind === 'car' && !ctx.store.seed.cars.some((c) => c.id === (resource.value as { id: number }).id)) {
+    if (faults.has('created-car-no-owner-check')) return;
+    if (faults.has('created-car-subroutes-unchecked') && route !== 'GET /cars/:carId') return;
+  }
   // faults cross-user-*: one route forgets the ownership check.
   if (route === 'GET /trips/:tripId' && faults.has('cross-user-trip-readable')) return;
   if (route === 'GET /cars/:carId' && faults.has('cross-user-car-readable')) return;
@@ -188,7 +195,7 @@ export async function runRoute<R = undefined, Q = undefined>(
     switch (step) {
       case 'auth':
         // Sandbox read routes ignore any Authorization header (profile: "may ignore it").
-        if (!open) token = authenticate(request, ctx);
+        if (!open) token = await authenticate(request, ctx);
         // fault status-says-token-expired: this route compares the expiry (ms) with a clock in seconds, so every token has expired.
         if (token && steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-says-token-expired')) {
           throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');

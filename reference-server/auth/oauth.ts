@@ -132,6 +132,13 @@ export function oauthRoutes(ctx: AppContext) {
     // fault signin-unknown-client-200: the page is shown before the client is looked up.
     const resolved = resolveClient(req, reply, faults.has('signin-unknown-client-200'));
     if (!resolved.ok) return resolved.reply;
+    // variant signin-page-redirected: the browser is sent to the login page at a URL of its own, as
+    // authorization servers do (the same route here, marked login=1), which answers the page.
+    if (variants.has('signin-page-redirected') && first(q, 'login') !== '1') {
+      const query = new URLSearchParams(Object.entries(q).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : v === undefined ? [] : [[k, v]])));
+      query.set('login', '1');
+      return reply.code(303).header('location', `auth?${query.toString()}`).header('cache-control', 'no-store').send();
+    }
     // fault signin-page-no-form: a maintenance notice left in place of the form.
     if (faults.has('signin-page-no-form')) return sendHtml(reply, 200, renderErrorPage('Sign in', 'Signing in is not available at the moment.'));
     return sendHtml(
@@ -215,7 +222,10 @@ export function oauthRoutes(ctx: AppContext) {
     // fault redirect-code-param-renamed: a non-standard parameter name.
     let location = `${target}${target.includes('?') ? '&' : '?'}${faults.has('redirect-code-param-renamed') ? 'auth_code' : 'code'}=${encodeURIComponent(code.value)}`;
     // fault state-not-echoed: the state is dropped from the redirect.
-    if (req.state !== undefined && !faults.has('state-not-echoed')) location += `&state=${encodeURIComponent(req.state)}`;
+    // fault state-echoed-raw: the state written back as it came, not encoded.
+    // variant redirect-form-encoded: the query written as application/x-www-form-urlencoded (a space as '+').
+    const encode = (v: string) => (variants.has('redirect-form-encoded') ? new URLSearchParams({ v }).toString().slice(2) : encodeURIComponent(v));
+    if (req.state !== undefined && !faults.has('state-not-echoed')) location += `&state=${faults.has('state-echoed-raw') ? req.state : encode(req.state)}`;
     // fault redirect-empty-state: the state is always written, empty when none was sent.
     if (req.state === undefined && faults.has('redirect-empty-state')) location += '&state=';
     return reply.code(302).header('location', location).header('cache-control', 'no-store').send();

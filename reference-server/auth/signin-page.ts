@@ -1,7 +1,7 @@
 // HTML of the sign-in page (GET/POST /v3/auth/auth) and of its 404 page. Every interpolated value
 // is escaped: client_id, redirect_uri, scope and state come straight from the query string.
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
@@ -32,7 +32,7 @@ const STYLE = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem
 form{display:grid;gap:.6rem}label{font-weight:600}input{padding:.5rem;font-size:1rem}
 button{padding:.6rem;font-size:1rem;cursor:pointer}.error{color:#b00020;font-weight:600}`;
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

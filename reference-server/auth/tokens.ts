@@ -114,6 +114,11 @@ export class TokenStore {
     return token.forcedExpired || nowMs >= token.expiresAt;
   }
 
+  /** A secret issued by another authorization server of this app (variant authorization-server-oidc). */
+  recordIssued(value: string): void {
+    this.everIssued.push(value);
+  }
+
   /** Codes, access tokens and refresh tokens issued since the server started (resets included). */
   issued(): readonly string[] {
     return this.everIssued;

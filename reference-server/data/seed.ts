@@ -36,6 +36,8 @@ export interface SeedOptions {
   quietMonth?: boolean;
   /** Variant many-cars: alice has twelve more cars, listed first: the tenth driven twice in the last days, the others never. */
   manyCars?: boolean;
+  /** Variant fleet-account: alice has 32 more cars, never driven, listed before every other. */
+  fleetAccount?: boolean;
 }
 
 /** Variant many-cars: the first of alice's extra cars (ids from here). */
@@ -112,9 +114,36 @@ function manyCars(car: (c: Omit<Car, 'timezone'>) => Car): Car[] {
   );
 }
 
+/** Variant fleet-account: the first of the fleet's cars (ids from here), and how many. */
+const FLEET_FIRST_ID = 4101;
+const FLEET_COUNT = 32;
+
+/**
+ * Variant fleet-account: a fleet account's cars, more than a client looks at in one glance, listed
+ * before the cars with data; none was ever driven, none has a device.
+ */
+function fleetCars(car: (c: Omit<Car, 'timezone'>) => Car): Car[] {
+  return Array.from({ length: FLEET_COUNT }, (_, i) =>
+    car({
+      id: FLEET_FIRST_ID + i,
+      userId: SEED_IDS.alice,
+      name: `Pool car ${i + 1}`,
+      make: 'Fleetco',
+      model: 'Utility',
+      year: 2021,
+      numberPlate: `FL-${String(i + 1).padStart(3, '0')}-AA`,
+      deviceId: null,
+      cardbId: 1,
+      creationDate: at('2019-03-01T08:00:00Z'),
+      lastUpdateDate: at('2019-03-01T08:00:00Z'),
+    }),
+  );
+}
+
 function seedCars(options: SeedOptions = {}): Car[] {
   const car = (c: Omit<Car, 'timezone'>): Car => ({ ...c, timezone: 'Europe/Paris' });
   return [
+    ...(options.fleetAccount ? fleetCars(car) : []),
     ...(options.manyCars ? manyCars(car) : []),
     car({
       id: SEED_IDS.aliceRichCar,
@@ -430,7 +459,11 @@ const cache = new Map<string, Seed>();
 const CACHE_SIZE = 8;
 
 export function seedFor(nowMs: number, options: SeedOptions = {}): Seed {
-  const key = `${nowMs}|${options.quietMonth === true}|${options.manyCars === true}`;
+  // Every option that is on, by name: a new option of the seed is part of the key without more code.
+  const key = `${nowMs}|${Object.keys(options)
+    .filter((k) => options[k as keyof SeedOptions])
+    .sort()
+    .join(',')}`;
   let seed = cache.get(key);
   if (!seed) {
     seed = generateSeed(nowMs, options);

@@ -68,7 +68,18 @@ function parseDate(query: Query, name: 'begin' | 'end', faults: Faults): number 
   if (raw === undefined) return undefined;
   // fault date-param-offset-only: the query's dates are matched against the one form of the
   // documentation's default (whole seconds and a ±hh:mm offset): Z and fractions are refused.
-  const ms = faults.has('date-param-offset-only') && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/.test(raw) ? null : parseRfc3339(raw);
+  // faults range-offset-dropped / range-offset-sign-inverted: a local time's offset read wrong (its
+  // wall-clock time taken as UTC; the offset added instead of subtracted).
+  const read = (text: string) => {
+    const ms = parseRfc3339(text);
+    const offset = /([+-])(\d\d):(\d\d)$/.exec(text);
+    if (ms === null || !offset) return ms;
+    const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+    if (faults.has('range-offset-dropped')) return ms + minutes * 60_000;
+    if (faults.has('range-offset-sign-inverted')) return ms + 2 * minutes * 60_000;
+    return ms;
+  };
+  const ms = faults.has('date-param-offset-only') && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/.test(raw) ? null : read(raw);
   if (ms === null) {
     // fault unparseable-date-ignored: a bad date silently falls back to the default.
     if (faults.has('unparseable-date-ignored')) return undefined;

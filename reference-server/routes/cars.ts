@@ -99,7 +99,9 @@ export function carsRoutes(ctx: AppContext) {
           throw parametersError(404, 'Statistics not found', 'Give a range in which the car made trips');
         const sum = trips.reduce((acc, t) => acc + (type === 'MILEAGE' ? t.mileage : t.usedTime), 0);
         // fault initial-value-ignored: the offset is parsed and dropped.
-        const offset = faults.has('initial-value-ignored') ? 0 : initialValue;
+        // fault initial-value-ignored-with-range: the offset is dropped when begin or end is given (another query path).
+        const ranged = ['begin', 'end'].some((k) => asQuery(request.query)[k] !== undefined);
+        const offset = faults.has('initial-value-ignored') || (ranged && faults.has('initial-value-ignored-with-range')) ? 0 : initialValue;
         // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
         // fault car-usedtime-ms: the used time summed from a column of milliseconds.
         const value = type === 'MILEAGE' ? round(sum + offset, 3) : (faults.has('car-usedtime-ms') ? sum * 1000 : sum) + offset;
@@ -139,7 +141,10 @@ export function carsRoutes(ctx: AppContext) {
         const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
         // fault geojson-range-ignored: the GeoJSON variant reads the whole history, whatever begin and end.
         const all = store.history(car.id).locations;
-        const located = faults.has('geojson-range-ignored') ? all : locationsIn(car, range);
+        // fault geojson-range-default-only: the GeoJSON variant reads the default range, whatever begin and end.
+        const located = faults.has('geojson-range-ignored')
+          ? all
+          : locationsIn(car, faults.has('geojson-range-default-only') ? parseRange({}, now(), ctx) : range);
         const items = ignore ? located : faults.has('limit-before-range') ? inRangeLimited(all, range, limit) : applyLimit(located, limit, variants);
         const points = geojsonOrder(items, variants).map((l) => pointView(l, ctx));
         // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
@@ -169,7 +174,16 @@ export function carsRoutes(ctx: AppContext) {
           ? items
           : faults.has('limit-before-range')
             ? inRangeLimited(named, range, limit)
-            : applyLimit(items, limit, variants);
+            : filter !== null && faults.has('limit-per-signal-name')
+              ? // fault limit-per-signal-name: with names, the limit is applied to each name's signals.
+                [...filter].flatMap((name) =>
+                  applyLimit(
+                    items.filter((s) => s.name === name),
+                    limit,
+                    variants,
+                  ),
+                )
+              : applyLimit(items, limit, variants);
         return historyOrder(page, variants).map((s) => signalView(s, ctx));
       },
     }));

@@ -43,12 +43,13 @@ function parseMintBody(body: unknown): MintRequest {
 }
 
 export function controlRoutes(ctx: AppContext) {
-  function tokenFrom(request: FastifyRequest) {
+  /** The access token a body names: the control API's own, or (variant authorization-server-oidc) the authorization server's. */
+  async function tokenFrom(request: FastifyRequest) {
     const parsed = parseJson(request.body);
     if (!parsed.ok || !isPlainObject(parsed.value) || typeof parsed.value.token !== 'string') {
       throw parametersError(400, 'Body must be a JSON object with a token string', 'Send {"token": "<access token>"}');
     }
-    const token = ctx.tokens.access(parsed.value.token);
+    const token = ctx.tokens.access(parsed.value.token) ?? (await ctx.authorizationServer?.accessToken(parsed.value.token));
     if (!token) throw parametersError(404, 'Token not found', 'Send an access token issued by this server since the last reset');
     return token;
   }
@@ -66,6 +67,7 @@ export function controlRoutes(ctx: AppContext) {
     app.post('/reset', (_request: FastifyRequest, reply: FastifyReply) => {
       ctx.store.reset();
       ctx.tokens.clear();
+      ctx.authorizationServer?.reset();
       return reply.code(204).send();
     });
 
@@ -105,6 +107,7 @@ export function controlRoutes(ctx: AppContext) {
       }
       ctx.store.reset();
       ctx.tokens.clear();
+      ctx.authorizationServer?.reset();
       return reply.code(204).send();
     });
 
@@ -132,8 +135,8 @@ export function controlRoutes(ctx: AppContext) {
       return reply.code(200).header('cache-control', 'no-store').send({ code: code.value });
     });
 
-    app.post('/tokens/expire', (request: FastifyRequest, reply: FastifyReply) => {
-      tokenFrom(request).forcedExpired = true;
+    app.post('/tokens/expire', async (request: FastifyRequest, reply: FastifyReply) => {
+      (await tokenFrom(request)).forcedExpired = true;
       return reply.code(204).send();
     });
 
@@ -141,8 +144,8 @@ export function controlRoutes(ctx: AppContext) {
       return reply.send({ secrets: ctx.tokens.issued() });
     });
 
-    app.post('/tokens/revoke', (request: FastifyRequest, reply: FastifyReply) => {
-      tokenFrom(request).revoked = true;
+    app.post('/tokens/revoke', async (request: FastifyRequest, reply: FastifyReply) => {
+      (await tokenFrom(request)).revoked = true;
       return reply.code(204).send();
     });
   };

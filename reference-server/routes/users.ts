@@ -23,7 +23,9 @@ export function usersRoutes(ctx: AppContext) {
   // fault me-cars-date-zulu: the connected user's list has a serializer of its own, writing dates with "Z".
   const meView = (c: Car) => carView(c, ctx, { zulu: faults.has('me-cars-date-zulu') });
   // fault me-cars-all-users: the connected user's list is queried without its user filter.
-  const meCars = (userId: number) => ordered(listed(faults.has('me-cars-all-users') ? store.allCars() : store.carsOfUser(userId))).map(meView);
+  // fault me-cars-omit-created: the connected user's list reads the seed only; GET /users/{userId}/cars lists the created cars.
+  const meListed = (cars: Car[]) => (faults.has('me-cars-omit-created') ? cars.filter((c) => store.seed.cars.some((s) => s.id === c.id)) : listed(cars));
+  const meCars = (userId: number) => ordered(meListed(faults.has('me-cars-all-users') ? store.allCars() : store.carsOfUser(userId))).map(meView);
   const load = (request: UserRequest) => () => loadUser(ctx, request.params.userId);
 
   return async function plugin(app: FastifyInstance): Promise<void> {

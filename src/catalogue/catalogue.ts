@@ -442,7 +442,7 @@ export interface Coverage {
 }
 
 /** The error statuses a requirement's checks provoke on the routes it judges: its documented answer (`expect.status`), or `provokes`. */
-function provokedStatuses(r: Requirement): number[] {
+export function provokedStatuses(r: Requirement): number[] {
   const statuses = [(r.params.expect as { status?: unknown } | undefined)?.status, r.params.provokes].flat();
   return [...new Set(statuses.filter((s): s is number => typeof s === 'number' && s >= 400))].sort();
 }
@@ -488,8 +488,13 @@ export function coverageOf(catalogue: Catalogue, st: Statement): Coverage {
   return { requirements, units, uncovered: units.filter((u) => u.checks.length === 0) };
 }
 
+/** The non-advisory requirements that provoke this error status on this route (they judge it). */
+export function errorProvokers(catalogue: Catalogue, route: string, status: number): Requirement[] {
+  return catalogue.requirements.filter((r) => !r.advisory && !r.judgesErrorsSeen && r.routes.includes(route) && provokedStatuses(r).includes(status));
+}
+
 /** The error statuses the catalogue's non-advisory requirements provoke on a route they judge. */
-function errorStatusesOf(catalogue: Catalogue, route: string): number[] {
+export function errorStatusesOf(catalogue: Catalogue, route: string): number[] {
   const statuses = catalogue.requirements.filter((r) => !r.advisory && r.routes.includes(route)).flatMap(provokedStatuses);
   return [...new Set(statuses)].sort();
 }

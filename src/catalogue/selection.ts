@@ -5,7 +5,7 @@
 // A pattern is matched, as Playwright matches a test, against the check's title and tags:
 //   "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical"
 import { runOptions } from '../options/options';
-import type { PlannedCheck } from './catalogue';
+import { provokedStatuses, type PlannedCheck } from './catalogue';
 import { escapeRegExp } from '../util/regexp';
 
 export interface Selection {
@@ -62,6 +62,40 @@ function isSelected(p: PlannedCheck, s: Selection): boolean {
 
 export function selectChecks(planned: PlannedCheck[], s: Selection = selectionFromEnv()): PlannedCheck[] {
   return planned.filter((p) => isSelected(p, s));
+}
+
+/** The routes a check judges: its route, or a once-check's routes. */
+const judgedRoutes = (p: PlannedCheck) => (p.route ? [p.route.route] : p.requirement.routes);
+
+/** A check that only reads: every route it sends to is a GET. */
+const onlyReads = (p: PlannedCheck) => [...judgedRoutes(p), ...p.requirement.reads].every((r) => r.startsWith('GET '));
+
+/**
+ * The checks that feed what a selected check judges, though the selection leaves them out. A
+ * requirement that judges every error its group receives on a route (CORE-ERROR-BODY) judges the
+ * errors the catalogue documents there (the statuses the requirements provoke on it): when the
+ * checks that provoke them are not selected (the core checks alone, a --grep), those that only read
+ * run all the same, as feeders, so their error answers are judged; their own outcomes are not
+ * reported (not selected). A check that writes is never run unasked: on a server that wrongly
+ * accepts its request it changes what the selected checks meet (the errors only writes provoke are
+ * then reported not judged: responses.ts errorBody). The feeders and the selected checks together,
+ * in the catalogue's order.
+ */
+export function withFeeders(planned: PlannedCheck[], selected: PlannedCheck[]): { checks: PlannedCheck[]; feeders: Set<PlannedCheck> } {
+  const judged = new Set(selected.filter((p) => p.requirement.judgesErrorsSeen).flatMap(judgedRoutes));
+  const chosen = new Set(selected);
+  const feeders = new Set(
+    planned.filter(
+      (p) =>
+        !chosen.has(p) &&
+        !p.requirement.advisory &&
+        !p.requirement.judgesErrorsSeen &&
+        onlyReads(p) &&
+        provokedStatuses(p.requirement).length > 0 &&
+        judgedRoutes(p).some((r) => judged.has(r)),
+    ),
+  );
+  return { checks: feeders.size ? planned.filter((p) => chosen.has(p) || feeders.has(p)) : selected, feeders };
 }
 
 /**

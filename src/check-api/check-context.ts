@@ -61,7 +61,14 @@ export class CheckContext {
     private readonly clock: Clock = systemClock(),
     /** The error answers the group's other checks received so far, by route (src/engine/errors-seen.ts). */
     private readonly seenErrors: (route: string) => SeenError[] = () => [],
+    /** Whether a check of this requirement ran in the group so far (errors-seen.ts). */
+    private readonly ranInGroup: (requirementId: string) => boolean = () => true,
   ) {}
+
+  /** A check of this requirement ran in this route group (before the checks that judge the errors seen). */
+  ran(requirementId: string): boolean {
+    return this.ranInGroup(requirementId);
+  }
 
   /**
    * The error answers every other (non-advisory) check of this group has received on the route under

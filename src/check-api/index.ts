@@ -8,7 +8,7 @@ export * from './assertions';
 export { fuzzSeed, hostileIds, hostileQueries } from './fuzz';
 export { signInForCheck } from './sign-in';
 export { NoAnswerError, type ApiResponse } from '../transport/api';
-export { resourceParam, type Route } from '../catalogue/catalogue';
+export { errorProvokers, errorStatusesOf, resourceParam, type Route } from '../catalogue/catalogue';
 export { expandDeep, expandTemplate, rawBody, rfc3339, unknownIdLike } from '../catalogue/templates';
 export { checkContract, describeViolations, documentedOnly } from '../schemas/validate';
 export type { DataKey } from '../setup/run-context';

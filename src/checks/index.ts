@@ -5,6 +5,7 @@ import * as coherence from './coherence';
 import { errorCase } from './error-case';
 import * as fuzz from './fuzz';
 import * as query from './query';
+import { queryPairs } from './query-pairs';
 import * as responses from './responses';
 import * as writes from './writes';
 import { type CheckContext } from '../check-api';
@@ -32,6 +33,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'query-range-accepted': query.queryRangeAccepted,
   'query-range-equal': query.queryRangeEqual,
   'query-date-forms': query.queryDateForms,
+  'query-pairs': queryPairs,
   'query-range-geojson': query.queryRangeGeojson,
   'query-range-stats': query.queryRangeStats,
   'stats-bounds': query.statsBounds,
@@ -55,6 +57,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'coherence-geojson-trip': coherence.geojsonTrip,
   'coherence-trip-window': coherence.tripWindow,
   'core-car-create': writes.coreCarCreate,
+  'created-car-forbidden': writes.createdCarForbidden,
   'core-device-car': writes.coreDeviceCar,
   'core-device-scope-restricted': writes.coreDeviceScopeRestricted,
   'car-create': writes.carCreate,

@@ -400,33 +400,53 @@ export async function queryRangeEqual(ctx: CheckContext): Promise<void> {
 }
 
 /** The three ways of writing one instant the profile and clients use: +00:00, Z, and fractional seconds with Z. */
+/**
+ * One instant in the RFC 3339 forms a client may write it in: +00:00, Z, fractional seconds, and a
+ * local time with its offset, east of UTC with minutes (+05:30) and west (-07:00, with fractions).
+ */
 function forms(text: string): Record<string, string> {
-  const iso = new Date(Date.parse(text)).toISOString();
-  return { '+00:00': rfc3339(new Date(Date.parse(text))), Z: iso.replace('.000Z', 'Z'), 'fractional seconds and Z': iso };
+  const t = Date.parse(text);
+  const iso = new Date(t).toISOString();
+  const withOffset = (minutes: number, fraction: boolean) => {
+    const local = new Date(t + minutes * 60_000).toISOString().replace('Z', '');
+    const sign = minutes < 0 ? '-' : '+';
+    const abs = Math.abs(minutes);
+    const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+    return `${fraction ? local : local.replace(/\.\d+$/, '')}${offset}`;
+  };
+  return {
+    '+00:00': rfc3339(new Date(t)),
+    Z: iso.replace('.000Z', 'Z'),
+    'fractional seconds and Z': iso,
+    'a local time east of UTC (+05:30)': withOffset(330, false),
+    'a local time west of UTC with fractional seconds (-07:00)': withOffset(-420, true),
+  };
 }
 
 /**
- * begin and end written with Z, or with fractions, are the same instants as with +00:00: the same
- * answer (the same items for a list, the same value for a statistic).
+ * begin and end written in each RFC 3339 form (Z, fractions, a local time with its offset east or west
+ * of UTC) are the same instants as with +00:00: the same answer (the same items for a list, the same
+ * value for a statistic). The forms are asked together: nothing orders them.
  */
 export async function queryDateForms(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const window = ctx.window();
   const begins = forms(window.begin);
   const ends = forms(window.end);
-  const answers: Array<{ form: string; status: number; key: string; res: Awaited<ReturnType<CheckContext['call']>> }> = [];
-  for (const form of Object.keys(begins)) {
-    const { status, body, res } = await answerFor(ctx, route, { begin: begins[form], end: ends[form] });
-    const key = Array.isArray(body)
-      ? JSON.stringify(body.map((item) => recordKey(route, item)).sort())
-      : JSON.stringify((body as Item | undefined)?.value ?? null);
-    answers.push({ form, status, key, res });
-  }
+  const answers = await Promise.all(
+    Object.keys(begins).map(async (form) => {
+      const { status, body, res } = await answerFor(ctx, route, { begin: begins[form], end: ends[form] });
+      const key = Array.isArray(body)
+        ? JSON.stringify(body.map((item) => recordKey(route, item)).sort())
+        : JSON.stringify((body as Item | undefined)?.value ?? null);
+      return { form, status, key, res };
+    }),
+  );
   const [base, ...others] = answers;
   for (const a of others) {
     if (a.status !== base.status || a.key !== base.key) {
       fail({
-        expected: `begin/end written with ${a.form} answer as with ${base.form} (the same instants, RFC 3339)`,
+        expected: `begin/end written with ${a.form} (${begins[a.form]} .. ${ends[a.form]}) answer as with ${base.form} (the same instants, RFC 3339)`,
         actual: a.status !== base.status ? `status ${a.status} (with ${base.form}: ${base.status})` : 'another answer',
         exchange: a.res.exchange,
       });
@@ -434,10 +454,6 @@ export async function queryDateForms(ctx: CheckContext): Promise<void> {
   }
 }
 
-/**
- * The range, given or default, applies to the car GeoJSON as to the car's locations: as many
- * positions as locations over the same range (which positions they are is COH-GEOJSON-CAR's).
- */
 export async function queryRangeGeojson(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const locations = ctx.catalogue.route('GET /cars/{carId}/locations');

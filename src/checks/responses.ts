@@ -1,6 +1,8 @@
 // Checks on one valid request to a route: status, content type, record shape; and the shape of its
 // errors, what ids that are not ids give, and which credentials it accepts.
 import {
+  errorProvokers,
+  errorStatusesOf,
   type ApiResponse,
   type CallOptions,
   type CheckContext,
@@ -182,6 +184,7 @@ export async function errorBody(ctx: CheckContext): Promise<void> {
   if (route.method !== 'GET') ctx.requireWrites();
   if (ctx.target.env === 'sandbox' && !route.sandboxOpen) ctx.token('full'); // not applicable to a tokenless sandbox
   let errors = 0;
+  const judged = new Set<number>();
   const skipped: string[] = [];
   for (const p of PROVOCATIONS) {
     let options: CallOptions | undefined;
@@ -196,10 +199,12 @@ export async function errorBody(ctx: CheckContext): Promise<void> {
     const res = await ctx.call(route, options);
     if (res.status < 400) continue;
     errors += 1;
+    judged.add(res.status);
     expectError(res, { status: res.status, tip: 'any' });
     if ((res.json as Array<{ message: string }>).some((e) => e.message === '')) ctx.warn(`${p.label}: an error element has an empty message`);
   }
   const seen = ctx.errorsSeen();
+  for (const { res } of seen) judged.add(res.status);
   const wrong: Array<{ by: string; details: FailureDetails }> = [];
   for (const { by, res } of seen) {
     try {
@@ -223,6 +228,25 @@ export async function errorBody(ctx: CheckContext): Promise<void> {
   }
   if (errors + seen.length === 0) {
     throw new NotRun(`no request made the route answer an error to judge${skipped.length ? ` (not sent: ${skipped.join('; ')})` : ''}`);
+  }
+  // The route's documented errors (the statuses the catalogue's requirements provoke on it) that no
+  // check of this run provoked, because none that could ran (a selection without them: the checks
+  // that write run only when asked for): not judged, so not passed.
+  const unprovoked = errorStatusesOf(ctx.catalogue, route.route)
+    .filter((status) => !judged.has(status))
+    .map((status) => ({
+      status,
+      // Those that run in this route's group (a once-check of another group feeds that group's judgement).
+      by: errorProvokers(ctx.catalogue, route.route, status)
+        .filter((r) => r.per !== 'once' || r.group === route.group)
+        .map((r) => r.id),
+    }))
+    .filter(({ by }) => by.length > 0 && !by.some((id) => ctx.ran(id)));
+  if (unprovoked.length) {
+    throw new NotRun(
+      `the ${unprovoked.map((u) => u.status).join(' and ')} answers of this route were not provoked in this run: ` +
+        `run ${[...new Set(unprovoked.flatMap((u) => u.by))].slice(0, 4).join(', ')} (or the whole suite) to judge their body`,
+    );
   }
 }
 

@@ -58,13 +58,17 @@ function documented(ctx: CheckContext): ErrorExpectation {
 export async function coreCarCreate(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const create = route(ctx, 'POST /users/{userId}/cars');
-  const list = route(ctx, 'GET /users/{userId}/cars');
-  const listCars = async () => {
-    const res = await ctx.call(list);
-    expectStatus(res, '2xx', "listing the user's cars");
-    return { cars: expectObjects(res, 'cars'), exchange: res.exchange };
-  };
-  const before = new Set((await listCars()).cars.map((c) => String(c.id)));
+  // "Get all cars of a user" and "Get all cars of the connected user": a car created for the connected user is in both.
+  const lists = [route(ctx, 'GET /users/{userId}/cars'), route(ctx, 'GET /users/me/cars')];
+  const listCars = () =>
+    Promise.all(
+      lists.map(async (list) => {
+        const res = await ctx.call(list);
+        expectStatus(res, '2xx', `listing the user's cars (${list.method} ${list.path})`);
+        return { route: `${list.method} ${list.path}`, cars: expectObjects(res, 'cars'), exchange: res.exchange };
+      }),
+    );
+  const before = new Set((await listCars()).flatMap((l) => l.cars.map((c) => String(c.id))));
   const stamp = ctx.now().toString(36);
   const bodies: Array<Record<string, unknown>> = [1, 2].map((n) => ({
     ...validCarBody(ctx.now()),
@@ -79,25 +83,72 @@ export async function coreCarCreate(ctx: CheckContext): Promise<void> {
   }
   for (const res of answers) expectStatus(res, '2xx', 'creating a car for the user (two sent together)');
   const after = await listCars();
-  const found = bodies.map((body) => after.cars.filter((c) => !before.has(String(c.id)) && c.model === body.model && c.make === body.make));
-  found.forEach((cars, i) => {
-    if (cars.length === 0) {
+  let cars: Item[] = [];
+  for (const list of after) {
+    const found = bodies.map((body) => list.cars.filter((c) => !before.has(String(c.id)) && c.model === body.model && c.make === body.make));
+    found.forEach((listed, i) => {
+      if (listed.length === 0) {
+        fail({
+          expected: `the car created with make ${show(bodies[i].make)} and model ${show(bodies[i].model)} among the user's cars at ${list.route} (two cars were created together)`,
+          actual: 'not listed',
+          exchange: list.exchange,
+        });
+      }
+    });
+    cars = found.map((c) => c[0]);
+    if (sameValue(cars[0].id, cars[1].id)) {
       fail({
-        expected: `the car created with make ${show(bodies[i].make)} and model ${show(bodies[i].model)} among the user's cars (two cars were created together)`,
-        actual: 'not listed',
-        exchange: after.exchange,
+        expected: 'two cars created together have two distinct ids (a car identifier names one car)',
+        actual: `both have id ${show(cars[0].id)} at ${list.route}`,
+        exchange: list.exchange,
       });
     }
+  }
+  await Promise.all(cars.map((listed) => expectSameCarById(ctx, listed)));
+}
+
+/**
+ * A car the run creates for the primary user is that user's like any other: the second user's token
+ * is refused it on every car route the requirement judges, with the answer another user's car gets
+ * (v3-profile.md § Errors: 403 "Token can't access this car", as ERR-CAR-FORBIDDEN asks of a seeded
+ * car). A server whose owner check relies on something only the seeded cars have fails here.
+ */
+export async function createdCarForbidden(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  ctx.token('otherUser');
+  const body = { ...validCarBody(ctx.now()), model: 'Cross-user check' };
+  const res = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body });
+  if (res.status >= 400 && res.status < 500) throw unreadable(`creating a car with the profile's body answered ${res.status}`, 'CAR-CREATE');
+  expectStatus(res, '2xx', 'creating a car for the primary user');
+  const id = expectObject(res, 'the created car').id;
+  if (typeof id !== 'number' && typeof id !== 'string') throw unreadable("the created car has no id (the profile's created-car record)", 'CAR-CREATE');
+  const expected = documented(ctx);
+  const judged = ctx.requirement.routes.map((r) => route(ctx, r));
+  const answers = await Promise.all(judged.map((r) => ctx.call(r, { ids: { carId: String(id) }, token: 'otherUser' })));
+  const wrong: Array<{ route: string; details: FailureDetails }> = [];
+  answers.forEach((answer, i) => {
+    try {
+      expectError(answer, expected);
+    } catch (err) {
+      if (!(err instanceof ConformanceFailure)) throw err;
+      wrong.push({ route: `${judged[i].method} ${judged[i].path}`, details: err.details });
+    }
   });
-  const cars = found.map((c) => c[0]);
-  if (sameValue(cars[0].id, cars[1].id)) {
+  if (wrong.length) {
+    const [first] = wrong;
     fail({
-      expected: 'two cars created together have two distinct ids (a car identifier names one car)',
-      actual: `both have id ${show(cars[0].id)}`,
-      exchange: after.exchange,
+      ...first.details,
+      expected: `the car ${show(id)} the run created for the primary user, asked for with the second user's token: ${first.details.expected}`,
+      actual: `${first.route}: ${first.details.actual}${
+        wrong.length > 1
+          ? `; and ${wrong.length - 1} more route(s): ${wrong
+              .slice(1)
+              .map((w) => w.route)
+              .join(', ')}`
+          : ''
+      }`,
     });
   }
-  for (const listed of cars) await expectSameCarById(ctx, listed);
 }
 
 /** GET /cars/{id} of a listed car answers that car: its id names one car, whichever route reads it. */

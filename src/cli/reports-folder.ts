@@ -1,7 +1,7 @@
 // The reports folder before a run: the previous run's certificate moves to previous/ (so that
 // `--compare last` and `--last-failed` need no extra step), a file the user passed in that lives
-// in the folder is kept out of harm's way, and everything else of the previous run goes (Allure
-// never empties its own folder). README.md, the project's own test output (self/, mutation/) and
+// in the folder is kept out of harm's way, and everything else of the previous run goes (an old
+// Allure result would show as a retry). README.md, the project's own test output (self/, mutation/) and
 // certification archives stay.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -7,15 +7,14 @@
 // failed test, so against a server that fails hundreds of checks a test per check costs a worker
 // restart each (measured: about 0.6 s a failing test on two cores). With one test per group a run
 // costs about the same whatever the number of failures, and every failing check still appears as a
-// failed step (HTML, Allure), in the test's error, and in the certificate and JUnit, one entry each.
+// failed step (HTML), in the test's error, and in the certificate, JUnit and Allure (one result per
+// check, src/rendering/render-allure.ts), one entry each.
 import type { TestInfo } from '@playwright/test';
-import * as allure from 'allure-js-commons';
 import { loadCatalogue, planChecks, type Group, type PlannedCheck } from '../catalogue/catalogue';
 import { runOptions } from '../options/options';
 import { secretRefs } from '../setup/secret-refs';
 import { interruption, onInterruption } from '../setup/interruption';
-import { selectChecks } from '../catalogue/selection';
-import { allureLabels } from '../rendering/allure-labels';
+import { selectChecks, withFeeders } from '../catalogue/selection';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../verdict/check-record';
 import { failureLines } from '../rendering/format';
 import { test } from '../../fixtures/suite-fixtures';
@@ -25,20 +24,17 @@ import { runScheduled } from './schedule';
 import { stage } from '../transport/timeline';
 
 export function defineGroupSuite(group: Group): void {
-  const selected = selectChecks(planChecks(loadCatalogue()).filter((p) => p.group === group));
+  const planned = planChecks(loadCatalogue()).filter((p) => p.group === group);
+  const selected = selectChecks(planned);
   if (selected.length === 0) return; // nothing of this group selected: no test, so no empty result
+  // The checks that provoke the errors a selected check judges run too, unreported (selection.ts).
+  const { checks: scheduled, feeders } = withFeeders(planned, selected);
   // The test's tags: its group and classes. A check's own tags (requirement id, severity) select it
   // through the checks' selection (src/catalogue/selection.ts), not Playwright's.
   const tags = [...new Set([`@${group}`, ...selected.map((p) => `@${p.requirement.class}`)])];
   const annotation = [{ type: GROUP_ANNOTATION, description: group }];
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
-    await allure.labels(
-      ...allureLabels(
-        selected.map((p) => p.requirement),
-        group,
-      ),
-    );
     const inputs: CheckInputs = { target, run, catalogue, browserSession, secretRefs: secretRefs(target, run), errorsSeen: new ErrorsSeen(catalogue) };
     // Every step is located at this test: without a location, Playwright captures and source-maps a
     // stack for each of the hundreds of steps.
@@ -61,7 +57,12 @@ export function defineGroupSuite(group: Group): void {
       // --max-failures stops new checks, but for those that judge what the others already received
       // (CORE-ERROR-BODY): a failure they would see is not lost to a stop.
       if ((failureBudget.spent() && !p.requirement.judgesErrorsSeen) || interruption()) {
-        records.push(stopped(p));
+        if (!feeders.has(p)) records.push(stopped(p));
+        return;
+      }
+      // A feeder's answers reach the errors seen (run-check.ts); its outcome was not asked for.
+      if (feeders.has(p)) {
+        await runCheck(p, inputs);
         return;
       }
       let record: CheckRecord | undefined;
@@ -71,7 +72,7 @@ export function defineGroupSuite(group: Group): void {
           p.key,
           async (step) => {
             record = await runCheck(p, inputs);
-            // A failed step shows expected vs actual in the HTML report and Allure; it is not the test's end.
+            // A failed step shows expected vs actual in the HTML report; it is not the test's end.
             if (record.status === 'failed') throw Object.assign(new Error(stepMessage(p, record)), { stack: stepMessage(p, record), isCheckFailure: true });
             if (record.status === 'not-run') step.skip(true, `not run: ${record.reason}`);
             if (record.status === 'not-applicable') step.skip(true, `not applicable: ${record.reason}`);
@@ -87,7 +88,7 @@ export function defineGroupSuite(group: Group): void {
     };
     // The reads concurrently, the writes as one lane beside them (schedule.ts).
     stage(`group ${group} start`);
-    await runScheduled(selected, run.concurrency, check);
+    await runScheduled(scheduled, run.concurrency, check);
     stage(`group ${group} end`);
     stopWatching();
     await attachOnce(records);

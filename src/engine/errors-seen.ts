@@ -21,9 +21,13 @@ export class ErrorsSeen {
     this.judgedRoutes = new Set(catalogue.routes.filter((r) => !r.public && r.scopes.length > 0).map((r) => r.route));
   }
 
+  /** The requirements whose checks ran in the group (whatever their outcome). */
+  private readonly ranRequirements = new Set<string>();
+
   /** Keeps a finished check's error answers, when its requirement feeds the judgement. */
   add(p: PlannedCheck, answers: readonly ApiResponse[]): void {
     if (p.requirement.advisory || p.requirement.judgesErrorsSeen) return;
+    this.ranRequirements.add(p.requirement.id);
     for (const res of answers) {
       const route = res.exchange.route;
       if (!route || !this.judgedRoutes.has(route) || res.status === 429) continue;
@@ -35,5 +39,10 @@ export class ErrorsSeen {
 
   on(route: string): SeenError[] {
     return this.byRoute.get(route) ?? [];
+  }
+
+  /** A check of this requirement ran in the group (it may have provoked errors the judgement sees). */
+  ran(requirementId: string): boolean {
+    return this.ranRequirements.has(requirementId);
   }
 }

@@ -19,7 +19,7 @@ import { prepareRun } from '../setup/prepare-run';
 import { Redactor } from '../util/redact';
 import { targetSecrets, type RunContext } from '../setup/run-context';
 import { keptSecrets, renewalsOf, stopKeeping } from '../setup/token-keeper';
-import { selectChecks, type Selection } from '../catalogue/selection';
+import { selectChecks, withFeeders, type Selection } from '../catalogue/selection';
 import type { Target } from '../setup/target';
 import { writeCertificateFiles } from '../rendering/certificate-files';
 import { resultOf, type CheckRecord } from '../verdict/check-record';
@@ -71,7 +71,8 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
   const { context } = await prepareRun(target, { latencySampling: options.latencySampling ?? false, browser: options.browserChoice, catalogue });
   const own = options.browser ? undefined : sharedBrowser(context.browser);
   const browserSession = options.browser ?? own!.session;
-  const selected = selectChecks(planChecks(catalogue), options.selection ?? {});
+  const planned = planChecks(catalogue);
+  const selected = selectChecks(planned, options.selection ?? {});
   const inputs: CheckInputs = { target, run: context, catalogue, browserSession, secretRefs: secretRefs(target, context) };
   const records: CheckRecord[] = [];
   let failed = 0;
@@ -83,10 +84,16 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
       const inGroup = selected.filter((p) => p.group === group);
       if (!inGroup.length) continue;
       const groupInputs = { ...inputs, errorsSeen: new ErrorsSeen(catalogue) };
-      await runScheduled(inGroup, context.concurrency, async (p: PlannedCheck) => {
+      // As the command: the checks that provoke the errors a selected check judges run too, unreported.
+      const { checks, feeders } = withFeeders(
+        planned.filter((p) => p.group === group),
+        inGroup,
+      );
+      await runScheduled(checks, context.concurrency, async (p: PlannedCheck) => {
         // As the command: a stop spares the checks that judge what the others received.
         if (stopped() && !p.requirement.judgesErrorsSeen) return;
         const record = await runCheck(p, groupInputs);
+        if (feeders.has(p)) return;
         if (record.status === 'failed') failed += 1;
         records.push(record);
       });
@@ -113,7 +120,8 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
   judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate });
   const certificate = redactDeep(judged.certificate, redactor);
   if (options.reportsDir) {
-    writeCertificateFiles(options.reportsDir, certificate, redactor, resolveChecks(judged.requirements, judged.planned, judged.results, judged.missingReason));
+    const checks = resolveChecks(judged.requirements, judged.planned, judged.results, judged.missingReason);
+    writeCertificateFiles(options.reportsDir, certificate, redactor, { checks, records, allure: true });
   }
   fs.rmSync(context.stateDir, { recursive: true, force: true });
   return {

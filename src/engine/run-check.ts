@@ -84,6 +84,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     replay?.browserSession ?? inputs.browserSession,
     clock,
     (route) => seen?.on(route) ?? [],
+    (id) => seen?.ran(id) ?? true,
   );
   const limit = checkTimeLimitMs(target);
   const started = performance.now();

@@ -23,9 +23,14 @@ export const REPORT_FILES = {
   html: 'html',
   allureResults: 'allure-results',
   allureReport: 'allure-report',
+  /** With --history DIR: where `npm run report` keeps Allure's history (allurerc.mjs reads it). */
+  allureHistory: 'allure-history.json',
   testResults: 'test-results',
   blob: 'blob',
 } as const;
+
+/** Allure's own history file (`npm run report` appends each report to it), in the --history folder. */
+export const ALLURE_HISTORY_FILE = 'allure-history.jsonl';
 
 /** The default baseline file, at the repo root. */
 export const DEFAULT_BASELINE = path.join(ROOT, 'conformance-baseline.yaml');

@@ -27,7 +27,7 @@ import { serverLatency } from '../verdict/latency';
 import { addLatencySampling, addRunWarnings, readLatencySamplings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
 import { RUN_STOPPED, type Certificate, type TargetInfo } from '../verdict/model';
 import { optionsFromEnv, type CertificateOptions } from './report-options';
-import { REPORT_FILES } from '../options/paths';
+import { ALLURE_HISTORY_FILE, REPORT_FILES } from '../options/paths';
 import { redactDeep, reportRedactor, runContextIfAny } from '../setup/report-redactor';
 import { renderChangesMarkdown } from '../rendering/render-changes';
 import { renderConsole } from '../rendering/render-console';
@@ -43,8 +43,10 @@ export default class CertificateReporter implements Reporter {
   private config?: FullConfig;
   private suite?: Suite;
   private readonly errors: string[] = [];
-  /** Every check of the run, for the JUnit report. */
+  /** Every check of the run, for the JUnit report and the Allure results. */
   private checks: Check[] = [];
+  /** Every check's record (its requests are the steps of its Allure result). */
+  private records: CheckRecord[] = [];
   /** A certification's evidence: every check's record with its requests and answers. */
   private exchanges?: CheckRecord[];
   /** A certification's run context, for a replay of its archive (src/setup/replay.ts). */
@@ -155,6 +157,7 @@ export default class CertificateReporter implements Reporter {
     if (sampled) certificate.serverLatency = sampled;
     if (run?.certify) certificate.certification = certificationInfo(certificate.suite, run.product);
     this.checks = resolveChecks(requirements, planned, allResults, missingReason);
+    this.records = records;
     // A certification's evidence, and a replay's (src/cli/verify.ts compares it with the archive's).
     this.exchanges = run?.certify || replayDir() ? records : undefined;
     if (run?.certify) this.replayContext = replayContextOf(certificate, run.selection ?? {});
@@ -192,7 +195,11 @@ export default class CertificateReporter implements Reporter {
 
   private write(c: Certificate): void {
     const dir = this.options.outputDir;
-    writeCertificateFiles(dir, c, reportRedactor(), this.options.junit ? this.checks : undefined);
+    // A shard's Allure results would list the other shards' checks as not run: the merge writes the whole run's.
+    const allure = !this.config?.shard;
+    const reports = this.options.junit ? { checks: this.checks, records: this.records, allure } : undefined;
+    writeCertificateFiles(dir, c, reportRedactor(), reports);
+    if (reports && allure && this.options.history) writeAllureHistoryPath(dir, this.options.history);
     if (this.exchanges) {
       const evidence: RecordedCheck[] = this.exchanges.map(({ key, requirement, group, status, reason, clock, replay, exchanges }) => ({
         key,
@@ -229,6 +236,15 @@ export default class CertificateReporter implements Reporter {
       process.stderr.write(`--history ${dir}: ${(err as Error).message}\n`);
     }
   }
+}
+
+/**
+ * --history DIR: where `npm run report` (allurerc.mjs) keeps Allure's own history, beside the runs'
+ * summaries, so that the report shows each check's history and flakiness across the nights kept.
+ */
+function writeAllureHistoryPath(dir: string, history: string): void {
+  const historyPath = path.resolve(history, ALLURE_HISTORY_FILE);
+  fs.writeFileSync(path.join(dir, REPORT_FILES.allureHistory), `${JSON.stringify({ historyPath }, null, 1)}\n`);
 }
 
 function attempt<T>(read: () => T, problems: string[]): T | undefined {

@@ -1,9 +1,13 @@
 // The reporters of a conformance run (playwright.config.ts) and of merge-reports (merge.config.ts).
 //   console: progress counted in checks (progress.ts), then the certificate's verdict summary;
-//   files:   Playwright's HTML report (never opened), Allure results, the certificate (which also
-//            writes junit.xml, one test case per check: src/rendering/render-junit.ts);
+//   files:   Playwright's HTML report (never opened), the certificate (which also writes junit.xml
+//            and allure-results/, one test case and one Allure result per check: render-junit.ts,
+//            render-allure.ts in src/rendering);
 //   sharded: a blob report per shard as well, for `npm run merge`;
 //   VDS_REPORTS=certificate: the certificate alone.
+// allure-playwright is not among them: it writes one Allure result per Playwright test, that is per
+// route group (five results for 714 checks), and crashes inside merge-reports; the certificate's
+// writer gives Allure one result per check instead, in a run and in a merge alike.
 import path from 'node:path';
 import type { ReporterDescription } from '@playwright/test';
 import { REPORT_FILES, reportsDir } from '../options/paths';
@@ -17,17 +21,10 @@ export function conformanceReporters(env: NodeJS.ProcessEnv = process.env, argv:
   // VDS_REPORTS=certificate: the certificate alone (the mutation runner reads nothing else).
   if (runOptions(env).certificateOnly) return [[CERTIFICATE]];
   const sharded = argv.some((a) => a === '--shard' || a.startsWith('--shard=')) || runOptions(env).blob;
-  return [
-    ...fileReporters(env),
-    ['allure-playwright', { resultsDir: path.join(dir, REPORT_FILES.allureResults), detail: false }],
-    ...(sharded ? [['blob', { outputDir: path.join(dir, REPORT_FILES.blob) }] as ReporterDescription] : []),
-  ];
+  return [...fileReporters(env), ...(sharded ? [['blob', { outputDir: path.join(dir, REPORT_FILES.blob) }] as ReporterDescription] : [])];
 }
 
-/**
- * The reporters merge-reports can run too. allure-playwright is not among them: it crashes inside
- * merge-reports, so each shard writes its own Allure results (see reports/README.md).
- */
+/** The reporters merge-reports runs too (the certificate's writes the merged run's Allure results). */
 export function fileReporters(env: NodeJS.ProcessEnv = process.env): ReporterDescription[] {
   const dir = reportsDir(env);
   return [[PROGRESS], ['html', { outputFolder: path.join(dir, REPORT_FILES.html), open: 'never' }], [CERTIFICATE]];

@@ -1,5 +1,5 @@
-// The certificate's own files in a reports folder: conformance.json, .md and .html, and junit.xml
-// (one test case per check). Written by the certificate reporter at the end of a run, and by an
+// The certificate's own files in a reports folder: conformance.json, .md and .html, junit.xml
+// (one test case per check) and allure-results/ (one Allure result per check). Written by the certificate reporter at the end of a run, and by an
 // in-process run of the project's own tests (src/engine/in-process.ts) that reads them as a
 // user would: one writer, so both give the same files.
 import fs from 'node:fs';
@@ -11,12 +11,25 @@ import { renderHtml } from './render-html';
 import { renderJunit } from './render-junit';
 import { renderMarkdown } from './render-md';
 import type { Check } from '../verdict/model';
+import type { CheckRecord } from '../verdict/check-record';
+import { allureResults, writeAllureResults } from './render-allure';
 
-/** `certificate` is already redacted; `junit` holds every check of the run (verdict.ts resolveChecks), or is absent for no junit.xml. */
-export function writeCertificateFiles(dir: string, certificate: Certificate, redactor: Redactor, junit?: Check[]): void {
+/** The per-check reports besides the certificate: every check of the run (verdict.ts resolveChecks), and their records. */
+export interface CheckReports {
+  checks: Check[];
+  /** The checks' records (their requests become the Allure results' steps). */
+  records: CheckRecord[];
+  /** Write allure-results/ too (not in a shard of a sharded run: the merge writes the whole run's). */
+  allure: boolean;
+}
+
+/** `certificate` is already redacted; without `reports`, no junit.xml nor Allure results. */
+export function writeCertificateFiles(dir: string, certificate: Certificate, redactor: Redactor, reports?: CheckReports): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateJson), `${JSON.stringify(certificate, null, 2)}\n`);
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateMd), renderMarkdown(certificate));
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateHtml), renderHtml(certificate));
-  if (junit) fs.writeFileSync(path.join(dir, REPORT_FILES.junit), redactor.redact(renderJunit(certificate, junit)));
+  if (!reports) return;
+  fs.writeFileSync(path.join(dir, REPORT_FILES.junit), redactor.redact(renderJunit(certificate, reports.checks)));
+  if (reports.allure) writeAllureResults(path.join(dir, REPORT_FILES.allureResults), allureResults(certificate, reports.checks, reports.records), redactor);
 }

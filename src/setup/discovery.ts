@@ -15,10 +15,12 @@ const DAY = 86_400_000;
 /** Windows are 28 days: clearly inside the documented "at most one month" (v3-profile.md decisions). */
 const WINDOW_DAYS = 28;
 const WINDOWS_SEARCHED = 6;
-/** How many of a user's cars are looked at for data (a test account may have many). */
-const CARS_EXAMINED = 30;
-/** Trip lists asked at once while looking: a few, so that a distant server's round trips overlap. */
-const LOOKUPS_AT_ONCE = 4;
+/**
+ * Trip lists asked at once while looking: every car of the user is looked at (a fleet account may
+ * have hundreds, its driven cars anywhere in the list), many at a time, so that a distant server's
+ * round trips overlap; a server or its gateway that limits concurrent requests sees a bounded number.
+ */
+const LOOKUPS_AT_ONCE = 16;
 
 type Found = Pick<RunContext, 'data' | 'dataNotes' | 'window' | 'warnings'> & { choices: string[] };
 
@@ -71,9 +73,10 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
     // Only the records of it: an odd element (null, a number) is the list checks' to fail, not discovery's.
     if (Array.isArray(list)) cars = list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c));
   }
-  // The user's own cars first: on a server that keeps its state, the cars earlier runs created (no
-  // data) may fill the start of the list.
-  const ownCars = idsOf([...cars.filter((c) => !isSuiteCreatedCar(c)), ...cars.filter(isSuiteCreatedCar)]);
+  // The user's own cars first (on a server that keeps its state, the cars earlier runs created, with no
+  // data, may fill the start of the list), the most recently updated first (the likeliest to have been
+  // driven lately: a tie on the most trips goes to it).
+  const ownCars = idsOf([...byLastUpdate(cars.filter((c) => !isSuiteCreatedCar(c))), ...cars.filter(isSuiteCreatedCar)]);
   const primaryCandidates = data.carId ? [data.carId] : ownCars;
   const primary = canReadById ? await carWithMostData(primaryCandidates, byIdAuth) : undefined;
   if (primary) {
@@ -81,7 +84,7 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
     data.carId ??= primary.carId;
     found.window = primary.range;
     data.tripId ??= primary.tripId;
-    found.choices.push(choiceLine('primary', primary, primaryCandidates.length, givenTrip));
+    found.choices.push(choiceLine('primary', primary, givenTrip));
   }
   data.carId ??= primaryCandidates[0];
   missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
@@ -99,12 +102,13 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
   if (tokens.otherUser) {
     if (!data.otherUserId) data.otherUserId = idOf(await getJson('/users/me', bearer('otherUser')));
     // Their car with a trip (the list's order is not documented: the first car may have none).
-    const candidates = data.otherCarId ? [data.otherCarId] : idsOf(await getJson('/users/me/cars', bearer('otherUser')));
+    const otherCars = await getJson('/users/me/cars', bearer('otherUser'));
+    const candidates = data.otherCarId ? [data.otherCarId] : idsOf(Array.isArray(otherCars) ? byLastUpdate(otherCars) : otherCars);
     const other = data.otherTripId ? undefined : await carWithMostData(candidates, bearer('otherUser'));
     if (other) {
       data.otherCarId ??= other.carId;
       data.otherTripId = other.tripId;
-      found.choices.push(choiceLine("second user's", other, candidates.length));
+      found.choices.push(choiceLine("second user's", other));
     }
     data.otherCarId ??= candidates[0];
     // A device of theirs, for the cross-user writes: the deviceId of one of their cars, read in the
@@ -128,11 +132,12 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
   return found;
 
   /**
-   * Of these cars (the first CARS_EXAMINED), the one with the most trips in the most recent 28-day
-   * window where any of them has one (ties: the first listed), that window and its first trip.
+   * Of these cars (every one, LOOKUPS_AT_ONCE at a time), the one with the most trips in the most
+   * recent 28-day window where any of them has one (ties: the first in the order given), that window
+   * and its first trip.
    */
   async function carWithMostData(carIds: string[], authorization: string | null | undefined): Promise<Chosen | undefined> {
-    const examined = carIds.slice(0, CARS_EXAMINED);
+    const examined = carIds;
     for (let i = 0; i < WINDOWS_SEARCHED; i++) {
       // Whole seconds, written as the checks write dates (rfc3339): a check that narrows the window
       // compares items with the very bounds it sent.
@@ -159,9 +164,16 @@ interface Chosen {
   examined: number;
 }
 
+/** Car records, the most recently updated first (lastUpdateDate; a car without a readable one keeps its place after them). */
+function byLastUpdate<T>(cars: T[]): T[] {
+  const updated = (c: T) => Date.parse(String((c as Record<string, unknown> | null)?.lastUpdateDate));
+  const dated = cars.filter((c) => !Number.isNaN(updated(c))).sort((a, b) => updated(b) - updated(a));
+  return [...dated, ...cars.filter((c) => Number.isNaN(updated(c)))];
+}
+
 /** What discovery chose, for the console: "car 5001 (44 trips from ... to ..., the most of 3 cars looked at), trip ...". */
-function choiceLine(whose: string, c: Chosen, listed: number, givenTrip?: string): string {
-  const among = c.examined > 1 ? `, the most of ${c.examined} cars looked at${listed > c.examined ? ` (of ${listed})` : ''}` : '';
+function choiceLine(whose: string, c: Chosen, givenTrip?: string): string {
+  const among = c.examined > 1 ? `, the most of the ${c.examined} cars looked at, every car listed, the most recently updated first` : '';
   return (
     `discovery: the ${whose} car ${c.carId} (${c.trips} trip${c.trips === 1 ? '' : 's'} from ${c.range.begin} to ${c.range.end}${among})` +
     (givenTrip ? '' : `, trip ${c.tripId ?? 'none'}`)

@@ -7,6 +7,9 @@ import { excerpt, type FailureDetails } from '../check-api/outcome';
 import type { ReplayOutcome } from '../check-api/outcome';
 import type { CheckFailure, CheckResult } from './model';
 
+/** A request's line as the reports show it ("GET http://host/v3/cars/1 -> 404"): the renderers' way to it. */
+export { requestLine };
+
 /** The attachment of a conformance test that holds one CheckRecord per check it ran. */
 export const CHECKS_ATTACHMENT = 'checks';
 /** The annotation of a conformance test that names its route group. */

@@ -331,8 +331,8 @@ function parse(file: string): Workflow {
 
 test('every npm script the workflows call exists, with arguments the suite accepts', () => {
   const calls = workflowFiles().flatMap((f) => npmRuns(parse(f), f));
-  // npm ci is not a script; these are the suite's commands the templates are about.
-  expect(new Set(calls.map((c) => c.script))).toEqual(new Set(['conformance', 'merge']));
+  // npm ci is not a script; these are the suite's commands the templates are about (report: the Allure report).
+  expect(new Set(calls.map((c) => c.script))).toEqual(new Set(['conformance', 'merge', 'report']));
   expect(calls.flatMap(npmRunProblems)).toEqual([]);
   // What each template is for: a baseline gate, a certification, a sharded monitor merged with a comparison.
   const args = (name: string) => calls.filter((c) => c.where.startsWith(name)).map((c) => `${c.script} ${c.args.join(' ')}`);
@@ -340,6 +340,8 @@ test('every npm script the workflows call exists, with arguments the suite accep
   expect(args('vendor-certification.yml').join('\n')).toMatch(/^conformance --target \S+ --certify$/m);
   expect(args('nightly-monitor.yml').join('\n')).toMatch(/^conformance --target sandbox --monitor --shard 1\/2$/m);
   expect(args('nightly-monitor.yml').join('\n')).toMatch(/^merge \S+ --compare \S+ --history \S+$/m);
+  // The nightly Allure report, after the merge that kept Allure's history path (--history).
+  expect(args('nightly-monitor.yml')).toContain('report ');
   // Every merge keeps the night, with or without a comparison.
   expect(
     args('nightly-monitor.yml')

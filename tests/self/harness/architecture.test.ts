@@ -29,6 +29,7 @@ test('the import rules are built from the same list: a rule per layer', () => {
   for (const rule of [
     'no-circular',
     'suite-never-imports-the-reference',
+    'suite-never-imports-the-authorization-server',
     'reference-never-imports-the-suite',
     'checks-see-the-check-api-only',
     'rendering-never-decides-a-verdict',

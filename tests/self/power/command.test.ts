@@ -33,7 +33,7 @@ for (const spec of commandSampleFaults()) {
   test(`command: fault ${spec}`, async ({ reference, catalogue, kills }) => {
     test.setTimeout(300_000);
     const plan = faultGatePlan(spec, catalogue, kills);
-    const server = await reference(plan.target);
+    const server = await reference(plan.target, plan.variant);
     await server.setFault(spec);
     const attempt = (grep: string | undefined) =>
       runCommand(['--target', server.targetFile, '--max-failures', '1', ...(grep ? ['--grep', grep] : [])], {}, { quick: true });

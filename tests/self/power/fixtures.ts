@@ -10,13 +10,12 @@ import type { Target } from '../../../src/setup/target';
 import type { CheckRecord } from '../../../src/verdict/check-record';
 import { CoreReach } from './core-reach';
 import { requirementKills, type KillMatrix } from '../../../scripts/kill-matrix';
+import type { FaultPlanTarget } from '../../../scripts/power-plan';
 import { startReference, type Reference } from '../../../scripts/reference-process';
 
-export type FaultTargetName = 'local' | 'local-sandbox';
-
 interface WorkerFixtures {
-  /** This worker's reference for a target (cloud or sandbox mode), started on first use. */
-  reference: (target: FaultTargetName) => Promise<Reference>;
+  /** This worker's reference for a target (cloud or sandbox mode) and a variant (a fault that lives in one), started on first use. */
+  reference: (target: FaultPlanTarget, variant?: string) => Promise<Reference>;
   browserChoice: BrowserChoice;
   browserSession: BrowserSession;
   catalogue: Catalogue;
@@ -37,10 +36,11 @@ interface WorkerFixtures {
 export const test = base.extend<object, WorkerFixtures>({
   reference: [
     async ({}, use) => {
-      const started = new Map<FaultTargetName, Promise<Reference>>();
-      await use((target) => {
-        let r = started.get(target);
-        if (!r) started.set(target, (r = startReference({ target })));
+      const started = new Map<string, Promise<Reference>>();
+      await use((target, variant) => {
+        const key = `${target} ${variant ?? ''}`;
+        let r = started.get(key);
+        if (!r) started.set(key, (r = startReference({ target, variant })));
         return r;
       });
       await Promise.all([...started.values()].map(async (r) => (await r.catch(() => undefined))?.stop()));

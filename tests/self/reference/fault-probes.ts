@@ -355,6 +355,23 @@ export const PROBES: Record<FaultName, Probe> = {
       return offset === base + 1000;
     },
   },
+  'initial-value-ignored-with-range': {
+    check: async (h) => {
+      const token = await h.alice();
+      const range = `begin=${encodeURIComponent(iso(NOW - 20 * DAY))}&end=${encodeURIComponent(iso(NOW))}`;
+      const base = (await h.get(`/v3/cars/${RICH}/stats/mileage?${range}`, token)).json.value;
+      const offset = (await h.get(`/v3/cars/${RICH}/stats/mileage?${range}&initialValue=1000`, token)).json.value;
+      return Math.abs(offset - (base + 1000)) < 1e-6;
+    },
+  },
+  'limit-per-signal-name': {
+    check: async (h) => {
+      const token = await h.alice();
+      const range = `begin=${encodeURIComponent(iso(NOW - 20 * DAY))}&end=${encodeURIComponent(iso(NOW))}`;
+      const signals = (await h.get(`/v3/cars/${RICH}/signals?${range}&name=Odometer,FuelLevel&limit=2`, token)).json as any[];
+      return signals.length === 2;
+    },
+  },
   'unparseable-date-ignored': {
     check: async (h) => isError(await h.get(`/v3/cars/${RICH}/locations?begin=yesterday`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Invalid begin date'),
   },
@@ -435,6 +452,8 @@ export const PROBES: Record<FaultName, Probe> = {
       return zulu.status === 200;
     },
   },
+  'range-offset-dropped': { check: (h) => sameLocationsWithOffset(h, 330) },
+  'range-offset-sign-inverted': { check: (h) => sameLocationsWithOffset(h, -420) },
   'inclusive-end-only': {
     check: async (h) => {
       const trip = (await tripsOf(h, '')).at(-2);
@@ -507,6 +526,15 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => {
       const token = await h.alice();
       const range = `?begin=${iso(NOW - 2 * DAY)}&end=${iso(NOW)}`;
+      const points = (await h.get(`/v3/cars/${RICH}/locations.geojson${range}`, token)).json as any[];
+      const locations = (await h.get(`/v3/cars/${RICH}/locations${range}`, token)).json as any[];
+      return points.length === locations.length && locations.length > 0;
+    },
+  },
+  'geojson-range-default-only': {
+    check: async (h) => {
+      const token = await h.alice();
+      const range = `?begin=${encodeURIComponent(iso(NOW - 20 * DAY))}&end=${encodeURIComponent(iso(NOW - 16 * DAY))}`;
       const points = (await h.get(`/v3/cars/${RICH}/locations.geojson${range}`, token)).json as any[];
       const locations = (await h.get(`/v3/cars/${RICH}/locations${range}`, token)).json as any[];
       return points.length === locations.length && locations.length > 0;
@@ -765,6 +793,25 @@ export const PROBES: Record<FaultName, Probe> = {
       return cars.some((c) => c.id === id);
     },
   },
+  'created-car-no-owner-check': {
+    check: async (h) => {
+      const id = (await createCar(h, VALID_CAR)).json.id;
+      return (await h.get(`/v3/cars/${id}`, await h.bob())).status === 403;
+    },
+  },
+  'created-car-subroutes-unchecked': {
+    check: async (h) => {
+      const id = (await createCar(h, VALID_CAR)).json.id;
+      return (await h.get(`/v3/cars/${id}/status`, await h.bob())).status === 403;
+    },
+  },
+  'me-cars-omit-created': {
+    check: async (h) => {
+      const id = (await createCar(h, VALID_CAR)).json.id;
+      const cars = (await h.get('/v3/users/me/cars', await h.alice())).json as any[];
+      return cars.some((c) => c.id === id);
+    },
+  },
   'car-create-array-body-500': { check: async (h) => (await createCar(h, [VALID_CAR])).status === 400 },
   'car-create-model-optional': { check: async (h) => (await createCar(h, { make: 'Renault' })).status === 400 },
   'car-text-latin1': {
@@ -824,6 +871,23 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => {
       const res = await h.exchange({ grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token' });
       return res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}';
+    },
+  },
+  // Run with its variant (authorization-server-oidc), whose tokens are timed by the real clock.
+  'oidc-token-without-expires-at': {
+    check: async (h) => {
+      const token = await h.tokenResponse();
+      return Number.isInteger(token.expires_at) && Math.abs(token.expires_at - (Math.floor(Date.now() / 1000) + token.expires_in)) <= 5;
+    },
+  },
+  // Run with its variant (authorization-server-oidc): a used code and a dead refresh token, refused with the legacy body.
+  'oidc-invalid-grant-passed-through': {
+    check: async (h) => {
+      const token = await h.tokenResponse();
+      await h.exchange({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+      const refresh = await h.exchange({ grant_type: 'refresh_token', refresh_token: token.refresh_token });
+      const code = await h.exchange({ grant_type: 'authorization_code', code: 'not-a-code' });
+      return [refresh, code].every((res) => res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}');
     },
   },
   'token-expires-at-ms': { check: async (h) => (await h.tokenResponse()).expires_at === Math.floor(NOW / 1000) + 3600 },
@@ -888,6 +952,7 @@ export const PROBES: Record<FaultName, Probe> = {
 
   // sign-in
   'state-not-echoed': { check: async (h) => (await h.signIn({ state: 'xyz 42/&' })).location?.searchParams.get('state') === 'xyz 42/&' },
+  'state-echoed-raw': { check: async (h) => (await h.signIn({ state: "a b/?&x=1+2#3%41:'" })).location?.searchParams.get('state') === "a b/?&x=1+2#3%41:'" },
   'signin-unknown-client-200': {
     check: async (h) => {
       const res = await h.get('/v3/auth/auth?client_id=nobody');
@@ -934,3 +999,18 @@ export const PROBES: Record<FaultName, Probe> = {
   'route-sandbox-closed': { mode: 'sandbox', check: async (h, route) => (await callRoute(h, route, undefined)).status === 200 },
   'sandbox-geojson-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/cars/${RICH}/locations.geojson`)).status === 200 },
 };
+
+/** The car's locations over two days, begin and end written in UTC and as a local time `minutes` off UTC: the same items. */
+async function sameLocationsWithOffset(h: Harness, minutes: number): Promise<boolean> {
+  const token = await h.alice();
+  const local = (t: number) => {
+    const sign = minutes < 0 ? '-' : '+';
+    const abs = Math.abs(minutes);
+    const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+    return encodeURIComponent(new Date(t + minutes * 60_000).toISOString().replace('.000Z', offset));
+  };
+  const utc = (await h.get(`/v3/cars/${RICH}/locations?begin=${encodeURIComponent(iso(NOW - 27 * DAY))}&end=${encodeURIComponent(iso(NOW - DAY))}`, token))
+    .json as unknown[];
+  const shifted = (await h.get(`/v3/cars/${RICH}/locations?begin=${local(NOW - 27 * DAY)}&end=${local(NOW - DAY)}`, token)).json as unknown[];
+  return utc.length > 0 && JSON.stringify(utc) === JSON.stringify(shifted);
+}

@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { buildReferenceApp } from '../../../reference-server/app';
 import { faultFamily, faultMode, faultSpecs, parseFaultSpec } from '../../../reference-server/fault-specs';
-import { FAULT_FAMILIES, FAULTS, type FaultName } from '../../../reference-server/faults';
+import { FAULT_FAMILIES, faultInfo, FAULTS, type FaultName } from '../../../reference-server/faults';
 import type { RouteKey } from '../../../reference-server/route-keys';
 import { Faults } from '../../../reference-server/switches';
 import { PROBES } from './fault-probes';
@@ -52,13 +52,14 @@ test.describe('fault registry', () => {
 /** Each fault spec with its probe: per-route faults once per route. */
 const SPECS = faultSpecs().map((spec) => {
   const { name, route } = parseFaultSpec(spec);
-  return { spec, family: faultFamily(spec), probe: PROBES[name as FaultName], route: route as RouteKey };
+  // A fault that lives in a variant (faults.ts `variant`) is probed on a server with that variant, with and without the fault.
+  return { spec, family: faultFamily(spec), probe: PROBES[name as FaultName], route: route as RouteKey, variant: faultInfo(name as FaultName).variant };
 });
 
 test.describe('probes hold on the correct server', () => {
-  for (const { spec, probe, route } of SPECS) {
+  for (const { spec, probe, route, variant } of SPECS) {
     test(`baseline: ${spec}`, async () => {
-      const h = await Harness.start({ mode: probe.mode ?? 'cloud' });
+      const h = await Harness.start({ mode: probe.mode ?? 'cloud', variant });
       try {
         expect(await probe.check(h, route)).toBe(true);
       } finally {
@@ -69,9 +70,9 @@ test.describe('probes hold on the correct server', () => {
 });
 
 test.describe('each fault breaks the behaviour it names', () => {
-  for (const { spec, family, probe, route } of SPECS) {
+  for (const { spec, family, probe, route, variant } of SPECS) {
     test(`fault ${spec} (${family})`, async () => {
-      const h = await Harness.start({ mode: probe.mode ?? 'cloud', fault: spec });
+      const h = await Harness.start({ mode: probe.mode ?? 'cloud', fault: spec, variant });
       try {
         // The faulty server still starts and serves its sign-in page (with its form, but for the fault that removes it).
         const page = await h.get('/v3/auth/auth?client_id=vds-conformance');

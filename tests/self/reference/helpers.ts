@@ -74,6 +74,8 @@ export class Harness {
   private tokens = new Map<string, string>();
   /** The sign-in form's username field, as the server's page names it. */
   private readonly loginField: string;
+  /** Variant authorization-server-oidc: signing in goes through oidc-provider's interaction (with its cookies). */
+  private readonly oidc: boolean;
 
   private constructor(
     readonly app: FastifyInstance,
@@ -85,6 +87,7 @@ export class Harness {
     const variants = new Variants(variant);
     this.seed = seedFor(clock.now, seedOptions(variants));
     this.loginField = variants.has('signin-form-unlabelled') ? 'login' : 'username';
+    this.oidc = variants.has('authorization-server-oidc');
   }
 
   /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */
@@ -139,6 +142,7 @@ export class Harness {
 
   /** Submits the sign-in form; returns the 302 Location (or the failing response). */
   async signIn(options: SignInOptions = {}): Promise<Res & { location: URL | null }> {
+    if (this.oidc) return this.signInThroughInteraction(options);
     const user = USERS[options.user ?? 'alice'];
     const form: Record<string, string> = {
       [this.loginField]: user.email,
@@ -156,10 +160,52 @@ export class Harness {
     return { ...res, location };
   }
 
+  /**
+   * Variant authorization-server-oidc: the sign-in link (GET /v3/auth/auth shows the login page), the
+   * login, the provider's resume, the consent page (allowed, denied, or stopped at), the resume again;
+   * the browser's cookies carried along. The last answer is the redirect to redirect_uri (a 303).
+   */
+  private async signInThroughInteraction(options: SignInOptions): Promise<Res & { location: URL | null }> {
+    const user = USERS[options.user ?? 'alice'];
+    const cookies = new Map<string, string>();
+    const send = async (method: string, url: string, form?: Record<string, string>): Promise<Res> => {
+      const cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const res = await this.request(method, url, { headers: cookie ? { cookie } : {}, ...(form ? { form } : {}) });
+      const set = res.headers['set-cookie'];
+      for (const line of Array.isArray(set) ? set : set ? [String(set)] : []) {
+        const [pair] = line.split(';');
+        const eq = pair.indexOf('=');
+        cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+      }
+      return res;
+    };
+    const query = new URLSearchParams({ client_id: CLIENTS[options.client ?? 'full'].id });
+    if (options.scope !== undefined) query.set('scope', options.scope);
+    if (options.state !== undefined) query.set('state', options.state);
+    if (options.redirectUri !== undefined) query.set('redirect_uri', options.redirectUri);
+    const pathOf = (location: unknown) =>
+      typeof location === 'string' ? new URL(location, 'http://localhost').pathname + new URL(location, 'http://localhost').search : '';
+    const page = await send('GET', `/v3/auth/auth?${query}`);
+    const login = /action="([^"]+\/login)"/.exec(page.text)?.[1];
+    if (page.status !== 200 || !login) return { ...page, location: null };
+    let res = await send('POST', login, { username: user.email, password: options.password ?? user.password });
+    for (let step = 0; step < 4 && res.status === 303; step++) {
+      const location = String(res.headers.location);
+      if (!location.includes('/v3/auth/')) break;
+      res = await send('GET', pathOf(location));
+      const confirm = res.status === 200 ? /action="([^"]+\/(confirm|abort))"[^>]*>\s*<button[^>]*>Allow/.exec(res.text) : null;
+      if (res.status === 200 && options.consent === 'stop') break;
+      if (confirm) res = await send('POST', options.consent === 'deny' ? confirm[1].replace(/confirm$/, 'abort') : confirm[1]);
+    }
+    const location = typeof res.headers.location === 'string' && !res.headers.location.includes('/v3/auth/') ? new URL(res.headers.location) : null;
+    return { ...res, location };
+  }
+
   async code(options: SignInOptions = {}): Promise<string> {
     const res = await this.signIn(options);
     const code = res.location?.searchParams.get('code');
-    if (res.status !== 302 || !code) throw new Error(`sign-in did not redirect with a code: ${res.status} ${res.text.slice(0, 200)}`);
+    if (!(res.status === 302 || (this.oidc && res.status === 303)) || !code)
+      throw new Error(`sign-in did not redirect with a code: ${res.status} ${res.text.slice(0, 200)}`);
     return code;
   }
 

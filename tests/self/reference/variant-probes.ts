@@ -155,6 +155,23 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'authorization-server-oidc': {
+    // The sign-in page is oidc-provider's interaction (its form posts there, its cookie set); a sign-in
+    // through it and its consent gives a code, the token endpoint the profile's answer, the API takes the token.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance&state=p');
+      if (
+        page.status !== 200 ||
+        !/action="\/v3\/auth\/interaction\/[^"]+\/login"/.test(page.text) ||
+        !String(page.headers['set-cookie']).includes('_interaction=')
+      )
+        return false;
+      const token = await h.tokenResponse({ scope: 'users_read' });
+      const me = await h.get('/v3/users/me', token.access_token);
+      const cars = await h.get('/v3/users/me/cars', token.access_token);
+      return String(token.token_type).toLowerCase() === 'bearer' && Number.isInteger(token.expires_at) && me.status === 200 && cars.status === 403;
+    },
+  },
   'signin-consent-page': {
     // After the password: Allow and Deny; Deny redirects with access_denied, Allow with a code.
     check: async (h) => {
@@ -188,6 +205,31 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
         done.location?.searchParams.get('code') !== null &&
         done.location?.searchParams.get('state') === 'c'
       );
+    },
+  },
+  'fleet-account': {
+    // 32 more cars, listed first; the cars with data after them.
+    check: async (h) => {
+      const cars = (await h.get('/v3/users/me/cars', await h.alice())).json as any[];
+      return cars.length >= 35 && cars.slice(0, 32).every((c) => c.make === 'Fleetco') && cars.slice(32).some((c) => c.id === SEED_IDS.aliceRichCar);
+    },
+  },
+  'signin-page-redirected': {
+    // GET /auth/auth answers 303 to the page's own URL, which answers the page.
+    check: async (h) => {
+      const first = await h.get('/v3/auth/auth?client_id=vds-conformance&state=s');
+      const location = String(first.headers.location ?? '');
+      const page = await h.get(
+        new URL(location, 'http://reference.test/v3/auth/auth').pathname + new URL(location, 'http://reference.test/v3/auth/auth').search,
+      );
+      return first.status === 303 && location.includes('login=1') && page.status === 200 && page.contentType.startsWith('text/html');
+    },
+  },
+  'redirect-form-encoded': {
+    // The state's space comes back as '+' (form encoding), and still reads back as the state sent.
+    check: async (h) => {
+      const done = await h.signIn({ state: 'a b&c' });
+      return done.status === 302 && /[?&]state=a\+b%26c(&|$)/.test(String(done.location)) && done.location?.searchParams.get('state') === 'a b&c';
     },
   },
   'limit-zero-means-all': {

@@ -90,7 +90,10 @@ test.describe('each variant makes the choice it names', () => {
       const h = await Harness.start({ mode: probe.mode ?? 'cloud', variant: v.name });
       try {
         // The variant server starts, serves its sign-in page and answers the connected user.
-        const page = await h.get('/v3/auth/auth?client_id=vds-conformance');
+        const asked = await h.get('/v3/auth/auth?client_id=vds-conformance');
+        // Or sends the browser on to it (variant signin-page-redirected).
+        const next = asked.status === 303 ? new URL(String(asked.headers.location), 'http://reference.test/v3/auth/auth') : undefined;
+        const page = next ? await h.get(next.pathname + next.search) : asked;
         expect(page.status).toBe(200);
         expect(page.text).toContain('<form method="post"');
         expect((await h.get('/v3/users/me', await h.alice())).status).toBe(200);

@@ -1,6 +1,8 @@
 // No secret of a run appears in any of its outputs: the console, JUnit, Playwright's HTML report,
 // the blob report, Allure's results and report, the certificate, the test-results folder, the
-// run's summary kept by --history and the trend pages drawn from it.
+// run's summary kept by --history and the trend pages drawn from it, Allure's history.
+// The same run shows Allure as its users read it: one result per check in the report's summary,
+// and a second report over the --history folder knows every check from the first (its history).
 // The full suite runs against the embedded reference (started here, so that afterwards its
 // GET /_control/issued lists every token, refresh token and code it minted during the run).
 import fs from 'node:fs';
@@ -11,6 +13,8 @@ import { targetSecrets } from '../../../src/setup/run-context';
 import { loadTarget } from '../../../src/setup/target';
 import { ROOT, runCommand, startReference } from './real-run';
 import { Scanner } from './scan';
+import { expectAllureMatchesCertificate } from './allure-results';
+import type { Certificate } from '../../../src/verdict/model';
 
 /** The seeded identities: the local target file's values and the table of docs/ARCHITECTURE.md. */
 function staticSecrets(): { secrets: string[]; clients: Array<[string, string]> } {
@@ -46,6 +50,22 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   expect(fs.existsSync(path.join(run.reportsDir, 'conformance.json')), run.output.slice(-3000)).toBe(true);
   allure = await runCommand(['allure', 'generate'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
   expect(allure.code, allure.output).toBe(0);
+  // One Allure result per check: the report counts them all, not run and not applicable as skipped.
+  const certificate = JSON.parse(fs.readFileSync(path.join(run.reportsDir, 'conformance.json'), 'utf8')) as Certificate;
+  expectAllureMatchesCertificate(run.reportsDir, certificate);
+  const summary = () =>
+    JSON.parse(fs.readFileSync(path.join(run.reportsDir, 'allure-report', 'summary.json'), 'utf8')) as { stats: Record<string, number>; newTests: string[] };
+  const first = summary();
+  const n = certificate.counts.checks;
+  expect(first.stats).toMatchObject({ total: n.total, passed: n.passed, skipped: n.notRun + (n.notApplicable ?? 0) });
+  expect(first.newTests).toHaveLength(n.total);
+  // --history: the run named where the report keeps Allure's history; a second report (the next night's) reads it.
+  const historyFile = path.join(nights, 'allure-history.jsonl');
+  expect(JSON.parse(fs.readFileSync(path.join(run.reportsDir, 'allure-history.json'), 'utf8'))).toEqual({ historyPath: historyFile });
+  const again = await runCommand(['allure', 'generate'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
+  expect(again.code, again.output).toBe(0);
+  expect(fs.readFileSync(historyFile, 'utf8').trim().split('\n'), 'one history point per report').toHaveLength(2);
+  expect(summary().newTests, 'every check has a history in the second report').toEqual([]);
   expect(minted.length, 'the run minted tokens and codes').toBeGreaterThan(5);
 
   // HTTP Basic credentials carry the client secret base64-encoded.
@@ -53,10 +73,10 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   const secrets = [...new Set([...seeded, ...minted, ...basic])].filter((s) => s.length >= 6);
   // Markers prove the scan read each output: a requirement id in the reports; in the console (where
   // CI's dot reporter prints no test titles) the verdict header, printed on every run.
-  const scanner = new Scanner(secrets, ['CORE-CAR-RECORD', 'VDS v3 conformance of']);
+  const scanner = new Scanner(secrets, ['CORE-CAR-RECORD', 'VDS v3 conformance of', '$VDS_TOKEN_FULL']);
   scanner.scanTree(run.reportsDir);
   scanner.scanTree(nights);
-  scanner.scanText('console', run.output + allure.output);
+  scanner.scanText('console', run.output + allure.output + again.output);
 
   const { hits, places, markers } = scanner.result;
   const mask = (text: string) => secrets.reduce((t, s, i) => t.split(s).join(`<secret #${i}>`), text);
@@ -71,6 +91,10 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   expect(seen(/html[\\/]index\.html#base64!/), "Playwright's HTML report data").toBe(true);
   expect(seen(/blob[\\/].*\.zip!/), 'the blob report').toBe(true);
   expect(seen(/allure-results[\\/]/), 'Allure results').toBe(true);
+  expect(
+    markers['$VDS_TOKEN_FULL'].some((w) => /allure-results[\\/].*-result\.json$/.test(w)),
+    "the Allure results' steps (curl lines)",
+  ).toBe(true);
   expect(seen(/allure-report[\\/]index\.html#base64/), "Allure's single-file report data").toBe(true);
   expect(seen(/conformance\.(json|md|html)$/), 'the certificate').toBe(true);
   expect(

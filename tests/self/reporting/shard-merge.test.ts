@@ -2,12 +2,14 @@
 // subset runs three times against one reference (with a fault that fails a core requirement, so the
 // subset has failures as well as passes and not-run checks): whole, then as shard 1/2 and 2/2 (blob
 // reports), merged. The merge must also exit as the whole run did (merge-reports itself exits 0:
-// the wrapper exits with the merged certificate's gate).
+// the wrapper exits with the merged certificate's gate). The merge writes the Allure results of the
+// whole run (one per check), as one run does.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Certificate } from '../../../src/verdict/model';
 import { newReportsDir, readJson, runCommand, startReference } from './real-run';
+import { expectAllureMatchesCertificate, readAllureResults } from './allure-results';
 
 const SUBSET = '(CORE-CAR-RECORD|CORE-SANDBOX-OPEN|ERR-CAR-NOT-FOUND|RESP-DATE-ORDER) ';
 
@@ -69,4 +71,16 @@ test('2 shards + merge-reports give the same conformance.json as one run (timing
   expect(merged.code).toBe(1);
   expect(fs.readFileSync(path.join(merged.reportsDir, 'conformance.md'), 'utf8')).toContain('CORE-CAR-RECORD GET /users/{userId}/cars');
   expect(fs.existsSync(path.join(merged.reportsDir, 'junit.xml'))).toBe(true);
+  // Allure: no shard writes results (each would list the others' checks as not run); the merge writes the whole run's.
+  for (const s of shards) expect(fs.existsSync(path.join(s.reportsDir, 'allure-results'))).toBe(false);
+  expectAllureMatchesCertificate(merged.reportsDir, combined);
+  expect(
+    readAllureResults(merged.reportsDir)
+      .map((r) => r.name)
+      .sort(),
+  ).toEqual(
+    readAllureResults(whole.reportsDir)
+      .map((r) => r.name)
+      .sort(),
+  );
 });

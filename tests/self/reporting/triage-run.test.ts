@@ -5,7 +5,8 @@
 // routes answer a non-API 404 to every valid request", explaining most failures. No run may print a
 // secret in its triage. The runs are in-process (src/engine/in-process.ts: the command's
 // preparation, checks, judgement and console text, without its processes); the last test shows the
-// command printing the same section.
+// command printing the same section. Each run's Allure results (one per check) are held to its
+// certificate: the failed results are exactly its failed checks, by key, each cause a category.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -18,6 +19,7 @@ import type { Certificate, TriageCauseId } from '../../../src/verdict/model';
 import { dropsConnection, halfBuilt, refusesBearer, startFrontProxy, type Answer } from '../support/front-proxy';
 import { newReportsDir, readJson, runCommand, startReference } from './real-run';
 import { Scanner } from './scan';
+import { expectAllureMatchesCertificate } from './allure-results';
 
 interface Scenario {
   fault?: string;
@@ -92,6 +94,7 @@ function expectNoSecret(o: Outcome): void {
   const scanner = new Scanner([...o.secrets, 'reference-client-secret', 'alice-password'].filter((s) => s.length >= 6));
   scanner.scanText('console', o.output);
   for (const f of ['conformance.json', 'conformance.md', 'conformance.html']) scanner.scanText(f, fs.readFileSync(path.join(o.reportsDir, f), 'utf8'));
+  scanner.scanTree(path.join(o.reportsDir, 'allure-results'));
   expect(scanner.result.hits.map((h) => `${h.where}: ${h.context}`)).toEqual([]);
 }
 
@@ -116,6 +119,7 @@ test('a half-built server (trips and device routes answered by its framework): t
   expect(section[3]).toContain('{"statusCode":404,"error":"Not Found"');
   expect(section[4]).toContain('"Authorization: Bearer $VDS_TOKEN_FULL"');
   expect(o.markdown).toContain(`1. **${missing.length} routes answer a non-API 404 to every valid request (not implemented?)**`);
+  expectAllureMatchesCertificate(o.reportsDir, o.certificate);
   expectNoSecret(o);
 });
 
@@ -173,6 +177,7 @@ for (const { name, scenario, causes } of CAUSES) {
     // The causes explain the failures of the narrowed run, each once.
     expect(t!.explained).toBe(t!.causes.reduce((n, k) => n + k.explains, 0));
     expect(t!.explained).toBeGreaterThan(t!.failed / 2);
+    expectAllureMatchesCertificate(o.reportsDir, o.certificate);
     expectNoSecret(o);
   });
 }
@@ -191,6 +196,9 @@ test('the command prints the triage first in its failure section, as the in-proc
     const section = failureSection(run.output);
     expect(section[0]).toMatch(/^ {2}Failed: \d+ checks; likely causes first/);
     expect(section[1]).toBe(`    ✘ ${cause.title}: ${cause.explains} checks`);
+    // Through the command (the certificate reporter), against a fault: the same Allure results.
+    expect(c.counts.checks.failed).toBeGreaterThan(0);
+    expectAllureMatchesCertificate(run.reportsDir, c);
   } finally {
     await reference.stop();
   }

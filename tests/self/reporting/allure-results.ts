@@ -1,0 +1,40 @@
+// Reads a run's Allure results (src/rendering/render-allure.ts) and holds them to its certificate:
+// one result per check, and the failed results exactly the certificate's failed checks (advisory
+// requirements aside: they only warn), each failing check in the category of its likely cause.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from '@playwright/test';
+import type { TestResult } from 'allure-js-commons';
+import type { Certificate } from '../../../src/verdict/model';
+
+export function readAllureResults(reportsDir: string): TestResult[] {
+  const dir = path.join(reportsDir, 'allure-results');
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('-result.json'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as TestResult);
+}
+
+/** The keys of the certificate's failed checks, advisory requirements aside. */
+function failedChecks(c: Certificate): string[] {
+  return c.requirements
+    .filter((r) => !r.advisory)
+    .flatMap((r) => r.failures.map((f) => f.check))
+    .sort();
+}
+
+export function expectAllureMatchesCertificate(reportsDir: string, c: Certificate): void {
+  const results = readAllureResults(reportsDir);
+  expect(results, 'one Allure result per check').toHaveLength(c.counts.checks.total);
+  expect(new Set(results.map((r) => r.name)).size, 'each check once, by its key').toBe(results.length);
+  const failed = results.filter((r) => r.status === 'failed');
+  expect(failed.map((r) => r.name!).sort(), "the failed results are the certificate's failed checks").toEqual(failedChecks(c));
+  expect(results.filter((r) => r.status === 'skipped')).toHaveLength(c.counts.checks.notRun + (c.counts.checks.notApplicable ?? 0));
+  // Each check the triage explains is in its cause's category (the `cause` label categories match on).
+  const causeOf = new Map(failed.map((r) => [r.name, r.labels.find((l) => l.name === 'cause')?.value]));
+  for (const cause of c.triage?.causes ?? []) {
+    const categories = new Set(cause.checks.map((k) => causeOf.get(k)));
+    expect(categories.size, `the checks of cause ${cause.id} share one category`).toBe(1);
+    expect([...categories][0], `cause ${cause.id}`).toBeTruthy();
+  }
+}
