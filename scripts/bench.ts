@@ -7,7 +7,8 @@
 // wall seconds, and for the others the ratio of medians to the default run:
 //   default    the embedded reference, as `npm run conformance` runs it (goal: <= 5 s)
 //   failing    the reference with fault error-body-object-not-array: most checks fail (goal: <= 2x)
-//   remote     the reference answering every request 40 ms late, like a distant server (goal: <= 3x)
+//   remote     the reference answering every request 40 ms late, like a distant server (goal: <= 1.3x)
+//   remote-300 every request 300 ms late, a server across the world (goal: <= 2x)
 //   one-check  a single check: the fixed cost of a run (runner, server, tokens, reports)
 //   idle-drops the reference closing kept-alive connections idle for 100 ms, unannounced (variant
 //              idle-connection-close): requests sent again on fresh connections (goal: <= 1x default)
@@ -16,7 +17,14 @@
 //              the form read from its layout (goal: <= 1x signin)
 //   https-by-name  the reference over its own TLS with a private authority (caFile), reached by this
 //              machine's name, as a vendor's deployment is (the default run's cost there)
-// A scenario's ratio is to its baseline: the default run, or the one it names.
+// A scenario's ratio is to its baseline: the default run, or the one it names. The scenarios take turns
+// (A B C A B C ...: a machine that slows down or speeds up touches all of them alike), so their ratios
+// hold where their absolute times do not.
+// The critical path: each run writes its timeline (VDS_TIMELINE: every request's start and end, the
+// stages of the run; src/transport/timeline.ts). A run against a server L ms late costs the default
+// run's time plus L for each round trip it waits for one after the other: (wall at L - wall at 0) / L
+// round trips, split the same way into the preparation's and the checks' (their spans in the timeline)
+// and the rest. The one-check run's timeline splits the fixed cost of a run by stage.
 // Then the suite's own overhead apart from the server's speed: the requests of one run, recorded
 // (VDS_RECORD_REQUESTS) and replayed with a plain keep-alive client, no assertions, as many at once
 // as the suite runs checks. Writes reports/bench.json. npm test (goal: <= 10 min) is too long to
@@ -26,6 +34,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedRequest } from '../src/transport/api';
+import type { TimelineLine } from '../src/transport/timeline';
 import type { Certificate } from '../src/verdict/model';
 import { REPORT_FILES } from '../src/options/paths';
 import { machineName, makeAuthority } from './deployment';
@@ -43,6 +52,8 @@ interface Scenario {
   goal?: string;
   /** The scenario its ratio is to (default: the default run). */
   baseline?: string;
+  /** Another command than `npm run conformance`, and its folder. */
+  command?: () => { argv: string[]; cwd: string };
   /** A server of its own, started before the runs (and stopped after): the variables that point the run at it. */
   server?: () => Promise<{ env: Record<string, string>; stop: () => Promise<void> }>;
 }
@@ -56,8 +67,16 @@ const SCENARIOS: Scenario[] = [
     args: [],
     goal: '<= 2x default',
   },
-  { name: 'remote', what: 'every answer 40 ms late', env: { VDS_REFERENCE_LATENCY_MS: '40' }, args: [], goal: '<= 3x default' },
+  { name: 'remote', what: 'every answer 40 ms late', env: { VDS_REFERENCE_LATENCY_MS: '40' }, args: [], goal: '<= 1.3x default' },
+  { name: 'remote-300', what: 'every answer 300 ms late', env: { VDS_REFERENCE_LATENCY_MS: '300' }, args: [], goal: '<= 2x default' },
   { name: 'one-check', what: 'one check: the fixed cost of a run', env: {}, args: ['--grep', '^AUTH-MISSING GET /users/me @'] },
+  {
+    name: 'floor',
+    what: 'a bare Playwright run of one trivial test (the floor: nothing of the suite)',
+    env: {},
+    args: [],
+    command: () => ({ argv: ['npx', 'playwright', 'test'], cwd: floorFolder() }),
+  },
   {
     name: 'idle-drops',
     what: 'idle kept-alive connections closed unannounced (variant idle-connection-close)',
@@ -89,6 +108,18 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
+/** A folder with a bare Playwright configuration and one trivial test, node_modules linked from the project. */
+function floorFolder(): string {
+  const dir = path.join(os.tmpdir(), 'vds-bench-floor');
+  if (!fs.existsSync(path.join(dir, 'trivial.spec.ts'))) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'playwright.config.ts'), "export default { testDir: '.', reporter: 'dot', workers: 1 };\n");
+    fs.writeFileSync(path.join(dir, 'trivial.spec.ts'), "import { expect, test } from '@playwright/test';\ntest('one', () => expect(1).toBe(1));\n");
+    if (!fs.existsSync(path.join(dir, 'node_modules'))) fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  }
+  return dir;
+}
+
 interface Sample {
   wallS: number;
   peakMemoryMb?: number;
@@ -96,6 +127,93 @@ interface Sample {
   failed: number;
   requests: number;
   exit: number | null;
+  /** Seconds from the command's start to each stage of its timeline, and the spans of the preparation and the checks. */
+  timeline?: RunTimeline;
+}
+
+interface RunTimeline {
+  /** Seconds spent in each stage of FIXED_COST_STAGES, in order. */
+  stages: Record<string, number>;
+  /** The preparation's span: its first request's start to its last request's end (s). */
+  preparationS: number;
+  /** The checks' span: the first route group's start to the last one's end (s). */
+  checksS: number;
+  /** The most requests in flight at once. */
+  maxInFlight: number;
+}
+
+/**
+ * The stages a run goes through, each ending at a stage of the timeline (src/transport/timeline.ts):
+ * the label, and the stage that ends it (the first of its name; "group * start" the first group's
+ * start, "group * end" the last one's end).
+ */
+const FIXED_COST_STAGES: Array<[string, string]> = [
+  ['npm, node and the runner loading the configuration', 'runner configured'],
+  ["the reference's start (begun by the runner)", 'server up'],
+  ['preparation: the target answers', 'preflight'],
+  ['preparation: reset', 'reset'],
+  ["preparation: the browser's reach", 'browser reach learnt'],
+  ['preparation: tokens', 'tokens'],
+  ['preparation: discovery', 'discovery'],
+  ['preparation: token proofs', 'token proofs'],
+  ['preparation: latency sampling', 'latency sampling'],
+  ['a worker starts (its fixtures)', 'worker ready'],
+  ['until the first route group starts', 'group * start'],
+  ['the checks (the route groups, one after another)', 'group * end'],
+  ['the runner ends the tests', 'tests done'],
+  ['the reports (certificate, HTML, JUnit, Allure)', 'certificate written'],
+  ['the command exits', 'exit'],
+];
+
+/** Reads a run's timeline file: where its time went. */
+function readTimeline(file: string, startedAt: number, endedAt: number): RunTimeline | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as TimelineLine);
+  const at = (name: string): number | undefined => {
+    const stages = lines.flatMap((l) => (l.kind === 'stage' ? [l] : []));
+    if (name === 'exit') return endedAt;
+    if (name === 'group * start') return Math.min(...stages.filter((s) => /^group \S+ start$/.test(s.stage)).map((s) => s.at));
+    if (name === 'group * end') return Math.max(...stages.filter((s) => /^group \S+ end$/.test(s.stage)).map((s) => s.at));
+    return stages.find((s) => s.stage === name)?.at;
+  };
+  const stages: Record<string, number> = {};
+  let previous = startedAt;
+  for (const [label, name] of FIXED_COST_STAGES) {
+    const t = at(name);
+    if (t === undefined || !Number.isFinite(t)) continue;
+    stages[label] = round((t - previous) / 1000, 3);
+    previous = t;
+  }
+  const requests = lines.flatMap((l) => (l.kind === 'request' ? [l] : []));
+  const prep = requests.filter((r) => r.phase === 'preparation');
+  const span = (xs: number[], ys: number[]) => (xs.length ? (Math.max(...ys) - Math.min(...xs)) / 1000 : 0);
+  const groupStart = at('group * start');
+  const groupEnd = at('group * end');
+  const edges = requests.flatMap((r) => [
+    [r.start, 1],
+    [r.end, -1],
+  ]) as Array<[number, number]>;
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let inFlight = 0;
+  let maxInFlight = 0;
+  for (const [, d] of edges) maxInFlight = Math.max(maxInFlight, (inFlight += d));
+  return {
+    stages,
+    preparationS: round(
+      span(
+        prep.map((r) => r.start),
+        prep.map((r) => r.end),
+      ),
+      3,
+    ),
+    checksS: groupStart !== undefined && groupEnd !== undefined && Number.isFinite(groupEnd - groupStart) ? round((groupEnd - groupStart) / 1000, 3) : 0,
+    maxInFlight,
+  };
 }
 
 interface Row {
@@ -113,6 +231,10 @@ interface Row {
   checksPerS: number;
   peakMemoryMb?: number;
   exitCodes: Array<number | null>;
+  /** Each counted run's wall seconds, in turn order. */
+  walls: number[];
+  /** Medians over the runs: seconds per stage, the preparation's and the checks' spans; the most requests in flight. */
+  timeline?: { stagesS: Record<string, number>; preparationS: number; checksS: number; maxInFlight: number };
 }
 
 function arg(name: string): string | undefined {
@@ -133,16 +255,22 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
   const reports = fs.mkdtempSync(path.join(os.tmpdir(), `vds-bench-${s.name}-`));
   // Not inside the reports folder: the run empties it first.
   const timeFile = `${reports}.time`;
-  const npm = ['npm', 'run', '--silent', 'conformance', '--', ...s.args];
+  const timelineFile = `${reports}.timeline`;
+  const own = s.command?.();
+  const npm = own?.argv ?? ['npm', 'run', '--silent', 'conformance', '--', ...s.args];
   const useTime = fs.existsSync(TIME);
   const [cmd, ...args] = useTime ? [TIME, '-f', '%M', '-o', timeFile, ...npm] : npm;
-  const env = { ...freshRunEnv(process.env), CI: '', VDS_REPORTS_DIR: reports, ...s.env, ...extraEnv };
+  const env = { ...freshRunEnv(process.env), CI: '', VDS_REPORTS_DIR: reports, VDS_TIMELINE: timelineFile, ...s.env, ...extraEnv };
   const started = performance.now();
+  const startedAt = performance.timeOrigin + started;
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: 'ignore' });
+    const child = spawn(cmd, args, { cwd: own?.cwd ?? ROOT, env, stdio: 'ignore' });
     child.on('close', (code) => {
-      const wallS = (performance.now() - started) / 1000;
+      const ended = performance.now();
+      const wallS = (ended - started) / 1000;
       const sample: Sample = { wallS, checks: 0, failed: 0, requests: 0, exit: code };
+      const timeline = readTimeline(timelineFile, startedAt, performance.timeOrigin + ended);
+      if (timeline) sample.timeline = timeline;
       if (useTime && fs.existsSync(timeFile)) {
         const kb = Number(fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop());
         if (Number.isFinite(kb)) sample.peakMemoryMb = round(kb / 1024, 0);
@@ -153,35 +281,57 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
         sample.checks = c.counts.checks.passed + c.counts.checks.failed;
         sample.failed = c.counts.checks.failed;
         sample.requests = Object.values(c.latency).reduce((n, l) => n + l.count, 0);
+        // A run that failed checks where none should fail: its certificate is kept, to be read.
+        if (sample.failed > 0 && !s.env.VDS_REFERENCE_FAULT) {
+          const kept = path.join(path.dirname(OUT), `bench-${s.name}-failed-${Date.now()}.json`);
+          fs.mkdirSync(path.dirname(kept), { recursive: true });
+          fs.copyFileSync(certificate, kept);
+          process.stdout.write(`(${sample.failed} failed: ${path.relative(ROOT, kept)}) `);
+        }
       }
       fs.rmSync(reports, { recursive: true, force: true });
       fs.rmSync(timeFile, { force: true });
+      fs.rmSync(timelineFile, { force: true });
       resolve(sample);
     });
   });
 }
 
-async function measure(s: Scenario, runs: number, warmup: number): Promise<Row> {
-  const server = await s.server?.();
-  const env = server?.env ?? {};
-  const samples: Sample[] = [];
+/** Runs every scenario in turn (A B C A B C ...), after `warmup` turns not counted: each one's samples. */
+async function measureInTurn(scenarios: Scenario[], runs: number, warmup: number): Promise<Row[]> {
+  const servers = new Map<Scenario, Awaited<ReturnType<NonNullable<Scenario['server']>>>>();
+  const samples = new Map<Scenario, Sample[]>(scenarios.map((s) => [s, []]));
   try {
-    for (let i = 0; i < warmup; i++) await runOnce(s, env);
-    for (let i = 0; i < runs; i++) {
-      samples.push(await runOnce(s, env));
-      process.stdout.write('.');
+    for (const s of scenarios) {
+      const server = await s.server?.();
+      if (server) servers.set(s, server);
+    }
+    for (let turn = 0; turn < warmup + runs; turn++) {
+      process.stdout.write(turn < warmup ? '  warm-up ' : `  turn ${turn - warmup + 1}/${runs} `);
+      for (const s of scenarios) {
+        const sample = await runOnce(s, servers.get(s)?.env ?? {});
+        if (turn >= warmup) samples.get(s)!.push(sample);
+        process.stdout.write(`${s.name} ${round(sample.wallS, 1)} s  `);
+      }
+      process.stdout.write('\n');
     }
   } finally {
-    await server?.stop();
+    for (const server of servers.values()) await server.stop();
   }
+  return scenarios.map((s) => row(s, samples.get(s)!));
+}
+
+function row(s: Scenario, samples: Sample[]): Row {
   const walls = samples.map((x) => x.wallS);
   const last = samples[samples.length - 1];
   const mems = samples.flatMap((x) => (x.peakMemoryMb === undefined ? [] : [x.peakMemoryMb]));
+  const timelines = samples.flatMap((x) => (x.timeline ? [x.timeline] : []));
+  const labels = [...new Set(timelines.flatMap((t) => Object.keys(t.stages)))];
   return {
     scenario: s.name,
     what: s.what,
     goal: s.goal,
-    runs,
+    runs: samples.length,
     wallS: { median: round(median(walls)), min: round(Math.min(...walls)), max: round(Math.max(...walls)) },
     checks: last.checks,
     failedChecks: last.failed,
@@ -189,7 +339,41 @@ async function measure(s: Scenario, runs: number, warmup: number): Promise<Row> 
     checksPerS: round(last.checks / median(walls), 0),
     ...(mems.length ? { peakMemoryMb: Math.max(...mems) } : {}),
     exitCodes: samples.map((x) => x.exit),
+    walls,
+    ...(timelines.length
+      ? {
+          timeline: {
+            stagesS: Object.fromEntries(labels.map((l) => [l, round(median(timelines.flatMap((t) => (l in t.stages ? [t.stages[l]] : []))), 3)])),
+            preparationS: round(median(timelines.map((t) => t.preparationS)), 3),
+            checksS: round(median(timelines.map((t) => t.checksS)), 3),
+            maxInFlight: Math.max(...timelines.map((t) => t.maxInFlight)),
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * The round trips a run waits for one after the other, from a scenario whose server answers every
+ * request L ms late against the same server at once: (wall at L - wall at 0) / L, and of them the
+ * preparation's and the checks' (their spans' growth), the rest being the run's other stages.
+ */
+function criticalPath(late: Row, atOnce: Row, latencyMs: number): CriticalPath | undefined {
+  if (!late.timeline || !atOnce.timeline) return undefined;
+  const per = (a: number, b: number) => round(((a - b) * 1000) / latencyMs, 1);
+  const total = per(late.wallS.median, atOnce.wallS.median);
+  const preparation = per(late.timeline.preparationS, atOnce.timeline.preparationS);
+  const checks = per(late.timeline.checksS, atOnce.timeline.checksS);
+  return { latencyMs, scenario: late.scenario, roundTrips: total, preparation, checks, other: round(total - preparation - checks, 1) };
+}
+
+interface CriticalPath {
+  latencyMs: number;
+  scenario: string;
+  roundTrips: number;
+  preparation: number;
+  checks: number;
+  other: number;
 }
 
 /**
@@ -240,17 +424,27 @@ async function main(): Promise<void> {
   const only = arg('--only')?.split(',');
   const chosen = SCENARIOS.filter((s) => !only || only.includes(s.name));
   console.log(`Benchmark: ${chosen.map((s) => s.name).join(', ')}; ${runs} runs each after ${warmup} warm-up; ${os.cpus().length} cores`);
-  const rows: Row[] = [];
-  for (const s of chosen) {
-    process.stdout.write(`  ${s.name} `);
-    rows.push(await measure(s, runs, warmup));
-    process.stdout.write('\n');
-  }
+  const rows = await measureInTurn(chosen, runs, warmup);
   for (const r of rows) {
     const baseline = chosen.find((s) => s.name === r.scenario)?.baseline ?? 'default';
     const base = rows.find((b) => b.scenario === baseline);
-    if (base && r !== base) Object.assign(r, { ratioToDefault: round(r.wallS.median / base.wallS.median), baseline });
+    // The median of the turns' ratios: each turn ran both on the same machine, in the same minute.
+    if (base && r !== base) Object.assign(r, { ratioToDefault: round(median(r.walls.map((w, i) => w / base.walls[i]))), baseline });
   }
+  const atOnce = rows.find((r) => r.scenario === 'default');
+  const paths = atOnce
+    ? (
+        [
+          ['remote', 40],
+          ['remote-300', 300],
+        ] as const
+      ).flatMap(([name, ms]) => {
+        const late = rows.find((r) => r.scenario === name);
+        const cp = late && criticalPath(late, atOnce, ms);
+        return cp ? [cp] : [];
+      })
+    : [];
+  const floor = rows.find((r) => r.scenario === 'floor');
   const fixed = rows.find((r) => r.scenario === 'one-check');
   const concurrency = 16;
   const raw = only && !only.includes('replay') ? undefined : await replay(concurrency);
@@ -272,14 +466,37 @@ async function main(): Promise<void> {
             `that run took ${round(raw.suiteS)} s, ${round(raw.suiteS / raw.replayS, 1)}x the replay`,
         ]
       : []),
-    ...(fixed ? [`fixed start-up cost of a run (one check): ${fixed.wallS.median} s`] : []),
+    ...paths.map(
+      (p) =>
+        `critical path (${p.scenario}, every answer ${p.latencyMs} ms late): ${p.roundTrips} round trips one after the other ` +
+        `(preparation ${p.preparation}, checks ${p.checks}, the rest ${p.other})`,
+    ),
+    ...(atOnce && floor
+      ? [`the default run is ${round(median(atOnce.walls.map((w, i) => w / floor.walls[i])))}x a bare Playwright run of one trivial test`]
+      : []),
+    ...(fixed
+      ? [
+          `fixed start-up cost of a run (one check): ${fixed.wallS.median} s` +
+            (floor ? ` (${round(fixed.wallS.median - floor.wallS.median)} s more than a bare Playwright run)` : '') +
+            (fixed.timeline
+              ? `; by stage (median s): ${Object.entries(fixed.timeline.stagesS)
+                  .map(([l, s]) => `${l} ${s}`)
+                  .join('; ')}`
+              : ''),
+        ]
+      : []),
+    ...rows.flatMap((r) =>
+      r.timeline
+        ? [`${r.scenario}: preparation ${r.timeline.preparationS} s, checks ${r.timeline.checksS} s, at most ${r.timeline.maxInFlight} requests in flight`]
+        : [],
+    ),
     self.seconds ? `npm test (goal <= 600 s): ${round(self.seconds, 0)} s, last run ${self.date}` : 'npm test: no timing yet (run npm test)',
   ];
   console.log(`\n${lines.join('\n')}\n\n${notes.map((n) => `- ${n}`).join('\n')}`);
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(
     OUT,
-    `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, runs, warmup, rows, replay: raw, selfTest: self }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, runs, warmup, rows, criticalPaths: paths, replay: raw, selfTest: self }, null, 2)}\n`,
   );
   console.log(`\nwrote ${path.relative(ROOT, OUT)}`);
 }

@@ -26,6 +26,20 @@ const SAMPLE = 10;
 
 type CallOptions = Parameters<CheckContext['call']>[1];
 
+/**
+ * Reads that do not depend on each other go together: each item's read is sent now, and the answers
+ * are judged in the items' order, so the first failure in that order is the check's, as if they had
+ * been sent one after another (a distant server then costs the check one round trip, not one per item).
+ */
+function together<T, R>(items: T[], send: (item: T) => Promise<R>): Array<[T, Promise<R>]> {
+  return items.map((item) => {
+    const answer = send(item);
+    // Judged later, or never (an earlier item failed the check): its failure is not an unhandled one.
+    answer.catch(() => undefined);
+    return [item, answer];
+  });
+}
+
 /** A success of the route (the profile's status; any 2xx for a core requirement). */
 async function answer(ctx: CheckContext, routeId: string, options: CallOptions = {}) {
   const route = ctx.catalogue.route(routeId);
@@ -161,8 +175,8 @@ export async function carListItems(ctx: CheckContext): Promise<void> {
     // The device checks change this car's deviceId while the run goes on.
     .filter((c) => String(c.id) !== ctx.run.data.deviceCarId);
   if (list.length === 0) throw new NotRun('the user has no car to compare');
-  for (const car of list.slice(0, SAMPLE)) {
-    const single = await readRecord(ctx, 'GET /cars/{carId}', { ids: { carId: String(car.id) } });
+  for (const [car, read] of together(list.slice(0, SAMPLE), (c) => readRecord(ctx, 'GET /cars/{carId}', { ids: { carId: String(c.id) } }))) {
+    const single = await read;
     const diff = differingFields(car, single, CAR_FIELDS);
     if (diff.length) {
       fail({
@@ -209,16 +223,19 @@ export async function coreCarTrips(ctx: CheckContext): Promise<void> {
   const carId = ctx.data('carId');
   const ids = await tripIdsOf(ctx, carId);
   if (ids.length === 0) throw new NotRun('no trip in the data window');
-  for (const id of ids.slice(0, SAMPLE)) await read(ctx, 'GET /trips/{tripId}', { ids: { tripId: id } });
-  const others = (await userCarIds(ctx)).filter((id) => id !== carId).slice(0, 8);
+  const reads = together(ids.slice(0, SAMPLE), (id) => read(ctx, 'GET /trips/{tripId}', { ids: { tripId: id } }));
+  // The user's cars are read beside them, and judged after them, as before.
+  const [[, userCars]] = together([carId], () => userCarIds(ctx));
+  for (const [, answer] of reads) await answer;
+  const others = (await userCars).filter((id) => id !== carId).slice(0, 8);
   if (others.length === 0) {
     ctx.warn('the user has one car: that its trips are listed for no other car cannot be observed');
     return;
   }
   const listed = new Set(ids);
   const { begin, end } = ctx.window();
-  for (const other of others) {
-    const shared = (await tripIdsOf(ctx, other)).filter((id) => listed.has(id));
+  for (const [other, theirs] of together(others, (o) => tripIdsOf(ctx, o))) {
+    const shared = (await theirs).filter((id) => listed.has(id));
     if (shared.length) {
       fail({
         expected: `each trip listed for the one car that made it: GET /cars/{carId}/trips ("Get car trips") of cars ${carId} and ${other} share no trip (begin=${begin}, end=${end})`,
@@ -245,8 +262,8 @@ export async function coreById(ctx: CheckContext): Promise<void> {
   const { param, resource, ids: idsOf } = BY_ID[route.route];
   const ids = (await idsOf(ctx)).slice(0, SAMPLE);
   if (ids.length === 0) throw new NotRun(`no ${resource} to ask for (${resource === 'car' ? 'the user has no car' : 'no trip in the data window'})`);
-  for (const id of ids) {
-    const record = (await read(ctx, route.route, { ids: { [param]: id } })) as Item;
+  for (const [id, answer] of together(ids, (i) => read(ctx, route.route, { ids: { [param]: i } }))) {
+    const record = (await answer) as Item;
     if (!record || typeof record !== 'object' || Array.isArray(record) || (typeof record.id !== 'number' && typeof record.id !== 'string')) {
       throw unreadable(`${route.route} answered no record with an id member (the profile's ${resource} record)`, 'RESP-CONTRACT');
     }
@@ -262,8 +279,8 @@ export async function coreById(ctx: CheckContext): Promise<void> {
 export async function tripListItems(ctx: CheckContext): Promise<void> {
   const trips = await readList(ctx, 'GET /cars/{carId}/trips', { query: ctx.window() });
   if (trips.length === 0) throw new NotRun('no trip in the data window');
-  for (const summary of trips.slice(0, SAMPLE)) {
-    const trip = await readRecord(ctx, 'GET /trips/{tripId}', { ids: { tripId: String(summary.id) } });
+  for (const [summary, answer] of together(trips.slice(0, SAMPLE), (s) => readRecord(ctx, 'GET /trips/{tripId}', { ids: { tripId: String(s.id) } }))) {
+    const trip = await answer;
     // Compared on the summary's documented members, the locations' included.
     const diff = differingFields(documentedOnly('tripSummary', summary) as Item, documentedOnly('tripSummary', trip) as Item, TRIP_SUMMARY_FIELDS);
     if (diff.length) {

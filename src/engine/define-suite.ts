@@ -21,6 +21,7 @@ import { test } from '../../fixtures/suite-fixtures';
 import { ErrorsSeen } from './errors-seen';
 import { runCheck, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
+import { stage } from '../transport/timeline';
 
 export function defineGroupSuite(group: Group): void {
   const planned = planChecks(loadCatalogue()).filter((p) => p.group === group);
@@ -86,7 +87,9 @@ export function defineGroupSuite(group: Group): void {
       records.push(record!);
     };
     // The reads concurrently, the writes as one lane beside them (schedule.ts).
+    stage(`group ${group} start`);
     await runScheduled(scheduled, run.concurrency, check);
+    stage(`group ${group} end`);
     stopWatching();
     await attachOnce(records);
     verdict(testInfo, records);

@@ -1,9 +1,12 @@
 // In which order and how many at a time a route group's checks run, whoever runs them (a Playwright
 // test of define-suite.ts, or an in-process run of in-process.ts): the checks that only read run
 // concurrently, at most `concurrency` at a time (they wait on the network, not on the cores), and
-// beside them the checks that write form one lane, one after another in catalogue order (they share
-// state: the cars the user has, the devices' links, the pin attempts spent). Last, the checks that
-// judge the error answers the others received (`judges: errors-seen`: errors-seen.ts).
+// beside them the checks that write form lanes, each one after another in catalogue order (they share
+// state: the cars the user has, the devices' links, the pin attempts spent). The pin attempts on
+// data.lockableDeviceId are a lane of their own: no other check touches that device (writes.ts, "pin
+// attempts"), so on a distant server their round trips overlap the other writes' instead of adding
+// to them. Last, the checks that judge the error answers the others received (`judges: errors-seen`:
+// errors-seen.ts).
 import type { PlannedCheck } from '../catalogue/catalogue';
 
 /** Checks that write run one after another, in catalogue order: they share state. */
@@ -13,12 +16,20 @@ function writes(p: PlannedCheck): boolean {
   );
 }
 
+/** The checks that write only to data.lockableDeviceId (writes.ts, "pin attempts"): their own lane. */
+const LOCKABLE_DEVICE_CHECKS = new Set(['device-pin-wrong', 'device-pin-malformed', 'device-pin-lockout']);
+
+/** The lane a writing check runs in. */
+function lane(p: PlannedCheck): string {
+  return LOCKABLE_DEVICE_CHECKS.has(p.requirement.check) ? 'lockable device' : 'writes';
+}
+
 /** Judges what the group's other checks received: runs once they are done. */
 function late(p: PlannedCheck): boolean {
   return p.requirement.judgesErrorsSeen;
 }
 
-/** Runs `check` over a group's selected checks: the reads concurrently, the writes as one lane beside them, then the late ones. */
+/** Runs `check` over a group's selected checks: the reads concurrently, the writes in their lanes beside them, then the late ones. */
 export async function runScheduled(selected: PlannedCheck[], concurrency: number, check: (p: PlannedCheck) => Promise<void>): Promise<void> {
   // Reads tolerate a write in flight (coherence checks leave out the cars the suite creates), and a
   // distant target's round trips overlap.
@@ -28,11 +39,18 @@ export async function runScheduled(selected: PlannedCheck[], concurrency: number
       concurrency,
       check,
     ),
-    (async () => {
-      for (const p of selected.filter((q) => writes(q) && !late(q))) await check(p);
-    })(),
+    ...lanes(selected.filter((q) => writes(q) && !late(q))).map(async (inLane) => {
+      for (const p of inLane) await check(p);
+    }),
   ]);
   await inParallel(selected.filter(late), concurrency, check);
+}
+
+/** The writing checks by lane, each in catalogue order. */
+function lanes(writing: PlannedCheck[]): PlannedCheck[][] {
+  const by = new Map<string, PlannedCheck[]>();
+  for (const p of writing) by.set(lane(p), [...(by.get(lane(p)) ?? []), p]);
+  return [...by.values()];
 }
 
 /** Runs `work` over the items, at most `limit` at a time. */

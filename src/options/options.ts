@@ -41,7 +41,7 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
   { name: 'VDS_REPORTS', meaning: 'certificate: write only the certificate (no JUnit, HTML report or Allure results)' },
   { name: 'VDS_ATTACH', meaning: 'failures: keep the requests and answers of failing checks only (a certification keeps all)' },
   { name: 'VDS_WORKERS', meaning: 'Playwright workers (default 1: the checks of a worker already run concurrently)' },
-  { name: 'VDS_CONCURRENCY', meaning: 'checks in flight per worker (default: 8, plus one per 2 ms of round trip)' },
+  { name: 'VDS_CONCURRENCY', meaning: "checks in flight per worker (default: 8, plus one per 2 ms of round trip, at most the target's maxConcurrency)" },
   {
     name: 'VDS_BROWSER',
     meaning: "the Chromium to drive for the sign-in page, or none (default: /usr/bin/chromium-headless-shell, else Playwright's, else /usr/bin/chromium)",
@@ -53,6 +53,11 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
   { name: 'VDS_RUN_STATE', meaning: "the run's state folder (its run context, mode 0600: tokens never travel in the environment)", internal: true },
   { name: 'VDS_BLOB', flag: '--shard', meaning: '1: write a blob report for a later merge', internal: true },
   { name: 'VDS_RECORD_REQUESTS', meaning: 'a file to append every request to, as sent (the benchmark only)', internal: true },
+  {
+    name: 'VDS_TIMELINE',
+    meaning: "a file to append the run's timeline to: each request's start and end, and the stages of the run (the benchmark only)",
+    internal: true,
+  },
 ];
 
 export const DEFAULT_LATENCY_RATIO = 1.5;
@@ -91,6 +96,7 @@ export interface RunOptions {
   runState?: string;
   blob: boolean;
   recordRequests?: string;
+  timeline?: string;
 }
 
 const file = (v: string | undefined) => (v ? path.resolve(v) : undefined);
@@ -130,6 +136,7 @@ export function runOptions(env: NodeJS.ProcessEnv = process.env): RunOptions {
     runState: set(env.VDS_RUN_STATE),
     blob: env.VDS_BLOB === '1',
     recordRequests: set(env.VDS_RECORD_REQUESTS),
+    timeline: set(env.VDS_TIMELINE),
   };
 }
 

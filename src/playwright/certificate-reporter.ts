@@ -36,6 +36,7 @@ import { selectionFromEnv } from '../catalogue/selection';
 import type { CheckResult } from '../verdict/model';
 import type { CheckRecord } from '../verdict/check-record';
 import { ANSI, checkRecordsOf, checkResultsOf, groupOf } from './results';
+import { stage } from '../transport/timeline';
 import { checkStates, resolveChecks, type Check } from '../verdict/verdict';
 
 export default class CertificateReporter implements Reporter {
@@ -88,6 +89,7 @@ export default class CertificateReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    stage('tests done');
     const redactor = reportRedactor();
     let certificate: Certificate;
     try {
@@ -102,6 +104,7 @@ export default class CertificateReporter implements Reporter {
     // A replay's own tally (src/setup/replay.ts): verify compares it with the archive's certificate next.
     if (replayDir()) process.stdout.write("\nThe replay's own tally (the browser's checks not run); its comparison with the archive's certificate follows.");
     process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : []));
+    stage('certificate written');
     // `playwright test` exits with this status. merge-reports ignores it (it exits 0 unless a reporter
     // crashed): `npm run merge` reads the gate from conformance.json instead.
     return { status: certificate.gate?.status === 'failed' ? 'failed' : 'passed' };

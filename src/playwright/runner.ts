@@ -14,6 +14,7 @@ import { loadTargetFromEnv } from '../setup/run-target';
 import { startTargetServerEarly } from '../setup/start-command';
 import { TargetError, type Target } from '../setup/target';
 import { optionProblems } from './report-options';
+import { stage } from '../transport/timeline';
 
 /** The runner loads the config first; each worker loads it again (TEST_WORKER_INDEX set). */
 export function inRunner(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -39,6 +40,7 @@ export function prepareRunner(configDir: string): Target {
   process.once('SIGTERM', () => process.emit('SIGINT'));
   if (!process.argv.includes('--list')) startTargetServerEarly(target, configDir);
   selectChecksFromArgv(process.argv);
+  stage('runner configured');
   return target;
 }
 

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { runOptions } from '../options/options';
 import { chromium, type Browser } from '@playwright/test';
 import { reachOptions, type BrowserReach } from './browser-network';
+import { stage } from '../transport/timeline';
 
 export interface BrowserChoice extends Pick<BrowserReach, 'trustedKeys'> {
   executablePath?: string;
@@ -70,16 +71,25 @@ export async function launchBrowser(choice: BrowserChoice): Promise<Browser> {
 export type BrowserSession = <T>(use: (browser: Browser) => Promise<T>) => Promise<T>;
 
 /**
- * One browser for a worker's checks, launched when a check first asks for it, and used by one
- * sign-in at a time: a page renders on the same two cores as everything else, and measured here,
- * five sign-ins in parallel took longer than five in a row. `close` ends it, if it was launched.
+ * One browser for a worker's checks, launched when a check first asks for it, and used by `uses`
+ * sign-ins at a time (default one): against a nearby server a page renders on the same two cores as
+ * everything else, and measured here, five sign-ins in parallel took longer than five in a row;
+ * against a distant one a sign-in mostly waits for its round trips, and several overlap them
+ * (run-context.ts, browserUsesFor). `close` ends it, if it was launched.
  */
-export function sharedBrowser(choice: BrowserChoice): { session: BrowserSession; close: () => Promise<void> } {
+export function sharedBrowser(choice: BrowserChoice, uses = 1): { session: BrowserSession; close: () => Promise<void> } {
   let launched: Promise<Browser> | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
+  // `uses` lanes, each one sign-in at a time; a sign-in takes the lane free soonest.
+  const lanes: Array<Promise<unknown>> = Array.from({ length: Math.max(1, uses) }, () => Promise.resolve());
+  let busy = lanes.map(() => 0);
   const session: BrowserSession = (fn) => {
-    const turn = queue.then(async () => fn(await (launched ??= launchBrowser(choice))));
-    queue = turn.catch(() => undefined);
+    const lane = busy.indexOf(Math.min(...busy));
+    busy = busy.map((n, i) => (i === lane ? n + 1 : n));
+    const turn = lanes[lane].then(async () => fn(await (launched ??= launchBrowser(choice).finally(() => stage('browser launched')))));
+    lanes[lane] = turn.catch(() => undefined);
+    void lanes[lane].then(() => {
+      busy = busy.map((n, i) => (i === lane ? n - 1 : n));
+    });
     return turn;
   };
   const close = async () => {

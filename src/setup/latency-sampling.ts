@@ -6,9 +6,10 @@
 // on the machine then touches one sample of many routes, not every sample of one), after a round that
 // is not counted (connections, the server's first use of a route).
 //
-// On a distant server each request is mostly the round trip, so a few routes are sampled side by side
-// (each still one request at a time, SIDE_BY_SIDE at most, one more per 10 ms of round trip): the
-// client only waits, and 114 requests at 150 ms would otherwise add 17 s to a run.
+// On a distant server (a round trip of DISTANT_MS or more) each request is mostly the round trip, so
+// every route is sampled side by side, each still one request at a time, its rounds one after
+// another: the client only waits, and the sampling costs the run its rounds' round trips (114
+// requests at 300 ms: 2 s, not 34 s one at a time).
 //
 // What is asked, so that the figures stay comparable night after night: the route's valid request with
 // the run's ids and the primary token (none on a sandbox's open routes); only GET routes of the API
@@ -31,18 +32,13 @@ import { SAMPLES_PER_ROUTE, type LatencySampling, type RouteSamples } from '../t
 
 export { SAMPLES_PER_ROUTE, type LatencySampling };
 
-/** The most routes sampled side by side (on a distant server). */
-const SIDE_BY_SIDE = 6;
+/** A round trip from which the server is distant: its routes are sampled side by side. */
+const DISTANT_MS = 10;
 
-/** Routes sampled side by side for this round trip: 1 on a nearby server, one more per 10 ms, at most SIDE_BY_SIDE. */
-function sideBySide(roundTripMs: number): number {
-  return Math.min(SIDE_BY_SIDE, Math.max(1, Math.floor(roundTripMs / 10)));
-}
-
-function samplingMethod(parallel: number): string {
+function samplingMethod(sideBySide: boolean): string {
   return (
     `${SAMPLES_PER_ROUTE} requests per GET route of the API, one at a time, before any check and after ${WARM_UP_ROUNDS} round not counted` +
-    (parallel > 1 ? ` (a distant server: ${parallel} routes side by side, each one request at a time)` : '') +
+    (sideBySide ? ' (a distant server: every route side by side, each one request at a time)' : '') +
     ", with the primary token (none on a sandbox's open routes); lists asked for " +
     `${LIST_LIMIT} items, ranges over the run's data window: the server's answer time as this machine sees it (round trip included). ` +
     "The checks' own request durations (many in flight at once) are not used: they measure the suite's own queueing."
@@ -93,8 +89,8 @@ export async function sampleLatency(
   run: Inputs,
   redactor: Redactor,
   roundTripMs = 0,
+  api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor),
 ): Promise<LatencySampling> {
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
   const results: RouteSamples[] = [];
   const active: Array<{ route: Route; result: RouteSamples; path: string; query: Query; authorization: string | null }> = [];
   for (const route of sampledRoutes(catalogue)) {
@@ -141,13 +137,19 @@ export async function sampleLatency(
       } else throw err;
     }
   };
-  const parallel = sideBySide(roundTripMs);
-  for (let round = 0; round < WARM_UP_ROUNDS + SAMPLES_PER_ROUTE; round++) {
-    const queue = active.filter((x) => !x.result.note);
-    const lane = async () => {
-      for (let a = queue.shift(); a; a = queue.shift()) await sampleOnce(a, round >= WARM_UP_ROUNDS);
-    };
-    await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, lane));
+  const rounds = WARM_UP_ROUNDS + SAMPLES_PER_ROUTE;
+  const sideBySide = roundTripMs >= DISTANT_MS;
+  if (sideBySide) {
+    // Each route its own lane of rounds; a route whose answer is unusable stops being asked.
+    await Promise.all(
+      active.map(async (a) => {
+        for (let round = 0; round < rounds && !a.result.note; round++) await sampleOnce(a, round >= WARM_UP_ROUNDS);
+      }),
+    );
+  } else {
+    for (let round = 0; round < rounds; round++) {
+      for (const a of active.filter((x) => !x.result.note)) await sampleOnce(a, round >= WARM_UP_ROUNDS);
+    }
   }
-  return { method: samplingMethod(parallel), routes: results };
+  return { method: samplingMethod(sideBySide), routes: results };
 }

@@ -11,13 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApiClient, NoAnswerError } from '../transport/api';
 import { joinRun, silentRoutes } from '../transport/breaker';
+import { preparing, stage } from '../transport/timeline';
 import { chooseBrowser, type BrowserChoice } from './browser';
 import { learnReach } from './browser-network';
 import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
 import { discoverData } from './discovery';
 import { sampleLatency } from './latency-sampling';
 import { Redactor } from '../util/redact';
-import { concurrencyFor, targetSecrets, type RunContext } from './run-context';
+import { concurrencyFor, DISTANT_MS, targetSecrets, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
 import { proveTokens } from './token-proof';
@@ -39,6 +40,15 @@ export interface PreparedRun {
 }
 
 export async function prepareRun(target: Target, options: PrepareOptions = {}): Promise<PreparedRun> {
+  preparing(true);
+  try {
+    return await prepare(target, options);
+  } finally {
+    preparing(false);
+  }
+}
+
+async function prepare(target: Target, options: PrepareOptions): Promise<PreparedRun> {
   const startedAt = options.startedAt ?? new Date().toISOString();
   const redactor = new Redactor(targetSecrets(target));
   const catalogue = options.catalogue ?? loadCatalogue();
@@ -46,10 +56,16 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   // as silentRoutes, and the checks start from them, not from anything an earlier run met.
   joinRun(`preparation ${randomUUID()}`, target.baseUrl, catalogue.routes, { preparing: true });
   const roundTripMs = await preflight(target, redactor);
-  const freshState = target.control && target.control.reset !== false ? await resetReference(target, redactor) : false;
+  stage('preflight');
+  // One client for the rest of the preparation (token proofs, latency samples, the reset): one record
+  // of its requests, on the process's one pool of kept-alive connections (http-policy.ts).
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  const freshState = target.control && target.control.reset !== false ? await resetReference(target, api) : false;
+  stage('reset');
 
   // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
   const reach = await learnReach(target);
+  stage('browser reach learnt');
   const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
   const t0 = performance.now();
@@ -57,14 +73,22 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
   startKeeping({ target, stateDir, browser }, tokens.kept);
   const t1 = performance.now();
+  stage('tokens');
   const found = await discoverData(target, tokens.tokens, redactor);
-  await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor);
+  stage('discovery');
+  await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor, api);
   const t2 = performance.now();
+  stage('token proofs');
   const latency =
     options.latencySampling === false
       ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
-      : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs);
+      : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs, api);
   const t3 = performance.now();
+  stage('latency sampling');
+  const distant = isDistant(
+    roundTripMs,
+    latency.routes.flatMap((r) => r.samples),
+  );
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   const timing =
     `prepared in ${seconds(t3 - t0)} s (tokens ${seconds(t1 - t0)} s, discovery and token proofs ${seconds(t2 - t1)} s, ` +
@@ -82,7 +106,9 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
     choices: found.choices,
     freshState,
     stateDir,
-    concurrency: concurrencyFor(roundTripMs),
+    concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
+    roundTripMs,
+    distant,
     latency,
   };
   const silent = silentRoutes();
@@ -90,6 +116,19 @@ export async function prepareRun(target: Target, options: PrepareOptions = {}): 
   // Setup's own sign-in could not use the page: every browser check of the run then skips at once.
   if (tokens.signInPageProblem) rememberSignInProblem(context, tokens.signInPageProblem);
   return { context, timing };
+}
+
+/**
+ * Whether the target is distant: its round trip is long (DISTANT_MS or more), and the samples taken side
+ * by side (latency-sampling.ts) came back about as fast as one request alone (the median within twice
+ * the round trip): the time is the network's, and requests overlap it. A busy machine, or a slow server
+ * on it, also shows a long round trip, but requests sent together there queue on the cores, each taking
+ * longer: the run then stays as on a nearby server. Without samples, nothing says which: not distant.
+ */
+function isDistant(roundTripMs: number, sidebySideSamples: number[]): boolean {
+  if (roundTripMs < DISTANT_MS || sidebySideSamples.length === 0) return false;
+  const sorted = [...sidebySideSamples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] <= 2 * roundTripMs;
 }
 
 /**
@@ -114,8 +153,7 @@ async function preflight(target: Target, redactor: Redactor): Promise<number> {
 }
 
 /** The reference's test-control API: start every run from the seeded state, so runs repeat. */
-async function resetReference(target: Target, redactor: Redactor): Promise<boolean> {
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+async function resetReference(target: Target, api: ApiClient): Promise<boolean> {
   const res = await api.post(`${target.control!.url}/reset`, { body: {} }).catch(() => undefined);
   if (!res || res.status >= 300) {
     console.warn(`warning: the control API at ${target.control!.url} did not reset the target (${res?.status ?? 'no answer'})`);

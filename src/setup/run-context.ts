@@ -6,6 +6,7 @@ import type { DataKey, Target, TokenKey } from './target';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runOptions } from '../options/options';
+import { DEFAULT_MAX_CONCURRENCY } from '../transport/http-policy';
 import { Redactor } from '../util/redact';
 import { keptSecrets } from './token-keeper';
 
@@ -34,6 +35,14 @@ export interface RunContext {
   stateDir: string;
   /** How many checks a worker runs at once: they wait on the network, so it follows the target's latency. */
   concurrency: number;
+  /** The round trip measured before the run (ms). */
+  roundTripMs?: number;
+  /** The target is distant (prepare-run.ts, isDistant): several sign-ins at once. */
+  distant?: boolean;
+  /** The requests each worker may have in flight at once: the target's maxConcurrency shared among the workers. */
+  requestSlots?: number;
+  /** Sign-ins a worker's browser runs at once (browser.ts): one on a nearby server, several on a distant one. */
+  browserUses?: number;
   /** The server's answer time per GET route, sampled before the checks (src/setup/latency-sampling.ts). */
   latency?: LatencySampling;
   /**
@@ -45,15 +54,44 @@ export interface RunContext {
 }
 
 /**
- * Checks in flight per worker. On a nearby server a few keep it busy (more only queue on its cores);
- * a distant one needs more to keep the line full: about one more check per 2 ms of round trip.
- * VDS_CONCURRENCY overrides (e.g. 1 to debug, or low for a server that limits request rates).
+ * Checks in flight per worker, by Little's law: the requests in flight are the rate they are answered
+ * at times the time each takes. Locally the suite's two cores answer about one request per 2 ms
+ * (CHECKS_NEARBY at once keep them busy; more only queue); across a network each request also waits
+ * out the round trip, so keeping that rate takes one more check per 2 ms of round trip. Bounded by
+ * the target's maxConcurrency (default DEFAULT_MAX_CONCURRENCY: more checks than request slots only
+ * queue). VDS_CONCURRENCY overrides (e.g. 1 to debug).
  */
-export function concurrencyFor(roundTripMs: number, env: NodeJS.ProcessEnv = process.env): number {
+export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX_CONCURRENCY, env: NodeJS.ProcessEnv = process.env): number {
   const given = runOptions(env).concurrency;
   if (given !== undefined) return given;
-  return Math.min(64, Math.max(8, Math.ceil(8 + roundTripMs / 2)));
+  return Math.max(1, Math.min(maxConcurrency, Math.ceil(CHECKS_NEARBY + roundTripMs / MS_PER_REQUEST)));
 }
+
+/**
+ * A round trip from which the target may be distant (prepare-run.ts, isDistant): a worker's browser
+ * then signs in several times at once. The route groups stay one after another in one worker (unless
+ * the user gives --workers): run side by side, a group's reads met another group's writes (measured
+ * at 300 ms: COH-ME-CARS saw a car's lastUpdateDate change between its two lists while the device
+ * checks associated that car), a verdict the server did not earn.
+ */
+export const DISTANT_MS = 20;
+/** Sign-ins at once in a worker's browser against a distant target. */
+const DISTANT_BROWSER_USES = 4;
+
+/** The request slots of each of `workers` workers: maxConcurrency shared among them (never below one). */
+export function requestSlotsFor(maxConcurrency: number, workers: number): number {
+  return Math.max(1, Math.floor(maxConcurrency / Math.max(1, workers)));
+}
+
+/** Sign-ins at once in a worker's browser. */
+export function browserUsesFor(distant: boolean): number {
+  return distant ? DISTANT_BROWSER_USES : 1;
+}
+
+/** Checks in flight against a server on this machine. */
+const CHECKS_NEARBY = 8;
+/** Milliseconds per request answered at the rate of a run against a nearby server (the rate kept across a network). */
+const MS_PER_REQUEST = 2;
 
 /** The run context's file in the run's state folder. */
 const CONTEXT_FILE = 'run-context.json';

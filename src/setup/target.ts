@@ -75,6 +75,8 @@ export interface Target {
   /** Operator controls (src/transport/http-policy.ts): extra headers (secrets), a rate limit, a CA file. */
   headers?: Record<string, string>;
   rateLimit?: { requestsPerSecond: number; maxRetries?: number };
+  /** The most requests in flight at once (the run's, shared among its workers); default DEFAULT_MAX_CONCURRENCY (src/transport/http-policy.ts). */
+  maxConcurrency?: number;
   caFile?: string;
   /** Per token key, a shell command that prints that token (a secrets manager, a company SSO). */
   tokenCommands: Partial<Record<TokenKey, string>>;
@@ -148,6 +150,7 @@ export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.en
     ...(t.product ? { product: t.product } : {}),
     ...(t.headers ? { headers: t.headers } : {}),
     ...(t.rateLimit ? { rateLimit: t.rateLimit } : {}),
+    ...(t.maxConcurrency !== undefined ? { maxConcurrency: t.maxConcurrency } : {}),
     ...(t.caFile ? { caFile: path.resolve(path.dirname(file), t.caFile) } : {}),
     tokenCommands: flattenTokenCommands(t.tokenCommands),
   };

@@ -20,9 +20,19 @@ function refusedForScope(res: ApiResponse): boolean {
   return res.status === 403 && Array.isArray(res.json) && res.json.some((e) => (e as { message?: unknown })?.message === SCOPE_MESSAGE);
 }
 
-/** Checks the scope-limited ones of the tokens signed in (`signedIn`); drops and notes the ones not proven. */
-export async function proveTokens(target: Target, catalogue: Catalogue, run: Run, signedIn: TokenKey[], redactor: Redactor): Promise<void> {
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+/**
+ * Checks the scope-limited ones of the tokens signed in (`signedIn`); drops and notes the ones not proven.
+ * The tokens are proven side by side, and each one's requests go together (none depends on another's
+ * answer): a distant server costs the proofs a round trip or two, not one per request.
+ */
+export async function proveTokens(
+  target: Target,
+  catalogue: Catalogue,
+  run: Run,
+  signedIn: TokenKey[],
+  redactor: Redactor,
+  api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor),
+): Promise<void> {
   const scopeLimited = signedIn.filter((k) => k === 'noScopes' || k.startsWith('withoutScope.'));
   await Promise.all(
     scopeLimited.map(async (key) => {
@@ -50,21 +60,28 @@ async function disproof(
   none: boolean,
 ): Promise<string | undefined> {
   const authorization = `Bearer ${token}`;
-  if (!none) {
-    const elsewhere = catalogue.route(lacking[0] === 'users_read' ? 'GET /users/me/cars' : 'GET /users/me');
-    const res = await answerOf(api.get(elsewhere.path, { authorization, route: elsewhere.route }));
-    if (!res) return `${elsewhere.route}, which does not need ${lacking[0]}, gave no answer`;
-    if (res.status !== 200) return `it was refused (${res.status}) on ${elsewhere.route}, which does not need ${lacking[0]}`;
-  }
   const probes = catalogue.routes
     .filter((r) => !r.public && r.scopes.some((s) => lacking.includes(s)))
     .map((r) => probeRequest(r, run, target))
     .filter((p): p is ProbeRequest => p !== undefined);
+  const ask = (p: ProbeRequest) => settled(answerOf(api.request(p.method, p.path, { authorization, body: p.body, query: p.query, route: p.route })));
+  // The request where the token must be accepted and the first MAX_PROBES where it must be refused, together.
+  const elsewhere = none ? undefined : catalogue.route(lacking[0] === 'users_read' ? 'GET /users/me/cars' : 'GET /users/me');
+  const accepted = elsewhere ? settled(answerOf(api.get(elsewhere.path, { authorization, route: elsewhere.route }))) : undefined;
+  let asked = probes.slice(0, MAX_PROBES).map(ask);
+  if (elsewhere) {
+    const res = await accepted;
+    if (!res) return `${elsewhere.route}, which does not need ${lacking[0]}, gave no answer`;
+    if (res.status !== 200) return `it was refused (${res.status}) on ${elsewhere.route}, which does not need ${lacking[0]}`;
+  }
   const tried: string[] = [];
-  for (const p of probes) {
-    if (tried.length >= MAX_PROBES) break;
-    // A route that gives no answer proves nothing either way (its own checks fail on it): the next one is tried.
-    const res = await answerOf(api.request(p.method, p.path, { authorization, body: p.body, query: p.query, route: p.route }));
+  // Judged in the catalogue's order, as if asked one after another.
+  for (let i = 0; i < probes.length && tried.length < MAX_PROBES; i++) {
+    // A route that gave no answer proves nothing either way (its own checks fail on it): the next one counts
+    // instead, asked (with as many more as may still be needed) when its turn comes.
+    if (i >= asked.length) asked = [...asked, ...probes.slice(i, i + MAX_PROBES - tried.length).map(ask)];
+    const res = await asked[i];
+    const p = probes[i];
     if (!res) continue;
     if (refusedForScope(res)) return undefined;
     tried.push(`${p.route} answered ${res.status}`);
@@ -73,6 +90,12 @@ async function disproof(
   // checks needing it there are not run, or fail on the missing answer itself.
   if (tried.length === 0) return undefined;
   return `it was not refused for a missing scope where ${none ? 'a scope' : lacking[0]} is needed (${tried.join('; ')})`;
+}
+
+/** A request sent ahead and perhaps never awaited (the proof decided before its turn): its failure is not unhandled. */
+function settled<T>(request: Promise<T>): Promise<T> {
+  request.catch(() => undefined);
+  return request;
 }
 
 /** The answer, or undefined when the request got none (a time-out, a dropped connection, a route the run no longer asks). */

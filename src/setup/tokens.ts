@@ -225,24 +225,34 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
 
 /** Expired and revoked tokens: static, or (with a control API) minted above and then expired/revoked. */
 async function expireAndRevoke(target: Target, result: ObtainedTokens, redactor: Redactor): Promise<void> {
-  for (const [key, action] of [
+  // The two go together: neither waits for the other's answer.
+  const both = [
     ['expired', 'expire'],
     ['revoked', 'revoke'],
-  ] as const) {
-    if (target.tokens[key] || result.notes[key]) continue;
-    const token = result.tokens[key];
-    if (!token || !target.control) continue;
-    try {
-      const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
-      const res = await api.post(`${target.control.url}/tokens/${action}`, { body: { token } });
-      if (res.status >= 300) throw new Error(`the control API answered ${res.status}`);
-      // The expired token stays expired; the revoked one is kept revoked but alive (token-keeper.ts).
-      if (key === 'expired') delete result.kept.expired;
-      else if (result.kept.revoked) result.kept.revoked.revoke = true;
-    } catch (err) {
-      delete result.tokens[key];
-      delete result.kept[key];
-      result.notes[key] = `making a ${key} token through the control API failed: ${redactor.redact((err as Error).message)}`;
-    }
+  ] as const;
+  await Promise.all(both.map(([key, action]) => expireOrRevoke(target, result, redactor, key, action)));
+}
+
+async function expireOrRevoke(
+  target: Target,
+  result: ObtainedTokens,
+  redactor: Redactor,
+  key: 'expired' | 'revoked',
+  action: 'expire' | 'revoke',
+): Promise<void> {
+  if (target.tokens[key] || result.notes[key]) return;
+  const token = result.tokens[key];
+  if (!token || !target.control) return;
+  try {
+    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+    const res = await api.post(`${target.control.url}/tokens/${action}`, { body: { token } });
+    if (res.status >= 300) throw new Error(`the control API answered ${res.status}`);
+    // The expired token stays expired; the revoked one is kept revoked but alive (token-keeper.ts).
+    if (key === 'expired') delete result.kept.expired;
+    else if (result.kept.revoked) result.kept.revoked.revoke = true;
+  } catch (err) {
+    delete result.tokens[key];
+    delete result.kept[key];
+    result.notes[key] = `making a ${key} token through the control API failed: ${redactor.redact((err as Error).message)}`;
   }
 }

@@ -17,7 +17,8 @@ import fs from 'node:fs';
 import { answered, refusal, routeKeyOf, unanswered } from './breaker';
 import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
 import { curlCommand, type SecretRefs } from './curl';
-import { freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
+import { freshConnections, httpPolicy, keptAliveConnections, requestSlot, retryAfterMs, throttle } from './http-policy';
+import { now, requestDone, timelineOn } from './timeline';
 
 /** How many characters of an answer every exchange keeps (bodyExcerpt). */
 const EXCERPT_CHARS = 1500;
@@ -314,6 +315,9 @@ export const networkTransport: Transport = {
       throw new NoAnswerError(`${method} ${exchange.url}: ${exchange.error}`, 'network', exchange);
     }
     if (RECORD_TO) fs.appendFileSync(RECORD_TO, `${JSON.stringify({ method, url, headers, body } satisfies RecordedRequest)}\n`);
+    // One of the process's maxConcurrency slots, held until the answer is read (429s waited out included).
+    const release = await requestSlot();
+    const sentAt = timelineOn ? now() : 0;
     await throttle();
     let started = performance.now();
     const controller = new AbortController();
@@ -375,6 +379,8 @@ export const networkTransport: Transport = {
       throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, timedOut ? 'timeout' : 'network', exchange);
     } finally {
       clearTimeout(timer);
+      release();
+      if (timelineOn) requestDone(breakerKey, sentAt);
     }
   },
 };

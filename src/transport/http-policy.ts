@@ -6,6 +6,9 @@
 //               conformance failure by itself (run-check.ts reports the check not run)
 //   proxy, CA   HTTPS_PROXY / HTTP_PROXY / NO_PROXY as usual, and caFile: a PEM file of extra
 //               certificate authorities, trusted besides the system's
+//   maxConcurrency  at most N requests in flight at once from this process (default
+//               DEFAULT_MAX_CONCURRENCY; a worker's share when several share it: limitRequestsTo): a
+//               request waits for a slot before it is sent, and its time-out starts once it has one
 // and, whatever the target file says, the connections a request may go on (api.ts): kept alive and
 // reused (no longer than the server was seen keeping an idle one: connection-reuse.ts), or a fresh
 // one of its own (a POST; a request sent again after a reused connection closed unanswered).
@@ -19,9 +22,19 @@ export interface HttpPolicy {
   /** Milliseconds between two request starts; 0: no limit. */
   intervalMs: number;
   maxRetries: number;
+  /** The most requests in flight at once from this process. */
+  maxConcurrency: number;
 }
 
-const NONE: HttpPolicy = { headers: {}, intervalMs: 0, maxRetries: 3 };
+/**
+ * Requests in flight at once when the target file does not say: 100, the number of concurrent streams
+ * RFC 9113 (HTTP/2, § 6.5.2) recommends a server grant one client connection at the least, so what a
+ * single browser tab may already send a server behind a common gateway (nginx and AWS's load balancers
+ * grant 128). On a distant server it is the run's bound: 100 requests per round trip.
+ */
+export const DEFAULT_MAX_CONCURRENCY = 100;
+
+const NONE: HttpPolicy = { headers: {}, intervalMs: 0, maxRetries: 3, maxConcurrency: DEFAULT_MAX_CONCURRENCY };
 let policy: HttpPolicy = NONE;
 let nextStart = 0;
 /** How connections are opened (proxy, CA): the fresh connections' dispatcher is built the same way. */
@@ -37,6 +50,7 @@ export interface OperatorControls {
   headers?: Record<string, string>;
   rateLimit?: { requestsPerSecond?: number; maxRetries?: number };
   caFile?: string;
+  maxConcurrency?: number;
 }
 
 /**
@@ -90,6 +104,7 @@ export function configureHttp(target: OperatorControls, env: NodeJS.ProcessEnv =
     headers: target.headers ?? {},
     intervalMs: rps ? 1000 / rps : 0,
     maxRetries: target.rateLimit?.maxRetries ?? 3,
+    maxConcurrency: target.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
   };
   const proxies = proxySettings(env);
   const proxied = Boolean(proxies.http || proxies.https);
@@ -176,6 +191,31 @@ export async function throttle(): Promise<void> {
   const start = Math.max(now, nextStart);
   nextStart = start + policy.intervalMs;
   if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+}
+
+/** This process's share of the target's maxConcurrency, when several workers share it (global setup decides it). */
+export function limitRequestsTo(slots: number | undefined): void {
+  if (slots !== undefined) policy = { ...policy, maxConcurrency: Math.min(policy.maxConcurrency, slots) };
+}
+
+let inFlight = 0;
+const waiting: Array<() => void> = [];
+
+/**
+ * Waits for one of this process's maxConcurrency request slots; the function it returns gives it back
+ * (once, whatever happens to the request). A slot given back goes to the longest waiting request.
+ */
+export async function requestSlot(): Promise<() => void> {
+  if (inFlight < policy.maxConcurrency) inFlight += 1;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    const next = waiting.shift();
+    if (next) next();
+    else inFlight -= 1;
+  };
 }
 
 /** Milliseconds a 429 asks to wait: Retry-After in seconds or as an HTTP date; 1 s without it. */

@@ -1,0 +1,117 @@
+// The target's maxConcurrency holds: a server that counts the requests it holds at once never sees
+// more than the cap, though the round trip it shows (each answer held 40 ms) calls for more checks in
+// flight than that (Little's law: src/setup/run-context.ts), and the run's verdict is unchanged. And
+// without the key the checks in flight grow with the round trip, up to DEFAULT_MAX_CONCURRENCY.
+// In-process (src/engine/in-process.ts: the command's preparation, checks and judgement); the sign-in
+// page's checks (a browser, whose requests are not the HTTP client's) are left out.
+import http from 'node:http';
+import { expect, test } from '@playwright/test';
+import { loadTarget } from '../../../src/setup/target';
+import { runInProcess } from '../../../src/engine/in-process';
+import { browserUsesFor, concurrencyFor, requestSlotsFor } from '../../../src/setup/run-context';
+import { DEFAULT_MAX_CONCURRENCY } from '../../../src/transport/http-policy';
+import { startReference } from '../../../scripts/reference-process';
+import { listenOnLoopback } from '../support/loopback-server';
+import { writeTargetFile } from './run-suite';
+
+const CAP = 6;
+const HELD_MS = 40;
+
+test.setTimeout(180_000);
+
+/** A proxy in front of `upstream` that holds every answer HELD_MS and counts the requests it holds at once. */
+async function countingProxy(upstream: string) {
+  let now = 0;
+  let most = 0;
+  let total = 0;
+  const server = http.createServer((req, res) => {
+    now += 1;
+    total += 1;
+    most = Math.max(most, now);
+    let done = false;
+    const finish = () => {
+      if (!done) now -= 1;
+      done = true;
+    };
+    res.on('close', finish);
+    const forward = http.request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (up) => {
+      setTimeout(() => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      }, HELD_MS);
+    });
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  const proxy = await listenOnLoopback(server);
+  return { ...proxy, most: () => most, total: () => total };
+}
+
+function targetFile(origin: string, control: string, maxConcurrency?: number): string {
+  return writeTargetFile(
+    [
+      'name: capped',
+      `baseUrl: ${origin}/v3`,
+      'env: cloud',
+      'allowWrites: true',
+      ...(maxConcurrency ? [`maxConcurrency: ${maxConcurrency}`] : []),
+      `control:\n  url: ${control}`,
+      'oauth:',
+      '  clientId: vds-conformance',
+      '  clientSecret: reference-client-secret',
+      '  redirectUri: http://localhost:9/vds/callback',
+      '  username: alice@reference.test',
+      '  password: alice-password',
+      '  otherUsername: bob@reference.test',
+      '  otherPassword: bob-password',
+      'data:',
+      '  deviceForCarId: VDSREF0101',
+      '  freeDeviceId: VDSREF0102',
+      '  devicePin: "24680"',
+      '  lockableDeviceId: VDSREF0103',
+      '  lockableDevicePin: "975310"',
+    ].join('\n'),
+  );
+}
+
+test('maxConcurrency: a server counting its concurrent requests never sees more than the cap, and the verdict is the same', async () => {
+  const reference = await startReference();
+  const proxy = await countingProxy(`http://127.0.0.1:${reference.port}`);
+  try {
+    const run = await runInProcess({
+      target: loadTarget(targetFile(proxy.origin, reference.control, CAP)),
+      latencySampling: true,
+      selection: { grep: /@users/ },
+    });
+    expect(run.certificate.counts.checks.failed, run.console).toBe(0);
+    expect(run.exitCode).toBe(0);
+    // Little's law asked for more checks than the cap lets requests go: the cap is what bounded them.
+    expect(concurrencyFor(HELD_MS, Number.MAX_SAFE_INTEGER, {})).toBeGreaterThan(CAP);
+    expect(run.context.concurrency).toBeLessThanOrEqual(CAP);
+    expect(proxy.total()).toBeGreaterThan(100);
+    expect(proxy.most(), 'requests the server held at once').toBeLessThanOrEqual(CAP);
+    expect(proxy.most(), 'the cap was reached: the test tried it').toBe(CAP);
+  } finally {
+    await proxy.close();
+    await reference.stop();
+  }
+});
+
+test("checks in flight grow with the round trip (Little's law), up to the cap", () => {
+  const at = (ms: number, cap?: number) => concurrencyFor(ms, cap, {});
+  expect(at(0)).toBe(8);
+  expect(at(40)).toBe(28);
+  expect(at(300)).toBe(DEFAULT_MAX_CONCURRENCY);
+  expect(at(300, 20)).toBe(20);
+  expect(at(0, 3)).toBe(3);
+  expect(concurrencyFor(300, 20, { VDS_CONCURRENCY: '2' })).toBe(2);
+});
+
+test('the cap is shared among the workers (one slot each at least), and a distant target gets several sign-ins at once', () => {
+  // The cap is the run's, not each worker's: five workers under a cap of 100 have 20 slots each.
+  expect(requestSlotsFor(100, 5)).toBe(20);
+  expect(requestSlotsFor(100, 1)).toBe(100);
+  expect(requestSlotsFor(6, 5)).toBe(1);
+  expect(browserUsesFor(false)).toBe(1);
+  expect(browserUsesFor(true)).toBeGreaterThan(1);
+});
