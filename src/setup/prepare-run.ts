@@ -18,7 +18,7 @@ import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
 import { discoverData } from './discovery';
 import { sampleLatency } from './latency-sampling';
 import { Redactor } from '../util/redact';
-import { concurrencyFor, DISTANT_MS, targetSecrets, type RunContext } from './run-context';
+import { concurrencyFor, targetSecrets, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
 import { proveTokens } from './token-proof';
@@ -85,10 +85,6 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
       : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs, api);
   const t3 = performance.now();
   stage('latency sampling');
-  const distant = isDistant(
-    roundTripMs,
-    latency.routes.flatMap((r) => r.samples),
-  );
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   const timing =
     `prepared in ${seconds(t3 - t0)} s (tokens ${seconds(t1 - t0)} s, discovery and token proofs ${seconds(t2 - t1)} s, ` +
@@ -108,7 +104,6 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
     stateDir,
     concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
     roundTripMs,
-    distant,
     latency,
   };
   const silent = silentRoutes();
@@ -116,19 +111,6 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
   // Setup's own sign-in could not use the page: every browser check of the run then skips at once.
   if (tokens.signInPageProblem) rememberSignInProblem(context, tokens.signInPageProblem);
   return { context, timing };
-}
-
-/**
- * Whether the target is distant: its round trip is long (DISTANT_MS or more), and the samples taken side
- * by side (latency-sampling.ts) came back about as fast as one request alone (the median within twice
- * the round trip): the time is the network's, and requests overlap it. A busy machine, or a slow server
- * on it, also shows a long round trip, but requests sent together there queue on the cores, each taking
- * longer: the run then stays as on a nearby server. Without samples, nothing says which: not distant.
- */
-function isDistant(roundTripMs: number, sidebySideSamples: number[]): boolean {
-  if (roundTripMs < DISTANT_MS || sidebySideSamples.length === 0) return false;
-  const sorted = [...sidebySideSamples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] <= 2 * roundTripMs;
 }
 
 /**

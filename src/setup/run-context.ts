@@ -37,12 +37,8 @@ export interface RunContext {
   concurrency: number;
   /** The round trip measured before the run (ms). */
   roundTripMs?: number;
-  /** The target is distant (prepare-run.ts, isDistant): several sign-ins at once. */
-  distant?: boolean;
   /** The requests each worker may have in flight at once: the target's maxConcurrency shared among the workers. */
   requestSlots?: number;
-  /** Sign-ins a worker's browser runs at once (browser.ts): one on a nearby server, several on a distant one. */
-  browserUses?: number;
   /** The server's answer time per GET route, sampled before the checks (src/setup/latency-sampling.ts). */
   latency?: LatencySampling;
   /**
@@ -67,25 +63,9 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
   return Math.max(1, Math.min(maxConcurrency, Math.ceil(CHECKS_NEARBY + roundTripMs / MS_PER_REQUEST)));
 }
 
-/**
- * A round trip from which the target may be distant (prepare-run.ts, isDistant): a worker's browser
- * then signs in several times at once. The route groups stay one after another in one worker (unless
- * the user gives --workers): run side by side, a group's reads met another group's writes (measured
- * at 300 ms: COH-ME-CARS saw a car's lastUpdateDate change between its two lists while the device
- * checks associated that car), a verdict the server did not earn.
- */
-export const DISTANT_MS = 20;
-/** Sign-ins at once in a worker's browser against a distant target. */
-const DISTANT_BROWSER_USES = 4;
-
 /** The request slots of each of `workers` workers: maxConcurrency shared among them (never below one). */
 export function requestSlotsFor(maxConcurrency: number, workers: number): number {
   return Math.max(1, Math.floor(maxConcurrency / Math.max(1, workers)));
-}
-
-/** Sign-ins at once in a worker's browser. */
-export function browserUsesFor(distant: boolean): number {
-  return distant ? DISTANT_BROWSER_USES : 1;
 }
 
 /** Checks in flight against a server on this machine. */

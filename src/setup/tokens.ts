@@ -6,7 +6,7 @@
 import { execSync } from 'node:child_process';
 import type { Browser } from '@playwright/test';
 import { ApiClient } from '../transport/api';
-import { launchBrowser, type BrowserChoice } from './browser';
+import { launchBrowser, SIGN_INS_AT_ONCE, type BrowserChoice } from './browser';
 import { exchangeCode, missingSignInKeys, signIn, type TokenRecord } from './oauth';
 import { Redactor } from '../util/redact';
 import { signInProblem, type SignInPageProblem } from './signin-page-state';
@@ -182,13 +182,15 @@ function whyCannotMint(target: Target, browserChoice: BrowserChoice): string | u
 
 async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: MintPlan[], result: ObtainedTokens, redactor: Redactor): Promise<void> {
   const o = target.oauth!;
-  // One sign-in at a time, each in its own browser context (no session leaks between users):
-  // on two cores, parallel sign-ins measured slower than sequential ones.
+  // Each sign-in in its own browser context (no session leaks between users). The first alone (when
+  // it fails, the others would too: the same page for the same application), then SIGN_INS_AT_ONCE at
+  // a time (browser.ts): measured against a server whose sign-in goes through five pages (scripted
+  // form, two steps, consent), thirteen tokens in 11.5 s against 22.1 s one after another.
   let broken: string | undefined;
-  for (const plan of plans) {
+  const signIn1 = async (plan: MintPlan): Promise<void> => {
     if (broken) {
       result.notes[plan.key] = `tokens.${plan.key} was not minted: ${broken}`;
-      continue;
+      return;
     }
     const creds = plan.user === 'primary' ? { username: o.username!, password: o.password! } : { username: o.otherUsername!, password: o.otherPassword! };
     const mint = async (scope: string): Promise<string> => {
@@ -220,7 +222,18 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
       // The same page for the same application: when the first sign-in fails, the others would too.
       if (plan === plans[0]) broken = `the first sign-in (tokens.${plan.key}) failed: ${result.notes[plan.key]}`;
     }
-  }
+  };
+  const [first, ...rest] = plans;
+  if (first) await signIn1(first);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(SIGN_INS_AT_ONCE, rest.length) }, async () => {
+      while (next < rest.length) await signIn1(rest[next++]);
+    }),
+  );
+  // In the plans' order, whichever finished first.
+  const order = plans.map((p) => p.key);
+  result.signedIn.sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }
 
 /** Expired and revoked tokens: static, or (with a control API) minted above and then expired/revoked. */
