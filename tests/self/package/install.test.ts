@@ -27,7 +27,11 @@ test('npm pack, install into an empty folder, then init and run from there', asy
   const folder = path.join(work, 'user');
   fs.mkdirSync(folder);
   execFileSync('npm', ['init', '-y'], { cwd: folder, stdio: 'ignore' });
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', path.join(work, tarball)], { cwd: folder, stdio: 'ignore', timeout: 300_000 });
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', path.join(work, tarball)], {
+    cwd: folder,
+    stdio: 'ignore',
+    timeout: 300_000,
+  });
 
   const init = npx(folder, ['init']);
   expect(init.status, init.stderr).toBe(0);

@@ -33,6 +33,11 @@ async function countingProxy(upstream: string) {
       if (!done) now -= 1;
       done = true;
     };
+    // Held from its arrival until its answer is handed over: 'finish' (the client reads the answer
+    // after it, then frees its slot), or 'close' for one given up. 'close' alone comes a turn of this
+    // busy event loop later (the proxy shares it with the run), after the client's next request came:
+    // in a loaded npm test it counted 19 at once under a cap of 6.
+    res.on('finish', finish);
     res.on('close', finish);
     const forward = http.request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (up) => {
       setTimeout(() => {
