@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { sharedBrowser, type BrowserChoice, type BrowserSession } from '../setup/browser';
 import { GROUPS, loadCatalogue, planChecks, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
 import { secretRefs } from '../setup/secret-refs';
-import { configureHttp } from '../transport/http-policy';
+import { configureHttp, proxySettings } from '../transport/http-policy';
 import { prepareRun } from '../setup/prepare-run';
 import { Redactor } from '../util/redact';
 import { targetSecrets, type RunContext } from '../setup/run-context';
@@ -135,9 +135,14 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
 
 let configuredFor: string | undefined;
 
-/** The target's operator controls in this process, set again only when they change (each setting opens new connection pools). */
+/**
+ * The target's operator controls in this process, set again only when they change (each setting opens
+ * new connection pools): every key configureHttp reads, and the proxies of the environment. (Without
+ * maxConcurrency here, a capped target after an uncapped one in the same process ran uncapped: its
+ * proof saw 19 requests at once under a cap of 6.)
+ */
 function applyHttpPolicy(target: Target): void {
-  const key = JSON.stringify([target.headers ?? {}, target.rateLimit ?? null, target.caFile ?? null]);
+  const key = JSON.stringify([target.headers ?? {}, target.rateLimit ?? null, target.caFile ?? null, target.maxConcurrency ?? null, proxySettings()]);
   if (key === configuredFor) return;
   configureHttp(target);
   configuredFor = key;
