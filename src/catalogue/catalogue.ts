@@ -7,6 +7,7 @@ import path from 'node:path';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import YAML from 'yaml';
 import type { Scope } from './scopes';
+import { cachedParse } from './parsed-cache';
 
 export type ConformanceClass = 'core' | 'profile';
 export type Group = 'users' | 'cars' | 'trips' | 'devices' | 'auth';
@@ -147,18 +148,22 @@ let cached: Catalogue | undefined;
 
 export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   if (cached && dir === CONTRACTS_DIR) return cached;
-  const routesDoc = readYaml(path.join(dir, 'routes.yaml'));
-  const reqDoc = readYaml(path.join(dir, 'requirements.yaml'));
+  // The three documents parsed, requirements.yaml checked against its schema: kept between runs (parsed-cache.ts).
+  const files = ['routes.yaml', 'requirements.yaml', 'statements.yaml', 'requirements.schema.yaml'].map((f) => path.join(dir, f));
+  const [routesDoc, reqDoc, statementsDoc] = cachedParse(files, (texts) => {
+    const docs = texts.slice(0, 3).map((text, i) => parseYaml(text, files[i]));
+    checkAgainstSchema(docs[1], files[3], texts[3]);
+    return docs;
+  });
   const scopes = routesDoc.scopes as Scope[];
   const pathParams = routesDoc.pathParams as Record<string, PathParamInfo>;
   const records = recordsUsed(path.join(dir, 'schemas'));
   const routes = (routesDoc.routes as Array<Record<string, any>>).map((r) => parseRoute(r, scopes, pathParams, records));
   const byRoute = new Map(routes.map((r) => [r.route, r]));
   if (byRoute.size !== routes.length) throw new CatalogueError('routes.yaml: two routes share an id');
-  const statements = parseStatements(readYaml(path.join(dir, 'statements.yaml')), routes, byRoute);
+  const statements = parseStatements(statementsDoc, routes, byRoute);
   const statementsById = new Map(statements.map((st) => [st.id, st]));
 
-  checkAgainstSchema(reqDoc, path.join(dir, 'requirements.schema.yaml'));
   const seen = new Set<string>();
   const requirements = (reqDoc.requirements as Array<Record<string, any>>).map((entry) => {
     const req = parseRequirement(entry, routes, byRoute);
@@ -198,10 +203,10 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
  * procedure's parameters typed): a misspelt or unknown key, or a parameter of the wrong type, stops the
  * catalogue with a message naming the requirement and the key.
  */
-function checkAgainstSchema(doc: Record<string, any>, schemaFile: string): void {
+function checkAgainstSchema(doc: Record<string, any>, schemaFile: string, schemaText: string): void {
   if (!fs.existsSync(schemaFile)) return;
   const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const validate = ajv.compile(YAML.parse(fs.readFileSync(schemaFile, 'utf8')));
+  const validate = ajv.compile(YAML.parse(schemaText));
   if (validate(doc)) return;
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
   // An unknown key first (its propertyNames error names it), else the first mistake.
@@ -247,9 +252,10 @@ export function planChecks(catalogue: Catalogue): PlannedCheck[] {
   return planned;
 }
 
-function readYaml(file: string): Record<string, any> {
+function parseYaml(text: string, file: string): Record<string, any> {
+  if (!fs.existsSync(file)) throw new CatalogueError(`${path.basename(file)}: not found in ${path.dirname(file)}`);
   try {
-    return YAML.parse(fs.readFileSync(file, 'utf8'));
+    return YAML.parse(text);
   } catch (err) {
     throw new CatalogueError(`${path.basename(file)}: ${(err as Error).message.split('\n')[0]}`);
   }
