@@ -1,7 +1,7 @@
 // Which Chromium drives the sign-in page: VDS_BROWSER, else Debian's headless shell
 // (/usr/bin/chromium-headless-shell), else Playwright's own build if installed, else Debian's
 // /usr/bin/chromium. The headless shell is the build Playwright itself runs headless pages in: the
-// same engine without the browser's window layers, measured here at half the CPU of a sign-in of the
+// same engine without the browser's window layers, measured here at half the time of a sign-in of the
 // full browser (0.5 s against 1.1 s, its launch 0.25 s against 0.6 s). When there is none, the browser
 // checks are not run (and say why, and how to get one). VDS_BROWSER=none runs without a browser on purpose.
 import fs from 'node:fs';
