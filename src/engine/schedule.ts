@@ -8,6 +8,7 @@
 // to them. Last, the checks that judge the error answers the others received (`judges: errors-seen`:
 // errors-seen.ts).
 import type { PlannedCheck } from '../catalogue/catalogue';
+import { inTurns } from '../util/in-turns';
 
 /** Checks that write run one after another, in catalogue order: they share state. */
 function writes(p: PlannedCheck): boolean {
@@ -34,7 +35,7 @@ export async function runScheduled(selected: PlannedCheck[], concurrency: number
   // Reads tolerate a write in flight (coherence checks leave out the cars the suite creates), and a
   // distant target's round trips overlap.
   await Promise.all([
-    inParallel(
+    inTurns(
       selected.filter((p) => !writes(p) && !late(p)),
       concurrency,
       check,
@@ -43,7 +44,7 @@ export async function runScheduled(selected: PlannedCheck[], concurrency: number
       for (const p of inLane) await check(p);
     }),
   ]);
-  await inParallel(selected.filter(late), concurrency, check);
+  await inTurns(selected.filter(late), concurrency, check);
 }
 
 /** The writing checks by lane, each in catalogue order. */
@@ -51,14 +52,4 @@ function lanes(writing: PlannedCheck[]): PlannedCheck[][] {
   const by = new Map<string, PlannedCheck[]>();
   for (const p of writing) by.set(lane(p), [...(by.get(lane(p)) ?? []), p]);
   return [...by.values()];
-}
-
-/** Runs `work` over the items, at most `limit` at a time. */
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
 }

@@ -67,7 +67,7 @@ export async function launchBrowser(choice: BrowserChoice): Promise<Browser> {
   return chromium.launch({ executablePath: choice.executablePath, ...reach, args: [...(reach.args ?? []), services] });
 }
 
-/** Runs `use` with the worker's browser; one use at a time. */
+/** Runs `use` with the worker's browser; at most SIGN_INS_AT_ONCE uses at a time (sharedBrowser). */
 export type BrowserSession = <T>(use: (browser: Browser) => Promise<T>) => Promise<T>;
 
 /**

@@ -8,6 +8,7 @@ import { ApiClient, NoAnswerError } from '../transport/api';
 import { isSuiteCreatedCar } from './created-cars';
 import type { DataKey, RunContext } from './run-context';
 import type { Redactor } from '../util/redact';
+import { inTurns } from '../util/in-turns';
 import { rfc3339 } from '../catalogue/templates';
 import type { Target, TokenKey } from './target';
 
@@ -178,19 +179,4 @@ function choiceLine(whose: string, c: Chosen, givenTrip?: string): string {
     `discovery: the ${whose} car ${c.carId} (${c.trips} trip${c.trips === 1 ? '' : 's'} from ${c.range.begin} to ${c.range.end}${among})` +
     (givenTrip ? '' : `, trip ${c.tripId ?? 'none'}`)
   );
-}
-
-/** `work` over the items, at most `limit` at a time, the results in the items' order. */
-async function inTurns<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = Array.from({ length: items.length });
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await work(items[i]);
-      }
-    }),
-  );
-  return out;
 }

@@ -9,6 +9,7 @@ import { ApiClient } from '../transport/api';
 import { launchBrowser, SIGN_INS_AT_ONCE, type BrowserChoice } from './browser';
 import { exchangeCode, missingSignInKeys, signIn, type TokenRecord } from './oauth';
 import { Redactor } from '../util/redact';
+import { inTurns } from '../util/in-turns';
 import { signInProblem, type SignInPageProblem } from './signin-page-state';
 import { keptToken, type KeptTokens } from './token-keeper';
 import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';
@@ -225,12 +226,7 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
   };
   const [first, ...rest] = plans;
   if (first) await signIn1(first);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(SIGN_INS_AT_ONCE, rest.length) }, async () => {
-      while (next < rest.length) await signIn1(rest[next++]);
-    }),
-  );
+  await inTurns(rest, SIGN_INS_AT_ONCE, signIn1);
   // In the plans' order, whichever finished first.
   const order = plans.map((p) => p.key);
   result.signedIn.sort((a, b) => order.indexOf(a) - order.indexOf(b));
