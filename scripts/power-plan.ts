@@ -106,8 +106,7 @@ export type FaultPlanTarget = 'local' | 'local-sandbox';
  */
 export function faultTarget(spec: string): FaultPlanTarget {
   const variant = faultVariant(spec);
-  if (variant) return variantTarget([variant]) === 'local-sandbox' ? 'local-sandbox' : 'local';
-  return faultFamily(spec) === 'sandbox' ? 'local-sandbox' : 'local';
+  return (variant ? variantMode(variant) === 'sandbox' : faultFamily(spec) === 'sandbox') ? 'local-sandbox' : 'local';
 }
 
 /** How the gate runs one fault. */

@@ -132,14 +132,21 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
 /**
  * A target file (fixtures/targets/<name>.yaml) pointed at a server already up at `origin` (no
  * startCommand): its baseUrl and control URL on that origin; `reset: false` keeps the runs' state,
- * `caFile` names the authority of the server's certificate, `oauth` replaces some of its oauth keys.
+ * `caFile` names the authority of the server's certificate, `oauth` replaces some of its oauth keys,
+ * `control` puts its control API elsewhere (a proxy in front of the API only), `keys` sets top-level keys.
  */
-export function writeTargetFile(origin: string, name: ReferenceTarget, extra: { reset?: false; caFile?: string; oauth?: Record<string, string> } = {}): string {
+export function writeTargetFile(
+  origin: string,
+  name: ReferenceTarget,
+  extra: { reset?: false; caFile?: string; oauth?: Record<string, string>; control?: string; keys?: Record<string, unknown> } = {},
+): string {
   const onOrigin = (s: string) => s.replace(/^https?:\/\/[^/]*\$\{VDS_REFERENCE_PORT:-\d+\}/, origin);
   const target = YAML.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', `${name}.yaml`), 'utf8'));
   delete target.startCommand;
   target.baseUrl = onOrigin(target.baseUrl);
-  if (target.control) target.control = { ...target.control, url: onOrigin(target.control.url), ...(extra.reset === false ? { reset: false } : {}) };
+  if (target.control)
+    target.control = { ...target.control, url: extra.control ?? onOrigin(target.control.url), ...(extra.reset === false ? { reset: false } : {}) };
+  Object.assign(target, extra.keys);
   if (extra.caFile) target.caFile = extra.caFile;
   if (extra.oauth) target.oauth = { ...target.oauth, ...extra.oauth };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { sharedBrowser, type BrowserChoice, type BrowserSession } from '../setup/browser';
 import { GROUPS, loadCatalogue, planChecks, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
 import { secretRefs } from '../setup/secret-refs';
-import { configureHttp, proxySettings } from '../transport/http-policy';
+import { configureHttp, operatorControlsKey } from '../transport/http-policy';
 import { prepareRun } from '../setup/prepare-run';
 import { Redactor } from '../util/redact';
 import { targetSecrets, type RunContext } from '../setup/run-context';
@@ -137,12 +137,11 @@ let configuredFor: string | undefined;
 
 /**
  * The target's operator controls in this process, set again only when they change (each setting opens
- * new connection pools): every key configureHttp reads, and the proxies of the environment. (Without
- * maxConcurrency here, a capped target after an uncapped one in the same process ran uncapped: its
- * proof saw 19 requests at once under a cap of 6.)
+ * new connection pools): operatorControlsKey, beside configureHttp, names all it reads. (A key of its
+ * own here once left out maxConcurrency: a capped target after an uncapped one ran uncapped.)
  */
 function applyHttpPolicy(target: Target): void {
-  const key = JSON.stringify([target.headers ?? {}, target.rateLimit ?? null, target.caFile ?? null, target.maxConcurrency ?? null, proxySettings()]);
+  const key = operatorControlsKey(target);
   if (key === configuredFor) return;
   configureHttp(target);
   configuredFor = key;

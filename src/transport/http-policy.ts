@@ -98,6 +98,11 @@ export function trustedAuthorities(caFile: string | undefined, env: NodeJS.Proce
   return [...tls.rootCertificates, ...extra, fs.readFileSync(caFile, 'utf8')];
 }
 
+/** What configureHttp reads, as one string: the same key, the same configuration (in-process.ts sets it again only when it changes). */
+export function operatorControlsKey(target: OperatorControls, env: NodeJS.ProcessEnv = process.env): string {
+  return JSON.stringify([target.headers ?? {}, target.rateLimit ?? null, target.caFile ?? null, target.maxConcurrency ?? null, proxySettings(env)]);
+}
+
 export function configureHttp(target: OperatorControls, env: NodeJS.ProcessEnv = process.env): void {
   const rps = target.rateLimit?.requestsPerSecond;
   policy = {

@@ -10,9 +10,8 @@ import { loadTarget } from '../../../src/setup/target';
 import { runInProcess } from '../../../src/engine/in-process';
 import { concurrencyFor, requestSlotsFor } from '../../../src/setup/run-context';
 import { DEFAULT_MAX_CONCURRENCY } from '../../../src/transport/http-policy';
-import { startReference } from '../../../scripts/reference-process';
+import { startReference, writeTargetFile } from '../../../scripts/reference-process';
 import { listenOnLoopback } from '../support/loopback-server';
-import { writeTargetFile } from './run-suite';
 
 const CAP = 6;
 const HELD_MS = 40;
@@ -50,31 +49,9 @@ async function countingProxy(upstream: string) {
   return { ...proxy, most: () => most, total: () => total };
 }
 
+/** The reference's target file, its API behind the counting proxy (its control API reached directly). */
 function targetFile(origin: string, control: string, maxConcurrency?: number): string {
-  return writeTargetFile(
-    [
-      'name: capped',
-      `baseUrl: ${origin}/v3`,
-      'env: cloud',
-      'allowWrites: true',
-      ...(maxConcurrency ? [`maxConcurrency: ${maxConcurrency}`] : []),
-      `control:\n  url: ${control}`,
-      'oauth:',
-      '  clientId: vds-conformance',
-      '  clientSecret: reference-client-secret',
-      '  redirectUri: http://localhost:9/vds/callback',
-      '  username: alice@reference.test',
-      '  password: alice-password',
-      '  otherUsername: bob@reference.test',
-      '  otherPassword: bob-password',
-      'data:',
-      '  deviceForCarId: VDSREF0101',
-      '  freeDeviceId: VDSREF0102',
-      '  devicePin: "24680"',
-      '  lockableDeviceId: VDSREF0103',
-      '  lockableDevicePin: "975310"',
-    ].join('\n'),
-  );
+  return writeTargetFile(origin, 'local', { control, keys: { name: 'capped', ...(maxConcurrency ? { maxConcurrency } : {}) } });
 }
 
 test('maxConcurrency: a server counting its concurrent requests never sees more than the cap, and the verdict is the same', async () => {

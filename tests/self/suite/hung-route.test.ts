@@ -11,9 +11,8 @@
 import { expect, test } from '@playwright/test';
 import { loadTarget } from '../../../src/setup/target';
 import { runInProcess, type InProcessRun } from '../../../src/engine/in-process';
-import { startReference } from '../../../scripts/reference-process';
+import { startReference, writeTargetFile } from '../../../scripts/reference-process';
 import { startFrontProxy } from '../support/front-proxy';
-import { writeTargetFile } from './run-suite';
 
 /** Short, so that the test is quick; long beside the reference's answers (a few ms), so that nothing else waits it out. */
 const REQUEST_TIMEOUT_MS = 6000;
@@ -22,33 +21,9 @@ const HUNG_ROUTE = 'GET /cars/{carId}/status';
 
 test.setTimeout(180_000);
 
+/** The reference's target file, its API behind a front proxy (its control API reached directly), with a short time-out. */
 function targetFile(name: string, origin: string, control: string): string {
-  return writeTargetFile(
-    [
-      `name: ${name}`,
-      `baseUrl: ${origin}/v3`,
-      'env: cloud',
-      'allowWrites: true',
-      `requestTimeoutMs: ${REQUEST_TIMEOUT_MS}`,
-      `control:\n  url: ${control}`,
-      'oauth:',
-      '  clientId: vds-conformance',
-      '  clientSecret: reference-client-secret',
-      '  redirectUri: http://localhost:9/vds/callback',
-      '  username: alice@reference.test',
-      '  password: alice-password',
-      '  otherUsername: bob@reference.test',
-      '  otherPassword: bob-password',
-      '  restrictedClientId: vds-limited',
-      '  restrictedClientSecret: limited-client-secret',
-      'data:',
-      '  deviceForCarId: VDSREF0101',
-      '  freeDeviceId: VDSREF0102',
-      '  devicePin: "24680"',
-      '  lockableDeviceId: VDSREF0103',
-      '  lockableDevicePin: "975310"',
-    ].join('\n'),
-  );
+  return writeTargetFile(origin, 'local', { control, keys: { name, requestTimeoutMs: REQUEST_TIMEOUT_MS } });
 }
 
 test('a hung route: two requests to it in the whole run, about two requestTimeoutMs more than a clean run, only its checks fail', async () => {
