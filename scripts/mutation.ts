@@ -140,9 +140,9 @@ function runSuite(run: Run): Promise<Outcome> {
   if (run.fault) env.VDS_REFERENCE_FAULT = run.fault;
   if (run.variant) env.VDS_REFERENCE_VARIANT = run.variant;
   return new Promise((resolve) => {
-    // The README's command (`npm run conformance` runs `node --import tsx scripts/conformance.ts`),
+    // The README's command (`npm run conformance` runs `node --require tsx/cjs scripts/conformance.ts`),
     // straight from node: npm would add a process and a second a run.
-    const args = ['--import', 'tsx', path.join(ROOT, 'scripts', 'conformance.ts'), '--target', run.target, `--output=${path.join(dir, 'test-results')}`];
+    const args = ['--require', 'tsx/cjs', path.join(ROOT, 'scripts', 'conformance.ts'), '--target', run.target, `--output=${path.join(dir, 'test-results')}`];
     const grep = run.checks ? keysPattern(run.checks) : run.requirements ? requirementsPattern(run.requirements) : run.grep;
     if (grep) args.push('--grep', grep);
     if (run.fault && run.maxFailures > 0) args.push('--max-failures', String(run.maxFailures));

@@ -76,7 +76,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   ];
   const reach = options.reach;
   if (reach) flags.push('--host', reach.listen, ...(reach.tls ? ['--tls-cert', reach.tls.cert, '--tls-key', reach.tls.key] : []));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'reference-server/cli.ts', '--port', String(port), '--mode', mode, ...flags], {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'reference-server/cli.ts', '--port', String(port), '--mode', mode, ...flags], {
     cwd: ROOT,
     stdio: 'ignore',
     detached: true,

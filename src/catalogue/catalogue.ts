@@ -7,7 +7,7 @@ import path from 'node:path';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import YAML from 'yaml';
 import type { Scope } from './scopes';
-import { cachedParse } from './parsed-cache';
+import { cachedParse } from '../util/parsed-cache';
 
 export type ConformanceClass = 'core' | 'profile';
 export type Group = 'users' | 'cars' | 'trips' | 'devices' | 'auth';

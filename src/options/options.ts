@@ -50,6 +50,11 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
   { name: 'VDS_FUZZ_SEED', meaning: "the seed of the hostile inputs (the console prints the run's: the same seed, the same inputs)" },
   { name: 'VDS_REFERENCE_PORT', meaning: 'the port of the embedded reference for the local targets (default: a free one)' },
   { name: 'VDS_REPLAY', flag: '--verify', meaning: 'an extracted certification archive: every request answered from it', internal: true },
+  {
+    name: 'VDS_TARGET_CHECKED',
+    meaning: 'the target file the runner checked against its schema: its workers read it without checking it again',
+    internal: true,
+  },
   { name: 'VDS_RUN_STATE', meaning: "the run's state folder (its run context, mode 0600: tokens never travel in the environment)", internal: true },
   { name: 'VDS_BLOB', flag: '--shard', meaning: '1: write a blob report for a later merge', internal: true },
   { name: 'VDS_RECORD_REQUESTS', meaning: 'a file to append every request to, as sent (the benchmark only)', internal: true },
@@ -94,6 +99,8 @@ export interface RunOptions {
   referencePort?: string;
   replay?: string;
   runState?: string;
+  /** The target file the runner checked against its schema (VDS_TARGET_CHECKED): a worker need not check it again. */
+  targetChecked?: string;
   blob: boolean;
   recordRequests?: string;
   timeline?: string;
@@ -134,10 +141,20 @@ export function runOptions(env: NodeJS.ProcessEnv = process.env): RunOptions {
     referencePort: set(env.VDS_REFERENCE_PORT),
     replay: set(env.VDS_REPLAY),
     runState: set(env.VDS_RUN_STATE),
+    targetChecked: set(env.VDS_TARGET_CHECKED),
     blob: env.VDS_BLOB === '1',
     recordRequests: set(env.VDS_RECORD_REQUESTS),
     timeline: set(env.VDS_TIMELINE),
   };
+}
+
+/**
+ * The runner's mark that it checked this target file (VDS_TARGET_CHECKED), inherited by its workers;
+ * undefined clears a mark the runner itself inherited (it always checks the file).
+ */
+export function markTargetChecked(file: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  if (file === undefined) delete env.VDS_TARGET_CHECKED;
+  else env.VDS_TARGET_CHECKED = file;
 }
 
 /** --gate all|core (VDS_GATE): which classes decide the exit status. */

@@ -9,10 +9,10 @@
 import { execFileSync } from 'node:child_process';
 import { loadCatalogue, planChecks } from '../catalogue/catalogue';
 import { selectChecks, selectionEnvFromArgv, selectionFromEnv, SelectionError } from '../catalogue/selection';
-import { runOptions } from '../options/options';
+import { markTargetChecked, runOptions } from '../options/options';
 import { loadTargetFromEnv } from '../setup/run-target';
 import { startTargetServerEarly } from '../setup/start-command';
-import { TargetError, type Target } from '../setup/target';
+import { resolveTargetFile, TargetError, type Target } from '../setup/target';
 import { optionProblems } from './report-options';
 import { stage } from '../transport/timeline';
 
@@ -34,7 +34,11 @@ export function runTarget(): Target {
 /** Everything the runner does before Playwright loads the tests (see the header). */
 export function prepareRunner(configDir: string): Target {
   ensureReferencePort();
+  // The runner always checks the target file (whatever it inherited); its workers, which inherit the
+  // variable, read the same file without compiling its schema again.
+  markTargetChecked(undefined);
   const target = runTarget();
+  if (!runOptions().replay) markTargetChecked(resolveTargetFile(runOptions().target));
   const problems = optionProblems();
   if (problems.length) exitWith(problems.join('\n'));
   process.once('SIGTERM', () => process.emit('SIGINT'));

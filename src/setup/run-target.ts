@@ -13,7 +13,7 @@ export function loadTargetFromEnv(env: NodeJS.ProcessEnv = process.env): Target 
   if (replaying) return replayTarget(replaying);
   dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
   const options = runOptions(env);
-  const target = loadTarget(options.target, env);
+  const target = loadTarget(options.target, env, options.targetChecked);
   // Nightly monitoring may point at production: it never writes, whatever the target file allows.
   return options.monitor ? { ...target, allowWrites: false } : target;
 }

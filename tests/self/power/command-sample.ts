@@ -1,5 +1,5 @@
 // The end-to-end sample of the proof: the README's command (`npm run conformance`, which runs
-// `node --import tsx scripts/conformance.ts`) as a user runs it, its exit status and its certificate.
+// `node --require tsx/cjs scripts/conformance.ts`) as a user runs it, its exit status and its certificate.
 // Which conforming servers it runs (the others run in-process: conforming.test.ts), and how one run
 // of the command is started and read.
 import { spawn } from 'node:child_process';
@@ -38,7 +38,7 @@ export function runCommand(args: string[], env: NodeJS.ProcessEnv = {}, options:
     ...env,
   };
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'conformance.ts'), ...args], {
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'scripts', 'conformance.ts'), ...args], {
       cwd: ROOT,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,7 +11,7 @@ import { VARIANTS } from '../../../reference-server/variants';
 const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'reference-server', 'cli.ts');
 /** node with tsx's loader (what `npm run reference` runs, without npm's and tsx's own processes). */
-const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
+const NODE_TSX = [process.execPath, '--require', 'tsx/cjs'] as const;
 
 function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync(NODE_TSX[0], [...NODE_TSX.slice(1), CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
