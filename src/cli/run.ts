@@ -1,19 +1,24 @@
 // Runs what the command line asked for: `playwright test` (or merge-reports) with the environment the
 // flags set, in a prepared reports folder, and exits with the status the certificate's gate decided
 // (src/verdict/exit-codes.ts): 0 passed, 1 does not conform, 3 the run broke. Exit 2 (bad options)
-// is decided before anything runs.
+// is decided before anything runs. The target's server (startCommand) is started here, before the
+// runner, so that it boots while the runner loads (src/setup/start-command.ts).
 import { spawn } from 'node:child_process';
 import dotenv from 'dotenv';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../util/free-port';
 import { keysPattern, SELECTION_ENV } from '../catalogue/selection';
 import { EXIT } from '../verdict/exit-codes';
 import type { Certificate } from '../verdict/model';
 import { reportsDir, REPORT_FILES, ROOT } from '../options/paths';
+import { runOptions } from '../options/options';
 import { UsageError, type Invocation } from './args';
 import { writeCertificationArchive } from '../certification/archive';
 import { verify } from './verify';
+import { loadTarget, resolveTargetFile, type Target } from '../setup/target';
+import { startTargetServerForRun, type Started } from '../setup/start-command';
 import { lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation): Promise<number> {
@@ -52,13 +57,36 @@ export async function run(inv: Invocation): Promise<number> {
   }
   // The embedded reference's port (the local targets), found here: the runner would start a process for it.
   env.VDS_REFERENCE_PORT ??= String(await freePort());
+  const server = startServerEarly(inv, env);
   const code = await playwright(['test', ...inv.playwrightArgs], env);
+  await server?.stop();
   const status = exitStatus(dir, code, inv);
   if (inv.certify) {
     const archive = writeCertificationArchive(dir);
     if (archive) console.log(`  Certification archive: ${path.relative(process.cwd(), archive) || archive}`);
   }
   return status;
+}
+
+/**
+ * The target's server (its startCommand), started before Playwright's runner so that it boots while the
+ * runner loads; the runner waits for it through VDS_TARGET_SERVER (src/setup/start-command.ts). The file
+ * is read here only for its startCommand and baseUrl: the runner checks it, and reports what is wrong.
+ */
+function startServerEarly(inv: Invocation, env: NodeJS.ProcessEnv): Started | undefined {
+  if (inv.playwrightArgs.includes('--list')) return undefined;
+  let target: Target;
+  try {
+    const selector = runOptions(env).target;
+    target = loadTarget(selector, env, resolveTargetFile(selector));
+  } catch {
+    return undefined; // the runner says what is wrong with it
+  }
+  if (typeof target.startCommand !== 'string' || typeof target.baseUrl !== 'string') return undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-server-'));
+  env.VDS_TARGET_SERVER = path.join(dir, 'status.json');
+  const server = startTargetServerForRun(target, ROOT, env, env.VDS_TARGET_SERVER);
+  return { stop: () => server.stop().finally(() => fs.rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** The gate's exit code from the certificate; 2 when Playwright refused an option; else 3. */

@@ -55,6 +55,11 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
     meaning: 'the target file the runner checked against its schema: its workers read it without checking it again',
     internal: true,
   },
+  {
+    name: 'VDS_TARGET_SERVER',
+    meaning: "the command's status file of the target's server it started before the runner (src/setup/start-command.ts): the runner waits for that one",
+    internal: true,
+  },
   { name: 'VDS_RUN_STATE', meaning: "the run's state folder (its run context, mode 0600: tokens never travel in the environment)", internal: true },
   { name: 'VDS_BLOB', flag: '--shard', meaning: '1: write a blob report for a later merge', internal: true },
   { name: 'VDS_RECORD_REQUESTS', meaning: 'a file to append every request to, as sent (the benchmark only)', internal: true },
@@ -101,6 +106,8 @@ export interface RunOptions {
   runState?: string;
   /** The target file the runner checked against its schema (VDS_TARGET_CHECKED): a worker need not check it again. */
   targetChecked?: string;
+  /** The command's status file of the target's server it started (VDS_TARGET_SERVER). */
+  targetServer?: string;
   blob: boolean;
   recordRequests?: string;
   timeline?: string;
@@ -142,6 +149,7 @@ export function runOptions(env: NodeJS.ProcessEnv = process.env): RunOptions {
     replay: set(env.VDS_REPLAY),
     runState: set(env.VDS_RUN_STATE),
     targetChecked: set(env.VDS_TARGET_CHECKED),
+    targetServer: set(env.VDS_TARGET_SERVER),
     blob: env.VDS_BLOB === '1',
     recordRequests: set(env.VDS_RECORD_REQUESTS),
     timeline: set(env.VDS_TIMELINE),

@@ -4,7 +4,8 @@
 //            and allure-results/, one test case and one Allure result per check: render-junit.ts,
 //            render-allure.ts in src/rendering);
 //   sharded: a blob report per shard as well, for `npm run merge`;
-//   VDS_REPORTS=certificate: the certificate alone.
+//   VDS_REPORTS=certificate: the console and the certificate alone (the console says why a run broke:
+//            without it, a server that could not start left only "see the error above").
 // allure-playwright is not among them: it writes one Allure result per Playwright test, that is per
 // route group (five results for 714 checks), and crashes inside merge-reports; the certificate's
 // writer gives Allure one result per check instead, in a run and in a merge alike.
@@ -18,8 +19,8 @@ const PROGRESS = path.join(__dirname, 'progress.ts');
 
 export function conformanceReporters(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): ReporterDescription[] {
   const dir = reportsDir(env);
-  // VDS_REPORTS=certificate: the certificate alone (the mutation runner reads nothing else).
-  if (runOptions(env).certificateOnly) return [[CERTIFICATE]];
+  // VDS_REPORTS=certificate: no file but the certificate (the mutation runner reads nothing else).
+  if (runOptions(env).certificateOnly) return [[PROGRESS], [CERTIFICATE]];
   const sharded = argv.some((a) => a === '--shard' || a.startsWith('--shard=')) || runOptions(env).blob;
   return [...fileReporters(env), ...(sharded ? [['blob', { outputDir: path.join(dir, REPORT_FILES.blob) }] as ReporterDescription] : [])];
 }

@@ -1,8 +1,15 @@
-// The target's startCommand (a local implementation, e.g. the embedded reference): started by global
-// setup before anything else, waited for until its API answers, and stopped when the run ends.
+// The target's startCommand (a local implementation, e.g. the embedded reference): started as early as
+// possible, waited for until its API answers, and stopped when the run ends.
+//   - The command (`npm run conformance`, src/cli/run.ts) starts it before Playwright's runner, so that
+//     it boots while the runner loads (about 0.6 s of a one-check run's critical path); the runner is
+//     told through a status file (VDS_TARGET_SERVER) where it waits, and learns of a failure from it.
+//   - A plain `npx playwright test` starts it when the config loads in the runner's process.
+//   Global setup waits for it either way, and reports a failure.
 // Playwright's webServer would do the same, but it polls with growing pauses (a server ready after
 // 0.3 s is seen after about 0.9 s); here the API is asked every 25 ms.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { runOptions } from '../options/options';
 import { killGroup, stopGroup } from '../util/process-group';
 import type { Target } from './target';
 
@@ -23,9 +30,63 @@ let early: { key: string; started: Promise<Started> } | undefined;
  */
 export function startTargetServerEarly(target: Target, cwd: string): void {
   if (!target.startCommand || early) return;
-  const started = startTargetServer(target, cwd);
+  const status = runOptions().targetServer;
+  const startedByCommand = status ? readStatus(status) : undefined;
+  const started = startedByCommand?.baseUrl === target.baseUrl ? waitForStartedElsewhere(target, status!) : startTargetServer(target, cwd);
   started.catch(() => undefined); // awaited (and reported) by global setup
   early = { key: `${target.startCommand}\u0000${target.baseUrl}`, started };
+}
+
+/** What the command wrote about the server it started: for which baseUrl, and why it failed if it did. */
+interface ServerStatus {
+  baseUrl: string;
+  /** The command ran the startCommand (after making sure no other server answers at baseUrl). */
+  spawned?: boolean;
+  error?: string;
+}
+
+function readStatus(file: string): ServerStatus | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as ServerStatus;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts the target's server for a run the command is about to begin (before Playwright's runner
+ * loads), writing its status to `statusFile` for the runner (VDS_TARGET_SERVER). The command stops it
+ * once Playwright has exited.
+ */
+export function startTargetServerForRun(target: Target, cwd: string, env: NodeJS.ProcessEnv, statusFile: string): Started {
+  const write = (status: ServerStatus) => fs.writeFileSync(statusFile, JSON.stringify(status), { mode: 0o600 });
+  write({ baseUrl: target.baseUrl });
+  const started = startTargetServer(target, cwd, env, () => write({ baseUrl: target.baseUrl, spawned: true }));
+  started.catch((err: Error) => {
+    try {
+      write({ baseUrl: target.baseUrl, error: err.message });
+    } catch {
+      // The run is over (its folder removed): nobody waits for this server any more.
+    }
+  });
+  return { stop: () => started.then((s) => s.stop()).catch(() => undefined) };
+}
+
+/** The runner's side of a server the command started: answering, or the command's reason it is not. */
+async function waitForStartedElsewhere(target: Target, statusFile: string): Promise<Started> {
+  const probe = `${target.baseUrl}/users/me`;
+  // The command's own deadline (startTimeoutMs) writes its reason first; this one only guards against a command gone.
+  const deadline = Date.now() + target.startTimeoutMs + 10_000;
+  for (;;) {
+    const status = readStatus(statusFile);
+    if (status?.error) throw new StartCommandError(status.error);
+    // Only once the command ran it: before, an answer would be another server's (which the command refuses).
+    if (status?.spawned && (await answers(probe))) return { stop: async () => undefined }; // the command stops it
+    if (Date.now() > deadline) {
+      throw new StartCommandError(`startCommand of ${target.source}: ${target.baseUrl} did not answer within ${target.startTimeoutMs} ms (startTimeoutMs)`);
+    }
+    await pause(POLL_MS);
+  }
 }
 
 /** The server startTargetServerEarly started for this target, or a new one. */
@@ -34,7 +95,7 @@ export function targetServer(target: Target, cwd: string): Promise<Started> {
   return startTargetServer(target, cwd);
 }
 
-async function startTargetServer(target: Target, cwd: string): Promise<Started> {
+async function startTargetServer(target: Target, cwd: string, env: NodeJS.ProcessEnv = process.env, onSpawn?: () => void): Promise<Started> {
   const command = target.startCommand!;
   if (await answers(`${target.baseUrl}/users/me`)) {
     throw new StartCommandError(
@@ -43,7 +104,8 @@ async function startTargetServer(target: Target, cwd: string): Promise<Started> 
     );
   }
   // Its own process group, so that stopping it stops whatever it started (npm, tsx, the server).
-  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: process.env });
+  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env });
+  onSpawn?.();
   let stderr = '';
   child.stderr!.on('data', (d) => {
     stderr = (stderr + d).slice(-2000);

@@ -17,6 +17,8 @@ export interface Run {
   seconds: number;
   /** Stopped at timeoutMs (code is then null). */
   timedOut: boolean;
+  /** The process id of the command (the process the test started). */
+  pid?: number;
 }
 
 export interface RunOptions {
@@ -43,7 +45,7 @@ export function readJson<T>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 }
 
-/** `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test'] (['tsx', FILE] runs FILE with node and tsx's loader). */
+/** `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test'] (['tsx', FILE] runs FILE with node and tsx's require hook, as npm run conformance does). */
 export function runCommand(command: string[], options: RunOptions = {}): Promise<Run> {
   const reportsDir = options.reportsDir ?? newReportsDir();
   const env: NodeJS.ProcessEnv = {
@@ -56,8 +58,8 @@ export function runCommand(command: string[], options: RunOptions = {}): Promise
   const [bin, ...args] = command;
   return new Promise((resolve) => {
     // Its own process group, so a run that overstays is stopped with everything it started.
-    // tsx FILE is node with tsx's loader, without the extra process tsx's own command line starts.
-    const [file, argv] = bin === 'tsx' ? [process.execPath, ['--import', 'tsx', ...args]] : [path.join(ROOT, 'node_modules', '.bin', bin), args];
+    // tsx FILE is node with tsx's require hook, without the extra process tsx's own command line starts.
+    const [file, argv] = bin === 'tsx' ? [process.execPath, ['--require', 'tsx/cjs', ...args]] : [path.join(ROOT, 'node_modules', '.bin', bin), args];
     const child = spawn(file, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let interrupting = false;
@@ -79,7 +81,7 @@ export function runCommand(command: string[], options: RunOptions = {}): Promise
     }, options.timeoutMs ?? 300_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, output: output.replace(/^npm warn.*\n/gm, ''), reportsDir, seconds: (Date.now() - started) / 1000, timedOut });
+      resolve({ code, output: output.replace(/^npm warn.*\n/gm, ''), reportsDir, seconds: (Date.now() - started) / 1000, timedOut, pid: child.pid });
     });
   });
 }
