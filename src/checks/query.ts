@@ -44,8 +44,23 @@ async function itemsInWindow(ctx: CheckContext, route: Route, extra: Record<stri
  */
 function recordKey(route: Route, item: unknown): string {
   const contract = route.success.contract?.replace(/\[\]$/, '');
+  // The same items are compared many times (each limit, each form of a date): each key is made once.
+  const memo = item && typeof item === 'object' ? keysOf(contract) : undefined;
+  const known = memo?.get(item as object);
+  if (known !== undefined) return known;
   const documented = contract ? documentedOnly(contract, item) : item;
-  return JSON.stringify(documented, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  const key = JSON.stringify(documented, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  memo?.set(item as object, key);
+  return key;
+}
+
+/** Per contract, the keys made of items (answers' parsed records, never changed once read). */
+const recordKeys = new Map<string, WeakMap<object, string>>();
+function keysOf(contract: string | undefined): WeakMap<object, string> {
+  const name = contract ?? '';
+  let keys = recordKeys.get(name);
+  if (!keys) recordKeys.set(name, (keys = new WeakMap()));
+  return keys;
 }
 
 /** The items of `expected` that `answer` does not hold (compared on their documented members). */

@@ -80,7 +80,7 @@ const inFlight = new Map<TokenKey, Promise<string | undefined>>();
 /** Starts keeping these tokens for the run (global setup, once): they are written to its state folder. */
 export function startKeeping(keep: Keeping, tokens: KeptTokens): void {
   fs.mkdirSync(keep.stateDir, { recursive: true });
-  fs.writeFileSync(path.join(keep.stateDir, FILE), JSON.stringify(tokens));
+  writeWhole(path.join(keep.stateDir, FILE), tokens);
   keeping = keep;
 }
 
@@ -148,7 +148,7 @@ function renew(keep: Keeping, key: TokenKey, stale: string, added: string[], for
   const pending = inFlight.get(key);
   if (pending) return pending;
   const work = withLock(keep.stateDir, async () => {
-    const tokens = readTokens(keep.stateDir);
+    const tokens = { ...readTokens(keep.stateDir) }; // a copy: the kept read is shared
     const t = tokens[key];
     if (!t) return undefined;
     if (last(t) !== stale) return last(t);
@@ -165,9 +165,10 @@ function renew(keep: Keeping, key: TokenKey, stale: string, added: string[], for
     };
     if (!lifetimeOf(fresh, obtained).expiresAtMs) delete next.expiresAtMs;
     tokens[key] = next;
-    fs.writeFileSync(path.join(keep.stateDir, FILE), JSON.stringify(tokens));
     const secrets = [fresh.access_token, fresh.refresh_token].filter((v): v is string => typeof v === 'string');
-    fs.writeFileSync(path.join(keep.stateDir, SECRETS_FILE), JSON.stringify([...keptSecrets(keep.stateDir), ...secrets]));
+    // The secrets first: a reader that finds the new token can redact it.
+    writeWhole(path.join(keep.stateDir, SECRETS_FILE), [...keptSecrets(keep.stateDir), ...secrets]);
+    writeWhole(path.join(keep.stateDir, FILE), tokens);
     added.push(...secrets);
     return String(fresh.access_token);
   }).finally(() => inFlight.delete(key));
@@ -220,9 +221,30 @@ async function signInAgain(api: ApiClient, keep: Keeping, t: KeptToken): Promise
   }
 }
 
-function readTokens(stateDir: string): KeptTokens {
+/**
+ * The run's kept tokens, read again only when the file changed: every request with a token asks (about
+ * 1600 a run). Each write replaces the file whole (writeWhole), so a new inode says it changed, and a
+ * reader in another process never sees half a file.
+ */
+let lastRead: { file: string; ino: number; mtimeMs: number; size: number; tokens: KeptTokens } | undefined;
+
+/** The run's kept tokens (shared: copy before changing them). */
+function readTokens(stateDir: string): Readonly<KeptTokens> {
   const file = path.join(stateDir, FILE);
-  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as KeptTokens) : {};
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return {};
+  const r = lastRead;
+  if (r && r.file === file && r.ino === stat.ino && r.mtimeMs === stat.mtimeMs && r.size === stat.size) return r.tokens;
+  const tokens = JSON.parse(fs.readFileSync(file, 'utf8')) as KeptTokens;
+  lastRead = { file, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size, tokens };
+  return tokens;
+}
+
+/** Writes `value` as JSON in place of `file`, whole (a rename): never half a file for a reader. */
+function writeWhole(file: string, value: unknown): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(value), { mode: 0o600 });
+  fs.renameSync(tmp, file);
 }
 
 /** Runs `fn` holding the run's token lock (a folder: made atomically, by one process at a time). */
