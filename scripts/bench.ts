@@ -149,7 +149,7 @@ interface RunTimeline {
  */
 const FIXED_COST_STAGES: Array<[string, string]> = [
   ['npm, node and the runner loading the configuration', 'runner configured'],
-  ["the reference's start (begun by the runner)", 'server up'],
+  ["the reference's start (begun by the command, beside the runner)", 'server up'],
   ['preparation: the target answers', 'preflight'],
   ['preparation: reset', 'reset'],
   ["preparation: the browser's reach", 'browser reach learnt'],

@@ -7,7 +7,7 @@
 //   Global setup waits for it either way, and reports a failure.
 // Playwright's webServer would do the same, but it polls with growing pauses (a server ready after
 // 0.3 s is seen after about 0.9 s); here the API is asked every 25 ms.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { runOptions } from '../options/options';
 import { killGroup, stopGroup } from '../util/process-group';
@@ -61,7 +61,14 @@ function readStatus(file: string): ServerStatus | undefined {
 export function startTargetServerForRun(target: Target, cwd: string, env: NodeJS.ProcessEnv, statusFile: string): Started {
   const write = (status: ServerStatus) => fs.writeFileSync(statusFile, JSON.stringify(status), { mode: 0o600 });
   write({ baseUrl: target.baseUrl });
-  const started = startTargetServer(target, cwd, env, () => write({ baseUrl: target.baseUrl, spawned: true }));
+  let child: ChildProcess | undefined;
+  let stopped = false;
+  const started = startTargetServer(target, cwd, env, (spawned) => {
+    child = spawned;
+    if (stopped)
+      killGroup(spawned, 'SIGTERM'); // the run ended before it even started
+    else write({ baseUrl: target.baseUrl, spawned: true });
+  });
   started.catch((err: Error) => {
     try {
       write({ baseUrl: target.baseUrl, error: err.message });
@@ -69,7 +76,15 @@ export function startTargetServerForRun(target: Target, cwd: string, env: NodeJS
       // The run is over (its folder removed): nobody waits for this server any more.
     }
   });
-  return { stop: () => started.then((s) => s.stop()).catch(() => undefined) };
+  // Stopped at once, ready or not: a run that ended early (a refused option, no check selected) never
+  // waits for its server to answer, nor for startTimeoutMs.
+  return {
+    stop: async () => {
+      stopped = true;
+      if (child) await stopGroup(child);
+      await started.catch(() => undefined);
+    },
+  };
 }
 
 /** The runner's side of a server the command started: answering, or the command's reason it is not. */
@@ -95,7 +110,7 @@ export function targetServer(target: Target, cwd: string): Promise<Started> {
   return startTargetServer(target, cwd);
 }
 
-async function startTargetServer(target: Target, cwd: string, env: NodeJS.ProcessEnv = process.env, onSpawn?: () => void): Promise<Started> {
+async function startTargetServer(target: Target, cwd: string, env: NodeJS.ProcessEnv = process.env, onSpawn?: (child: ChildProcess) => void): Promise<Started> {
   const command = target.startCommand!;
   if (await answers(`${target.baseUrl}/users/me`)) {
     throw new StartCommandError(
@@ -105,7 +120,7 @@ async function startTargetServer(target: Target, cwd: string, env: NodeJS.Proces
   }
   // Its own process group, so that stopping it stops whatever it started (npm, tsx, the server).
   const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env });
-  onSpawn?.();
+  onSpawn?.(child);
   let stderr = '';
   child.stderr!.on('data', (d) => {
     stderr = (stderr + d).slice(-2000);

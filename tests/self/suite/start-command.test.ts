@@ -73,3 +73,16 @@ test('an address another server already answers at: refused before the startComm
     other.close();
   }
 });
+
+test('a run that ends before its server answers does not wait for it: a selection of no check exits 2 at once', async () => {
+  test.setTimeout(120_000);
+  const port = await freePort();
+  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', 'NO-SUCH-REQUIREMENT'], {
+    target: targetFile(port, `node -e "setTimeout(() => {}, 60000)"`),
+    env: QUICK,
+    timeoutMs: 120_000,
+  });
+  expect(run.code, run.output.slice(-2000)).toBe(EXIT.usage);
+  expect(run.output).toMatch(/matches no check/);
+  expect(run.seconds, 'not the startTimeoutMs (60 s) of a server that never answers').toBeLessThan(30);
+});
