@@ -60,7 +60,11 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
     meaning: "the command's status file of the target's server it started before the runner (src/setup/start-command.ts): the runner waits for that one",
     internal: true,
   },
-  { name: 'VDS_RUN_STATE', meaning: "the run's state folder (its run context, mode 0600: tokens never travel in the environment)", internal: true },
+  {
+    name: 'VDS_RUN_STATE',
+    meaning: "the run's state folder (its run context, mode 0600: tokens never travel in the environment; removed when the run ends)",
+    internal: true,
+  },
   { name: 'VDS_BLOB', flag: '--shard', meaning: '1: write a blob report for a later merge', internal: true },
   { name: 'VDS_RECORD_REQUESTS', meaning: 'a file to append every request to, as sent (the benchmark only)', internal: true },
   {

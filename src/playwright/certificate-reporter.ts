@@ -29,6 +29,7 @@ import { RUN_STOPPED, type Certificate, type TargetInfo } from '../verdict/model
 import { optionsFromEnv, type CertificateOptions } from './report-options';
 import { ALLURE_HISTORY_FILE, REPORT_FILES } from '../options/paths';
 import { redactDeep, reportRedactor, runContextIfAny } from '../setup/report-redactor';
+import { removeRunState } from '../setup/run-context';
 import { renderChangesMarkdown } from '../rendering/render-changes';
 import { renderConsole } from '../rendering/render-console';
 import { renderTrendHtml, renderTrendMarkdown } from '../rendering/render-trend';
@@ -89,6 +90,15 @@ export default class CertificateReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    try {
+      return this.end(result);
+    } finally {
+      // The last reader of the run's state folder (its tokens): removed with the reports written.
+      removeRunState();
+    }
+  }
+
+  private end(result: FullResult): { status: FullResult['status'] } {
     stage('tests done');
     const redactor = reportRedactor();
     let certificate: Certificate;

@@ -4,6 +4,7 @@ import type { LatencySampling } from '../transport/answer-times';
 import type { BrowserChoice } from './browser';
 import type { DataKey, Target, TokenKey } from './target';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { runOptions } from '../options/options';
 import { DEFAULT_MAX_CONCURRENCY } from '../transport/http-policy';
@@ -86,6 +87,17 @@ export function publishRunContext(context: RunContext): void {
   fs.writeFileSync(file, JSON.stringify(context), { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   process.env.VDS_RUN_STATE = context.stateDir;
+}
+
+/**
+ * Removes the run's state folder (its context and kept tokens: every token of the run) once the last
+ * reader, the certificate's reporter, is done: a run left it in the temporary folder before, tokens and
+ * all. Only a folder the suite made there (prepare-run.ts, replay.ts) is ever removed.
+ */
+export function removeRunState(env: NodeJS.ProcessEnv = process.env): void {
+  const dir = runOptions(env).runState;
+  if (!dir || path.dirname(path.resolve(dir)) !== path.resolve(os.tmpdir()) || !/^vds-(run|replay)-/.test(path.basename(dir))) return;
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** The run context global setup published, or undefined outside a run (merge-reports). */

@@ -107,3 +107,19 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   ).toHaveLength(3);
   expect(places.length).toBeGreaterThan(50);
 });
+
+test("a run leaves no state folder in the temporary folder: its context and kept tokens go with the run's end", async () => {
+  test.setTimeout(120_000);
+  // A temporary folder of the run's own (TMPDIR), Playwright's compile cache kept where it is.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-tmpdir-'));
+  const cache = path.join(os.tmpdir(), `playwright-transform-cache-${process.geteuid?.() ?? ''}`);
+  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '^AUTH-MISSING GET /users/me @'], {
+    target: 'local',
+    env: { TMPDIR: tmp, PLAYWRIGHT_TRANSFORM_CACHE_DIR: cache, VDS_REPORTS: 'certificate', VDS_LATENCY_SAMPLING: 'off' },
+    timeoutMs: 120_000,
+  });
+  expect(run.code, run.output.slice(-2000)).toBe(0);
+  const left = fs.readdirSync(tmp).filter((f) => /^vds-(run|replay|server)-/.test(f));
+  expect(left, 'state folders left behind (they hold the run tokens)').toEqual([]);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
