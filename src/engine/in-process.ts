@@ -69,68 +69,72 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
   applyHttpPolicy(target);
   const started = performance.now();
   const { context } = await prepareRun(target, { latencySampling: options.latencySampling ?? false, browser: options.browserChoice, catalogue });
-  const own = options.browser ? undefined : sharedBrowser(context.browser);
-  const browserSession = options.browser ?? own!.session;
-  const planned = planChecks(catalogue);
-  const selected = selectChecks(planned, options.selection ?? {});
-  const inputs: CheckInputs = { target, run: context, catalogue, browserSession, secretRefs: secretRefs(target, context) };
-  const records: CheckRecord[] = [];
-  let failed = 0;
-  const max = options.maxFailures ?? 0;
-  const stopped = () => max > 0 && failed >= max;
+  // The run's state folder (its tokens) goes with the run, however it ends.
   try {
-    // Route group after route group, in the order the command's one worker runs its tests.
-    for (const group of [...GROUPS].sort()) {
-      const inGroup = selected.filter((p) => p.group === group);
-      if (!inGroup.length) continue;
-      const groupInputs = { ...inputs, errorsSeen: new ErrorsSeen(catalogue) };
-      // As the command: the checks that provoke the errors a selected check judges run too, unreported.
-      const { checks, feeders } = withFeeders(
-        planned.filter((p) => p.group === group),
-        inGroup,
-      );
-      await runScheduled(checks, context.concurrency, async (p: PlannedCheck) => {
-        // As the command: a stop spares the checks that judge what the others received.
-        if (stopped() && !p.requirement.judgesErrorsSeen) return;
-        const record = await runCheck(p, groupInputs);
-        if (feeders.has(p)) return;
-        if (record.status === 'failed') failed += 1;
-        records.push(record);
-      });
+    const own = options.browser ? undefined : sharedBrowser(context.browser);
+    const browserSession = options.browser ?? own!.session;
+    const planned = planChecks(catalogue);
+    const selected = selectChecks(planned, options.selection ?? {});
+    const inputs: CheckInputs = { target, run: context, catalogue, browserSession, secretRefs: secretRefs(target, context) };
+    const records: CheckRecord[] = [];
+    let failed = 0;
+    const max = options.maxFailures ?? 0;
+    const stopped = () => max > 0 && failed >= max;
+    try {
+      // Route group after route group, in the order the command's one worker runs its tests.
+      for (const group of [...GROUPS].sort()) {
+        const inGroup = selected.filter((p) => p.group === group);
+        if (!inGroup.length) continue;
+        const groupInputs = { ...inputs, errorsSeen: new ErrorsSeen(catalogue) };
+        // As the command: the checks that provoke the errors a selected check judges run too, unreported.
+        const { checks, feeders } = withFeeders(
+          planned.filter((p) => p.group === group),
+          inGroup,
+        );
+        await runScheduled(checks, context.concurrency, async (p: PlannedCheck) => {
+          // As the command: a stop spares the checks that judge what the others received.
+          if (stopped() && !p.requirement.judgesErrorsSeen) return;
+          const record = await runCheck(p, groupInputs);
+          if (feeders.has(p)) return;
+          if (record.status === 'failed') failed += 1;
+          records.push(record);
+        });
+      }
+    } finally {
+      await own?.close();
     }
+    const judged = judgeRun({
+      catalogue,
+      suite: suiteInfo(),
+      target: { name: target.name, baseUrl: target.baseUrl, env: target.env, allowWrites: target.allowWrites, source: target.source },
+      environment: target.env,
+      run: { date: context.startedAt, durationMs: Math.round(performance.now() - started), monitor: false, errors: [], warnings: context.warnings },
+      results: records.map(resultOf),
+      records,
+      groupsRun: new Set(selected.map((p) => p.group)),
+      selection: options.selection ?? {},
+      ...(stopped() ? { maxFailuresReached: failed } : {}),
+    });
+    stopKeeping();
+    const renewals = renewalsOf(context.stateDir);
+    if (renewals) judged.certificate.run.tokenRenewals = renewals;
+    const redactor = new Redactor([...context.secrets, ...targetSecrets(target), ...keptSecrets(context.stateDir)]);
+    judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate });
+    const certificate = redactDeep(judged.certificate, redactor);
+    if (options.reportsDir) {
+      const checks = resolveChecks(judged.requirements, judged.planned, judged.results, judged.missingReason);
+      writeCertificateFiles(options.reportsDir, certificate, redactor, { checks, records, allure: true });
+    }
+    return {
+      certificate,
+      records,
+      context,
+      exitCode: certificate.gate!.exitCode,
+      console: redactor.redact(renderConsole(certificate, options.reportsDir ?? 'reports')),
+    };
   } finally {
-    await own?.close();
+    fs.rmSync(context.stateDir, { recursive: true, force: true });
   }
-  const judged = judgeRun({
-    catalogue,
-    suite: suiteInfo(),
-    target: { name: target.name, baseUrl: target.baseUrl, env: target.env, allowWrites: target.allowWrites, source: target.source },
-    environment: target.env,
-    run: { date: context.startedAt, durationMs: Math.round(performance.now() - started), monitor: false, errors: [], warnings: context.warnings },
-    results: records.map(resultOf),
-    records,
-    groupsRun: new Set(selected.map((p) => p.group)),
-    selection: options.selection ?? {},
-    ...(stopped() ? { maxFailuresReached: failed } : {}),
-  });
-  stopKeeping();
-  const renewals = renewalsOf(context.stateDir);
-  if (renewals) judged.certificate.run.tokenRenewals = renewals;
-  const redactor = new Redactor([...context.secrets, ...targetSecrets(target), ...keptSecrets(context.stateDir)]);
-  judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate });
-  const certificate = redactDeep(judged.certificate, redactor);
-  if (options.reportsDir) {
-    const checks = resolveChecks(judged.requirements, judged.planned, judged.results, judged.missingReason);
-    writeCertificateFiles(options.reportsDir, certificate, redactor, { checks, records, allure: true });
-  }
-  fs.rmSync(context.stateDir, { recursive: true, force: true });
-  return {
-    certificate,
-    records,
-    context,
-    exitCode: certificate.gate!.exitCode,
-    console: redactor.redact(renderConsole(certificate, options.reportsDir ?? 'reports')),
-  };
 }
 
 let configuredFor: string | undefined;

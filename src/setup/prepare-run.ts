@@ -68,49 +68,55 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
   stage('browser reach learnt');
   const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
-  const t0 = performance.now();
-  const tokens = await obtainTokens(target, browser, redactor);
-  // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
-  startKeeping({ target, stateDir, browser }, tokens.kept);
-  const t1 = performance.now();
-  stage('tokens');
-  const found = await discoverData(target, tokens.tokens, redactor);
-  stage('discovery');
-  await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor, api);
-  const t2 = performance.now();
-  stage('token proofs');
-  const latency =
-    options.latencySampling === false
-      ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
-      : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs, api);
-  const t3 = performance.now();
-  stage('latency sampling');
-  const seconds = (ms: number) => (ms / 1000).toFixed(1);
-  const timing =
-    `prepared in ${seconds(t3 - t0)} s (tokens ${seconds(t1 - t0)} s, discovery and token proofs ${seconds(t2 - t1)} s, ` +
-    `latency sampling ${seconds(t3 - t2)} s)`;
-  const context: RunContext = {
-    startedAt,
-    tokens: tokens.tokens,
-    tokenNotes: tokens.notes,
-    data: found.data,
-    dataNotes: found.dataNotes,
-    window: found.window,
-    browser,
-    secrets: [...redactor.values],
-    warnings: [...(reach.warnings ?? []), ...found.warnings],
-    choices: found.choices,
-    freshState,
-    stateDir,
-    concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
-    roundTripMs,
-    latency,
-  };
-  const silent = silentRoutes();
-  if (Object.keys(silent).length) context.silentRoutes = silent;
-  // Setup's own sign-in could not use the page: every browser check of the run then skips at once.
-  if (tokens.signInPageProblem) rememberSignInProblem(context, tokens.signInPageProblem);
-  return { context, timing };
+  try {
+    const t0 = performance.now();
+    const tokens = await obtainTokens(target, browser, redactor);
+    // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
+    startKeeping({ target, stateDir, browser }, tokens.kept);
+    const t1 = performance.now();
+    stage('tokens');
+    const found = await discoverData(target, tokens.tokens, redactor);
+    stage('discovery');
+    await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor, api);
+    const t2 = performance.now();
+    stage('token proofs');
+    const latency =
+      options.latencySampling === false
+        ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
+        : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs, api);
+    const t3 = performance.now();
+    stage('latency sampling');
+    const seconds = (ms: number) => (ms / 1000).toFixed(1);
+    const timing =
+      `prepared in ${seconds(t3 - t0)} s (tokens ${seconds(t1 - t0)} s, discovery and token proofs ${seconds(t2 - t1)} s, ` +
+      `latency sampling ${seconds(t3 - t2)} s)`;
+    const context: RunContext = {
+      startedAt,
+      tokens: tokens.tokens,
+      tokenNotes: tokens.notes,
+      data: found.data,
+      dataNotes: found.dataNotes,
+      window: found.window,
+      browser,
+      secrets: [...redactor.values],
+      warnings: [...(reach.warnings ?? []), ...found.warnings],
+      choices: found.choices,
+      freshState,
+      stateDir,
+      concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
+      roundTripMs,
+      latency,
+    };
+    const silent = silentRoutes();
+    if (Object.keys(silent).length) context.silentRoutes = silent;
+    // Setup's own sign-in could not use the page: every browser check of the run then skips at once.
+    if (tokens.signInPageProblem) rememberSignInProblem(context, tokens.signInPageProblem);
+    return { context, timing };
+  } catch (err) {
+    // A preparation that failed leaves no state behind: it may already hold the run's tokens.
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /**
