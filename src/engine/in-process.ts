@@ -17,7 +17,7 @@ import { secretRefs } from '../setup/secret-refs';
 import { configureHttp, operatorControlsKey } from '../transport/http-policy';
 import { prepareRun } from '../setup/prepare-run';
 import { Redactor } from '../util/redact';
-import { targetSecrets, type RunContext } from '../setup/run-context';
+import { removeRunState, targetSecrets, type RunContext } from '../setup/run-context';
 import { keptSecrets, renewalsOf, stopKeeping } from '../setup/token-keeper';
 import { selectChecks, withFeeders, type Selection } from '../catalogue/selection';
 import type { Target } from '../setup/target';
@@ -133,7 +133,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
       console: redactor.redact(renderConsole(certificate, options.reportsDir ?? 'reports')),
     };
   } finally {
-    fs.rmSync(context.stateDir, { recursive: true, force: true });
+    removeRunState(context.stateDir);
   }
 }
 

@@ -18,7 +18,7 @@ import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
 import { discoverData } from './discovery';
 import { sampleLatency } from './latency-sampling';
 import { Redactor } from '../util/redact';
-import { concurrencyFor, targetSecrets, type RunContext } from './run-context';
+import { concurrencyFor, removeRunState, targetSecrets, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
 import { proveTokens } from './token-proof';
@@ -114,7 +114,7 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
     return { context, timing };
   } catch (err) {
     // A preparation that failed leaves no state behind: it may already hold the run's tokens.
-    fs.rmSync(stateDir, { recursive: true, force: true });
+    removeRunState(stateDir);
     throw err;
   }
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { runOptions } from '../options/options';
 import { DEFAULT_MAX_CONCURRENCY } from '../transport/http-policy';
 import { Redactor } from '../util/redact';
+import { writeJsonWhole } from '../util/write-whole';
 import { keptSecrets } from './token-keeper';
 
 export type { DataKey } from './target';
@@ -83,9 +84,7 @@ const CONTEXT_FILE = 'run-context.json';
  * environment carries the path, never a token, to the workers and every process they start.
  */
 export function publishRunContext(context: RunContext): void {
-  const file = path.join(context.stateDir, CONTEXT_FILE);
-  fs.writeFileSync(file, JSON.stringify(context), { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
+  writeJsonWhole(path.join(context.stateDir, CONTEXT_FILE), context);
   process.env.VDS_RUN_STATE = context.stateDir;
 }
 
@@ -94,8 +93,7 @@ export function publishRunContext(context: RunContext): void {
  * reader, the certificate's reporter, is done: a run left it in the temporary folder before, tokens and
  * all. Only a folder the suite made there (prepare-run.ts, replay.ts) is ever removed.
  */
-export function removeRunState(env: NodeJS.ProcessEnv = process.env): void {
-  const dir = runOptions(env).runState;
+export function removeRunState(dir: string | undefined = runOptions().runState): void {
   if (!dir || path.dirname(path.resolve(dir)) !== path.resolve(os.tmpdir()) || !/^vds-(run|replay)-/.test(path.basename(dir))) return;
   fs.rmSync(dir, { recursive: true, force: true });
 }

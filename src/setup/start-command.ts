@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { runOptions } from '../options/options';
 import { killGroup, stopGroup } from '../util/process-group';
+import { writeJsonWhole } from '../util/write-whole';
 import type { Target } from './target';
 
 const POLL_MS = 25;
@@ -60,7 +61,7 @@ function readStatus(file: string): ServerStatus | undefined {
  * once Playwright has exited.
  */
 export function startTargetServerForRun(target: Target, cwd: string, env: NodeJS.ProcessEnv, statusFile: string): Started {
-  const write = (status: ServerStatus) => fs.writeFileSync(statusFile, JSON.stringify(status), { mode: 0o600 });
+  const write = (status: ServerStatus) => writeJsonWhole(statusFile, status);
   write({ baseUrl: target.baseUrl });
   let child: ChildProcess | undefined;
   let stopped = false;

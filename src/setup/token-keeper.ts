@@ -15,6 +15,7 @@
 // also expires under a check (a server may say "expired" before "revoked").
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeJsonWhole } from '../util/write-whole';
 import { ApiClient, setTokenKeeper, type KeptAuthorization } from '../transport/api';
 import { launchBrowser, type BrowserChoice } from './browser';
 import { basicAuth, exchangeCode, signIn, tokenRequest, type TokenRecord } from './oauth';
@@ -80,7 +81,7 @@ const inFlight = new Map<TokenKey, Promise<string | undefined>>();
 /** Starts keeping these tokens for the run (global setup, once): they are written to its state folder. */
 export function startKeeping(keep: Keeping, tokens: KeptTokens): void {
   fs.mkdirSync(keep.stateDir, { recursive: true });
-  writeWhole(path.join(keep.stateDir, FILE), tokens);
+  writeJsonWhole(path.join(keep.stateDir, FILE), tokens);
   keeping = keep;
 }
 
@@ -167,8 +168,8 @@ function renew(keep: Keeping, key: TokenKey, stale: string, added: string[], for
     tokens[key] = next;
     const secrets = [fresh.access_token, fresh.refresh_token].filter((v): v is string => typeof v === 'string');
     // The secrets first: a reader that finds the new token can redact it.
-    writeWhole(path.join(keep.stateDir, SECRETS_FILE), [...keptSecrets(keep.stateDir), ...secrets]);
-    writeWhole(path.join(keep.stateDir, FILE), tokens);
+    writeJsonWhole(path.join(keep.stateDir, SECRETS_FILE), [...keptSecrets(keep.stateDir), ...secrets]);
+    writeJsonWhole(path.join(keep.stateDir, FILE), tokens);
     added.push(...secrets);
     return String(fresh.access_token);
   }).finally(() => inFlight.delete(key));
@@ -223,7 +224,7 @@ async function signInAgain(api: ApiClient, keep: Keeping, t: KeptToken): Promise
 
 /**
  * The run's kept tokens, read again only when the file changed: every request with a token asks (about
- * 1600 a run). Each write replaces the file whole (writeWhole), so a new inode says it changed, and a
+ * 1600 a run). Each write replaces the file whole (writeJsonWhole), so a new inode says it changed, and a
  * reader in another process never sees half a file.
  */
 let lastRead: { file: string; ino: number; mtimeMs: number; size: number; tokens: KeptTokens } | undefined;
@@ -238,13 +239,6 @@ function readTokens(stateDir: string): Readonly<KeptTokens> {
   const tokens = JSON.parse(fs.readFileSync(file, 'utf8')) as KeptTokens;
   lastRead = { file, ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size, tokens };
   return tokens;
-}
-
-/** Writes `value` as JSON in place of `file`, whole (a rename): never half a file for a reader. */
-function writeWhole(file: string, value: unknown): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(value), { mode: 0o600 });
-  fs.renameSync(tmp, file);
 }
 
 /** Runs `fn` holding the run's token lock (a folder: made atomically, by one process at a time). */

@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeJsonWhole } from './write-whole';
 
 /**
  * `parse` over `files` (read as text), or its earlier result for the same contents. `parse` must be a
@@ -25,9 +26,7 @@ export function cachedParse<T>(files: string[], parse: (texts: string[]) => T, k
   }
   const parsed = parse(texts);
   try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(parsed), { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeJsonWhole(file, parsed);
   } catch {
     // A read-only temporary folder: parsed again next time.
   }
