@@ -10,7 +10,6 @@
 // of CPU before the first check); here one worker moves one reference from fault to fault and runs
 // a fault's checks in a fraction of a second. The command itself keeps its own tests (the CLI, its
 // exit statuses, its reports) and an end-to-end sample of the same proof (scripts/self-test.ts).
-import fs from 'node:fs';
 import { sharedBrowser, type BrowserChoice, type BrowserSession } from '../setup/browser';
 import { GROUPS, loadCatalogue, planChecks, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
 import { secretRefs } from '../setup/secret-refs';
