@@ -1,11 +1,12 @@
 // `vds-conformance verify ARCHIVE` (src/cli/verify.ts, src/setup/replay.ts): a certification archive of the
 // embedded reference is replayed offline (the reference stopped) and reproduces every verdict a
-// replay can re-derive (the browser's checks are verified from the record only), clean and with a
-// fault injected; an edited exchange makes its check's verdict differ, a removed one leaves a request
-// without recorded answer, an archive of another suite version is refused (exit 2), and so is
-// anything that is not an archive. The archive holds no secret.
-// One clean certification is shared by the tests of the describe block (its beforeAll); the tamper
-// cases replay only their checks (--grep).
+// replay can re-derive (the browser's checks are verified from the record only), the passed and the
+// failed alike (a fault is injected: a few checks fail); an edited exchange makes its check's verdict
+// differ, a removed one leaves a request without recorded answer, an archive of another suite version
+// is refused (exit 2), and so is anything that is not an archive. The archive holds no secret.
+// One certification is shared by the tests of the describe block (its beforeAll: a whole run, the
+// costliest part); the tamper cases replay only their checks (--grep). That a clean run has no triage
+// is command.test.ts's (every conforming server through the command).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,7 @@ import type { RecordedCheck } from '../../../src/verdict/check-record';
 import { keysPattern } from '../../../src/catalogue/selection';
 import { EXIT } from '../../../src/verdict/exit-codes';
 import type { Certificate } from '../../../src/verdict/model';
-import { newReportsDir, readJson, runCommand, startReference } from '../reporting/real-run';
+import { readJson, runCommand, startReference } from '../reporting/real-run';
 import { Scanner } from '../reporting/scan';
 
 const certify = (target: string) => runCommand(['tsx', 'scripts/conformance.ts', '--certify'], { target, timeoutMs: 600_000 });
@@ -85,7 +86,10 @@ test('verify refuses what is not a certification archive: exit 2, one paragraph,
   }
 });
 
-test.describe('a certification archive of the embedded reference', () => {
+/** The fault the archive is made against: it fails QUERY-RANGE-DEFAULT and the profile's other checks of the default range (checks that read the clock), no core one. */
+const FAULT = 'default-begin-paris-time';
+
+test.describe('a certification archive of the embedded reference, with a fault', () => {
   test.describe.configure({ mode: 'serial' });
   let archive: string;
   let minted: string[];
@@ -93,11 +97,11 @@ test.describe('a certification archive of the embedded reference', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(600_000);
-    const reference = await startReference();
+    const reference = await startReference({ fault: FAULT });
     try {
       const run = await certify(reference.targetFile);
       made = run;
-      expect(run.code, run.output.slice(-3000)).toBe(chooseBrowser().executablePath ? EXIT.passed : EXIT.failed);
+      expect(run.code, run.output.slice(-3000)).toBe(EXIT.failed);
       archive = archiveIn(run.reportsDir);
       minted = ((await (await fetch(`${reference.control}/issued`)).json()) as { secrets: string[] }).secrets;
     } finally {
@@ -105,14 +109,17 @@ test.describe('a certification archive of the embedded reference', () => {
     }
   });
 
-  test("--certify writes one archive: the certificate in its three forms and every check's exchanges; a clean certified run has no triage", () => {
-    // A cloud reference with every token is certifiable: every class PASS (with a browser for the sign-in page).
+  test("--certify writes one archive: the certificate in its three forms and every check's exchanges, passed and failed", () => {
+    // A cloud reference with every token is certifiable: core PASS (with a browser for the sign-in
+    // page), profile FAIL for the fault's requirements.
     const c0 = readJson<Certificate>(path.join(made.reportsDir, 'conformance.json'));
-    if (chooseBrowser().executablePath) {
-      expect(c0.verdict).toEqual({ core: 'PASS', profile: 'PASS' });
-      expect(c0.triage, 'a clean run has no triage').toBeUndefined();
-      expect(made.output).not.toContain('likely causes');
-    }
+    const failed = c0.requirements.filter((r) => r.failures.length);
+    expect(
+      failed.map((r) => r.id),
+      made.output.slice(-3000),
+    ).toContain('QUERY-RANGE-DEFAULT');
+    expect(failed.filter((r) => r.class === 'core').map((r) => r.id)).toEqual([]);
+    if (chooseBrowser().executablePath) expect(c0.verdict).toEqual({ core: 'PASS', profile: 'FAIL' });
     expect(path.basename(archive)).toMatch(/^certification-local-\d{4}-\d{2}-\d{2}\.tar\.gz$/);
     const out = extracted(archive);
     const c = readJson<Certificate>(path.join(out, 'conformance.json'));
@@ -124,7 +131,7 @@ test.describe('a certification archive of the embedded reference', () => {
     expect(exchanges.filter((e) => e.exchanges.length > 0).length).toBeGreaterThan(400);
   });
 
-  test('verify reproduces every replayable verdict, offline; the browser checks are verified from the record only', async () => {
+  test('verify reproduces every replayable verdict, the failed ones too, offline; the browser checks are verified from the record only', async () => {
     test.setTimeout(300_000);
     const run = await verifyBin(archive);
     expect(run.code, run.output.slice(-4000)).toBe(EXIT.passed);
@@ -137,6 +144,10 @@ test.describe('a certification archive of the embedded reference', () => {
     // A browser drove the sign-in page when the archive was made: those checks cannot be replayed.
     if (chooseBrowser().executablePath) expect(v.recordOnly.map((r) => r.check)).toEqual(expect.arrayContaining(['SIGNIN-PAGE']));
     expect(v.reproduced).toBeGreaterThan(600);
+    // The failing checks are replayed and fail again (the same verdict, the same reasons).
+    const failing = c.requirements.flatMap((r) => r.failures.map((f) => f.check));
+    expect(failing.length).toBeGreaterThan(0);
+    expect(v.recordOnly.map((r) => r.check).filter((k) => failing.includes(k))).toEqual([]);
     expect(v.suite).toMatchObject({ sameContent: true });
     expect(run.output).toMatch(/\d+ of \d+ checks reproduced/);
     expect(run.output).toContain('verified from the record only');
@@ -209,29 +220,4 @@ test.describe('a certification archive of the embedded reference', () => {
     expect(run.output).not.toMatch(/\n\s+at /);
     expect(fs.existsSync(path.join(run.reportsDir, VERIFY_DIR, VERIFICATION_FILE))).toBe(false);
   });
-});
-
-test('verify reproduces the failing verdicts of an archive made against a faulty server, offline', async () => {
-  test.setTimeout(600_000);
-  const fault = 'default-begin-paris-time'; // fails QUERY-RANGE-DEFAULT: checks that read the clock
-  const reference = await startReference({ fault });
-  let made;
-  try {
-    made = await runCommand(['tsx', 'scripts/conformance.ts', '--certify'], { target: reference.targetFile, reportsDir: newReportsDir(), timeoutMs: 600_000 });
-  } finally {
-    await reference.stop();
-  }
-  expect(made.code, made.output.slice(-3000)).toBe(EXIT.failed);
-  const archive = archiveIn(made.reportsDir);
-  const failing = readJson<Certificate>(path.join(made.reportsDir, 'conformance.json')).requirements.flatMap((r) => r.failures.map((f) => f.check));
-  expect(
-    failing.some((k) => k.startsWith('QUERY-RANGE-DEFAULT')),
-    failing.join(', '),
-  ).toBe(true);
-  const run = await verifyBin(archive);
-  expect(run.code, run.output.slice(-4000)).toBe(EXIT.passed);
-  const v = verificationOf(run.reportsDir);
-  expect(v.differ).toEqual([]);
-  expect(v.noRecordedAnswer).toEqual([]);
-  expect(v.reproduced + v.recordOnly.length).toBe(v.replayed);
 });
