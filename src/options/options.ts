@@ -40,7 +40,10 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
   { name: 'VDS_REPORTS_DIR', meaning: 'the reports folder (default reports/ of the suite; ./reports for the installed command)' },
   { name: 'VDS_REPORTS', meaning: 'certificate: write only the certificate (no JUnit, HTML report or Allure results)' },
   { name: 'VDS_ATTACH', meaning: 'failures: keep the requests and answers of failing checks only (a certification keeps all)' },
-  { name: 'VDS_WORKERS', meaning: 'Playwright workers (default 1: the checks of a worker already run concurrently)' },
+  {
+    name: 'VDS_WORKERS',
+    meaning: 'Playwright workers (default 1: the checks of a worker already run concurrently; against a distant server, one per route group)',
+  },
   { name: 'VDS_CONCURRENCY', meaning: "checks in flight per worker (default: 8, plus one per 2 ms of round trip, at most the target's maxConcurrency)" },
   {
     name: 'VDS_BROWSER',
@@ -100,6 +103,8 @@ export interface RunOptions {
   /** Only failing checks keep their requests and answers. */
   attachFailuresOnly: boolean;
   workers: number;
+  /** VDS_WORKERS was set (else the run chooses: run-context.ts, workersFor). */
+  workersGiven: boolean;
   /** undefined: as the round trip calls for. */
   concurrency?: number;
   browser?: string;
@@ -145,6 +150,7 @@ export function runOptions(env: NodeJS.ProcessEnv = process.env): RunOptions {
     certificateOnly: env.VDS_REPORTS === 'certificate',
     attachFailuresOnly: env.VDS_ATTACH === 'failures',
     workers: Number(env.VDS_WORKERS ?? 1),
+    workersGiven: set(env.VDS_WORKERS) !== undefined,
     concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : undefined,
     browser: set(env.VDS_BROWSER),
     latencySampling: env.VDS_LATENCY_SAMPLING !== 'off',

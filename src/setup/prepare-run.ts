@@ -18,7 +18,7 @@ import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
 import { discoverData } from './discovery';
 import { sampleLatency } from './latency-sampling';
 import { Redactor } from '../util/redact';
-import { concurrencyFor, removeRunState, targetSecrets, type RunContext } from './run-context';
+import { concurrencyFor, isDistant, removeRunState, targetSecrets, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
 import { proveTokens } from './token-proof';
@@ -105,6 +105,10 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
       stateDir,
       concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
       roundTripMs,
+      distant: isDistant(
+        roundTripMs,
+        latency.routes.flatMap((r) => r.samples),
+      ),
       latency,
     };
     const silent = silentRoutes();

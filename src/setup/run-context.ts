@@ -39,6 +39,8 @@ export interface RunContext {
   concurrency: number;
   /** The round trip measured before the run (ms). */
   roundTripMs?: number;
+  /** The target is distant (prepare-run.ts, isDistant): from GROUPS_SIDE_BY_SIDE_MS of round trip, the route groups run side by side. */
+  distant?: boolean;
   /** The requests each worker may have in flight at once: the target's maxConcurrency shared among the workers. */
   requestSlots?: number;
   /** The server's answer time per GET route, sampled before the checks (src/setup/latency-sampling.ts). */
@@ -63,6 +65,42 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
   const given = runOptions(env).concurrency;
   if (given !== undefined) return given;
   return Math.max(1, Math.min(maxConcurrency, Math.ceil(CHECKS_NEARBY + roundTripMs / MS_PER_REQUEST)));
+}
+
+/**
+ * The round trip from which a distant target's route groups run side by side, a worker each: their
+ * round trips overlap instead of adding up. A worker's start costs about 1.5 s of CPU, what one
+ * worker's groups wait for one after another at about 40 round trips each. Measured 2026-11-27 (npm
+ * run bench, a shared machine): at 40 ms, five workers added more to the run's other stages than they
+ * took off its checks; at 300 ms they took the checks from 117 s to 49 s. Side by side, a group's
+ * reads meet another's writes: the checks that compare two reads leave out what the run's writes
+ * change between them (COH-ME-CARS: writes-between-reads.test.ts).
+ */
+export const GROUPS_SIDE_BY_SIDE_MS = 100;
+
+/**
+ * Playwright's workers for this run: as the user gave them (VDS_WORKERS, --workers), else one per
+ * route group against a distant target from GROUPS_SIDE_BY_SIDE_MS of round trip, else one (on two
+ * cores a second worker costs a nearby run more than it saves).
+ */
+export function workersFor(distant: boolean, groups: number, given?: number, roundTripMs = Infinity): number {
+  if (given !== undefined) return given;
+  return distant && roundTripMs >= GROUPS_SIDE_BY_SIDE_MS ? Math.max(1, groups) : 1;
+}
+
+/**
+ * Whether the target is distant: its round trip is long (GROUPS_SIDE_BY_SIDE_MS or more), and the
+ * samples taken side by side (latency-sampling.ts) came back about as fast as one request alone (their
+ * median within twice the round trip): the time is the network's, and requests overlap it. A busy
+ * machine, or a slow server on it, also shows a long round trip, but requests sent together there
+ * queue on the cores, each taking longer: the run then stays as on a nearby server (measured: a local
+ * run under heavy load taken for a distant one overloaded the reference with five workers). Without
+ * samples (VDS_LATENCY_SAMPLING=off), nothing says which: not distant.
+ */
+export function isDistant(roundTripMs: number, sideBySideSamples: number[]): boolean {
+  if (roundTripMs < GROUPS_SIDE_BY_SIDE_MS || sideBySideSamples.length === 0) return false;
+  const sorted = [...sideBySideSamples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] <= 2 * roundTripMs;
 }
 
 /** The request slots of each of `workers` workers: maxConcurrency shared among them (never below one). */

@@ -4,14 +4,17 @@
 // without the key the checks in flight grow with the round trip, up to DEFAULT_MAX_CONCURRENCY.
 // In-process (src/engine/in-process.ts: the command's preparation, checks and judgement); the sign-in
 // page's checks (a browser, whose requests are not the HTTP client's) are left out.
+// And the workers: against a distant target (a long round trip that requests sent together overlap)
+// the route groups run side by side, a worker each (run-context.ts workersFor, isDistant), through the command.
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { loadTarget } from '../../../src/setup/target';
 import { runInProcess } from '../../../src/engine/in-process';
-import { concurrencyFor, requestSlotsFor } from '../../../src/setup/run-context';
+import { concurrencyFor, GROUPS_SIDE_BY_SIDE_MS, isDistant, requestSlotsFor, workersFor } from '../../../src/setup/run-context';
 import { DEFAULT_MAX_CONCURRENCY } from '../../../src/transport/http-policy';
 import { startReference, writeTargetFile } from '../../../scripts/reference-process';
 import { listenOnLoopback } from '../support/loopback-server';
+import { runCommand } from '../support/child-run';
 
 const CAP = 6;
 const HELD_MS = 40;
@@ -95,4 +98,37 @@ test('the cap is shared among the workers (one slot each at least)', () => {
   expect(requestSlotsFor(100, 5)).toBe(20);
   expect(requestSlotsFor(100, 1)).toBe(100);
   expect(requestSlotsFor(6, 5)).toBe(1);
+});
+
+test("against a distant target the route groups run side by side and share the cap; the user's workers stand", () => {
+  expect(workersFor(false, 5)).toBe(1);
+  expect(workersFor(true, 5, undefined, 300)).toBe(5);
+  // At 40 ms five workers' starts cost more than the groups' overlapping round trips save.
+  expect(workersFor(true, 5, undefined, 40)).toBe(1);
+  expect(workersFor(true, 5, 2, 300)).toBe(2);
+  expect(workersFor(false, 5, 3)).toBe(3);
+});
+
+test('distant: a long round trip whose side-by-side samples come back about as fast as one request alone; not a busy machine', () => {
+  const rtt = GROUPS_SIDE_BY_SIDE_MS + 200;
+  // The network's time: requests sent together each take about the round trip.
+  expect(isDistant(rtt, [rtt + 5, rtt + 10, rtt + 2, rtt + 40])).toBe(true);
+  // A busy machine (or a slow server on it): requests sent together queue, each taking several round trips.
+  expect(isDistant(rtt, [rtt * 3, rtt * 4, rtt * 2.5, rtt * 5])).toBe(false);
+  // Nearby, or nothing sampled (VDS_LATENCY_SAMPLING=off): one worker.
+  expect(isDistant(40, [41, 42, 43])).toBe(false);
+  expect(isDistant(rtt, [])).toBe(false);
+});
+
+test('through the command, a target 150 ms away runs its route groups side by side (a worker each), and they pass', async () => {
+  // One check in each of three route groups (users, cars, trips), the reference answering 150 ms late.
+  const grep = '^RESP-STATUS (GET /users/me|GET /cars/\\{carId\\}|GET /trips/\\{tripId\\}) ';
+  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', grep], {
+    env: { VDS_REFERENCE_LATENCY_MS: '150', VDS_REPORTS: 'certificate' },
+    timeoutMs: 120_000,
+  });
+  expect(run.code, run.output.slice(-3000)).toBe(0);
+  const groups = Number(/Running \d+ checks? in (\d+) route groups?/.exec(run.output)?.[1]);
+  expect(groups, run.output.slice(-3000)).toBe(3);
+  expect(run.output).toContain(`${groups} workers (the route groups side by side)`);
 });
