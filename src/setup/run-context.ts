@@ -39,7 +39,7 @@ export interface RunContext {
   concurrency: number;
   /** The round trip measured before the run (ms). */
   roundTripMs?: number;
-  /** The target is distant (prepare-run.ts, isDistant): from GROUPS_SIDE_BY_SIDE_MS of round trip, the route groups run side by side. */
+  /** The target is distant (prepare-run.ts, isDistant): its route groups run side by side (workersFor). */
   distant?: boolean;
   /** The requests each worker may have in flight at once: the target's maxConcurrency shared among the workers. */
   requestSlots?: number;
@@ -68,37 +68,44 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
 }
 
 /**
- * The round trip from which a distant target's route groups run side by side, a worker each: their
- * round trips overlap instead of adding up. A worker's start costs about 1.5 s of CPU, what one
- * worker's groups wait for one after another at about 40 round trips each. Measured 2026-11-27 (npm
- * run bench, a shared machine): at 40 ms, five workers added more to the run's other stages than they
- * took off its checks; at 300 ms they took the checks from 117 s to 49 s. Side by side, a group's
- * reads meet another's writes: the checks that compare two reads leave out what the run's writes
- * change between them (COH-ME-CARS: writes-between-reads.test.ts).
+ * The round trips from which a distant target's route groups run side by side: their round trips
+ * overlap instead of adding up. A worker's start costs about 1.5 s of CPU. Measured 2026-11-27 on this
+ * project's 2-core machine, the default run of the reference, three turns each (median wall):
+ *   - at once (0 ms): one worker 11.4 s, two 11.7 s: the machine is the limit, one worker;
+ *   - 20 ms late: one worker 16.4 s, two 14.4 s;
+ *   - 40 ms late: one worker 17.3 s, two 13.5 s, three 14.2 s, five 17.2 s: two workers (the device
+ *     checks' write lane, the longest group, beside the other groups);
+ *   - 300 ms late: one worker per group took the checks from 117 s to 49 s.
+ * Side by side, a group's reads meet another's writes: the checks that compare two reads leave out
+ * what the run's writes change between them (COH-ME-CARS: writes-between-reads.test.ts).
  */
+export const DISTANT_MS = 20;
 export const GROUPS_SIDE_BY_SIDE_MS = 100;
+/** Workers against a target DISTANT_MS to GROUPS_SIDE_BY_SIDE_MS away. */
+const WORKERS_NEARLY = 2;
 
 /**
- * Playwright's workers for this run: as the user gave them (VDS_WORKERS, --workers), else one per
- * route group against a distant target from GROUPS_SIDE_BY_SIDE_MS of round trip, else one (on two
- * cores a second worker costs a nearby run more than it saves).
+ * Playwright's workers for this run: as the user gave them (VDS_WORKERS, --workers), else against a
+ * distant target two from DISTANT_MS of round trip and one per route group from
+ * GROUPS_SIDE_BY_SIDE_MS, else one (on two cores a second worker costs a nearby run what it saves).
  */
 export function workersFor(distant: boolean, groups: number, given?: number, roundTripMs = Infinity): number {
   if (given !== undefined) return given;
-  return distant && roundTripMs >= GROUPS_SIDE_BY_SIDE_MS ? Math.max(1, groups) : 1;
+  if (!distant || roundTripMs < DISTANT_MS) return 1;
+  return Math.max(1, roundTripMs >= GROUPS_SIDE_BY_SIDE_MS ? groups : Math.min(WORKERS_NEARLY, groups));
 }
 
 /**
- * Whether the target is distant: its round trip is long (GROUPS_SIDE_BY_SIDE_MS or more), and the
- * samples taken side by side (latency-sampling.ts) came back about as fast as one request alone (their
- * median within twice the round trip): the time is the network's, and requests overlap it. A busy
- * machine, or a slow server on it, also shows a long round trip, but requests sent together there
- * queue on the cores, each taking longer: the run then stays as on a nearby server (measured: a local
- * run under heavy load taken for a distant one overloaded the reference with five workers). Without
- * samples (VDS_LATENCY_SAMPLING=off), nothing says which: not distant.
+ * Whether the target is distant: its round trip is long (DISTANT_MS or more), and the samples taken
+ * side by side (latency-sampling.ts) came back about as fast as one request alone (their median within
+ * twice the round trip): the time is the network's, and requests overlap it. A busy machine, or a slow
+ * server on it, also shows a long round trip, but requests sent together there queue on the cores,
+ * each taking longer: the run then stays as on a nearby server (measured: a local run under heavy load
+ * taken for a distant one overloaded the reference with five workers). Without samples
+ * (VDS_LATENCY_SAMPLING=off), nothing says which: not distant.
  */
 export function isDistant(roundTripMs: number, sideBySideSamples: number[]): boolean {
-  if (roundTripMs < GROUPS_SIDE_BY_SIDE_MS || sideBySideSamples.length === 0) return false;
+  if (roundTripMs < DISTANT_MS || sideBySideSamples.length === 0) return false;
   const sorted = [...sideBySideSamples].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] <= 2 * roundTripMs;
 }

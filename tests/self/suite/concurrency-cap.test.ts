@@ -102,10 +102,13 @@ test('the cap is shared among the workers (one slot each at least)', () => {
 
 test("against a distant target the route groups run side by side and share the cap; the user's workers stand", () => {
   expect(workersFor(false, 5)).toBe(1);
+  expect(workersFor(false, 5, undefined, 300)).toBe(1);
   expect(workersFor(true, 5, undefined, 300)).toBe(5);
-  // At 40 ms five workers' starts cost more than the groups' overlapping round trips save.
-  expect(workersFor(true, 5, undefined, 40)).toBe(1);
-  expect(workersFor(true, 5, 2, 300)).toBe(2);
+  // From 20 ms two workers (the device checks beside the other groups); five cost more than they save.
+  expect(workersFor(true, 5, undefined, 40)).toBe(2);
+  expect(workersFor(true, 1, undefined, 40)).toBe(1);
+  expect(workersFor(true, 5, undefined, 10)).toBe(1);
+  expect(workersFor(true, 5, 3, 300)).toBe(3);
   expect(workersFor(false, 5, 3)).toBe(3);
 });
 
@@ -116,7 +119,7 @@ test('distant: a long round trip whose side-by-side samples come back about as f
   // A busy machine (or a slow server on it): requests sent together queue, each taking several round trips.
   expect(isDistant(rtt, [rtt * 3, rtt * 4, rtt * 2.5, rtt * 5])).toBe(false);
   // Nearby, or nothing sampled (VDS_LATENCY_SAMPLING=off): one worker.
-  expect(isDistant(40, [41, 42, 43])).toBe(false);
+  expect(isDistant(10, [11, 12, 13])).toBe(false);
   expect(isDistant(rtt, [])).toBe(false);
 });
 
