@@ -79,7 +79,7 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
  * Side by side, a group's reads meet another's writes: the checks that compare two reads leave out
  * what the run's writes change between them (COH-ME-CARS: writes-between-reads.test.ts).
  */
-export const DISTANT_MS = 20;
+const DISTANT_MS = 20;
 export const GROUPS_SIDE_BY_SIDE_MS = 100;
 /** Workers against a target DISTANT_MS to GROUPS_SIDE_BY_SIDE_MS away. */
 const WORKERS_NEARLY = 2;
