@@ -34,14 +34,15 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
   const byIdAuth = target.env === 'sandbox' ? null : bearer('full');
   const canReadById = target.env === 'sandbox' || Boolean(tokens.full);
 
-  const getJson = async (path: string, authorization: string | null | undefined, query?: Record<string, string>) => {
+  /** `notes`: where a failed read is said (each user's lookups have their own, said in order). */
+  const getJson = async (path: string, authorization: string | null | undefined, notes: string[], query?: Record<string, string>) => {
     try {
       const res = await api.get(path, { authorization, query });
       if (res.status === 200 && res.json !== undefined) return res.json;
-      found.warnings.push(`discovery: GET ${path} answered ${res.status}${res.jsonError ? ` (${res.jsonError})` : ''}${refusedToken(res, authorization)}`);
+      notes.push(`discovery: GET ${path} answered ${res.status}${res.jsonError ? ` (${res.jsonError})` : ''}${refusedToken(res, authorization)}`);
     } catch (err) {
       if (!(err instanceof NoAnswerError)) throw err;
-      found.warnings.push(`discovery: ${err.message}`);
+      notes.push(`discovery: ${err.message}`);
     }
     return undefined;
   };
@@ -62,66 +63,14 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
     if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} and could not be discovered: ${why}`;
   };
 
-  // The primary user.
-  if (!data.userId) {
-    if (tokens.full) data.userId = idOf(await getJson('/users/me', bearer('full')));
-    missing('userId', tokens.full ? 'GET /users/me gave no id' : 'no primary token (tokens.full) to ask /users/me');
-  }
-  // The primary car: one with trips, so that range, trip and coherence checks have data.
-  let cars: Array<Record<string, unknown>> = [];
-  if (data.userId && canReadById) {
-    const list = await getJson(`/users/${encodeURIComponent(data.userId)}/cars`, byIdAuth);
-    // Only the records of it: an odd element (null, a number) is the list checks' to fail, not discovery's.
-    if (Array.isArray(list)) cars = list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c));
-  }
-  // The user's own cars first (on a server that keeps its state, the cars earlier runs created, with no
-  // data, may fill the start of the list), the most recently updated first (the likeliest to have been
-  // driven lately: a tie on the most trips goes to it).
-  const ownCars = idsOf([...byLastUpdate(cars.filter((c) => !isSuiteCreatedCar(c))), ...cars.filter(isSuiteCreatedCar)]);
-  const primaryCandidates = data.carId ? [data.carId] : ownCars;
-  const primary = canReadById ? await carWithMostData(primaryCandidates, byIdAuth) : undefined;
-  if (primary) {
-    const givenTrip = data.tripId;
-    data.carId ??= primary.carId;
-    found.window = primary.range;
-    data.tripId ??= primary.tripId;
-    found.choices.push(choiceLine('primary', primary, givenTrip));
-  }
-  data.carId ??= primaryCandidates[0];
-  missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
-  missing('tripId', data.carId ? `car ${data.carId} has no trip in the last ${WINDOW_DAYS * WINDOWS_SEARCHED} days` : 'no car');
-  if (!found.window) found.warnings.push('discovery: no 28-day window with trips was found; range checks will not run');
-
-  // A car of the primary user without a device, for the device lifecycle (never the data car).
-  if (!data.deviceCarId) {
-    const free = cars.find((c) => c.deviceId === null && idOf(c) !== data.carId);
-    if (free) data.deviceCarId = idOf(free);
-    missing('deviceCarId', 'the primary user has no other car without a device');
-  }
-
-  // The second user, their car and trip (cross-user checks).
-  if (tokens.otherUser) {
-    if (!data.otherUserId) data.otherUserId = idOf(await getJson('/users/me', bearer('otherUser')));
-    // Their car with a trip (the list's order is not documented: the first car may have none).
-    const otherCars = await getJson('/users/me/cars', bearer('otherUser'));
-    const candidates = data.otherCarId ? [data.otherCarId] : idsOf(Array.isArray(otherCars) ? byLastUpdate(otherCars) : otherCars);
-    const other = data.otherTripId ? undefined : await carWithMostData(candidates, bearer('otherUser'));
-    if (other) {
-      data.otherCarId ??= other.carId;
-      data.otherTripId = other.tripId;
-      found.choices.push(choiceLine("second user's", other));
-    }
-    data.otherCarId ??= candidates[0];
-    // A device of theirs, for the cross-user writes: the deviceId of one of their cars, read in the
-    // spec's one detailed answer (GET /users/{userId}/cars), as the checks read the primary user's.
-    if (!data.otherDeviceId && target.allowWrites && data.otherUserId) {
-      const list = await getJson(`/users/${encodeURIComponent(data.otherUserId)}/cars`, bearer('otherUser'));
-      const deviceId = Array.isArray(list)
-        ? list.map((c) => (c as Record<string, unknown>)?.deviceId).find((d) => typeof d === 'string' && d !== '')
-        : undefined;
-      if (deviceId) data.otherDeviceId = String(deviceId);
-    }
-  }
+  // The primary user and the second user are looked up side by side (neither waits for the other's
+  // answers: a distant server costs discovery the longer of the two, not both); what each notes and
+  // chooses is said in that order.
+  const primaryNotes: string[] = [];
+  const secondNotes: string[] = [];
+  const [primaryChoice, secondChoice] = await Promise.all([discoverPrimary(primaryNotes), discoverSecondUser(secondNotes)]);
+  found.warnings.push(...primaryNotes, ...secondNotes);
+  found.choices.push(...[primaryChoice, secondChoice].filter((c): c is string => c !== undefined));
   const noOther = 'no second user token (tokens.otherUser, or oauth.otherUsername + oauth.otherPassword)';
   missing('otherUserId', tokens.otherUser ? 'GET /users/me gave no id for the second user' : noOther);
   missing('otherCarId', tokens.otherUser ? 'the second user has no car' : noOther);
@@ -132,12 +81,90 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
   }
   return found;
 
+  /** The primary user, their car with the most data, its trip and window, and a car without a device; the choice line. */
+  async function discoverPrimary(notes: string[]): Promise<string | undefined> {
+    let choice: string | undefined;
+    if (!data.userId) {
+      if (tokens.full) data.userId = idOf(await getJson('/users/me', bearer('full'), notes));
+      missing('userId', tokens.full ? 'GET /users/me gave no id' : 'no primary token (tokens.full) to ask /users/me');
+    }
+    // The primary car: one with trips, so that range, trip and coherence checks have data.
+    let cars: Array<Record<string, unknown>> = [];
+    if (data.userId && canReadById) {
+      const list = await getJson(`/users/${encodeURIComponent(data.userId)}/cars`, byIdAuth, notes);
+      // Only the records of it: an odd element (null, a number) is the list checks' to fail, not discovery's.
+      if (Array.isArray(list)) cars = list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c));
+    }
+    // The user's own cars first (on a server that keeps its state, the cars earlier runs created, with no
+    // data, may fill the start of the list), the most recently updated first (the likeliest to have been
+    // driven lately: a tie on the most trips goes to it).
+    const ownCars = idsOf([...byLastUpdate(cars.filter((c) => !isSuiteCreatedCar(c))), ...cars.filter(isSuiteCreatedCar)]);
+    const primaryCandidates = data.carId ? [data.carId] : ownCars;
+    const primary = canReadById ? await carWithMostData(primaryCandidates, byIdAuth, notes) : undefined;
+    if (primary) {
+      const givenTrip = data.tripId;
+      data.carId ??= primary.carId;
+      found.window = primary.range;
+      data.tripId ??= primary.tripId;
+      choice = choiceLine('primary', primary, givenTrip);
+    }
+    data.carId ??= primaryCandidates[0];
+    missing('carId', cars.length ? 'no car id in the list' : 'the user has no car (or the list could not be read)');
+    missing('tripId', data.carId ? `car ${data.carId} has no trip in the last ${WINDOW_DAYS * WINDOWS_SEARCHED} days` : 'no car');
+    if (!found.window) notes.push('discovery: no 28-day window with trips was found; range checks will not run');
+
+    // A car of the primary user without a device, for the device lifecycle (never the data car).
+    if (!data.deviceCarId) {
+      const free = cars.find((c) => c.deviceId === null && idOf(c) !== data.carId);
+      if (free) data.deviceCarId = idOf(free);
+      missing('deviceCarId', 'the primary user has no other car without a device');
+    }
+    return choice;
+  }
+
+  /**
+   * The second user, their car and trip (cross-user checks), and a device of theirs; the choice line.
+   * Who they are and their cars are asked together, and so are their cars' trips and the list that
+   * shows their devices (neither needs the other's answer).
+   */
+  async function discoverSecondUser(notes: string[]): Promise<string | undefined> {
+    if (!tokens.otherUser) return undefined;
+    let choice: string | undefined;
+    const [me, otherCars] = await Promise.all([
+      data.otherUserId ? undefined : getJson('/users/me', bearer('otherUser'), notes),
+      // Their car with a trip (the list's order is not documented: the first car may have none).
+      getJson('/users/me/cars', bearer('otherUser'), notes),
+    ]);
+    if (!data.otherUserId) data.otherUserId = idOf(me);
+    const candidates = data.otherCarId ? [data.otherCarId] : idsOf(Array.isArray(otherCars) ? byLastUpdate(otherCars) : otherCars);
+    // A device of theirs, for the cross-user writes: the deviceId of one of their cars, read in the
+    // spec's one detailed answer (GET /users/{userId}/cars), as the checks read the primary user's.
+    const lookForDevice = !data.otherDeviceId && target.allowWrites && data.otherUserId;
+    const [other, list] = await Promise.all([
+      data.otherTripId ? undefined : carWithMostData(candidates, bearer('otherUser'), notes),
+      lookForDevice ? getJson(`/users/${encodeURIComponent(data.otherUserId!)}/cars`, bearer('otherUser'), notes) : undefined,
+    ]);
+    if (other) {
+      data.otherCarId ??= other.carId;
+      data.otherTripId = other.tripId;
+      choice = choiceLine("second user's", other);
+    }
+    data.otherCarId ??= candidates[0];
+    if (lookForDevice) {
+      const deviceId = Array.isArray(list)
+        ? list.map((c) => (c as Record<string, unknown>)?.deviceId).find((d) => typeof d === 'string' && d !== '')
+        : undefined;
+      if (deviceId) data.otherDeviceId = String(deviceId);
+    }
+    return choice;
+  }
+
   /**
    * Of these cars (every one, LOOKUPS_AT_ONCE at a time), the one with the most trips in the most
    * recent 28-day window where any of them has one (ties: the first in the order given), that window
    * and its first trip.
    */
-  async function carWithMostData(carIds: string[], authorization: string | null | undefined): Promise<Chosen | undefined> {
+  async function carWithMostData(carIds: string[], authorization: string | null | undefined, notes: string[]): Promise<Chosen | undefined> {
     const examined = carIds;
     for (let i = 0; i < WINDOWS_SEARCHED; i++) {
       // Whole seconds, written as the checks write dates (rfc3339): a check that narrows the window
@@ -145,7 +172,7 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
       const end = new Date(Math.floor(now.getTime() / 1000) * 1000 - i * WINDOW_DAYS * DAY);
       const range = { begin: rfc3339(new Date(end.getTime() - WINDOW_DAYS * DAY)), end: rfc3339(end) };
       const lists = await inTurns(examined, LOOKUPS_AT_ONCE, async (carId) => {
-        const trips = await getJson(`/cars/${encodeURIComponent(carId)}/trips`, authorization, range);
+        const trips = await getJson(`/cars/${encodeURIComponent(carId)}/trips`, authorization, notes, range);
         return Array.isArray(trips) ? trips : [];
       });
       const best = lists.reduce((b, trips, k) => (trips.length > lists[b].length ? k : b), 0);
