@@ -95,7 +95,7 @@ async function readCars(ctx: CheckContext, routeId: string, options: CallOptions
 
 /**
  * The device checks associate devices with data.deviceCarId and dissociate them while the run goes on
- * (in another worker with --workers N): between two reads its deviceId, and the lastUpdateDate such a
+ * (in another worker, the route groups side by side): between two reads its deviceId, and the lastUpdateDate such a
  * change moves, may differ on a conforming server. Its other fields, and every other car, are compared.
  */
 const DEVICE_CAR_CHANGES = new Set(['deviceId', 'lastUpdateDate']);
