@@ -8,14 +8,13 @@
 // between the check's reads. A server whose two lists differ every time (on another car, or on the
 // device car in another field) still fails the check.
 // In-process (src/engine/in-process.ts), COH-ME-CARS alone.
-import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { loadCatalogue } from '../../../src/catalogue/catalogue';
 import { keysPattern } from '../../../src/catalogue/selection';
 import { runInProcess } from '../../../src/engine/in-process';
 import { loadTarget } from '../../../src/setup/target';
 import { startReference, writeTargetFile, type Reference } from '../../../scripts/reference-process';
-import { listenOnLoopback } from '../support/loopback-server';
+import { startFrontProxy } from '../support/front-proxy';
 
 test.setTimeout(120_000);
 
@@ -34,44 +33,27 @@ type Alter = (cars: Array<Record<string, unknown>>) => Array<Record<string, unkn
 type Between = (authorization: string, listed: Array<{ id: unknown; deviceId: unknown }>) => Promise<boolean>;
 
 /**
- * A proxy that, after each answer of GET /users/me/cars is read from the reference and before it is
- * handed over, makes the write `between` (with the request's own token): the next read of the user's
- * cars finds it.
+ * A proxy (support/front-proxy.ts) that, after each answer of GET /users/me/cars is read from the
+ * reference and before it is handed over, makes the write `between` (with the request's own token):
+ * the next read of the user's cars finds it. `alter` rewrites every answer of GET /users/{userId}/cars.
  */
 async function writingProxy(upstream: string, between: Between, alter?: Alter) {
   let writes = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const forward = http.request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (up) => {
-        const body: Buffer[] = [];
-        up.on('data', (c: Buffer) => body.push(c));
-        up.on('end', async () => {
-          const auth = String(req.headers.authorization ?? '');
-          if (req.method === 'GET' && (req.url ?? '').split('?')[0] === '/v3/users/me/cars' && up.statusCode === 200 && auth) {
-            if (await between(auth, JSON.parse(Buffer.concat(body).toString('utf8')) as Array<{ id: unknown; deviceId: unknown }>)) writes += 1;
-          }
-          let out = Buffer.concat(body);
-          if (
-            alter &&
-            req.method === 'GET' &&
-            /^\/v3\/users\/[^/]+\/cars$/.test((req.url ?? '').split('?')[0]) &&
-            !req.url!.startsWith('/v3/users/me/') &&
-            up.statusCode === 200
-          ) {
-            out = Buffer.from(JSON.stringify(alter(JSON.parse(out.toString('utf8')) as Array<Record<string, unknown>>)));
-          }
-          const headers = { ...up.headers, 'content-length': String(out.length) };
-          res.writeHead(up.statusCode ?? 502, headers);
-          res.end(out);
-        });
-      });
-      forward.on('error', () => res.writeHead(502).end());
-      forward.end(Buffer.concat(chunks));
-    });
-  });
-  const proxy = await listenOnLoopback(server);
+  const proxy = await startFrontProxy(
+    upstream,
+    () => false,
+    async (req, status, body) => {
+      const path = (req.url ?? '').split('?')[0];
+      const auth = String(req.headers.authorization ?? '');
+      if (req.method !== 'GET' || status !== 200) return undefined;
+      if (path === '/v3/users/me/cars' && auth) {
+        if (await between(auth, JSON.parse(body.toString('utf8')) as Array<{ id: unknown; deviceId: unknown }>)) writes += 1;
+      } else if (alter && /^\/v3\/users\/[^/]+\/cars$/.test(path)) {
+        return Buffer.from(JSON.stringify(alter(JSON.parse(body.toString('utf8')) as Array<Record<string, unknown>>)));
+      }
+      return undefined;
+    },
+  );
   return { ...proxy, writes: () => writes };
 }
 

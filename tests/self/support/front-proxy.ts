@@ -1,7 +1,8 @@
 // A reverse proxy in front of a server, for the tests that need a server the reference cannot be
 // made into by a fault: a server half built (some routes answered by its framework's 404), one
 // behind a gateway that refuses every bearer token, one whose route drops its connections. `answer` sees each
-// request first: it writes its own answer and returns true, or returns false to forward it as is.
+// request first: it writes its own answer and returns true, or returns false to forward it as is; `after`
+// (optional) sees each forwarded answer whole before it is handed over, and may replace its body.
 import http from 'node:http';
 import { listenOnLoopback } from './loopback-server';
 
@@ -13,15 +14,31 @@ export interface FrontProxy {
 
 export type Answer = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 
-export async function startFrontProxy(upstream: string, answer: Answer): Promise<FrontProxy> {
+/**
+ * Sees each upstream answer whole before it is handed over: may act meanwhile (a write between two of
+ * a check's reads), and returns the body to hand over instead, or nothing to hand it over as it came.
+ */
+export type AfterAnswer = (req: http.IncomingMessage, status: number, body: Buffer) => Promise<Buffer | undefined>;
+
+export async function startFrontProxy(upstream: string, answer: Answer, after?: AfterAnswer): Promise<FrontProxy> {
   const server = http.createServer((req, res) => {
     if (answer(req, res)) {
       req.resume();
       return;
     }
     const forward = http.request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
+      if (!after) {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      up.on('data', (c: Buffer) => chunks.push(c));
+      up.on('end', async () => {
+        const body = (await after(req, up.statusCode ?? 502, Buffer.concat(chunks))) ?? Buffer.concat(chunks);
+        res.writeHead(up.statusCode ?? 502, { ...up.headers, 'content-length': String(body.length) });
+        res.end(body);
+      });
     });
     forward.on('error', () => res.writeHead(502).end());
     req.pipe(forward);
