@@ -6,8 +6,9 @@
 // the two lists (a body CAR-CREATE-INVALID sent that a faulty server accepted, another client of a
 // shared server) makes them differ once. Made certain here: a proxy in front of the reference writes
 // between the check's reads. A server whose two lists differ every time (on another car, or on the
-// device car in another field) still fails the check.
-// In-process (src/engine/in-process.ts), COH-ME-CARS alone.
+// device car in another field) still fails the check. COH-CAR-LIST-ITEM (a list against each car by id)
+// leaves out the same fields of the same car, by the same rule, and compares the rest.
+// In-process (src/engine/in-process.ts), each check alone.
 import { expect, test } from '@playwright/test';
 import { loadCatalogue } from '../../../src/catalogue/catalogue';
 import { keysPattern } from '../../../src/catalogue/selection';
@@ -37,7 +38,7 @@ type Between = (authorization: string, listed: Array<{ id: unknown; deviceId: un
  * reference and before it is handed over, makes the write `between` (with the request's own token):
  * the next read of the user's cars finds it. `alter` rewrites every answer of GET /users/{userId}/cars.
  */
-async function writingProxy(upstream: string, between: Between, alter?: Alter) {
+async function writingProxy(upstream: string, between: Between, alter?: Alter, listPath = /^\/v3\/users\/me\/cars$/) {
   let writes = 0;
   const proxy = await startFrontProxy(
     upstream,
@@ -46,7 +47,7 @@ async function writingProxy(upstream: string, between: Between, alter?: Alter) {
       const path = (req.url ?? '').split('?')[0];
       const auth = String(req.headers.authorization ?? '');
       if (req.method !== 'GET' || status !== 200) return undefined;
-      if (path === '/v3/users/me/cars' && auth) {
+      if (listPath.test(path) && auth) {
         if (await between(auth, JSON.parse(body.toString('utf8')) as Array<{ id: unknown; deviceId: unknown }>)) writes += 1;
       } else if (alter && /^\/v3\/users\/[^/]+\/cars$/.test(path)) {
         return Buffer.from(JSON.stringify(alter(JSON.parse(body.toString('utf8')) as Array<Record<string, unknown>>)));
@@ -96,13 +97,13 @@ async function primaryCars(): Promise<Array<{ id: string; free: boolean }>> {
 }
 
 /** COH-ME-CARS alone through the proxy; data.deviceCarId (the car the device checks write) as given. */
-async function runThrough(between: Between, deviceCarId: string, alter?: Alter) {
-  const proxy = await writingProxy(`http://127.0.0.1:${reference.port}`, between, alter);
+async function runThrough(between: Between, deviceCarId: string, alter?: Alter, check = CHECK, listPath?: RegExp) {
+  const proxy = await writingProxy(`http://127.0.0.1:${reference.port}`, between, alter, listPath);
   try {
     const target = loadTarget(writeTargetFile(proxy.origin, 'local', { control: reference.control }));
     target.data.deviceCarId = deviceCarId;
-    const run = await runInProcess({ target, catalogue: loadCatalogue(), selection: { grep: new RegExp(keysPattern([CHECK])) } });
-    return { record: run.records.find((r) => r.key === CHECK)!, writes: proxy.writes() };
+    const run = await runInProcess({ target, catalogue: loadCatalogue(), selection: { grep: new RegExp(keysPattern([check])) } });
+    return { record: run.records.find((r) => r.key === check)!, writes: proxy.writes() };
   } finally {
     await proxy.close();
   }
@@ -159,4 +160,16 @@ test('a server whose two lists differ every time: on another car, or on data.dev
   // The device car's deviceId and lastUpdateDate: what the device checks change while the run goes on.
   const { record } = await runThrough(nothing, moved, changed(moved, 'lastUpdateDate', '2020-01-01T00:00:00+00:00'));
   expect(record.status).toBe('passed');
+});
+
+test("COH-CAR-LIST-ITEM, the same rule: the device moved between the list and the cars by id is not a failure; the device car's other fields are compared", async () => {
+  const { moved, device } = await carsAndDevice();
+  const listItem = 'COH-CAR-LIST-ITEM';
+  const userList = /^\/v3\/users\/[^/]+\/cars$/;
+  const movedRun = await runThrough(movesDevice(device, moved), moved, undefined, listItem, userList);
+  expect(movedRun.writes, 'the proxy moved the device between the reads').toBeGreaterThan(0);
+  expect(movedRun.record.status, JSON.stringify(movedRun.record.failure)).toBe('passed');
+  const renamed = await runThrough(nothing, moved, changed(moved, 'name', 'Another name'), listItem);
+  expect(renamed.record.status, JSON.stringify(renamed.record.failure)).toBe('failed');
+  expect(renamed.record.failure!.actual).toMatch(/^differs in name /);
 });
