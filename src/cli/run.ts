@@ -15,8 +15,6 @@ import type { Certificate } from '../verdict/model';
 import { reportsDir, REPORT_FILES, ROOT } from '../options/paths';
 import { runOptions } from '../options/options';
 import { UsageError, type Invocation } from './args';
-import { writeCertificationArchive } from '../certification/archive';
-import { verify } from './verify';
 import { loadTarget, resolveTargetFile, type Target } from '../setup/target';
 import { startTargetServerForRun, type Started } from '../setup/start-command';
 import { lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
@@ -34,7 +32,10 @@ export async function run(inv: Invocation): Promise<number> {
     );
   }
   if (inv.merge) return merge(inv.merge, env, dir);
-  if (inv.verify) return verify(inv, playwright);
+  // verify and the archive are loaded when asked for (require: tsx's hook compiles it; an import() would
+  // go to Node's ESM loader, which it does not hook): every other run starts its runner sooner without them.
+  // eslint-disable-next-line typescript/no-require-imports -- loaded only for --verify
+  if (inv.verify) return (require('./verify') as typeof import('./verify')).verify(inv, playwright);
 
   const last = lastCertificate(dir);
   if (inv.lastFailed) {
@@ -62,7 +63,8 @@ export async function run(inv: Invocation): Promise<number> {
   await server?.stop();
   const status = exitStatus(dir, code, inv);
   if (inv.certify) {
-    const archive = writeCertificationArchive(dir);
+    // eslint-disable-next-line typescript/no-require-imports -- loaded only for --certify
+    const archive = (require('../certification/archive') as typeof import('../certification/archive')).writeCertificationArchive(dir);
     if (archive) console.log(`  Certification archive: ${path.relative(process.cwd(), archive) || archive}`);
   }
   return status;
