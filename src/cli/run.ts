@@ -34,8 +34,11 @@ export async function run(inv: Invocation): Promise<number> {
   if (inv.merge) return merge(inv.merge, env, dir);
   // verify and the archive are loaded when asked for (require: tsx's hook compiles it; an import() would
   // go to Node's ESM loader, which it does not hook): every other run starts its runner sooner without them.
-  // eslint-disable-next-line typescript/no-require-imports -- loaded only for --verify
-  if (inv.verify) return (require('./verify') as typeof import('./verify')).verify(inv, playwright);
+  if (inv.verify) {
+    // eslint-disable-next-line typescript/no-require-imports -- loaded only for --verify
+    const { verify } = require('./verify') as typeof import('./verify');
+    return verify(inv, playwright);
+  }
 
   const last = lastCertificate(dir);
   if (inv.lastFailed) {
@@ -64,7 +67,8 @@ export async function run(inv: Invocation): Promise<number> {
   const status = exitStatus(dir, code, inv);
   if (inv.certify) {
     // eslint-disable-next-line typescript/no-require-imports -- loaded only for --certify
-    const archive = (require('../certification/archive') as typeof import('../certification/archive')).writeCertificationArchive(dir);
+    const { writeCertificationArchive } = require('../certification/archive') as typeof import('../certification/archive');
+    const archive = writeCertificationArchive(dir);
     if (archive) console.log(`  Certification archive: ${path.relative(process.cwd(), archive) || archive}`);
   }
   return status;

@@ -42,6 +42,7 @@ export interface Verification {
   exitCode: number;
 }
 
+/** @public The command loads it when asked for (src/cli/run.ts requires it for --verify). */
 export async function verify(inv: Invocation, playwright: (args: string[], env: NodeJS.ProcessEnv) => Promise<number>): Promise<number> {
   const archive = inv.verify!;
   const dir = extract(archive);
