@@ -166,16 +166,18 @@ export function gateFaultSpecs(): string[] {
 }
 
 /**
- * The families of the end-to-end sample, each for the way its checks reach the exit status through the
- * command (a way the in-process proof does not take: Playwright's tests, fixtures, workers and reporter).
- * The families left out take one of these ways (a request to one route judged against its contract,
- * core or profile): each of their faults is caught through the same runCheck and gate in-process
- * (faults.test.ts), and through the command by the release check (scripts/mutation.ts --release).
+ * The families of the end-to-end sample, each for what its checks bring to the exit status through the
+ * command (Playwright's tests, fixtures, workers and reporter, which the in-process proof does not
+ * take): between them every route group (a test file of tests/conformance each), both classes and both
+ * targets (tests/self/power/command-sample.test.ts holds the sample to it). Each fault of the families
+ * left out is caught through the same runCheck and gate in-process (faults.test.ts), and through the
+ * command by the release check (scripts/mutation.ts --release).
  */
 export const COMMAND_SAMPLE_FAMILIES: Partial<Record<FaultFamily, string>> = {
   status: 'a per-route check of the spec: the core class fails through the reporter',
   scopes: 'a per-route check of the profile, with a token of its own',
   'cross-user': "the second user's token",
+  geojson: "the cars group's checks (its GeoJSON route), of the spec",
   coherence: 'a check run once across routes',
   devices: 'the device checks, which write, in their own lane',
   'token-endpoint': "the code exchange, and a variant's own authorization server",

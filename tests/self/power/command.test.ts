@@ -1,7 +1,7 @@
 // The proof end to end, through the README's command and its exit status, on a sample: the clean
 // reference as the README runs it (`npm run conformance`, nothing else given), its sandbox, one
-// server taking every conforming variant at once, and a fault of each way a check reaches the exit
-// status through the command (scripts/power-plan.ts COMMAND_SAMPLE_FAMILIES, commandSampleFaults). The rest of the proof runs the same
+// server taking every conforming variant at once, and faults that reach every route group, both classes
+// and both targets (scripts/power-plan.ts COMMAND_SAMPLE_FAMILIES; command-sample.test.ts). The rest of the proof runs the same
 // checks and judgement in-process (faults.test.ts, conforming.test.ts); this shows that the command
 // adds nothing that changes a verdict: what the checks see reaches the exit status users act on.
 import { requirementsPattern } from '../../../src/catalogue/selection';

@@ -80,7 +80,7 @@ export function powerLines(outcomes: ProofOutcome[]): string[] {
       '(each fault one test: one reference per worker switched to it, its checks run in-process through runCheck and the gate)',
     `precision: ${ok(conforming)}/${conforming.length} conforming servers exit 0 ` +
       `(${of('command-conforming').length} through npm run conformance, ${of('conforming').length} in-process, every check)`,
-    `the command end to end: ${ok(sample)}/${sample.length} sampled faults (one per way a check reaches the exit status) exit 1 through npm run conformance; ` +
+    `the command end to end: ${ok(sample)}/${sample.length} sampled faults (every route group, both classes, both targets) exit 1 through npm run conformance; ` +
       `${ok(of('command-conforming'))}/${of('command-conforming').length} conforming servers exit 0 through it`,
   ];
 }
