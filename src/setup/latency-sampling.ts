@@ -6,7 +6,7 @@
 // on the machine then touches one sample of many routes, not every sample of one), after a round that
 // is not counted (connections, the server's first use of a route).
 //
-// On a distant server (a round trip of DISTANT_MS or more) each request is mostly the round trip, so
+// On a distant server (a round trip of SAMPLED_SIDE_BY_SIDE_MS or more, run-context.ts) each request is mostly the round trip, so
 // every route is sampled side by side, each still one request at a time, its rounds one after
 // another: the client only waits, and the sampling costs the run its rounds' round trips (114
 // requests at 300 ms: 2 s, not 34 s one at a time).
@@ -20,7 +20,7 @@
 import { ApiClient, MAX_LIST_BODY_BYTES, MAX_SILENT_REQUESTS, NoAnswerError, RateLimitedError, type Query } from '../transport/api';
 import type { Catalogue, Route } from '../catalogue/catalogue';
 import type { Redactor } from '../util/redact';
-import type { RunContext } from './run-context';
+import { SAMPLED_SIDE_BY_SIDE_MS, type RunContext } from './run-context';
 import type { DataKey, Target } from './target';
 
 /** Rounds asked first and not counted. */
@@ -31,9 +31,6 @@ const LIST_LIMIT = 10;
 import { SAMPLES_PER_ROUTE, type LatencySampling, type RouteSamples } from '../transport/answer-times';
 
 export { SAMPLES_PER_ROUTE, type LatencySampling };
-
-/** A round trip from which the server is distant: its routes are sampled side by side. */
-const DISTANT_MS = 10;
 
 function samplingMethod(sideBySide: boolean): string {
   return (
@@ -138,7 +135,7 @@ export async function sampleLatency(
     }
   };
   const rounds = WARM_UP_ROUNDS + SAMPLES_PER_ROUTE;
-  const sideBySide = roundTripMs >= DISTANT_MS;
+  const sideBySide = roundTripMs >= SAMPLED_SIDE_BY_SIDE_MS;
   if (sideBySide) {
     // Each route its own lane of rounds; a route whose answer is unusable stops being asked.
     await Promise.all(

@@ -80,6 +80,11 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
  * what the run's writes change between them (COH-ME-CARS: writes-between-reads.test.ts).
  */
 const DISTANT_MS = 20;
+/**
+ * The round trip from which the latency samples are taken side by side (latency-sampling.ts), below
+ * DISTANT_MS: isDistant reads those samples, so every target that may be distant has them.
+ */
+export const SAMPLED_SIDE_BY_SIDE_MS = 10;
 export const GROUPS_SIDE_BY_SIDE_MS = 100;
 /** Workers against a target DISTANT_MS to GROUPS_SIDE_BY_SIDE_MS away. */
 const WORKERS_NEARLY = 2;

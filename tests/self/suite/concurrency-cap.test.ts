@@ -10,7 +10,7 @@ import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { loadTarget } from '../../../src/setup/target';
 import { runInProcess } from '../../../src/engine/in-process';
-import { concurrencyFor, GROUPS_SIDE_BY_SIDE_MS, isDistant, requestSlotsFor, workersFor } from '../../../src/setup/run-context';
+import { concurrencyFor, GROUPS_SIDE_BY_SIDE_MS, isDistant, requestSlotsFor, SAMPLED_SIDE_BY_SIDE_MS, workersFor } from '../../../src/setup/run-context';
 import { DEFAULT_MAX_CONCURRENCY } from '../../../src/transport/http-policy';
 import { startReference, writeTargetFile } from '../../../scripts/reference-process';
 import { listenOnLoopback } from '../support/loopback-server';
@@ -121,6 +121,8 @@ test('distant: a long round trip whose side-by-side samples come back about as f
   // Nearby, or nothing sampled (VDS_LATENCY_SAMPLING=off): one worker.
   expect(isDistant(10, [11, 12, 13])).toBe(false);
   expect(isDistant(rtt, [])).toBe(false);
+  // Below the round trip from which the samples are taken side by side, there are none to read: never distant.
+  expect(isDistant(SAMPLED_SIDE_BY_SIDE_MS - 1, [SAMPLED_SIDE_BY_SIDE_MS - 1])).toBe(false);
 });
 
 test('through the command, a target 150 ms away runs its route groups side by side (a worker each), and they pass', async () => {
