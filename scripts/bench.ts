@@ -24,7 +24,10 @@
 // stages of the run; src/transport/timeline.ts). A run against a server L ms late costs the default
 // run's time plus L for each round trip it waits for one after the other: (wall at L - wall at 0) / L
 // round trips, split the same way into the preparation's and the checks' (their spans in the timeline)
-// and the rest. The one-check run's timeline splits the fixed cost of a run by stage.
+// and the rest; each scenario's line names its route groups' spans (the longest is the checks' critical
+// path) and the check whose requests went most often one after another (each request's line in the
+// timeline names its check, and when it waited for a request slot). The one-check run's timeline splits
+// the fixed cost of a run by stage.
 // Then the suite's own overhead apart from the server's speed: the requests of one run, recorded
 // (VDS_RECORD_REQUESTS) and replayed with a plain keep-alive client, no assertions, as many at once
 // as the suite runs checks. Writes reports/bench.json. npm test (goal: <= 10 min) is too long to
@@ -140,6 +143,10 @@ interface RunTimeline {
   checksS: number;
   /** The most requests in flight at once. */
   maxInFlight: number;
+  /** Each route group's span (s), its start to its end: the longest is the checks' critical path. */
+  groupsS: Record<string, number>;
+  /** The check that sent the most requests one after another (each sent once the one before it was answered). */
+  longestChain?: { check: string; requests: number };
 }
 
 /**
@@ -202,7 +209,18 @@ function readTimeline(file: string, startedAt: number, endedAt: number): RunTime
   let inFlight = 0;
   let maxInFlight = 0;
   for (const [, d] of edges) maxInFlight = Math.max(maxInFlight, (inFlight += d));
+  const stageLines = lines.flatMap((l) => (l.kind === 'stage' ? [l] : []));
+  const groupAt = (group: string, edge: string) => stageLines.find((l) => l.stage === `group ${group} ${edge}`)?.at;
+  const groups = [...new Set(stageLines.flatMap((l) => /^group (\S+) start$/.exec(l.stage)?.[1] ?? []))];
+  const groupsS = Object.fromEntries(
+    groups.flatMap((g) => {
+      const [start, end] = [groupAt(g, 'start'), groupAt(g, 'end')];
+      return start !== undefined && end !== undefined ? [[g, round((end - start) / 1000, 3)]] : [];
+    }),
+  );
   return {
+    groupsS,
+    ...longestChain(requests),
     stages,
     preparationS: round(
       span(
@@ -214,6 +232,31 @@ function readTimeline(file: string, startedAt: number, endedAt: number): RunTime
     checksS: groupStart !== undefined && groupEnd !== undefined && Number.isFinite(groupEnd - groupStart) ? round((groupEnd - groupStart) / 1000, 3) : 0,
     maxInFlight,
   };
+}
+
+/** Over a scenario's runs, the longest chain of one check's requests. */
+function longestOf(timelines: RunTimeline[]): { longestChain?: { check: string; requests: number } } {
+  const chains = timelines.flatMap((t) => (t.longestChain ? [t.longestChain] : []));
+  return chains.length ? { longestChain: chains.reduce((a, b) => (b.requests > a.requests ? b : a)) } : {};
+}
+
+/** The check whose requests went most often one after another: each sent once the one before was answered. */
+function longestChain(requests: Array<Extract<TimelineLine, { kind: 'request' }>>): { longestChain?: { check: string; requests: number } } {
+  const byCheck = new Map<string, Array<{ start: number; end: number }>>();
+  for (const r of requests) if (r.check) byCheck.set(r.check, [...(byCheck.get(r.check) ?? []), r]);
+  let longest: { check: string; requests: number } | undefined;
+  for (const [check, sent] of byCheck) {
+    let chain = 0;
+    let answered = -Infinity;
+    for (const r of [...sent].sort((a, b) => a.start - b.start)) {
+      if (r.start >= answered) {
+        chain += 1;
+        answered = r.end;
+      } else answered = Math.max(answered, r.end);
+    }
+    if (!longest || chain > longest.requests) longest = { check, requests: chain };
+  }
+  return longest ? { longestChain: longest } : {};
 }
 
 interface Row {
@@ -234,7 +277,16 @@ interface Row {
   /** Each counted run's wall seconds, in turn order. */
   walls: number[];
   /** Medians over the runs: seconds per stage, the preparation's and the checks' spans; the most requests in flight. */
-  timeline?: { stagesS: Record<string, number>; preparationS: number; checksS: number; maxInFlight: number };
+  timeline?: {
+    stagesS: Record<string, number>;
+    preparationS: number;
+    checksS: number;
+    maxInFlight: number;
+    /** Each route group's span (median s), longest first. */
+    groupsS: Record<string, number>;
+    /** The longest chain of one check's requests one after another, over the runs. */
+    longestChain?: { check: string; requests: number };
+  };
 }
 
 function arg(name: string): string | undefined {
@@ -347,6 +399,12 @@ function row(s: Scenario, samples: Sample[]): Row {
             preparationS: round(median(timelines.map((t) => t.preparationS)), 3),
             checksS: round(median(timelines.map((t) => t.checksS)), 3),
             maxInFlight: Math.max(...timelines.map((t) => t.maxInFlight)),
+            groupsS: Object.fromEntries(
+              [...new Set(timelines.flatMap((t) => Object.keys(t.groupsS)))]
+                .map((g) => [g, round(median(timelines.flatMap((t) => (g in t.groupsS ? [t.groupsS[g]] : []))), 3)] as const)
+                .sort((a, b) => b[1] - a[1]),
+            ),
+            ...longestOf(timelines),
           },
         }
       : {}),
@@ -487,7 +545,15 @@ async function main(): Promise<void> {
       : []),
     ...rows.flatMap((r) =>
       r.timeline
-        ? [`${r.scenario}: preparation ${r.timeline.preparationS} s, checks ${r.timeline.checksS} s, at most ${r.timeline.maxInFlight} requests in flight`]
+        ? [
+            `${r.scenario}: preparation ${r.timeline.preparationS} s, checks ${r.timeline.checksS} s, at most ${r.timeline.maxInFlight} requests in flight; ` +
+              `route groups (s, longest first) ${Object.entries(r.timeline.groupsS)
+                .map(([g, t]) => `${g} ${t}`)
+                .join(', ')}` +
+              (r.timeline.longestChain
+                ? `; the longest chain of one check's requests: ${r.timeline.longestChain.requests} (${r.timeline.longestChain.check})`
+                : ''),
+          ]
         : [],
     ),
     self.seconds ? `npm test (goal <= 600 s): ${round(self.seconds, 0)} s, last run ${self.date}` : 'npm test: no timing yet (run npm test)',

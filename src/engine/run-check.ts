@@ -71,6 +71,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   const recording = !replay && runOptions().certify;
   const clock = replay?.clock ?? systemClock(recording);
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs, replay ?? networkTransport, recording);
+  api.check = p.key;
   const seen = inputs.errorsSeen;
   const ctx = new CheckContext(
     target,

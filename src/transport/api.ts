@@ -170,6 +170,8 @@ export function setTokenKeeper(keeper: typeof tokenKeeper): void {
 
 export class ApiClient {
   readonly exchanges: Exchange[] = [];
+  /** The check whose requests these are (its key): the run's timeline names it (src/transport/timeline.ts). */
+  check?: string;
   /** Every 4xx answer, whole (parsed body included): CORE-ERROR-BODY judges those of the group's checks (src/engine/errors-seen.ts). */
   readonly clientErrors: ApiResponse[] = [];
 
@@ -233,7 +235,16 @@ export class ApiClient {
     const kept = this.transport === networkTransport && tokenKeeper ? await tokenKeeper(options.authorization) : undefined;
     const sendWith = (authorization?: string) =>
       this.transport.send(
-        { method, url, headers: authorization ? { ...headers, authorization } : headers, body, maxBytes, timeoutMs: this.timeoutMs, breakerKey },
+        {
+          method,
+          url,
+          headers: authorization ? { ...headers, authorization } : headers,
+          body,
+          maxBytes,
+          timeoutMs: this.timeoutMs,
+          breakerKey,
+          check: this.check,
+        },
         exchange,
       );
     let answer = await sendWith(kept?.header);
@@ -282,6 +293,8 @@ export interface OutgoingRequest {
   timeoutMs: number;
   /** The route (or path) whose missing answers the breaker counts (src/transport/breaker.ts). */
   breakerKey: string;
+  /** The check that sends it (its key), for the run's timeline. */
+  check?: string;
 }
 
 /** An HTTP answer as a transport got it. */
@@ -305,7 +318,7 @@ export interface Transport {
 
 /** The network: the target's operator controls, kept-alive or fresh connections, 429s waited out, the breaker. */
 export const networkTransport: Transport = {
-  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey }, exchange) {
+  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey, check }, exchange) {
     // A route that gave no answer earlier in the run (a time-out, or several in a row) gets no more requests.
     const silent = refusal(breakerKey);
     if (silent !== undefined) {
@@ -316,6 +329,7 @@ export const networkTransport: Transport = {
     }
     if (RECORD_TO) fs.appendFileSync(RECORD_TO, `${JSON.stringify({ method, url, headers, body } satisfies RecordedRequest)}\n`);
     // One of the process's maxConcurrency slots, held until the answer is read (429s waited out included).
+    const queuedAt = timelineOn ? now() : 0;
     const release = await requestSlot();
     const sentAt = timelineOn ? now() : 0;
     await throttle();
@@ -380,7 +394,7 @@ export const networkTransport: Transport = {
     } finally {
       clearTimeout(timer);
       release();
-      if (timelineOn) requestDone(breakerKey, sentAt);
+      if (timelineOn) requestDone(breakerKey, queuedAt, sentAt, check);
     }
   },
 };

@@ -13,7 +13,18 @@ const FILE = runOptions().timeline;
 let phase: 'preparation' | 'checks' = 'checks';
 
 export type TimelineLine =
-  | { kind: 'request'; pid: number; phase: 'preparation' | 'checks'; route: string; start: number; end: number }
+  | {
+      kind: 'request';
+      pid: number;
+      phase: 'preparation' | 'checks';
+      route: string;
+      /** When the request asked for one of the process's request slots (it is sent at `start`). */
+      queued: number;
+      start: number;
+      end: number;
+      /** The check that sent it (its key), when a check did. */
+      check?: string;
+    }
   | { kind: 'stage'; pid: number; stage: string; at: number };
 
 /** Epoch milliseconds, to the microsecond. */
@@ -35,9 +46,9 @@ export function preparing(on: boolean): void {
   phase = on ? 'preparation' : 'checks';
 }
 
-/** A request was sent at `start` and answered (or given up) now. */
-export function requestDone(route: string, start: number): void {
-  if (FILE) append({ kind: 'request', pid: process.pid, phase, route, start, end: now() });
+/** A request asked for a slot at `queued`, was sent at `start` and answered (or given up) now. */
+export function requestDone(route: string, queued: number, start: number, check: string | undefined): void {
+  if (FILE) append({ kind: 'request', pid: process.pid, phase, route, queued, start, end: now(), ...(check ? { check } : {}) });
 }
 
 /** Whether a timeline is written (callers skip the clock reads when it is not). */
