@@ -43,7 +43,7 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
   {
     name: 'VDS_WORKERS',
     meaning:
-      'Playwright workers (default 1: the checks of a worker already run concurrently; against a distant server two, one per route group from 100 ms of round trip)',
+      'Playwright workers (default 1: the checks of a worker already run concurrently; against a distant server two, three from 100 ms of round trip)',
   },
   { name: 'VDS_CONCURRENCY', meaning: "checks in flight per worker (default: 8, plus one per 2 ms of round trip, at most the target's maxConcurrency)" },
   {

@@ -75,7 +75,12 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
  *   - 20 ms late: one worker 16.4 s, two 14.4 s;
  *   - 40 ms late: one worker 17.3 s, two 13.5 s, three 14.2 s, five 17.2 s: two workers (the device
  *     checks' write lane, the longest group, beside the other groups);
- *   - 300 ms late: one worker per group took the checks from 117 s to 49 s.
+ *   - 300 ms late: one worker per group took the checks from 117 s to 49 s; measured 2026-11-28, the
+ *     whole run in turns, VDS_WORKERS 5: 46.1, 41.3, 42.8 s; 3: 40.6, 39.1, 40.6 s; 4: 40.4 s; 2: 41.8 s:
+ *     the device checks' write lane is the run's critical path (about 80 requests one after another),
+ *     and the other groups fit beside it in two workers (Playwright hands the groups out in file order:
+ *     auth, cars and devices at once, then trips and users to the first free), while each worker more
+ *     starts on the same two cores (about 1.5 s of CPU each) as the checks already running.
  * Side by side, a group's reads meet another's writes: the checks that compare two reads leave out
  * what the run's writes change between them (COH-ME-CARS: writes-between-reads.test.ts).
  */
@@ -88,16 +93,18 @@ export const SAMPLED_SIDE_BY_SIDE_MS = 10;
 export const GROUPS_SIDE_BY_SIDE_MS = 100;
 /** Workers against a target DISTANT_MS to GROUPS_SIDE_BY_SIDE_MS away. */
 const WORKERS_NEARLY = 2;
+/** Workers against a target GROUPS_SIDE_BY_SIDE_MS away or more: the device checks' lane beside two for the other groups. */
+const WORKERS_FAR = 3;
 
 /**
  * Playwright's workers for this run: as the user gave them (VDS_WORKERS, --workers), else against a
- * distant target two from DISTANT_MS of round trip and one per route group from
- * GROUPS_SIDE_BY_SIDE_MS, else one (on two cores a second worker costs a nearby run what it saves).
+ * distant target two from DISTANT_MS of round trip and three from GROUPS_SIDE_BY_SIDE_MS (never more
+ * than the route groups), else one (on two cores a second worker costs a nearby run what it saves).
  */
 export function workersFor(distant: boolean, groups: number, given?: number, roundTripMs = Infinity): number {
   if (given !== undefined) return given;
   if (!distant || roundTripMs < DISTANT_MS) return 1;
-  return Math.max(1, roundTripMs >= GROUPS_SIDE_BY_SIDE_MS ? groups : Math.min(WORKERS_NEARLY, groups));
+  return Math.max(1, Math.min(roundTripMs >= GROUPS_SIDE_BY_SIDE_MS ? WORKERS_FAR : WORKERS_NEARLY, groups));
 }
 
 /**
