@@ -42,8 +42,7 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
   { name: 'VDS_ATTACH', meaning: 'failures: keep the requests and answers of failing checks only (a certification keeps all)' },
   {
     name: 'VDS_WORKERS',
-    meaning:
-      'Playwright workers (default 1: the checks of a worker already run concurrently; against a distant server two, three from 100 ms of round trip)',
+    meaning: 'Playwright workers (default 1: the checks of a worker already run concurrently; against a distant server two, three from 100 ms of round trip)',
   },
   { name: 'VDS_CONCURRENCY', meaning: "checks in flight per worker (default: 8, plus one per 2 ms of round trip, at most the target's maxConcurrency)" },
   {
