@@ -186,17 +186,20 @@ export async function errorBody(ctx: CheckContext): Promise<void> {
   let errors = 0;
   const judged = new Set<number>();
   const skipped: string[] = [];
+  const provoked: Array<{ label: string; options: CallOptions }> = [];
   for (const p of PROVOCATIONS) {
-    let options: CallOptions | undefined;
     try {
-      options = p.options(ctx, route);
+      const options = p.options(ctx, route);
+      if (options) provoked.push({ label: p.label, options });
     } catch (err) {
       if (!(err instanceof NotRun || err instanceof NotApplicable)) throw err;
       skipped.push(`${p.label} (${err.reason})`);
-      continue;
     }
-    if (!options) continue;
-    const res = await ctx.call(route, options);
+  }
+  // Sent together (none changes anything, none needs another's answer), judged in turn.
+  const answers = await Promise.all(provoked.map(({ options }) => ctx.call(route, options)));
+  for (const [i, res] of answers.entries()) {
+    const p = provoked[i];
     if (res.status < 400) continue;
     errors += 1;
     judged.add(res.status);
