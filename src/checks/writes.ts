@@ -1,5 +1,7 @@
 // Write routes, run only when the target allows writes: car creation, and the device lifecycle.
-// Each check arranges the state it needs and puts the target back as it found it, so runs repeat.
+// Each check arranges the state it needs, so runs repeat. The device checks free data.deviceForCarId
+// first and leave it as their last step left it: the next one frees it anyway, and the run frees it
+// once they are done (setup/device-release.ts); every other write is undone by the check that made it.
 import {
   type ApiResponse,
   type CheckContext,
@@ -346,7 +348,7 @@ export async function coreDeviceCar(ctx: CheckContext): Promise<void> {
  * request is one only the scope can refuse, the spec placing no other error before it: a free device
  * and a car without one, both the user's (association by car); that device on that car
  * (dissociation); data.freeDeviceId, freed first, with its right pin (association by pin: never a
- * failed attempt). A server that grants the scope anyway makes the write: it is undone at once.
+ * failed attempt). A server that grants the scope anyway makes the write: it is undone before the next part.
  */
 export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
@@ -362,7 +364,7 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
   const judge = new Judgement();
   await judge.part(() =>
     withFreeDeviceAndCar(ctx, async () => {
-      // A wrongful association is undone by withDevice, whatever happens.
+      // A wrongful association is undone by the next part, which frees the device first (withDevice).
       judge.scopeRefusal(
         `associating the free device ${ctx.data('deviceForCarId')} with car ${ctx.data('deviceCarId')}`,
         await ctx.call(route(ctx, ASSOCIATE_CAR), restricted),
@@ -371,7 +373,7 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
   );
   await judge.part(() =>
     withDeviceOnItsCar(ctx, async () => {
-      // A wrongful dissociation leaves the device free, as withDevice leaves it anyway.
+      // A wrongful dissociation leaves the device free, as the next device check wants it.
       judge.scopeRefusal(
         `dissociating device ${ctx.data('deviceForCarId')} from car ${ctx.data('deviceCarId')}`,
         await ctx.call(route(ctx, DISSOCIATE), restricted),
@@ -490,10 +492,14 @@ async function carDeviceId(ctx: CheckContext): Promise<unknown> {
   return expectObject(res, 'the car record').deviceId;
 }
 
-/** Runs `act` on a device in a known state, and always leaves the device free afterwards. */
+/**
+ * Runs `act` on data.deviceForCarId in a known state: freed first (whatever an earlier check or an
+ * interrupted run left), then associated with data.deviceCarId if asked. The device is left as `act`
+ * leaves it: the next device check frees it first, and the run frees it after them (file header).
+ */
 async function withDevice(ctx: CheckContext, associated: boolean, act: () => Promise<void>): Promise<void> {
   ctx.requireWrites();
-  await dissociate(ctx); // free it, whatever an interrupted run left (204 or 409 are both fine here)
+  await dissociate(ctx); // free it, whatever an earlier check or an interrupted run left (204 or 409 are both fine here)
   if (associated) {
     const res = await associate(ctx);
     if (res.status !== 204) {
@@ -504,11 +510,7 @@ async function withDevice(ctx: CheckContext, associated: boolean, act: () => Pro
       });
     }
   }
-  try {
-    await act();
-  } finally {
-    await dissociate(ctx).catch(() => undefined);
-  }
+  await act();
 }
 
 /** withDevice(free), on a car that has no device either (data.deviceCarId): else the check cannot be arranged. */
@@ -523,7 +525,7 @@ async function withFreeDeviceAndCar(ctx: CheckContext, act: () => Promise<void>)
 /**
  * data.deviceForCarId on data.deviceCarId while `act` runs, for a core check: the association that
  * arranges it must succeed (any 2xx; its exact status is DEV-CAR-ASSOCIATE's), else the check is not
- * run. The device is left free afterwards.
+ * run. The device is left as `act` leaves it (withDevice).
  */
 async function withDeviceOnItsCar(ctx: CheckContext, act: () => Promise<void>): Promise<void> {
   await withFreeDeviceAndCar(ctx, async () => {
@@ -580,7 +582,7 @@ async function exactlyOneOfTwo(ctx: CheckContext, send: () => Promise<ApiRespons
  * retries, send them): exactly one succeeds and the other finds the device already associated (409,
  * v3-profile.md § Errors, Devices), and the car's deviceId is then the device. A server that checks
  * "already associated?" and writes the link as two steps lets both through. The exact success status
- * is DEV-CAR-ASSOCIATE's; the device is left free.
+ * is DEV-CAR-ASSOCIATE's.
  */
 export async function deviceCarAssociateRace(ctx: CheckContext): Promise<void> {
   const device = ctx.data('deviceForCarId');

@@ -30,7 +30,7 @@ import { redactDeep } from '../setup/report-redactor';
 import { renderConsole } from '../rendering/render-console';
 import { resolveChecks } from '../verdict/verdict';
 import { ErrorsSeen } from './errors-seen';
-import { runCheck, type CheckInputs } from './run-check';
+import { releaseAfterWrites, runCheck, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
 
 export interface InProcessOptions {
@@ -90,14 +90,19 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
           planned.filter((p) => p.group === group),
           inGroup,
         );
-        await runScheduled(checks, context.concurrency, async (p: PlannedCheck) => {
-          // As the command: a stop spares the checks that judge what the others received.
-          if (stopped() && !p.requirement.judgesErrorsSeen) return;
-          const record = await runCheck(p, groupInputs);
-          if (feeders.has(p)) return;
-          if (record.status === 'failed') failed += 1;
-          records.push(record);
-        });
+        await runScheduled(
+          checks,
+          context.concurrency,
+          async (p: PlannedCheck) => {
+            // As the command: a stop spares the checks that judge what the others received.
+            if (stopped() && !p.requirement.judgesErrorsSeen) return;
+            const record = await runCheck(p, groupInputs);
+            if (feeders.has(p)) return;
+            if (record.status === 'failed') failed += 1;
+            records.push(record);
+          },
+          releaseAfterWrites(groupInputs),
+        );
       }
     } finally {
       await own?.close();

@@ -22,6 +22,7 @@ import { interruption, watchForInterruption } from '../setup/interruption';
 import { redactorFor, type RunContext } from '../setup/run-context';
 import { keysPattern } from '../catalogue/selection';
 import type { Target } from '../setup/target';
+import { releaseDevice } from '../setup/device-release';
 import { ConformanceFailure, formatFailure, NotApplicable, NotRun, SUITE_BROKE, type FailureDetails } from '../check-api/outcome';
 import { failureOf, type CheckRecord } from '../verdict/check-record';
 import { CHECKS } from '../checks';
@@ -43,6 +44,21 @@ export interface CheckInputs {
 /** A check that neither finishes nor fails by then is failed: a run never hangs on one check. */
 function checkTimeLimitMs(target: Target): number {
   return Math.max(30_000, target.requestTimeoutMs * 8);
+}
+
+/** The route whose association the device checks leave behind them (setup/device-release.ts). */
+const ASSOCIATE_CAR = 'POST /devices/{deviceId}/associate?carId={carId}';
+
+/**
+ * After a group's writing checks (schedule.ts `afterWrites`): when one of them associates a device with
+ * a car, the device the device checks use is freed (they leave it as their last step left it). Not in a
+ * replay: nothing is reached.
+ */
+export function releaseAfterWrites(inputs: CheckInputs): (writing: PlannedCheck[]) => Promise<void> {
+  return async (writing) => {
+    if (replayDir() || !writing.some((p) => [...p.requirement.routes, ...p.requirement.reads].includes(ASSOCIATE_CAR))) return;
+    await releaseDevice(inputs.target, inputs.run, inputs.catalogue.route('POST /devices/{deviceId}/dissociate'));
+  };
 }
 
 export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<CheckRecord> {

@@ -5,8 +5,9 @@
 // state: the cars the user has, the devices' links, the pin attempts spent). The pin attempts on
 // data.lockableDeviceId are a lane of their own: no other check touches that device (writes.ts, "pin
 // attempts"), so on a distant server their round trips overlap the other writes' instead of adding
-// to them. Last, the checks that judge the error answers the others received (`judges: errors-seen`:
-// errors-seen.ts).
+// to them. Once the lanes are done, `afterWrites` (the device the device checks leave associated is
+// freed: setup/device-release.ts), beside the checks that judge the error answers the others received
+// (`judges: errors-seen`: errors-seen.ts), which run last.
 import type { PlannedCheck } from '../catalogue/catalogue';
 import { inTurns } from '../util/in-turns';
 
@@ -30,8 +31,17 @@ function late(p: PlannedCheck): boolean {
   return p.requirement.judgesErrorsSeen;
 }
 
-/** Runs `check` over a group's selected checks: the reads concurrently, the writes in their lanes beside them, then the late ones. */
-export async function runScheduled(selected: PlannedCheck[], concurrency: number, check: (p: PlannedCheck) => Promise<void>): Promise<void> {
+/**
+ * Runs `check` over a group's selected checks: the reads concurrently, the writes in their lanes beside
+ * them, then the late ones, and beside them `afterWrites` when some check wrote.
+ */
+export async function runScheduled(
+  selected: PlannedCheck[],
+  concurrency: number,
+  check: (p: PlannedCheck) => Promise<void>,
+  afterWrites?: (writing: PlannedCheck[]) => Promise<void>,
+): Promise<void> {
+  const writing = selected.filter((q) => writes(q) && !late(q));
   // Reads tolerate a write in flight (coherence checks leave out the cars the suite creates), and a
   // distant target's round trips overlap.
   await Promise.all([
@@ -40,11 +50,11 @@ export async function runScheduled(selected: PlannedCheck[], concurrency: number
       concurrency,
       check,
     ),
-    ...lanes(selected.filter((q) => writes(q) && !late(q))).map(async (inLane) => {
+    ...lanes(writing).map(async (inLane) => {
       for (const p of inLane) await check(p);
     }),
   ]);
-  await inTurns(selected.filter(late), concurrency, check);
+  await Promise.all([inTurns(selected.filter(late), concurrency, check), writing.length && afterWrites ? afterWrites(writing) : undefined]);
 }
 
 /** The writing checks by lane, each in catalogue order. */

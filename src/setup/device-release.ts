@@ -1,0 +1,20 @@
+// The device the device checks associate with a car (data.deviceForCarId), freed once they are done.
+// Each device check frees it before arranging what it needs (whatever an earlier check or an
+// interrupted run left), so none cleans up after itself: a check's trailing dissociation would only
+// repeat the next one's leading one, a round trip more per check on the run's critical path (the device
+// checks' write lane runs one request after another). The run frees it once, after the lane, so that
+// the target is left as the run found it and the next run (or discovery's car without a device) finds it free.
+import type { Route } from '../catalogue/catalogue';
+import { ApiClient } from '../transport/api';
+import { redactorFor, type RunContext } from './run-context';
+import type { Target } from './target';
+
+/** Dissociates data.deviceForCarId with the run's full token; the answer is not judged (204, or 409 when already free). */
+export async function releaseDevice(target: Target, run: RunContext, dissociate: Route): Promise<void> {
+  const device = run.data.deviceForCarId;
+  const token = run.tokens.full;
+  if (!target.allowWrites || !device || !token) return;
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactorFor(run));
+  const path = dissociate.path.replace('{deviceId}', encodeURIComponent(device));
+  await api.post(path, { authorization: `Bearer ${token}`, route: dissociate.route }).catch(() => undefined);
+}
