@@ -276,17 +276,11 @@ interface Row {
   exitCodes: Array<number | null>;
   /** Each counted run's wall seconds, in turn order. */
   walls: number[];
-  /** Medians over the runs: seconds per stage, the preparation's and the checks' spans; the most requests in flight. */
-  timeline?: {
-    stagesS: Record<string, number>;
-    preparationS: number;
-    checksS: number;
-    maxInFlight: number;
-    /** Each route group's span (median s), longest first. */
-    groupsS: Record<string, number>;
-    /** The longest chain of one check's requests one after another, over the runs. */
-    longestChain?: { check: string; requests: number };
-  };
+  /**
+   * Over the runs: the medians of the seconds per stage (stagesS), of the preparation's, the checks' and
+   * each route group's spans (longest group first); the most requests in flight, the longest chain.
+   */
+  timeline?: Omit<RunTimeline, 'stages'> & { stagesS: Record<string, number> };
 }
 
 function arg(name: string): string | undefined {

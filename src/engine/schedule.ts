@@ -54,7 +54,7 @@ export async function runScheduled(
       for (const p of inLane) await check(p);
     }),
   ]);
-  await Promise.all([inTurns(selected.filter(late), concurrency, check), writing.length && afterWrites ? afterWrites(writing) : undefined]);
+  await Promise.all([inTurns(selected.filter(late), concurrency, check), writing.length > 0 && afterWrites ? afterWrites(writing) : undefined]);
 }
 
 /** The writing checks by lane, each in catalogue order. */
