@@ -2,11 +2,13 @@
 // that the suite controls exactly what is kept: no request headers in error messages or traces,
 // bounded time and size for every answer, redirects never followed, and a redacted record of each
 // exchange (for the reports) with its latency (for monitoring).
-// Connections: a request that changes something (POST) goes on a fresh connection of its own, so that
-// it never meets a kept-alive connection the server closed while idle (it may not be sent twice: the
-// server may have applied it); any other request that meets one, no byte of answer, is sent again
-// once on a fresh connection (connection-reuse.ts), and counted. Only a failure on a fresh
-// connection is the server's. A route that gave no answer gets no more requests this run (breaker.ts).
+// Connections: every request goes on a kept-alive connection (a new one costs a distant server a round
+// trip, two or three over TLS: npm run bench's network-300). A request that meets a kept-alive
+// connection the server closed while it sat idle gets no byte of answer: a server closing an idle
+// connection does not read what arrives on it, so the request, a POST as any other, is sent again once
+// on a fresh connection (connection-reuse.ts), and counted; nothing the server answered, even in part,
+// is ever sent again. Only a failure on a fresh connection is the server's. A route that gave no answer
+// gets no more requests this run (breaker.ts).
 // Transports: ApiClient builds each request and its redacted record; a Transport answers it. The
 // network's (networkTransport: everything above) in a run; in a replay of a certification archive
 // (src/setup/replay.ts), the check's recorded answers. A check cannot tell which.
@@ -124,9 +126,6 @@ export interface RequestOptions {
 export function requestLine(e: Pick<Exchange, 'method' | 'url' | 'status' | 'error'>): string {
   return `${e.method} ${e.url}${e.status !== undefined ? ` -> ${e.status}` : ''}${e.error ? ` (${e.error})` : ''}`;
 }
-
-/** Methods a server must be able to receive twice (RFC 9110 § 9.2.2): sent again after a connection closed unanswered. */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** The target kept answering 429 Too Many Requests: the check cannot run now (never a failure). */
 export class RateLimitedError extends Error {
@@ -336,7 +335,6 @@ export const networkTransport: Transport = {
     let started = performance.now();
     const controller = new AbortController();
     let timer = setTimeout(() => controller.abort(), timeoutMs);
-    const idempotent = IDEMPOTENT.has(method);
     /** The last attempt was the one sent again on a fresh connection. */
     let sentAgain = false;
     /** The last attempt's answer began (its status line came): a time-out after it is a slow answer, not a silent route. */
@@ -345,7 +343,6 @@ export const networkTransport: Transport = {
       const init = { method, headers, body, redirect: 'manual' as const, signal: controller.signal };
       sentAgain = false;
       began = false;
-      if (!idempotent) return fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
       try {
         return await fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit);
       } catch (err) {

@@ -157,7 +157,8 @@ export function freshConnections(): Dispatcher {
 const IDLE_MARGIN = 0.75;
 
 /**
- * The kept-alive connections of the other requests. Once the server was seen closing a connection
+ * The kept-alive connections of the requests (POSTs too: one that meets a connection the server closed
+ * while idle is sent again once, as any other, api.ts). Once the server was seen closing a connection
  * idle for some time without announcing it, connections idle for most of that time are no longer
  * reused (undici's keepAliveTimeout, rebuilt lower as shorter closes are seen): the next request opens
  * a connection instead of meeting a closed one, as a client that has learnt the server's habit would.
