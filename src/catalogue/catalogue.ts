@@ -223,6 +223,27 @@ function describeSchemaError(doc: Record<string, any>, e: ErrorObject | undefine
   return `${who}: ${e.instancePath.replace(/^\/requirements\/\d+\/?/, '') || '(the entry)'} ${e.message ?? 'does not follow its schema'}`;
 }
 
+/**
+ * The route's path and fixed query with their parameters filled in (`valueOf`: a parameter's value,
+ * undefined when there is none): the path's values percent-encoded, the query's as they are (the HTTP
+ * client encodes a query). Undefined when a parameter has no value.
+ */
+export function fillRoute(
+  route: Pick<Route, 'path' | 'fixedQuery'>,
+  valueOf: (name: string) => string | undefined,
+): { path: string; query: Record<string, string> } | undefined {
+  let missing = false;
+  const fill = (template: string, encode: boolean) =>
+    template.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const value = valueOf(name);
+      if (value === undefined) missing = true;
+      return encode ? encodeURIComponent(value ?? '') : (value ?? '');
+    });
+  const path = fill(route.path, true);
+  const query = Object.fromEntries(Object.entries(route.fixedQuery).map(([k, v]) => [k, fill(v, false)]));
+  return missing ? undefined : { path, query };
+}
+
 /** The path parameter naming the route's resource: the last id of the path (/users/{userId}/cars -> userId). */
 export function resourceParam(route: Route): string {
   const param = [...route.pathParams].reverse().find((p) => p !== 'deviceId') ?? route.pathParams[0];

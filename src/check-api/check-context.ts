@@ -4,7 +4,7 @@
 import type { Browser } from '@playwright/test';
 import type { BrowserSession } from '../setup/browser';
 import { MAX_LIST_BODY_BYTES, type ApiClient, type ApiResponse, type Credential } from '../transport/api';
-import type { Catalogue, Requirement, Route } from '../catalogue/catalogue';
+import { fillRoute, type Catalogue, type Requirement, type Route } from '../catalogue/catalogue';
 import type { DataKey, RunContext } from '../setup/run-context';
 import type { Redactor } from '../util/redact';
 import type { Scope, Target, TokenKey } from '../setup/target';
@@ -184,10 +184,8 @@ export class CheckContext {
 
   /** Fills the route's path and fixed query from the run's ids (or the overrides). */
   resolve(route: Route, ids: Record<string, string> = {}): { path: string; query: Record<string, string> } {
-    const valueOf = (name: string) => ids[name] ?? this.idFor(route, name);
-    const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(valueOf(name)));
-    const query = Object.fromEntries(Object.entries(route.fixedQuery).map(([k, v]) => [k, v.replace(/\{(\w+)\}/g, (_m, name: string) => valueOf(name))]));
-    return { path, query };
+    // idFor throws NotRun for an id the run lacks: every parameter has a value.
+    return fillRoute(route, (name) => ids[name] ?? this.idFor(route, name))!;
   }
 
   /** Which credential an Authorization header is, by name: the run's token key it carries, or a raw header. */

@@ -46,18 +46,10 @@ function checkTimeLimitMs(target: Target): number {
   return Math.max(30_000, target.requestTimeoutMs * 8);
 }
 
-/** The route whose association the device checks leave behind them (setup/device-release.ts). */
-const ASSOCIATE_CAR = 'POST /devices/{deviceId}/associate?carId={carId}';
-
-/**
- * After a group's writing checks (schedule.ts `afterWrites`): when one of them associates a device with
- * a car, the device the device checks use is freed (they leave it as their last step left it). Not in a
- * replay: nothing is reached.
- */
+/** After a group's writing checks (schedule.ts `afterWrites`), the device the device checks leave associated is freed (setup/device-release.ts); not in a replay: nothing is reached. */
 export function releaseAfterWrites(inputs: CheckInputs): (writing: PlannedCheck[]) => Promise<void> {
   return async (writing) => {
-    if (replayDir() || !writing.some((p) => [...p.requirement.routes, ...p.requirement.reads].includes(ASSOCIATE_CAR))) return;
-    await releaseDevice(inputs.target, inputs.run, inputs.catalogue.route('POST /devices/{deviceId}/dissociate'));
+    if (!replayDir()) await releaseDevice(inputs.target, inputs.run, inputs.catalogue, writing);
   };
 }
 

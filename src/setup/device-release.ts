@@ -4,17 +4,25 @@
 // repeat the next one's leading one, a round trip more per check on the run's critical path (the device
 // checks' write lane runs one request after another). The run frees it once, after the lane, so that
 // the target is left as the run found it and the next run (or discovery's car without a device) finds it free.
-import type { Route } from '../catalogue/catalogue';
+import { fillRoute, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
 import { ApiClient } from '../transport/api';
 import { redactorFor, type RunContext } from './run-context';
 import type { Target } from './target';
 
-/** Dissociates data.deviceForCarId with the run's full token; the answer is not judged (204, or 409 when already free). */
-export async function releaseDevice(target: Target, run: RunContext, dissociate: Route): Promise<void> {
+/** The route whose association the device checks leave behind them. */
+const ASSOCIATE_CAR = 'POST /devices/{deviceId}/associate?carId={carId}';
+
+/**
+ * After a route group's writing checks: when one of them associates a device with a car, dissociates
+ * data.deviceForCarId with the run's full token; the answer is not judged (204, or 409 when already free).
+ */
+export async function releaseDevice(target: Target, run: RunContext, catalogue: Catalogue, writing: PlannedCheck[]): Promise<void> {
+  if (!writing.some((p) => [...p.requirement.routes, ...p.requirement.reads].includes(ASSOCIATE_CAR))) return;
   const device = run.data.deviceForCarId;
   const token = run.tokens.full;
   if (!target.allowWrites || !device || !token) return;
+  const dissociate = catalogue.route('POST /devices/{deviceId}/dissociate');
+  const { path } = fillRoute(dissociate, (name) => (name === 'deviceId' ? device : undefined))!;
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactorFor(run));
-  const path = dissociate.path.replace('{deviceId}', encodeURIComponent(device));
   await api.post(path, { authorization: `Bearer ${token}`, route: dissociate.route }).catch(() => undefined);
 }

@@ -18,7 +18,7 @@
 // day by day, and with it the answer). A route whose answer is unusable (an error status, no answer,
 // a body too large) stops being asked: its note says why, and it is not compared that night.
 import { ApiClient, MAX_LIST_BODY_BYTES, MAX_SILENT_REQUESTS, NoAnswerError, RateLimitedError, type Query } from '../transport/api';
-import type { Catalogue, Route } from '../catalogue/catalogue';
+import { fillRoute, type Catalogue, type Route } from '../catalogue/catalogue';
 import type { Redactor } from '../util/redact';
 import { SAMPLED_SIDE_BY_SIDE_MS, type RunContext } from './run-context';
 import type { DataKey, Target } from './target';
@@ -58,13 +58,12 @@ function requestFor(route: Route, target: Target, run: Inputs): { path: string; 
     if (!run.tokens.full) return { note: 'not sampled: no primary token (tokens.full)' };
     authorization = `Bearer ${run.tokens.full}`;
   }
-  let missing: string | undefined;
-  const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const value = run.data[DATA_FOR[name]];
-    if (!value) missing ??= `not sampled: data.${DATA_FOR[name] ?? name} is not available`;
-    return encodeURIComponent(value ?? '');
-  });
-  if (missing) return { note: missing };
+  const filled = fillRoute(route, (name) => run.data[DATA_FOR[name]] || undefined);
+  if (!filled) {
+    const absent = route.pathParams.find((name) => !run.data[DATA_FOR[name]]) ?? '';
+    return { note: `not sampled: data.${DATA_FOR[absent] ?? absent} is not available` };
+  }
+  const { path } = filled;
   const query: Record<string, string> = {};
   if (route.query.includes('begin') && run.window) Object.assign(query, run.window);
   if (route.query.includes('limit')) query.limit = String(LIST_LIMIT);

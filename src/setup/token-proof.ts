@@ -4,7 +4,7 @@
 // way (v3-profile.md § Sign-in page says nothing of it), so an unproven token is dropped and the
 // checks needing it are reported as not run, with the reason; they never fail on it.
 import { ApiClient, NoAnswerError, type ApiResponse } from '../transport/api';
-import type { Catalogue, Route } from '../catalogue/catalogue';
+import { fillRoute, type Catalogue, type Route } from '../catalogue/catalogue';
 import type { RunContext } from './run-context';
 import type { Redactor } from '../util/redact';
 import { unknownIdLike } from '../catalogue/templates';
@@ -130,15 +130,7 @@ function probeRequest(route: Route, run: Run, target: Target): ProbeRequest | un
     deviceId: unknownIdLike(run.data.deviceForCarId ?? 'VDS0000000'),
     pin: '0000',
   };
-  let missing = false;
-  const fill = (s: string) =>
-    s.replace(/\{(\w+)\}/g, (_m, name: string) => {
-      const v = ids[name];
-      if (v === undefined) missing = true;
-      return encodeURIComponent(v ?? '');
-    });
-  const path = fill(route.path);
-  const query = Object.fromEntries(Object.entries(route.fixedQuery).map(([k, v]) => [k, fill(v)]));
-  if (missing) return undefined;
-  return { method: route.method, path, route: route.route, query, body: route.method === 'POST' ? {} : undefined };
+  const filled = fillRoute(route, (name) => ids[name]);
+  if (!filled) return undefined;
+  return { method: route.method, path: filled.path, route: route.route, query: filled.query, body: route.method === 'POST' ? {} : undefined };
 }
