@@ -43,8 +43,13 @@ const DEFAULT_IDS: Record<string, DataKey> = {
   pin: 'devicePin',
 };
 
+/** A part of a check that depends on no other check's writes, so it may start before the check's turn (checks/index.ts EARLY). */
+export type EarlyPart<T = unknown> = (ctx: CheckContext) => Promise<T>;
+
 export class CheckContext {
   readonly warnings: string[] = [];
+  /** The early part the engine started, and its promise (startEarly). */
+  private started?: { part: EarlyPart; result: Promise<unknown> };
 
   constructor(
     readonly target: Target,
@@ -64,6 +69,21 @@ export class CheckContext {
     /** Whether a check of this requirement ran in the group so far (errors-seen.ts). */
     private readonly ranInGroup: (requirementId: string) => boolean = () => true,
   ) {}
+
+  /**
+   * The engine starts `part` at once, before the check's turn in its lane (schedule.ts): its requests
+   * are the check's, its failure the check's when it awaits it (early()).
+   */
+  startEarly(part: EarlyPart): void {
+    const result = part(this);
+    result.catch(() => undefined); // awaited, and judged, by the check
+    this.started = { part, result };
+  }
+
+  /** What `part` gives: started early by the engine, else now. */
+  early<T>(part: EarlyPart<T>): Promise<T> {
+    return this.started?.part === part ? (this.started.result as Promise<T>) : part(this);
+  }
 
   /** A check of this requirement ran in this route group (before the checks that judge the errors seen). */
   ran(requirementId: string): boolean {

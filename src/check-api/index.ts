@@ -2,7 +2,7 @@
 // (.dependency-cruiser.cjs: checks-see-the-check-api-only). Its inputs and requests (check-context.ts),
 // its assertions and outcomes, and what the run's setup lends it: the catalogue's facts, the record
 // contracts, the token endpoint and the sign-in page, the state the run's checks share.
-export { CheckContext, type CallOptions, CREATED_CAR_PREFIX, isSuiteCreatedCar, validCarBody } from './check-context';
+export { CheckContext, type CallOptions, type EarlyPart, CREATED_CAR_PREFIX, isSuiteCreatedCar, validCarBody } from './check-context';
 export { ConformanceFailure, fail, NotApplicable, NotRun, show, unreadable, type FailureDetails } from './outcome';
 export * from './assertions';
 export { fuzzSeed, hostileIds, hostileQueries } from './fuzz';

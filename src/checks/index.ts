@@ -8,7 +8,7 @@ import * as query from './query';
 import { queryPairs } from './query-pairs';
 import * as responses from './responses';
 import * as writes from './writes';
-import { type CheckContext } from '../check-api';
+import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
 
@@ -99,4 +99,13 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-refresh-other-app': auth.tokenRefreshOtherApp,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
+};
+
+/**
+ * The parts of checks that depend on no other check's writes, started as their route group starts
+ * (engine/run-check.ts startEarly), so that a check waiting for its turn in a write lane finds them
+ * done: the procedure awaits them through ctx.early(part).
+ */
+export const EARLY: Record<string, EarlyPart> = {
+  'core-device-scope-restricted': writes.restrictedAppToken,
 };

@@ -39,6 +39,16 @@ import {
 type Item = Record<string, unknown>;
 const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);
 
+/**
+ * Promise.all that waits for every request before throwing the first failure: no request of a check
+ * outlives it (its record holds every exchange, and the next check in the lane starts on a quiet device).
+ */
+async function together<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
+  const settled = await Promise.allSettled(values);
+  for (const r of settled) if (r.status === 'rejected') throw r.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
+}
+
 /** The requirement's documented error answer (requirements.yaml `expect`: the catalogue's error kinds follow it). */
 function documented(ctx: CheckContext): ErrorExpectation {
   const expected = ctx.param<ErrorExpectation | undefined>('expect');
@@ -188,14 +198,18 @@ export async function carCreate(ctx: CheckContext): Promise<void> {
     });
   }
   if (String(created.userId) !== userId) fail({ expected: `userId ${userId}`, actual: show(created.userId), pointer: '/userId', exchange: res.exchange });
-  for (const listRoute of ['GET /users/me/cars', 'GET /users/{userId}/cars']) {
-    const list = await ctx.call(route(ctx, listRoute));
+  // The three readings go together, judged in turn.
+  const listRoutes = ['GET /users/me/cars', 'GET /users/{userId}/cars'];
+  const [single, ...lists] = await together([
+    ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: String(created.id) } }),
+    ...listRoutes.map((r) => ctx.call(route(ctx, r))),
+  ]);
+  for (const [i, list] of lists.entries()) {
     expectStatus(list, 200);
     if (!expectObjects(list, 'cars').some((c) => sameValue(c.id, created.id))) {
-      fail({ expected: `the created car ${show(created.id)} in ${listRoute}`, actual: 'not listed', exchange: list.exchange });
+      fail({ expected: `the created car ${show(created.id)} in ${listRoutes[i]}`, actual: 'not listed', exchange: list.exchange });
     }
   }
-  const single = await ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: String(created.id) } });
   expectStatus(single, 200, 'the created car at GET /cars/{id}');
   const car = expectObject(single, 'the created car');
   if (car.make !== body.make || car.model !== body.model) {
@@ -223,10 +237,13 @@ export async function carCreateReadBack(ctx: CheckContext): Promise<void> {
   expectContract(res, 'createdCar');
   const created = expectEchoed(res, body);
   const carFields = ['make', 'model', 'name', 'year', 'numberPlate'].filter((f) => f in body);
-  const single = await ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: String(created.id) } });
+  // Both readings go together, judged in turn.
+  const [single, list] = await together([
+    ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: String(created.id) } }),
+    ctx.call(route(ctx, 'GET /users/{userId}/cars')),
+  ]);
   expectStatus(single, 200, 'the created car at GET /cars/{id}');
   expectFields(single, expectJson(single) as Item, body, carFields, `GET /cars/${show(created.id)}`);
-  const list = await ctx.call(route(ctx, 'GET /users/{userId}/cars'));
   expectStatus(list, 200, "the user's cars");
   const listed = (expectArray(list, 'cars') as Item[]).find((c) => sameValue(c.id, created.id));
   if (!listed) fail({ expected: `the created car ${show(created.id)} in the user's list`, actual: 'not listed', exchange: list.exchange });
@@ -272,12 +289,17 @@ export async function carCreateInvalid(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const bodies = ctx.param<Record<string, unknown>>('bodies');
   const problems: string[] = [];
-  for (const [rule, template] of Object.entries(bodies)) {
-    const raw = rawBody(template);
-    const res = await ctx.call(
-      route(ctx, 'POST /users/{userId}/cars'),
-      raw !== undefined ? { rawBody: raw } : { body: expandDeep(template, new Date(ctx.now())) },
-    );
+  // Each body is refused and creates nothing (a wrongly accepted one creates a car no other body
+  // depends on): they go together, judged in the catalogue's order.
+  const rules = Object.entries(bodies);
+  const answers = await together(
+    rules.map(([, template]) => {
+      const raw = rawBody(template);
+      return ctx.call(route(ctx, 'POST /users/{userId}/cars'), raw !== undefined ? { rawBody: raw } : { body: expandDeep(template, new Date(ctx.now())) });
+    }),
+  );
+  for (const [i, [rule]] of rules.entries()) {
+    const res = answers[i];
     try {
       expectError(res, documented(ctx));
     } catch (err) {
@@ -348,54 +370,66 @@ export async function coreDeviceCar(ctx: CheckContext): Promise<void> {
  * request is one only the scope can refuse, the spec placing no other error before it: a free device
  * and a car without one, both the user's (association by car); that device on that car
  * (dissociation); data.freeDeviceId, freed first, with its right pin (association by pin: never a
- * failed attempt). A server that grants the scope anyway makes the write: it is undone before the next part.
+ * failed attempt). A server that grants the scope anyway makes the write: it is undone before the next
+ * part on that device. The association by pin goes beside the association by car (other devices).
  */
 export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
-  const token = ctx.run.tokens.restrictedApp ?? (await signInThroughRestrictedApp(ctx));
+  const token = await ctx.early(restrictedAppToken);
+  const restricted = { authorization: `Bearer ${token}` };
+  const judge = new Judgement();
+  // The pin part touches neither data.deviceForCarId nor data.deviceCarId: it goes beside the first
+  // part, and both beside the request that shows the token is one the service knows. Reported in the
+  // routes' order: association by car, dissociation, association by pin.
+  const first = judge.reserve();
+  const second = judge.reserve();
+  const [me] = await together([
+    ctx.call(route(ctx, 'GET /users/me'), restricted),
+    judge.part(
+      (part) =>
+        withFreeDeviceAndCar(ctx, async () => {
+          // A wrongful association is undone by the next part, which frees the device first (withDevice).
+          part.scopeRefusal(
+            `associating the free device ${ctx.data('deviceForCarId')} with car ${ctx.data('deviceCarId')}`,
+            await ctx.call(route(ctx, ASSOCIATE_CAR), restricted),
+          );
+        }),
+      first,
+    ),
+    judge.part(async (part) => {
+      const device = ctx.data('freeDeviceId');
+      const ids = { deviceId: device, pin: ctx.data('devicePin') };
+      // Free for sure on a server reset before the run, before the run's own pin association of it.
+      const surelyFree = ctx.run.freshState && readRunState<unknown>(ctx.run, PIN_ASSOCIATION, undefined) === undefined;
+      await dissociate(ctx, 'freeDeviceId'); // frees it where dissociation undoes a user association (204 or 409: both fine)
+      const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids, ...restricted });
+      if (statusMatches(res.status, '2xx')) await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
+      if (!surelyFree && !statusMatches(res.status, '2xx') && !isScopeRefusal(res)) {
+        throw new NotRun(
+          `associating data.freeDeviceId ${device} by its pin with the restricted token answered ${res.status}, and the device may be associated already ` +
+            '(an earlier run, or this one, associated it with the user, and no documented request undoes that everywhere): only a free device shows the scope alone refusing it; give a free device as data.freeDeviceId',
+        );
+      }
+      part.scopeRefusal(`associating the free device ${device} with the user by its right pin`, res);
+    }),
+  ]);
   // A token the service knows (authenticated, whatever its scopes): else its refusal proves nothing.
-  const me = await ctx.call(route(ctx, 'GET /users/me'), { authorization: `Bearer ${token}` });
   if (me.status !== 200 && !(me.status === 403 && Array.isArray(me.json) && me.json.some((e) => (e as Item)?.type === 'AUTHORIZATION_ERROR'))) {
     throw new NotRun(
       `tokens.restrictedApp is not a token the service takes (GET /users/me answered ${me.status}): give a valid token of an application without devices_management`,
     );
   }
-  const restricted = { authorization: `Bearer ${token}` };
-  const judge = new Judgement();
-  await judge.part(() =>
-    withFreeDeviceAndCar(ctx, async () => {
-      // A wrongful association is undone by the next part, which frees the device first (withDevice).
-      judge.scopeRefusal(
-        `associating the free device ${ctx.data('deviceForCarId')} with car ${ctx.data('deviceCarId')}`,
-        await ctx.call(route(ctx, ASSOCIATE_CAR), restricted),
-      );
-    }),
+  await judge.part(
+    (part) =>
+      withDeviceOnItsCar(ctx, async () => {
+        // A wrongful dissociation leaves the device free, as the next device check wants it.
+        part.scopeRefusal(
+          `dissociating device ${ctx.data('deviceForCarId')} from car ${ctx.data('deviceCarId')}`,
+          await ctx.call(route(ctx, DISSOCIATE), restricted),
+        );
+      }),
+    second,
   );
-  await judge.part(() =>
-    withDeviceOnItsCar(ctx, async () => {
-      // A wrongful dissociation leaves the device free, as the next device check wants it.
-      judge.scopeRefusal(
-        `dissociating device ${ctx.data('deviceForCarId')} from car ${ctx.data('deviceCarId')}`,
-        await ctx.call(route(ctx, DISSOCIATE), restricted),
-      );
-    }),
-  );
-  await judge.part(async () => {
-    const device = ctx.data('freeDeviceId');
-    const ids = { deviceId: device, pin: ctx.data('devicePin') };
-    // Free for sure on a server reset before the run, before the run's own pin association of it.
-    const surelyFree = ctx.run.freshState && readRunState<unknown>(ctx.run, PIN_ASSOCIATION, undefined) === undefined;
-    await dissociate(ctx, 'freeDeviceId'); // frees it where dissociation undoes a user association (204 or 409: both fine)
-    const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids, ...restricted });
-    if (statusMatches(res.status, '2xx')) await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
-    if (!surelyFree && !statusMatches(res.status, '2xx') && !isScopeRefusal(res)) {
-      throw new NotRun(
-        `associating data.freeDeviceId ${device} by its pin with the restricted token answered ${res.status}, and the device may be associated already ` +
-          '(an earlier run, or this one, associated it with the user, and no documented request undoes that everywhere): only a free device shows the scope alone refusing it; give a free device as data.freeDeviceId',
-      );
-    }
-    judge.scopeRefusal(`associating the free device ${device} with the user by its right pin`, res);
-  });
   judge.conclude(
     'each device route refuses the token of an application without devices_management with 403 AUTHORIZATION_ERROR: the scope is not available to all applications',
   );
@@ -418,18 +452,50 @@ function isScopeRefusal(res: ApiResponse): boolean {
  * arranged (not run), decide.
  */
 class Judgement {
-  private readonly problems: FailureDetails[] = [];
-  private readonly notShown: string[] = [];
+  /** Each part's findings, in the order the parts were started (parts may run side by side). */
+  private readonly parts: Part[] = [];
 
-  async part(run: () => Promise<void>): Promise<void> {
+  /** A part's place in the report, taken before parts that start earlier but are reported after it. */
+  reserve(): Part {
+    const part = new Part();
+    this.parts.push(part);
+    return part;
+  }
+
+  async part(run: (part: Part) => Promise<void>, part = this.reserve()): Promise<void> {
     try {
-      await run();
+      await run(part);
     } catch (err) {
-      if (err instanceof ConformanceFailure) this.problems.push(err.details);
-      else if (err instanceof NotRun) this.notShown.push(err.message);
+      if (err instanceof ConformanceFailure) part.problems.push(err.details);
+      else if (err instanceof NotRun) part.notShown.push(err.message);
       else throw err;
     }
   }
+
+  private get problems(): FailureDetails[] {
+    return this.parts.flatMap((p) => p.problems);
+  }
+
+  private get notShown(): string[] {
+    return this.parts.flatMap((p) => p.notShown);
+  }
+
+  conclude(expected: string): void {
+    if (this.problems.length) {
+      fail({
+        expected,
+        actual: this.problems.map((p) => `\n          ${p.expected}, actual ${p.actual}`).join(''),
+        exchange: this.problems.find((p) => p.exchange)?.exchange,
+      });
+    }
+    if (this.notShown.length) throw new NotRun(this.notShown.join('; '));
+  }
+}
+
+/** One part of a Judgement: what it found. */
+class Part {
+  readonly problems: FailureDetails[] = [];
+  readonly notShown: string[] = [];
 
   /** The answer is the spec's refusal for a missing scope; a success is named as the write it made. */
   scopeRefusal(what: string, res: ApiResponse): void {
@@ -444,17 +510,12 @@ class Judgement {
       this.problems.push({ ...err.details, expected: `${what}: expected ${err.details.expected}` });
     }
   }
+}
 
-  conclude(expected: string): void {
-    if (this.problems.length) {
-      fail({
-        expected,
-        actual: this.problems.map((p) => `\n          ${p.expected}, actual ${p.actual}`).join(''),
-        exchange: this.problems.find((p) => p.exchange)?.exchange,
-      });
-    }
-    if (this.notShown.length) throw new NotRun(this.notShown.join('; '));
-  }
+/** tokens.restrictedApp, else one signed in for now: started before the check's turn in its lane (checks/index.ts EARLY). */
+export async function restrictedAppToken(ctx: CheckContext): Promise<string> {
+  ctx.requireWrites();
+  return ctx.run.tokens.restrictedApp ?? (await signInThroughRestrictedApp(ctx));
 }
 
 /**
@@ -497,9 +558,11 @@ async function carDeviceId(ctx: CheckContext): Promise<unknown> {
  * interrupted run left), then associated with data.deviceCarId if asked. The device is left as `act`
  * leaves it: the next device check frees it first, and the run frees it after them (file header).
  */
-async function withDevice(ctx: CheckContext, associated: boolean, act: () => Promise<void>): Promise<void> {
+async function withDevice(ctx: CheckContext, associated: boolean, act: () => Promise<void>, alongside?: () => Promise<unknown>): Promise<void> {
   ctx.requireWrites();
-  await dissociate(ctx); // free it, whatever an earlier check or an interrupted run left (204 or 409 are both fine here)
+  // Free it, whatever an earlier check or an interrupted run left (204 or 409 are both fine here);
+  // `alongside` is what the check reads or arranges meanwhile, touching neither the device nor its car.
+  await together([dissociate(ctx), alongside?.()]);
   if (associated) {
     const res = await associate(ctx);
     if (res.status !== 204) {
@@ -514,12 +577,18 @@ async function withDevice(ctx: CheckContext, associated: boolean, act: () => Pro
 }
 
 /** withDevice(free), on a car that has no device either (data.deviceCarId): else the check cannot be arranged. */
-async function withFreeDeviceAndCar(ctx: CheckContext, act: () => Promise<void>): Promise<void> {
-  await withDevice(ctx, false, async () => {
-    const before = await listedDeviceId(ctx);
-    if (before !== null) throw new NotRun(`car ${ctx.data('deviceCarId')} (data.deviceCarId) already has device ${show(before)}: give a car without a device`);
-    await act();
-  });
+async function withFreeDeviceAndCar(ctx: CheckContext, act: () => Promise<void>, alongside?: () => Promise<unknown>): Promise<void> {
+  await withDevice(
+    ctx,
+    false,
+    async () => {
+      const before = await listedDeviceId(ctx);
+      if (before !== null)
+        throw new NotRun(`car ${ctx.data('deviceCarId')} (data.deviceCarId) already has device ${show(before)}: give a car without a device`);
+      await act();
+    },
+    alongside,
+  );
 }
 
 /**
@@ -626,26 +695,32 @@ export async function deviceDissociateRace(ctx: CheckContext): Promise<void> {
 export async function deviceAssociatedOtherCar(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const device = ctx.data('deviceForCarId');
-  const otherCar = await spareCar(ctx);
-  await withDevice(ctx, true, async () => {
-    const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: otherCar } });
-    if (statusMatches(res.status, '2xx')) {
-      await dissociate(ctx).catch(() => undefined);
-      fail({
-        expected: `device ${device}, already on car ${ctx.data('deviceCarId')}, refused when associated with another car ${otherCar} of the user: 409`,
-        actual: `status ${res.status}: the device was associated again`,
-        exchange: res.exchange,
-      });
-    }
-    expectError(res, documented(ctx));
-    const deviceId = await carDeviceId(ctx);
-    if (deviceId !== device)
-      fail({
-        expected: `after the refused association, the device stays on car ${ctx.data('deviceCarId')}: its deviceId ${show(device)}`,
-        actual: show(deviceId),
-        pointer: '/deviceId',
-      });
-  });
+  // The second car is found (or created) while the device is put on its car: neither touches the other.
+  let otherCar = '';
+  await withDevice(
+    ctx,
+    true,
+    async () => {
+      const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: otherCar } });
+      if (statusMatches(res.status, '2xx')) {
+        await dissociate(ctx).catch(() => undefined);
+        fail({
+          expected: `device ${device}, already on car ${ctx.data('deviceCarId')}, refused when associated with another car ${otherCar} of the user: 409`,
+          actual: `status ${res.status}: the device was associated again`,
+          exchange: res.exchange,
+        });
+      }
+      expectError(res, documented(ctx));
+      const deviceId = await carDeviceId(ctx);
+      if (deviceId !== device)
+        fail({
+          expected: `after the refused association, the device stays on car ${ctx.data('deviceCarId')}: its deviceId ${show(device)}`,
+          actual: show(deviceId),
+          pointer: '/deviceId',
+        });
+    },
+    async () => (otherCar = await spareCar(ctx)),
+  );
 }
 
 /**
@@ -683,37 +758,41 @@ export async function deviceAssociatedByPin(ctx: CheckContext): Promise<void> {
   const device = ctx.data('freeDeviceId');
   const pin = ctx.data('devicePin');
   const car = ctx.data('deviceCarId');
-  await dissociate(ctx, 'freeDeviceId'); // frees it where dissociation undoes a user association (204 or 409: both fine)
-  await withFreeDeviceAndCar(ctx, async () => {
-    const put = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: device } });
-    if (!statusMatches(put.status, '2xx')) {
-      await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
-      throw new NotRun(
-        `to arrange the check, data.freeDeviceId ${device} is associated with car ${car}: that answered ${put.status} ` +
-          '(a server that keeps its state may have it associated with the user by an earlier run); give a free device as data.freeDeviceId',
-      );
-    }
-    try {
-      const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
-      if (statusMatches(res.status, '2xx')) {
-        fail({
-          expected: `device ${device}, already on car ${car}, refused when associated with the user by its pin: 409`,
-          actual: `status ${res.status}: the device was associated again`,
-          exchange: res.exchange,
-        });
+  // data.freeDeviceId is freed beside data.deviceForCarId, where dissociation undoes a user association (204 or 409: both fine).
+  await withFreeDeviceAndCar(
+    ctx,
+    async () => {
+      const put = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: device } });
+      if (!statusMatches(put.status, '2xx')) {
+        await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
+        throw new NotRun(
+          `to arrange the check, data.freeDeviceId ${device} is associated with car ${car}: that answered ${put.status} ` +
+            '(a server that keeps its state may have it associated with the user by an earlier run); give a free device as data.freeDeviceId',
+        );
       }
-      expectError(res, documented(ctx));
-      const deviceId = await carDeviceId(ctx);
-      if (deviceId !== device)
-        fail({
-          expected: `after the refused pin association, the device stays on car ${car}: its deviceId ${show(device)}`,
-          actual: show(deviceId),
-          pointer: '/deviceId',
-        });
-    } finally {
-      await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
-    }
-  });
+      try {
+        const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
+        if (statusMatches(res.status, '2xx')) {
+          fail({
+            expected: `device ${device}, already on car ${car}, refused when associated with the user by its pin: 409`,
+            actual: `status ${res.status}: the device was associated again`,
+            exchange: res.exchange,
+          });
+        }
+        expectError(res, documented(ctx));
+        const deviceId = await carDeviceId(ctx);
+        if (deviceId !== device)
+          fail({
+            expected: `after the refused pin association, the device stays on car ${car}: its deviceId ${show(device)}`,
+            actual: show(deviceId),
+            pointer: '/deviceId',
+          });
+      } finally {
+        await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
+      }
+    },
+    () => dissociate(ctx, 'freeDeviceId'),
+  );
 }
 
 export async function deviceDissociate(ctx: CheckContext): Promise<void> {
@@ -763,8 +842,10 @@ async function otherUsersCars(ctx: CheckContext): Promise<Item[]> {
  * learns nothing of the state of a device that is not its user's), and nothing changes: the second
  * user's cars, read with their token, keep their devices, and the primary car stays without one.
  * The car of (1) is one of theirs without a device where there is one (then only the access check
- * can refuse the request). A write the server wrongly makes is undone at once, so that each answer
- * is judged on its own and the target is left as found.
+ * can refuse the request). The three are sent together (on a conforming server none changes
+ * anything, so none depends on another's answer; a server that wrongly makes one fails whatever the
+ * others answer); a write the server wrongly makes is undone once they are answered, before the
+ * reading that shows whether anything changed, and the target is left as found.
  */
 export async function deviceCrossUser(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
@@ -772,67 +853,71 @@ export async function deviceCrossUser(ctx: CheckContext): Promise<void> {
   const ownDevice = ctx.data('deviceForCarId');
   const ownCar = ctx.data('deviceCarId');
   const otherDevice = ctx.data('otherDeviceId');
-  const before = await otherUsersCars(ctx);
-  const theirCar = before.find((c) => c.deviceId === null) ?? before.find((c) => String(c.id) === ctx.run.data.otherCarId);
-  if (!theirCar)
-    throw new NotRun(`the second user (data.otherUserId ${ctx.data('otherUserId')}) lists no car: give a second user with a car (data.otherCarId)`);
-  const theirCarId = String(theirCar.id);
-  // Where their device is (when it is on one of their cars), to give it back after a wrongful write.
-  const homeOfTheirDevice = before.find((c) => c.deviceId === otherDevice);
   const asOtherUser = { token: 'otherUser' as const };
-  const giveTheirDeviceBack = async () => {
-    await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: otherDevice } }).catch(() => undefined);
-    if (homeOfTheirDevice)
-      await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice, carId: String(homeOfTheirDevice.id) }, ...asOtherUser }).catch(() => undefined);
-  };
-  await withFreeDeviceAndCar(ctx, async () => {
-    const problems: FailureDetails[] = [];
-    /** The answer is the profile's refusal; a wrongful success is undone by `undo`. */
-    const refused = async (what: string, res: ApiResponse, undo: () => Promise<unknown>) => {
-      try {
-        expectError(res, documented(ctx));
-      } catch (err) {
-        if (!(err instanceof ConformanceFailure)) throw err;
-        problems.push({ ...err.details, expected: `${what}: expected ${err.details.expected}` });
-        if (statusMatches(res.status, '2xx')) await undo();
+  // Their cars are read while the primary device is freed: neither touches the other.
+  let before: Item[] = [];
+  await withFreeDeviceAndCar(
+    ctx,
+    async () => {
+      const theirCar = before.find((c) => c.deviceId === null) ?? before.find((c) => String(c.id) === ctx.run.data.otherCarId);
+      if (!theirCar)
+        throw new NotRun(`the second user (data.otherUserId ${ctx.data('otherUserId')}) lists no car: give a second user with a car (data.otherCarId)`);
+      const theirCarId = String(theirCar.id);
+      // Where their device is (when it is on one of their cars), to give it back after a wrongful write.
+      const homeOfTheirDevice = before.find((c) => c.deviceId === otherDevice);
+      const giveTheirDeviceBack = async () => {
+        await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: otherDevice } }).catch(() => undefined);
+        if (homeOfTheirDevice)
+          await ctx
+            .call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice, carId: String(homeOfTheirDevice.id) }, ...asOtherUser })
+            .catch(() => undefined);
+      };
+      const problems: FailureDetails[] = [];
+      const undo = new Set<() => Promise<unknown>>();
+      /** The answer is the profile's refusal; a wrongful success is undone (`undoIt`) once all are answered. */
+      const refused = (what: string, res: ApiResponse, undoIt: () => Promise<unknown>) => {
+        try {
+          expectError(res, documented(ctx));
+        } catch (err) {
+          if (!(err instanceof ConformanceFailure)) throw err;
+          problems.push({ ...err.details, expected: `${what}: expected ${err.details.expected}` });
+          if (statusMatches(res.status, '2xx')) undo.add(undoIt);
+        }
+      };
+      // The three go together: each is refused where nothing has changed, so no answer depends on another.
+      const [ownOnTheirs, theirsOnOwn, theirsOff] = await together([
+        ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: theirCarId } }),
+        ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice } }),
+        ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: otherDevice } }),
+      ]);
+      refused(`associating the primary user's free device ${ownDevice} with the second user's car ${theirCarId}`, ownOnTheirs, () =>
+        ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ownDevice }, ...asOtherUser }).catch(() => undefined),
+      );
+      refused(`associating the second user's device ${otherDevice} with the primary user's car ${ownCar}`, theirsOnOwn, giveTheirDeviceBack);
+      refused(`dissociating the second user's device ${otherDevice}`, theirsOff, giveTheirDeviceBack);
+      for (const u of undo) await u();
+      // Nothing changed, the refused requests included.
+      const [after, mine] = await together([otherUsersCars(ctx), listedDeviceId(ctx)]);
+      for (const car of before) {
+        const now = after.find((c) => sameValue(c.id, car.id));
+        if (now && now.deviceId !== car.deviceId)
+          problems.push({
+            expected: `afterwards: expected the second user's car ${show(car.id)} to keep its deviceId ${show(car.deviceId)}`,
+            actual: show(now.deviceId),
+          });
       }
-    };
-    await refused(
-      `associating the primary user's free device ${ownDevice} with the second user's car ${theirCarId}`,
-      await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: theirCarId } }),
-      () => ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ownDevice }, ...asOtherUser }).catch(() => undefined),
-    );
-    await refused(
-      `associating the second user's device ${otherDevice} with the primary user's car ${ownCar}`,
-      await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { deviceId: otherDevice } }),
-      giveTheirDeviceBack,
-    );
-    await refused(
-      `dissociating the second user's device ${otherDevice}`,
-      await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: otherDevice } }),
-      giveTheirDeviceBack,
-    );
-    // Nothing changed, the refused requests included.
-    const after = await otherUsersCars(ctx);
-    for (const car of before) {
-      const now = after.find((c) => sameValue(c.id, car.id));
-      if (now && now.deviceId !== car.deviceId)
-        problems.push({
-          expected: `afterwards: expected the second user's car ${show(car.id)} to keep its deviceId ${show(car.deviceId)}`,
-          actual: show(now.deviceId),
+      if (mine !== null)
+        problems.push({ expected: `afterwards: expected the primary user's car ${ownCar} to stay without a device`, actual: `deviceId ${show(mine)}` });
+      if (problems.length) {
+        fail({
+          expected: 'every write across users refused with 403 AUTHORIZATION_ERROR (token cannot access the user), and nothing changed',
+          actual: problems.map((p) => `\n          ${p.expected}, actual ${p.actual}`).join(''),
+          exchange: problems.find((p) => p.exchange)?.exchange,
         });
-    }
-    const mine = await listedDeviceId(ctx);
-    if (mine !== null)
-      problems.push({ expected: `afterwards: expected the primary user's car ${ownCar} to stay without a device`, actual: `deviceId ${show(mine)}` });
-    if (problems.length) {
-      fail({
-        expected: 'every write across users refused with 403 AUTHORIZATION_ERROR (token cannot access the user), and nothing changed',
-        actual: problems.map((p) => `\n          ${p.expected}, actual ${p.actual}`).join(''),
-        exchange: problems.find((p) => p.exchange)?.exchange,
-      });
-    }
-  });
+      }
+    },
+    async () => (before = await otherUsersCars(ctx)),
+  );
 }
 
 /** A pin of the same length that is not the device's. */
@@ -1017,9 +1102,12 @@ export async function deviceBadCar(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const carId = ctx.data('deviceCarId');
   await withDevice(ctx, false, async () => {
-    const malformed = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: 'not-a-car-id' } });
+    // Both refused, neither changes anything: they go together, judged in turn.
+    const [malformed, unknown] = await together([
+      ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: 'not-a-car-id' } }),
+      ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: unknownIdLike(carId) } }),
+    ]);
     expectError(malformed, { status: 400, type: 'PARAMETERS_ERROR' });
-    const unknown = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: unknownIdLike(carId) } });
     expectError(unknown, { status: [400, 404], type: 'PARAMETERS_ERROR' });
   });
 }

@@ -19,7 +19,7 @@ import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../verdic
 import { failureLines } from '../rendering/format';
 import { test } from '../../fixtures/suite-fixtures';
 import { ErrorsSeen } from './errors-seen';
-import { releaseAfterWrites, runCheck, type CheckInputs } from './run-check';
+import { releaseAfterWrites, runCheck, startEarly, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
 import { stage } from '../transport/timeline';
 
@@ -88,6 +88,7 @@ export function defineGroupSuite(group: Group): void {
     };
     // The reads concurrently, the writes as one lane beside them (schedule.ts).
     stage(`group ${group} start`);
+    startEarly(scheduled, inputs);
     await runScheduled(scheduled, run.concurrency, check, releaseAfterWrites(inputs));
     stage(`group ${group} end`);
     stopWatching();

@@ -30,7 +30,7 @@ import { redactDeep } from '../setup/report-redactor';
 import { renderConsole } from '../rendering/render-console';
 import { resolveChecks } from '../verdict/verdict';
 import { ErrorsSeen } from './errors-seen';
-import { releaseAfterWrites, runCheck, type CheckInputs } from './run-check';
+import { releaseAfterWrites, runCheck, startEarly, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
 
 export interface InProcessOptions {
@@ -90,6 +90,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
           planned.filter((p) => p.group === group),
           inGroup,
         );
+        startEarly(checks, groupInputs);
         await runScheduled(
           checks,
           context.concurrency,

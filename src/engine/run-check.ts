@@ -15,17 +15,18 @@ import { ApiClient, networkTransport, NoAnswerError, RateLimitedError, type Exch
 import { joinRun } from '../transport/breaker';
 import type { Catalogue, PlannedCheck } from '../catalogue/catalogue';
 import { CheckContext, type BrowserSession } from '../check-api/check-context';
-import { systemClock } from '../transport/clock';
+import { systemClock, type Clock } from '../transport/clock';
 import { NotReplayable, recordedChecks, replayDir, ReplaySession } from '../setup/replay';
 import type { SecretRefs } from '../transport/curl';
 import { interruption, watchForInterruption } from '../setup/interruption';
 import { redactorFor, type RunContext } from '../setup/run-context';
+import type { Redactor } from '../util/redact';
 import { keysPattern } from '../catalogue/selection';
 import type { Target } from '../setup/target';
 import { releaseDevice } from '../setup/device-release';
 import { ConformanceFailure, formatFailure, NotApplicable, NotRun, SUITE_BROKE, type FailureDetails } from '../check-api/outcome';
 import { failureOf, type CheckRecord } from '../verdict/check-record';
-import { CHECKS } from '../checks';
+import { CHECKS, EARLY } from '../checks';
 import { runOptions } from '../options/options';
 import type { ErrorsSeen } from './errors-seen';
 
@@ -39,6 +40,8 @@ export interface CheckInputs {
   secretRefs: SecretRefs;
   /** The group's error answers so far (errors-seen.ts): each check adds its own, CORE-ERROR-BODY judges them. */
   errorsSeen?: ErrorsSeen;
+  /** The checks whose early part started (startEarly), by key: each runs in the context it started in. */
+  prepared?: Map<string, Prepared>;
 }
 
 /** A check that neither finishes nor fails by then is failed: a run never hangs on one check. */
@@ -53,22 +56,34 @@ export function releaseAfterWrites(inputs: CheckInputs): (writing: PlannedCheck[
   };
 }
 
-export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<CheckRecord> {
-  const { target, run, catalogue } = inputs;
-  const r = p.requirement;
-  const procedure = CHECKS[r.check];
-  if (!procedure) throw new Error(`requirements.yaml: ${r.id} uses check "${r.check}", which src/checks/index.ts does not define`);
-  const base = { key: p.key, requirement: r.id, group: p.group };
-  if (!r.env.includes(target.env)) {
-    return {
-      ...base,
-      status: 'not-applicable',
-      reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`,
-      warnings: [],
-      exchanges: [],
-    };
+/** A check's context, made before it runs: its requests, clock and replay. */
+interface Prepared {
+  ctx: CheckContext;
+  api: ApiClient;
+  redactor: Redactor;
+  replay?: ReplaySession;
+  clock: Clock;
+}
+
+/**
+ * Starts, for each check of `checks` that has one (checks/index.ts EARLY), the part that depends on
+ * no other check: a write lane's check then finds it done when its turn comes (the restricted
+ * application's sign-in, seconds in a browser, beside the lane's first checks). Not in a replay: a
+ * replayed check runs as recorded, its part with it.
+ */
+export function startEarly(checks: PlannedCheck[], inputs: CheckInputs): void {
+  if (replayDir()) return;
+  for (const p of checks) {
+    const part = EARLY[p.requirement.check];
+    if (!part || !p.requirement.env.includes(inputs.target.env)) continue;
+    const prepared = prepare(p, inputs);
+    prepared.ctx.startEarly(part);
+    (inputs.prepared ??= new Map()).set(p.key, prepared);
   }
-  watchForInterruption();
+}
+
+function prepare(p: PlannedCheck, inputs: CheckInputs): Prepared {
+  const { target, run, catalogue } = inputs;
   // The routes the run's preparation got no answer from get no more requests (src/transport/breaker.ts).
   joinRun(run.stateDir, target.baseUrl, catalogue.routes, { silent: run.silentRoutes });
   const redactor = redactorFor(run);
@@ -87,7 +102,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     catalogue,
     api,
     redactor,
-    r,
+    p.requirement,
     p.route,
     p.scope,
     replay?.browserSession ?? inputs.browserSession,
@@ -95,6 +110,27 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     (route) => seen?.on(route) ?? [],
     (id) => seen?.ran(id) ?? true,
   );
+  return { ctx, api, redactor, replay, clock };
+}
+
+export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<CheckRecord> {
+  const { target } = inputs;
+  const r = p.requirement;
+  const procedure = CHECKS[r.check];
+  if (!procedure) throw new Error(`requirements.yaml: ${r.id} uses check "${r.check}", which src/checks/index.ts does not define`);
+  const base = { key: p.key, requirement: r.id, group: p.group };
+  if (!r.env.includes(target.env)) {
+    return {
+      ...base,
+      status: 'not-applicable',
+      reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`,
+      warnings: [],
+      exchanges: [],
+    };
+  }
+  watchForInterruption();
+  const { ctx, api, redactor, replay, clock } = inputs.prepared?.get(p.key) ?? prepare(p, inputs);
+  const seen = inputs.errorsSeen;
   const limit = checkTimeLimitMs(target);
   const started = performance.now();
   let outcome: unknown;
