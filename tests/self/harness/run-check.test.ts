@@ -1,15 +1,17 @@
 // How one check's outcome becomes its record (src/engine/run-check.ts): a failed assertion and a
 // request without an answer are the server's (failed); anything else a procedure throws is the
 // suite's own defect or that of its inputs: not run, flagged suiteBroke, its reason redacted, never
-// a failure.
+// a failure. And a check's early part (checks/index.ts EARLY, startEarly): started once, before the
+// check's turn, in the check's own context (its requests and its outcome are the check's).
 import { expect, test } from '@playwright/test';
 import { NoAnswerError } from '../../../src/transport/api';
 import { loadCatalogue, type PlannedCheck, type Requirement } from '../../../src/catalogue/catalogue';
 import { fail, NotRun } from '../../../src/check-api/outcome';
 import type { RunContext } from '../../../src/setup/run-context';
 import type { Target } from '../../../src/setup/target';
-import { CHECKS } from '../../../src/checks';
-import { runCheck, type CheckInputs } from '../../../src/engine/run-check';
+import type { CheckContext } from '../../../src/check-api';
+import { CHECKS, EARLY } from '../../../src/checks';
+import { runCheck, startEarly, type CheckInputs } from '../../../src/engine/run-check';
 
 const SECRET = 'tok_4e5f6a7b8c9d';
 
@@ -99,4 +101,49 @@ test('a failed assertion and a request without answer stay failures; a NotRun is
   });
   expect(notRun).toMatchObject({ status: 'not-run', reason: 'needs tokens.full' });
   expect(notRun.suiteBroke).toBeUndefined();
+});
+
+test("an early part starts once, before the check runs, and its requests and outcome are the check's", async () => {
+  const name = `self-test-early-${Math.random().toString(36).slice(2)}`;
+  const calls: number[] = [];
+  const got: string[] = [];
+  const part = async (ctx: CheckContext): Promise<string> => {
+    calls.push(performance.now());
+    // A request of the early part: the target does not answer (port 9), so the check fails on it.
+    if (ctx.run.data.userId === 'ask') await ctx.api.get('/users/me');
+    return 'token';
+  };
+  EARLY[name] = part;
+  CHECKS[name] = async (ctx) => {
+    got.push(await ctx.early(part));
+  };
+  try {
+    // Started with the group: called at once; the check, run later, awaits that call's result.
+    const group = inputs();
+    startEarly([planned(name)], group);
+    expect(calls).toHaveLength(1);
+    const startedAt = calls[0];
+    await new Promise((r) => setTimeout(r, 20));
+    const record = await runCheck(planned(name), group);
+    expect(record.status).toBe('passed');
+    expect(calls).toEqual([startedAt]);
+    expect(got).toEqual(['token']);
+
+    // Not started early (a replay, a check run alone through runCheck): the check runs its part itself, once.
+    const alone = await runCheck(planned(name), inputs());
+    expect(alone.status).toBe('passed');
+    expect(calls).toHaveLength(2);
+
+    // Its request is the check's: failed, with that exchange in the record; no unhandled rejection meanwhile.
+    const asking = inputs();
+    asking.run.data.userId = 'ask';
+    startEarly([planned(name)], asking);
+    await new Promise((r) => setTimeout(r, 50));
+    const failed = await runCheck(planned(name), asking);
+    expect(failed.status).toBe('failed');
+    expect(failed.exchanges.map((e) => `${e.method} ${new URL(e.url).pathname}`)).toEqual(['GET /v3/users/me']);
+  } finally {
+    delete CHECKS[name];
+    delete EARLY[name];
+  }
 });
