@@ -702,25 +702,42 @@ export async function deviceAssociatedOtherCar(ctx: CheckContext): Promise<void>
     true,
     async () => {
       const res = await ctx.call(route(ctx, ASSOCIATE_CAR), { ids: { carId: otherCar } });
-      if (statusMatches(res.status, '2xx')) {
-        await dissociate(ctx).catch(() => undefined);
-        fail({
-          expected: `device ${device}, already on car ${ctx.data('deviceCarId')}, refused when associated with another car ${otherCar} of the user: 409`,
-          actual: `status ${res.status}: the device was associated again`,
-          exchange: res.exchange,
-        });
-      }
-      expectError(res, documented(ctx));
-      const deviceId = await carDeviceId(ctx);
-      if (deviceId !== device)
-        fail({
-          expected: `after the refused association, the device stays on car ${ctx.data('deviceCarId')}: its deviceId ${show(device)}`,
-          actual: show(deviceId),
-          pointer: '/deviceId',
-        });
+      await expectRefusedAndKept(ctx, res, device, { asked: `associated with another car ${otherCar} of the user`, refused: 'association' }, () =>
+        dissociate(ctx).catch(() => undefined),
+      );
     },
     async () => (otherCar = await spareCar(ctx)),
   );
+}
+
+/**
+ * A second association of `device`, already on data.deviceCarId: refused with the requirement's
+ * documented error (a wrongful success is undone by `undo`, then failed), and the device stays on the car.
+ */
+async function expectRefusedAndKept(
+  ctx: CheckContext,
+  res: ApiResponse,
+  device: string,
+  what: { asked: string; refused: string },
+  undo?: () => Promise<unknown>,
+): Promise<void> {
+  const car = ctx.data('deviceCarId');
+  if (statusMatches(res.status, '2xx')) {
+    await undo?.();
+    fail({
+      expected: `device ${device}, already on car ${car}, refused when ${what.asked}: 409`,
+      actual: `status ${res.status}: the device was associated again`,
+      exchange: res.exchange,
+    });
+  }
+  expectError(res, documented(ctx));
+  const deviceId = await carDeviceId(ctx);
+  if (deviceId !== device)
+    fail({
+      expected: `after the refused ${what.refused}, the device stays on car ${car}: its deviceId ${show(device)}`,
+      actual: show(deviceId),
+      pointer: '/deviceId',
+    });
 }
 
 /**
@@ -772,21 +789,7 @@ export async function deviceAssociatedByPin(ctx: CheckContext): Promise<void> {
       }
       try {
         const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
-        if (statusMatches(res.status, '2xx')) {
-          fail({
-            expected: `device ${device}, already on car ${car}, refused when associated with the user by its pin: 409`,
-            actual: `status ${res.status}: the device was associated again`,
-            exchange: res.exchange,
-          });
-        }
-        expectError(res, documented(ctx));
-        const deviceId = await carDeviceId(ctx);
-        if (deviceId !== device)
-          fail({
-            expected: `after the refused pin association, the device stays on car ${car}: its deviceId ${show(device)}`,
-            actual: show(deviceId),
-            pointer: '/deviceId',
-          });
+        await expectRefusedAndKept(ctx, res, device, { asked: 'associated with the user by its pin', refused: 'pin association' });
       } finally {
         await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
       }
