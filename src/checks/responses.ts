@@ -26,6 +26,7 @@ import {
   type Route,
   show,
   statusMatches,
+  together,
   type TokenKey,
   unknownIdLike,
   unreadable,
@@ -197,7 +198,7 @@ export async function errorBody(ctx: CheckContext): Promise<void> {
     }
   }
   // Sent together (none changes anything, none needs another's answer), judged in turn.
-  const answers = await Promise.all(provoked.map(({ options }) => ctx.call(route, options)));
+  const answers = await together(provoked.map(({ options }) => ctx.call(route, options)));
   for (const [i, res] of answers.entries()) {
     const p = provoked[i];
     if (res.status < 400) continue;

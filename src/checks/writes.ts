@@ -30,6 +30,7 @@ import {
   show,
   signInForCheck,
   statusMatches,
+  together,
   unknownIdLike,
   unreadable,
   validCarBody,
@@ -38,16 +39,6 @@ import {
 
 type Item = Record<string, unknown>;
 const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);
-
-/**
- * Promise.all that waits for every request before throwing the first failure: no request of a check
- * outlives it (its record holds every exchange, and the next check in the lane starts on a quiet device).
- */
-async function together<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
-  const settled = await Promise.allSettled(values);
-  for (const r of settled) if (r.status === 'rejected') throw r.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [P in keyof T]: Awaited<T[P]> };
-}
 
 /** The requirement's documented error answer (requirements.yaml `expect`: the catalogue's error kinds follow it). */
 function documented(ctx: CheckContext): ErrorExpectation {
