@@ -468,6 +468,11 @@ export interface Coverage {
   uncovered: CoverageUnit[];
 }
 
+/** Why a requirement's checks do not apply to a target of another environment (a sandbox-only requirement on a cloud target). */
+export function notApplicableReason(r: Pick<Requirement, 'env'>, targetEnv: string): string {
+  return `applies to ${r.env.join(' and ')} targets; this target is ${targetEnv}`;
+}
+
 /** The error statuses a requirement's checks provoke on the routes it judges: its documented answer (`expect.status`), or `provokes`. */
 export function provokedStatuses(r: Requirement): number[] {
   const statuses = [(r.params.expect as { status?: unknown } | undefined)?.status, r.params.provokes].flat();

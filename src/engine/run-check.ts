@@ -13,7 +13,7 @@
 // (ConformanceFailure) before it can break a procedure: that is the procedures' job, not this file's.
 import { ApiClient, networkTransport, NoAnswerError, RateLimitedError, type Exchange } from '../transport/api';
 import { joinRun } from '../transport/breaker';
-import type { Catalogue, PlannedCheck } from '../catalogue/catalogue';
+import { notApplicableReason, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
 import { CheckContext, type BrowserSession } from '../check-api/check-context';
 import { systemClock, type Clock } from '../transport/clock';
 import { NotReplayable, recordedChecks, replayDir, ReplaySession } from '../setup/replay';
@@ -123,7 +123,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     return {
       ...base,
       status: 'not-applicable',
-      reason: `applies to ${r.env.join(' and ')} targets; this target is ${target.env}`,
+      reason: notApplicableReason(r, target.env),
       warnings: [],
       exchanges: [],
     };

@@ -7,7 +7,7 @@
 //   - every planned check: its result, or not run (the run stopped first, or it was not selected);
 //   - the certificate (verdict.ts), the counts of throttled and reconnected requests, the triage.
 import type { Catalogue } from '../catalogue/catalogue';
-import { planChecks } from '../catalogue/catalogue';
+import { notApplicableReason, planChecks } from '../catalogue/catalogue';
 import { selectChecks, type Selection } from '../catalogue/selection';
 import type { CheckRecord } from './check-record';
 import type { Certificate, CheckResult, TargetInfo, Triage } from './model';
@@ -77,6 +77,21 @@ export function judgeRun(input: JudgeInput): Judged {
       group: p.group,
       status: 'not-run',
       reason: stopped ?? NEVER_STARTED,
+      warnings: [],
+      latencies: [],
+    });
+  }
+  // A check of a requirement of another environment (sandbox-only on a cloud target) that this run did
+  // not select: not applicable, as it would be had it been selected, never "not selected" (not run).
+  const resulted = new Set(results.map((r) => r.key));
+  for (const p of plannedChecks) {
+    if (resulted.has(p.key) || !environment || p.requirement.env.includes(environment as 'cloud' | 'sandbox')) continue;
+    results.push({
+      key: p.key,
+      requirement: p.requirement.id,
+      group: p.group,
+      status: 'not-applicable',
+      reason: notApplicableReason(p.requirement, environment),
       warnings: [],
       latencies: [],
     });
