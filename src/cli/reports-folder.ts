@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPORT_FILES } from '../options/paths';
+import { UsageError } from './args';
 
 export const PREVIOUS = 'previous';
 
@@ -15,6 +16,22 @@ const CERTIFICATE_FILES = [REPORT_FILES.certificateJson, REPORT_FILES.certificat
 
 const KEEP = new Set(['README.md', 'self', 'mutation', PREVIOUS]);
 const isArchive = (name: string) => /^certification-.*\.tar\.gz$/.test(name);
+
+/**
+ * The reports folder can be a folder of the run's: an existing folder it may write in, or one it can
+ * make. Otherwise one line saying which folder and why (exit 2), before anything runs.
+ */
+export function checkReportsFolder(dir: string): void {
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  const fix = 'set VDS_REPORTS_DIR to a folder of yours (it is made if missing), or unset it for reports/';
+  if (stat && !stat.isDirectory()) throw new UsageError(`the reports folder ${dir} is a file, not a folder: ${fix}`);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (err) {
+    throw new UsageError(`the reports folder ${dir} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): ${fix}`);
+  }
+}
 
 /** The previous run's certificate, before the folder is prepared (undefined when there was none). */
 export function lastCertificate(dir: string): string | undefined {

@@ -17,7 +17,7 @@ import { runOptions } from '../options/options';
 import { UsageError, type Invocation } from './args';
 import { loadTarget, resolveTargetFile, type Target } from '../setup/target';
 import { startTargetServerForRun, type Started } from '../setup/start-command';
-import { lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
+import { checkReportsFolder, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation): Promise<number> {
   // The user's .env (where they run the command); the target file's ${VAR} references read it.
@@ -25,6 +25,7 @@ export async function run(inv: Invocation): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...inv.env };
   const dir = reportsDir(env);
   for (const n of inv.notes) console.error(n);
+  checkReportsFolder(dir);
   // Each run empties the reports folder (reports-folder.ts): nights kept inside it would last one run.
   if (env.VDS_HISTORY && !path.relative(dir, env.VDS_HISTORY).startsWith('..')) {
     throw new UsageError(

@@ -97,6 +97,17 @@ test('--history inside the reports folder is refused (every run empties it): exi
   expect(inside.output).toMatch(/^conformance: --history: .*nights is inside the reports folder .*, which every run empties/m);
 });
 
+test('a reports folder that is a file is refused before anything runs: exit 2, one line naming it and the fix', async () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-reports-')), 'not-a-folder');
+  fs.writeFileSync(file, 'mine\n');
+  const run = await runCommand(['tsx', 'scripts/conformance.ts'], { reportsDir: file, timeoutMs: 60_000 });
+  expect(run.code).toBe(2);
+  expect(run.output.trim().split('\n')).toEqual([
+    `conformance: the reports folder ${file} is a file, not a folder: set VDS_REPORTS_DIR to a folder of yours (it is made if missing), or unset it for reports/`,
+  ]);
+  expect(fs.readFileSync(file, 'utf8')).toBe('mine\n'); // nothing lost
+});
+
 test("clearing the reports folder keeps README.md and the self-tests' folders", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-clear-'));
   for (const d of ['allure-results', 'html', 'self']) fs.mkdirSync(path.join(dir, d));
