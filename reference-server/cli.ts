@@ -1,4 +1,5 @@
-// Command line of the reference server: `npm run reference -- --port 8080 --mode cloud [--fault NAME] [--variant NAME[,NAME...]]`.
+// Command line of the reference server: `npm run reference -- --port 8080 --mode cloud [--fault NAME] [--variant NAME[,NAME...]]`
+// (started by start.cjs, from a bundle of these sources; or run as it is, compiled by tsx).
 // Env vars VDS_REFERENCE_MODE / VDS_REFERENCE_FAULT / VDS_REFERENCE_VARIANT / VDS_REFERENCE_LATENCY_MS act
 // like the flags; flags win.
 
@@ -259,9 +260,16 @@ async function main(): Promise<void> {
   );
 }
 
-if (require.main === module) {
+/**
+ * Runs the command line; a failure is one line and exit status 1. start.cjs calls it (from the bundle or
+ * through tsx), and so does running this file.
+ * @public
+ */
+export function runCli(): void {
   main().catch((error: unknown) => {
     process.stderr.write(`vds-reference: ${(error as Error).message ?? String(error)}\n`);
     process.exit(1);
   });
 }
+
+if (require.main === module) runCli();

@@ -62,7 +62,7 @@ export function freshRunEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 const PLAYWRIGHT_WORKER_VARS = new Set(['TEST_WORKER_INDEX', 'TEST_PARALLEL_INDEX']);
 
 /**
- * Starts reference-server/cli.ts (cloud mode; sandbox mode for the local-sandbox target), optionally
+ * Starts the reference (reference-server/start.cjs: cli.ts from its bundle; cloud mode; sandbox mode for the local-sandbox target), optionally
  * with a fault or a variant, and writes a target file for it.
  */
 export async function startReference(options: ReferenceOptions = {}): Promise<Reference> {
@@ -76,7 +76,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   ];
   const reach = options.reach;
   if (reach) flags.push('--host', reach.listen, ...(reach.tls ? ['--tls-cert', reach.tls.cert, '--tls-key', reach.tls.key] : []));
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'reference-server/cli.ts', '--port', String(port), '--mode', mode, ...flags], {
+  const child = spawn(process.execPath, ['reference-server/start.cjs', '--port', String(port), '--mode', mode, ...flags], {
     cwd: ROOT,
     stdio: 'ignore',
     detached: true,
