@@ -50,8 +50,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Certificat
 
 /** A folder for --history: it may not exist yet (it is created), but its parent must. */
 export function checkHistoryDir(dir: string): string {
-  if (fs.existsSync(dir) ? !fs.statSync(dir).isDirectory() : !fs.existsSync(path.dirname(dir))) {
-    throw new OptionError(`--history: ${dir} is not a folder (nor one that can be created: its parent does not exist)`);
+  if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) throw new OptionError(`--history: ${dir} is a file, not a folder: give a folder for the nights`);
+  if (!fs.existsSync(dir) && !fs.existsSync(path.dirname(dir))) {
+    throw new OptionError(`--history: ${dir} is not a folder, nor one that can be made: its parent ${path.dirname(dir)} does not exist`);
   }
   return dir;
 }

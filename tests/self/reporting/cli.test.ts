@@ -75,8 +75,10 @@ test('bad flags are refused with one clear message', () => {
   const nights = path.join(path.dirname(previous), 'nights');
   expect(parseArgs(['--history', nights]).env.VDS_HISTORY).toBe(nights);
   expect(parseArgs(['--merge', path.dirname(previous), '--history', nights]).env.VDS_HISTORY).toBe(nights);
-  expect(refused(['--history', path.join(nights, 'a', 'b')])).toMatch(/^--history: .* is not a folder \(nor one that can be created/);
-  expect(refused(['--history', previous])).toMatch(/^--history: .*x\.json is not a folder/);
+  expect(refused(['--history', path.join(nights, 'a', 'b')])).toBe(
+    `--history: ${path.join(nights, 'a', 'b')} is not a folder, nor one that can be made: its parent ${path.join(nights, 'a')} does not exist`,
+  );
+  expect(refused(['--history', previous])).toBe(`--history: ${previous} is a file, not a folder: give a folder for the nights`);
 });
 
 test('the wrapper exits 2 with one line on a bad flag, and prints its help', async () => {
