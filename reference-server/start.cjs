@@ -51,9 +51,17 @@ function bundled() {
     throw new Error(`the reference imports ${outside[0]}, outside reference-server/`);
   }
   fs.renameSync(partial, file);
-  // The bundles of earlier sources go (best effort: another start may be reading one).
+  // The bundles of earlier sources go, and what a start killed while bundling left (best effort: another
+  // start may be reading or writing one).
   for (const old of fs.readdirSync(CACHE)) {
-    if (old !== path.basename(file) && /^cli-[0-9a-f]+\.cjs$/.test(old)) fs.rmSync(path.join(CACHE, old), { force: true });
+    try {
+      const stale =
+        /^cli-[0-9a-f]+\.cjs$/.test(old) ||
+        (old.endsWith('.partial') && Date.now() - (fs.statSync(path.join(CACHE, old), { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 60_000);
+      if (old !== path.basename(file) && stale) fs.rmSync(path.join(CACHE, old), { force: true });
+    } catch {
+      // left for a later start
+    }
   }
   return file;
 }
