@@ -66,35 +66,20 @@ export function judgeRun(input: JudgeInput): Judged {
     : input.maxFailuresReached !== undefined
       ? `the run stopped after ${input.maxFailuresReached} failing check(s) (--max-failures) before this check ran`
       : undefined;
-  // A check of a group this run (or shard) has a test for, selected but without a result: the run
-  // stopped first (--max-failures, a crash, an interruption). Any other planned check was not selected.
+  // Every planned check without a result: of another environment (a sandbox-only requirement on a cloud
+  // target), not applicable, as it would be had it run; selected in a route group this run (or shard) has
+  // a test for, not run: the run stopped first (--max-failures, a crash, an interruption). Any other
+  // planned check was not selected (missingReason).
   const have = new Set(results.map((r) => r.key));
-  for (const p of selectChecks(plannedChecks, input.selection)) {
-    if (!input.groupsRun.has(p.group) || have.has(p.key)) continue;
-    results.push({
-      key: p.key,
-      requirement: p.requirement.id,
-      group: p.group,
-      status: 'not-run',
-      reason: stopped ?? NEVER_STARTED,
-      warnings: [],
-      latencies: [],
-    });
-  }
-  // A check of a requirement of another environment (sandbox-only on a cloud target) that this run did
-  // not select: not applicable, as it would be had it been selected, never "not selected" (not run).
-  const resulted = new Set(results.map((r) => r.key));
+  const selected = new Set(selectChecks(plannedChecks, input.selection).map((p) => p.key));
   for (const p of plannedChecks) {
-    if (resulted.has(p.key) || !environment || p.requirement.env.includes(environment as 'cloud' | 'sandbox')) continue;
-    results.push({
-      key: p.key,
-      requirement: p.requirement.id,
-      group: p.group,
-      status: 'not-applicable',
-      reason: notApplicableReason(p.requirement, environment),
-      warnings: [],
-      latencies: [],
-    });
+    if (have.has(p.key)) continue;
+    const missing = { key: p.key, requirement: p.requirement.id, group: p.group, warnings: [], latencies: [] };
+    if (environment && !p.requirement.env.includes(environment as 'cloud' | 'sandbox')) {
+      results.push({ ...missing, status: 'not-applicable', reason: notApplicableReason(p.requirement, environment) });
+    } else if (selected.has(p.key) && input.groupsRun.has(p.group)) {
+      results.push({ ...missing, status: 'not-run', reason: stopped ?? NEVER_STARTED });
+    }
   }
   const missingReason = NOT_SELECTED;
   const certificate = buildCertificate({
