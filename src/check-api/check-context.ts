@@ -24,6 +24,8 @@ export interface CallOptions {
   token?: TokenKey;
   body?: unknown;
   rawBody?: string;
+  /** Hostile input (fuzz.ts): its answers never open nor close the route for the other checks (api.ts RequestOptions.hostile). */
+  hostile?: boolean;
 }
 
 export type { BrowserSession };
@@ -235,6 +237,7 @@ export class CheckContext {
       route: route.route,
       credential: this.credentialOf(authorization),
       ...(list ? { maxBytes: MAX_LIST_BODY_BYTES } : {}),
+      ...(options.hostile ? { hostile: true } : {}),
     });
     if (list && res.truncated && res.status === route.success.status) {
       throw new NotRun(

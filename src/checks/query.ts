@@ -18,6 +18,7 @@ import {
   sameNumber,
   sameValue,
   show,
+  together,
 } from '../check-api';
 
 const DAY = 86_400_000;
@@ -534,27 +535,35 @@ export async function statsBounds(ctx: CheckContext): Promise<void> {
   const window = ctx.window();
   const problems: string[] = [];
   const lengthS = (Date.parse(window.end) - Date.parse(window.begin)) / 1000;
-  for (const [routeId, usedTime] of [
+  const statRoutes = [
     ['GET /cars/{carId}/stats/usedtime', true],
     ['GET /cars/{carId}/stats/mileage', false],
-  ] as const) {
-    const route = ctx.catalogue.route(routeId);
-    const { body } = await answerFor(ctx, route, window);
-    const value = (body as Item | undefined)?.value;
-    if (typeof value !== 'number') continue; // no data, or not a number: RESP-CONTRACT's
+  ] as const;
+  // Reads only: the car's statistics and its trips together, then the trips' records and statistics together.
+  const [answers, inWindow] = await together([
+    together(statRoutes.map(([routeId]) => answerFor(ctx, ctx.catalogue.route(routeId), window))),
+    itemsInWindow(ctx, ctx.catalogue.route('GET /cars/{carId}/trips')),
+  ]);
+  statRoutes.forEach(([routeId, usedTime], i) => {
+    const value = (answers[i].body as Item | undefined)?.value;
+    if (typeof value !== 'number') return; // no data, or not a number: RESP-CONTRACT's
     if (value < 0) problems.push(`${routeId} over the data window: value ${value}, negative`);
     if (usedTime && value > lengthS + 1) problems.push(`${routeId}: ${value} s over a range of ${lengthS} s`);
-  }
-  const trips = (await itemsInWindow(ctx, ctx.catalogue.route('GET /cars/{carId}/trips'))).slice(0, 3);
-  for (const summary of trips) {
-    const ids = { tripId: String(summary.id) };
-    const tripRes = await ctx.call(ctx.catalogue.route('GET /trips/{tripId}'), { ids });
+  });
+  const read = (routeId: string, ids: Record<string, string>) => ctx.call(ctx.catalogue.route(routeId), { ids });
+  const trips = await together(
+    inWindow.slice(0, 3).map((summary) => {
+      const ids = { tripId: String(summary.id) };
+      return together([read('GET /trips/{tripId}', ids), read('GET /trips/{tripId}/stats', ids), read('GET /trips/{tripId}/stats/usedtime', ids)]);
+    }),
+  );
+  for (const [tripRes, statsRes, usedRes] of trips) {
     expectStatus(tripRes, 200, 'reading a trip of the window');
     const trip = expectJson(tripRes) as Item;
     const duration = (Date.parse(String(trip.endDate)) - Date.parse(String(trip.beginDate))) / 1000;
     if (Number.isNaN(duration)) continue;
-    const stats = expectJson(await ctx.call(ctx.catalogue.route('GET /trips/{tripId}/stats'), { ids })) as Item[];
-    const used = expectJson(await ctx.call(ctx.catalogue.route('GET /trips/{tripId}/stats/usedtime'), { ids })) as Item;
+    const stats = expectJson(statsRes) as Item[];
+    const used = expectJson(usedRes) as Item;
     const values: Array<[string, unknown]> = [
       ['usedTime', trip.usedTime],
       ['stats USED_TIME', Array.isArray(stats) ? stats.find((s) => s?.type === 'USED_TIME')?.value : undefined],

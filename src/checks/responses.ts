@@ -19,6 +19,7 @@ import {
   expectObjects,
   expectStatus,
   fail,
+  judgeEach,
   type FailureDetails,
   NotApplicable,
   NotRun,
@@ -264,21 +265,25 @@ export async function malformedId(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const param = resourceParam(route);
   const problems: string[] = [];
-  for (const raw of ctx.param<string[]>('values')) {
-    const value = expandTemplate(raw, new Date(ctx.now()));
-    const res = await ctx.call(route, { ids: { [param]: value } });
-    const label = value.length > 30 ? `${value.slice(0, 12)}…(${value.length} chars)` : value;
-    if (!statusMatches(res.status, [400, 404])) {
-      problems.push(`{${param}}=${label}: status ${res.status}`);
-      continue;
-    }
-    const violations = res.json === undefined ? [] : checkContract('errorArray', res.json);
-    if (res.json === undefined) problems.push(`{${param}}=${label}: ${res.status} but ${res.jsonError}`);
-    else if (violations.length) problems.push(`{${param}}=${label}: ${res.status} but ${describeViolations(violations, 2).trim()}`);
-    else if (!(res.json as Array<{ type: string }>).some((e) => e.type === 'PARAMETERS_ERROR')) {
-      problems.push(`{${param}}=${label}: ${res.status} but type ${show((res.json as Array<{ type: string }>)[0]?.type)}, not PARAMETERS_ERROR`);
-    }
-  }
+  const values = ctx.param<string[]>('values').map((raw) => expandTemplate(raw, new Date(ctx.now())));
+  await judgeEach(
+    values,
+    route.method === 'GET',
+    (value) => ctx.call(route, { ids: { [param]: value } }),
+    (res, value) => {
+      const label = value.length > 30 ? `${value.slice(0, 12)}…(${value.length} chars)` : value;
+      if (!statusMatches(res.status, [400, 404])) {
+        problems.push(`{${param}}=${label}: status ${res.status}`);
+        return;
+      }
+      const violations = res.json === undefined ? [] : checkContract('errorArray', res.json);
+      if (res.json === undefined) problems.push(`{${param}}=${label}: ${res.status} but ${res.jsonError}`);
+      else if (violations.length) problems.push(`{${param}}=${label}: ${res.status} but ${describeViolations(violations, 2).trim()}`);
+      else if (!(res.json as Array<{ type: string }>).some((e) => e.type === 'PARAMETERS_ERROR')) {
+        problems.push(`{${param}}=${label}: ${res.status} but type ${show((res.json as Array<{ type: string }>)[0]?.type)}, not PARAMETERS_ERROR`);
+      }
+    },
+  );
   if (problems.length) {
     fail({ expected: '400 or 404 PARAMETERS_ERROR with the error array for every malformed id', actual: problems.join('\n          ') });
   }
@@ -331,13 +336,17 @@ export async function scopeNotNeeded(ctx: CheckContext): Promise<void> {
     throw new NotRun(`needs tokens.withoutScope.{${missing.join(',')}}: ${ctx.run.tokenNotes[`withoutScope.${missing[0]}` as TokenKey] ?? 'not available'}`);
   }
   const refused: string[] = [];
-  for (const scope of unneeded) {
-    const res = await callValid(ctx, route, { token: `withoutScope.${scope}` as TokenKey });
-    if (res.status !== route.success.status) {
-      const message = Array.isArray(res.json) ? (res.json[0] as { message?: unknown })?.message : undefined;
-      refused.push(`without ${scope}: status ${res.status}${message ? ` ${show(message)}` : ''}`);
-    }
-  }
+  await judgeEach(
+    unneeded,
+    route.method === 'GET',
+    (scope) => callValid(ctx, route, { token: `withoutScope.${scope}` as TokenKey }),
+    (res, scope) => {
+      if (res.status !== route.success.status) {
+        const message = Array.isArray(res.json) ? (res.json[0] as { message?: unknown })?.message : undefined;
+        refused.push(`without ${scope}: status ${res.status}${message ? ` ${show(message)}` : ''}`);
+      }
+    },
+  );
   if (refused.length) {
     fail({
       expected: `status ${route.success.status} for tokens lacking only scopes the route does not need (it needs ${route.scopes.join(' + ')})`,

@@ -120,6 +120,12 @@ export interface RequestOptions {
   credential?: Credential;
   /** The most of the body read (default MAX_BODY_BYTES). */
   maxBytes?: number;
+  /**
+   * Hostile input (a fuzzed id or query): not sent to a route the breaker opened, but its answer or
+   * missing answer is not counted there (breaker.ts): what a server does with hostile input says nothing
+   * of the route's service to the other checks, so such requests may go together.
+   */
+  hostile?: boolean;
 }
 
 /** An exchange in one line: "GET http://host/v3/cars/1 -> 404", or "(no answer)" with why. */
@@ -242,6 +248,7 @@ export class ApiClient {
           maxBytes,
           timeoutMs: this.timeoutMs,
           breakerKey,
+          ...(options.hostile ? { hostile: true } : {}),
           check: this.check,
         },
         exchange,
@@ -292,6 +299,8 @@ export interface OutgoingRequest {
   timeoutMs: number;
   /** The route (or path) whose missing answers the breaker counts (src/transport/breaker.ts). */
   breakerKey: string;
+  /** Hostile input (RequestOptions.hostile): refused on an open route, never counted by the breaker. */
+  hostile?: boolean;
   /** The check that sends it (its key), for the run's timeline. */
   check?: string;
 }
@@ -317,7 +326,7 @@ export interface Transport {
 
 /** The network: the target's operator controls, kept-alive or fresh connections, 429s waited out, the breaker. */
 export const networkTransport: Transport = {
-  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey, check }, exchange) {
+  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey, hostile, check }, exchange) {
     // A route that gave no answer earlier in the run (a time-out, or several in a row) gets no more requests.
     const silent = refusal(breakerKey);
     if (silent !== undefined) {
@@ -375,7 +384,7 @@ export const networkTransport: Transport = {
         began = true;
       }
       const { text, truncated } = await readCapped(res, maxBytes);
-      answered(breakerKey);
+      if (!hostile) answered(breakerKey);
       return { status: res.status, headers: Object.fromEntries(res.headers.entries()), text, truncated, durationMs: Math.round(performance.now() - started) };
     } catch (err) {
       if (err instanceof RateLimitedError) throw err;
@@ -386,7 +395,7 @@ export const networkTransport: Transport = {
         (sentAgain ? ' (on a fresh connection, sent again after the kept-alive one closed unanswered)' : '');
       exchange.error = reason;
       exchange.errorKind = timedOut ? 'timeout' : 'network';
-      unanswered(breakerKey, timedOut ? (began ? 'slow' : 'silent') : 'network', reason);
+      if (!hostile) unanswered(breakerKey, timedOut ? (began ? 'slow' : 'silent') : 'network', reason);
       throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, timedOut ? 'timeout' : 'network', exchange);
     } finally {
       clearTimeout(timer);

@@ -4,6 +4,7 @@
 // never opens a route by itself; a request not sent fails at once, naming the no-answer it repeats;
 // the routes the preparation opened start open in the checks' run, and another run starts from none.
 // Requests are counted by route, also where the caller names none (the URL's catalogue route).
+// Hostile input (a fuzzed id) is refused on an open route and never counted.
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { ApiClient, NoAnswerError, type ApiResponse } from '../../../src/transport/api';
@@ -82,6 +83,31 @@ test('while a run is prepared, two silent requests in a row open its route (one 
     joinRun('preparation of run 2', s.base, ROUTES, { preparing: true });
     expect(silentRoutes()).toEqual({});
     expect(await outcome(api.get('/cars/5001/trips'))).toBe('answered 200');
+  } finally {
+    await s.close();
+  }
+});
+
+test('hostile input (a fuzzed id) is not sent to an open route, and its missing answers never open one nor its answers close one', async () => {
+  const s = await start();
+  try {
+    const api = new ApiClient(s.base, TIMEOUT_MS, new Redactor([]));
+    joinRun('hostile run', s.base, ROUTES);
+    const hostile = { route: 'GET /cars/{carId}/status', hostile: true };
+    // Many hostile requests together, none answered: the route stays closed for the other checks.
+    const many = await Promise.all(Array.from({ length: MAX_SILENT_REQUESTS + 2 }, () => outcome(api.get('/cars/%00/status', hostile))));
+    for (const o of many) expect(o).toMatch(/^no complete answer within 300 ms/);
+    expect(silentRoutes()).toEqual({});
+    // The route opens on the checks' own requests; a hostile one is then not sent.
+    for (let i = 0; i < MAX_SILENT_REQUESTS; i++) expect(await outcome(api.get('/cars/5001/status'))).toMatch(/^no complete answer/);
+    const seen = s.seen.length;
+    expect(await outcome(api.get('/cars/%00/status', hostile))).toMatch(/^not sent: GET \/cars\/\{carId\}\/status gave no answer earlier/);
+    expect(s.seen).toHaveLength(seen);
+    // A hostile request answered between the no-answers of a route does not reset their count.
+    for (let i = 1; i < MAX_SILENT_REQUESTS; i++) expect(await outcome(api.get('/cars/5001/locations'))).toMatch(/^no complete answer/);
+    expect(await outcome(api.get('/cars/5001/locations?fuzz=1', { route: 'GET /cars/{carId}/locations', hostile: true }))).toBe('answered 200');
+    expect(await outcome(api.get('/cars/5001/locations'))).toMatch(/^no complete answer/);
+    expect(await outcome(api.get('/cars/5001/locations'))).toMatch(/^not sent: /);
   } finally {
     await s.close();
   }
