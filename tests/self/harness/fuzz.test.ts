@@ -17,9 +17,15 @@ const FUZZ_IDS = planChecks(CATALOGUE).find((p) => p.key === 'ROBUST-FUZZ-IDS GE
 const COUNT = FUZZ_IDS.requirement.params.count as number;
 const ERROR_ARRAY = JSON.stringify([{ type: 'PARAMETERS_ERROR', message: 'Malformed car id', tip: 'Use a car id' }]);
 
-/** A server answering `answer` (or never, when it returns undefined) 30 ms late; counts requests and the most in flight. */
-async function server(answer: () => number | undefined) {
+/**
+ * A server answering `answer` (or never, when it returns undefined); counts the requests and the most
+ * in flight at once. With `together` the first answer goes at once and the others are held until that
+ * many are in flight (or 3 s passed): requests sent together are then all in flight at once, however
+ * busy the machine.
+ */
+async function server(answer: () => number | undefined, together = 0) {
   const seen = { requests: 0, inFlight: 0, mostInFlight: 0 };
+  const held: Array<() => void> = [];
   const s = http.createServer((req, res) => {
     req.resume();
     seen.requests += 1;
@@ -27,17 +33,24 @@ async function server(answer: () => number | undefined) {
     if (status === undefined) return;
     seen.inFlight += 1;
     seen.mostInFlight = Math.max(seen.mostInFlight, seen.inFlight);
-    setTimeout(() => {
+    const send = () => {
       seen.inFlight -= 1;
       res.writeHead(status, { 'content-type': 'application/json' }).end(ERROR_ARRAY);
-    }, 30);
+    };
+    if (seen.requests === 1 || !together) return send();
+    const timer = setTimeout(send, 3000);
+    held.push(() => {
+      clearTimeout(timer);
+      send();
+    });
+    if (seen.inFlight >= together) held.splice(0).forEach((release) => release());
   });
   const { origin, close } = await listenOnLoopback(s);
   return { base: `${origin}/v3`, seen, close };
 }
 
-function inputs(baseUrl: string): CheckInputs {
-  const target = { name: 't', env: 'cloud', baseUrl, requestTimeoutMs: 400, source: 't.yaml', oauth: {}, tokens: {}, unset: {} } as unknown as Target;
+function inputs(baseUrl: string, requestTimeoutMs = 2000): CheckInputs {
+  const target = { name: 't', env: 'cloud', baseUrl, requestTimeoutMs, source: 't.yaml', oauth: {}, tokens: {}, unset: {} } as unknown as Target;
   const run = {
     secrets: [],
     tokens: { full: 'tok_full_0123456789' },
@@ -59,7 +72,7 @@ function inputs(baseUrl: string): CheckInputs {
 }
 
 test('hostile ids refused as the profile says: the first alone, then the others together; every one sent, the check passes', async () => {
-  const s = await server(() => 400);
+  const s = await server(() => 400, COUNT - 1);
   try {
     const record = await runCheck(FUZZ_IDS, inputs(s.base));
     expect(record.status, record.failure?.actual).toBe('passed');
@@ -91,7 +104,7 @@ test('a server that hangs on hostile ids: two requests, one at a time, and the c
   const s = await server(() => undefined);
   try {
     const started = performance.now();
-    const record = await runCheck(FUZZ_IDS, inputs(s.base));
+    const record = await runCheck(FUZZ_IDS, inputs(s.base, 400));
     expect(record.warnings.join('\n')).toMatch(new RegExp(`actual: +2 of ${COUNT} hostile inputs answered otherwise`));
     expect(record.exchanges.map((e) => e.error)).toEqual([
       expect.stringMatching(/^no complete answer within 400 ms/),
