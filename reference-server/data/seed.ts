@@ -23,6 +23,8 @@ export const SEED_IDS = {
   aliceSecondCar: 5002,
   /** alice's car without a device and without any data. */
   aliceBareCar: 5003,
+  /** alice's second car without a device or data (a second car for association by car: the suite's second device pair). */
+  aliceSpareCar: 5006,
   /** bob's car with a device and history. */
   bobCar: 5004,
   /** bob's car without a device. */
@@ -184,6 +186,19 @@ function seedCars(options: SeedOptions = {}): Car[] {
       cardbId: 1,
       creationDate: at('2021-10-30T16:45:00Z'),
       lastUpdateDate: at('2021-10-30T16:45:00Z'),
+    }),
+    car({
+      id: SEED_IDS.aliceSpareCar,
+      userId: SEED_IDS.alice,
+      name: 'Spare van',
+      make: 'Renault',
+      model: 'Kangoo',
+      year: 2015,
+      numberPlate: 'MN-012-OP',
+      deviceId: null,
+      cardbId: 4410,
+      creationDate: at('2023-05-17T10:20:00Z'),
+      lastUpdateDate: at('2023-05-17T10:20:00Z'),
     }),
     car({
       id: SEED_IDS.bobCar,

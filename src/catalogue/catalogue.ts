@@ -85,6 +85,11 @@ export interface Requirement {
   judgesErrorsSeen: boolean;
   /** Group whose test file holds the requirement's tests (for per: once). */
   group?: Group;
+  /**
+   * `second`: a device check that writes, run in the devices' second write lane when the target gives
+   * a second device for association by car (engine/schedule.ts, setup/device-pair.ts).
+   */
+  lane?: 'second';
   /** The statements of the documents it tests (contracts/statements.yaml). */
   statements: string[];
   /** Everything else of the entry: the check's own parameters (request, expect, values, bodies, ...). */
@@ -137,6 +142,7 @@ const REQUIREMENT_KEYS = new Set([
   'reads',
   'judges',
   'group',
+  'lane',
 ]);
 const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'about', 'untestable']);
 const ABOUT_KEYS = new Set(['where', 'per']);
@@ -365,6 +371,8 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     if (covered.includes(id)) throw new CatalogueError(`${where}: "${id}" is both judged (where) and only read (reads)`);
   }
   if (e.judges !== undefined && e.judges !== 'errors-seen') throw new CatalogueError(`${where}: "judges" can only be errors-seen`);
+  if (e.lane !== undefined && (e.lane !== 'second' || e.per !== 'once' || e.group !== 'devices'))
+    throw new CatalogueError(`${where}: "lane" can only be second, on a device check made once (per: once, group: devices)`);
   const params = Object.fromEntries(Object.entries(e).filter(([k]) => !REQUIREMENT_KEYS.has(k)));
   const envs = e.env ? [e.env] : ['cloud', 'sandbox'];
   return {
@@ -381,6 +389,7 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     reads: reads.map(String),
     judgesErrorsSeen: e.judges === 'errors-seen',
     group: e.group,
+    ...(e.lane ? { lane: e.lane } : {}),
     statements: Array.isArray(e.statements) ? e.statements.map(String) : [],
     params,
   };

@@ -3,6 +3,7 @@
 // Inputs that are missing raise NotRun naming the target-file key that would provide them.
 import type { Browser } from '@playwright/test';
 import type { BrowserSession } from '../setup/browser';
+import { dataKeyFor } from '../setup/device-pair';
 import { MAX_LIST_BODY_BYTES, type ApiClient, type ApiResponse, type Credential } from '../transport/api';
 import { fillRoute, type Catalogue, type Requirement, type Route } from '../catalogue/catalogue';
 import type { DataKey, RunContext } from '../setup/run-context';
@@ -164,10 +165,20 @@ export class CheckContext {
     throw unreadable(`${route.route} refused the profile's query parameters ${sent.join(', ')} with ${res.status}`, judges.join(' and '));
   }
 
+  /**
+   * The run's id for `key`, or NotRun saying why there is none. A check in the devices' second write lane
+   * gets the second pair's device and car for deviceForCarId and deviceCarId (setup/device-pair.ts).
+   */
   data(key: DataKey): string {
-    const value = this.run.data[key];
-    if (!value) throw new NotRun(this.run.dataNotes[key] ?? `data.${key} is not available`);
+    const actual = dataKeyFor(this.requirement, this.run.data, key);
+    const value = this.run.data[actual];
+    if (!value) throw new NotRun(this.run.dataNotes[actual] ?? `data.${actual} is not available`);
     return value;
+  }
+
+  /** How a message names the id `data(key)` gives: data.deviceForCarId, or data.secondDeviceForCarId in the second lane. */
+  dataName(key: DataKey): string {
+    return `data.${dataKeyFor(this.requirement, this.run.data, key)}`;
   }
 
   window(): { begin: string; end: string } {

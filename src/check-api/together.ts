@@ -1,7 +1,8 @@
 // Requests of one check sent together: Promise.all, except that it waits for every one before it
 // throws the first failure, so that no request outlives the check that sent it (its record holds
 // every exchange, and the next check of a write lane starts on a quiet target). judgeEach: one
-// request per item, together where they only read, each answer judged in the items' order.
+// request per item, together where nothing orders them (unordered), each answer judged in the items' order.
+import type { Route } from '../catalogue/catalogue';
 
 /** Like Promise.all, but settles every value before throwing the first rejection. */
 export async function together<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
@@ -11,13 +12,26 @@ export async function together<T extends readonly unknown[] | []>(values: T): Pr
 }
 
 /**
+ * Requests to `route` that nothing orders: reads, and creations (201: each makes a record of its own,
+ * which no other request of the check reads or changes, even one the server wrongly accepts).
+ */
+export function unordered(route: Pick<Route, 'method' | 'success'>): boolean {
+  return route.method === 'GET' || route.success.status === 201;
+}
+
+/**
  * Sends one request per item and judges each answer in the items' order (`judge` may fail the check).
- * Reads go together: nothing orders them, and on a distant server they cost one round trip, not one
+ * Unordered requests (unordered()) go together: on a distant server they cost one round trip, not one
  * each. Anything else goes one at a time, each judged before the next is sent: a write the server
  * wrongly accepts stops the check before another changes its state again.
  */
-export async function judgeEach<I, R>(items: readonly I[], reads: boolean, send: (item: I) => Promise<R>, judge: (answer: R, item: I) => void): Promise<void> {
-  if (reads) {
+export async function judgeEach<I, R>(
+  items: readonly I[],
+  sideBySide: boolean,
+  send: (item: I) => Promise<R>,
+  judge: (answer: R, item: I) => void,
+): Promise<void> {
+  if (sideBySide) {
     const answers = await together(items.map(send));
     answers.forEach((answer, i) => judge(answer, items[i]));
     return;

@@ -3,6 +3,7 @@
 // a route by id answers the record asked for, and a car's trip list that car's trips only.
 import {
   type CheckContext,
+  deviceCars,
   differingFields,
   documentedOnly,
   expectJson,
@@ -94,7 +95,8 @@ async function readCars(ctx: CheckContext, routeId: string, options: CallOptions
 }
 
 /**
- * The device checks associate devices with data.deviceCarId and dissociate them while the run goes on
+ * The device checks associate devices with data.deviceCarId (and data.secondDeviceCarId: setup/device-pair.ts)
+ * and dissociate them while the run goes on
  * (in another worker, the route groups side by side): between two reads its deviceId, and the lastUpdateDate such a
  * change moves, may differ on a conforming server. Its other fields, and every other car, are compared
  * (COH-ME-CARS, COH-CAR-LIST-ITEM).
@@ -102,7 +104,7 @@ async function readCars(ctx: CheckContext, routeId: string, options: CallOptions
 const DEVICE_CAR_CHANGES = new Set(['deviceId', 'lastUpdateDate']);
 
 function changedByTheRun(ctx: CheckContext, car: Item, field: string): boolean {
-  return String(car.id) === ctx.run.data.deviceCarId && DEVICE_CAR_CHANGES.has(field);
+  return DEVICE_CAR_CHANGES.has(field) && deviceCars(ctx.run.data).includes(String(car.id));
 }
 
 /**
@@ -203,7 +205,7 @@ export async function carListItems(ctx: CheckContext): Promise<void> {
   if (list.length === 0) throw new NotRun('the user has no car to compare');
   for (const [car, read] of together(list.slice(0, SAMPLE), (c) => readRecord(ctx, 'GET /cars/{carId}', { ids: { carId: String(c.id) } }))) {
     const single = await read;
-    // What the device checks change on data.deviceCarId while the run goes on is left out (changedByTheRun).
+    // What the device checks change on their cars while the run goes on is left out (changedByTheRun).
     const diff = differingFields(car, single, CAR_FIELDS).filter((f) => !changedByTheRun(ctx, car, f));
     if (diff.length) {
       fail({

@@ -8,6 +8,7 @@ import {
   expandDeep,
   expectError,
   judgeEach,
+  unordered,
   NotApplicable,
   resourceParam,
   type Route,
@@ -79,7 +80,7 @@ export async function errorCase(ctx: CheckContext): Promise<void> {
   }
   await judgeEach(
     variants,
-    route.method === 'GET',
+    unordered(route),
     (variant) => ctx.call(route, variantOptions(ctx, route, variant)),
     (res) => expectError(res, expected),
   );

@@ -20,6 +20,7 @@ import {
   expectStatus,
   fail,
   judgeEach,
+  unordered,
   type FailureDetails,
   NotApplicable,
   NotRun,
@@ -268,7 +269,7 @@ export async function malformedId(ctx: CheckContext): Promise<void> {
   const values = ctx.param<string[]>('values').map((raw) => expandTemplate(raw, new Date(ctx.now())));
   await judgeEach(
     values,
-    route.method === 'GET',
+    unordered(route),
     (value) => ctx.call(route, { ids: { [param]: value } }),
     (res, value) => {
       const label = value.length > 30 ? `${value.slice(0, 12)}…(${value.length} chars)` : value;
@@ -338,7 +339,7 @@ export async function scopeNotNeeded(ctx: CheckContext): Promise<void> {
   const refused: string[] = [];
   await judgeEach(
     unneeded,
-    route.method === 'GET',
+    unordered(route),
     (scope) => callValid(ctx, route, { token: `withoutScope.${scope}` as TokenKey }),
     (res, scope) => {
       if (res.status !== route.success.status) {

@@ -2,11 +2,14 @@
 // Each check arranges the state it needs, so runs repeat. The device checks free data.deviceForCarId
 // first and leave it as their last step left it: the next one frees it anyway, and the run frees it
 // once they are done (setup/device-release.ts); every other write is undone by the check that made it.
+// In a run with a second device pair (setup/device-pair.ts), the checks marked `lane: second` get that
+// pair's device and car for deviceForCarId and deviceCarId, and name those keys (ctx.dataName).
 import {
   type ApiResponse,
   type CheckContext,
   ConformanceFailure,
   CREATED_CAR_PREFIX,
+  deviceCars,
   type ErrorExpectation,
   exchangeCode,
   expandDeep,
@@ -324,7 +327,7 @@ async function listedDeviceId(ctx: CheckContext): Promise<unknown> {
   expectStatus(res, '2xx', "reading the user's cars");
   const carId = ctx.data('deviceCarId');
   const car = expectObjects(res, 'cars').find((c) => String(c.id) === carId);
-  if (!car) fail({ expected: `car ${carId} (data.deviceCarId) among the user's cars`, actual: 'not listed', exchange: res.exchange });
+  if (!car) fail({ expected: `car ${carId} (${ctx.dataName('deviceCarId')}) among the user's cars`, actual: 'not listed', exchange: res.exchange });
   return car.deviceId;
 }
 
@@ -575,7 +578,7 @@ async function withFreeDeviceAndCar(ctx: CheckContext, act: () => Promise<void>,
     async () => {
       const before = await listedDeviceId(ctx);
       if (before !== null)
-        throw new NotRun(`car ${ctx.data('deviceCarId')} (data.deviceCarId) already has device ${show(before)}: give a car without a device`);
+        throw new NotRun(`car ${ctx.data('deviceCarId')} (${ctx.dataName('deviceCarId')}) already has device ${show(before)}: give a car without a device`);
       await act();
     },
     alongside,
@@ -592,7 +595,7 @@ async function withDeviceOnItsCar(ctx: CheckContext, act: () => Promise<void>): 
     const res = await associate(ctx);
     if (!statusMatches(res.status, '2xx')) {
       throw new NotRun(
-        `to arrange the check, data.deviceForCarId is associated with data.deviceCarId: that answered ${res.status} (CORE-DEVICE-CAR judges that association)`,
+        `to arrange the check, ${ctx.dataName('deviceForCarId')} is associated with ${ctx.dataName('deviceCarId')}: that answered ${res.status} (CORE-DEVICE-CAR judges that association)`,
       );
     }
     await act();
@@ -737,10 +740,12 @@ async function expectRefusedAndKept(
  * Not run when there is none and creating one does not succeed.
  */
 async function spareCar(ctx: CheckContext): Promise<string> {
+  // Never a car of the device checks (either pair's: they associate devices with it meanwhile).
   const deviceCar = ctx.data('deviceCarId');
+  const theirs = [deviceCar, ...deviceCars(ctx.run.data)];
   const res = await ctx.call(route(ctx, 'GET /users/{userId}/cars'));
   expectStatus(res, 200, "reading the user's cars");
-  const spare = expectObjects(res, 'cars').find((c) => isSuiteCreatedCar(c) && c.deviceId === null && String(c.id) !== deviceCar);
+  const spare = expectObjects(res, 'cars').find((c) => isSuiteCreatedCar(c) && c.deviceId === null && !theirs.includes(String(c.id)));
   if (spare) return String(spare.id);
   const created = await ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body: validCarBody(ctx.now()) });
   const id = statusMatches(created.status, '2xx') ? (created.json as Item | undefined)?.id : undefined;

@@ -89,7 +89,7 @@ export function defineGroupSuite(group: Group): void {
     // The reads concurrently, the writes as one lane beside them (schedule.ts).
     stage(`group ${group} start`);
     startEarly(scheduled, inputs);
-    await runScheduled(scheduled, run.concurrency, check, releaseAfterWrites(inputs));
+    await runScheduled(scheduled, run.concurrency, check, releaseAfterWrites(inputs), run.data);
     stage(`group ${group} end`);
     stopWatching();
     await attachOnce(records);

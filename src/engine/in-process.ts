@@ -103,6 +103,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
             records.push(record);
           },
           releaseAfterWrites(groupInputs),
+          context.data,
         );
       }
     } finally {

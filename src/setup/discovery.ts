@@ -119,6 +119,12 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
       if (free) data.deviceCarId = idOf(free);
       missing('deviceCarId', 'the primary user has no other car without a device');
     }
+    // A second one for the second device (data.secondDeviceForCarId): the device checks' second write lane.
+    if (data.secondDeviceForCarId && !data.secondDeviceCarId) {
+      const second = cars.find((c) => c.deviceId === null && ![data.carId, data.deviceCarId].includes(idOf(c)));
+      if (second) data.secondDeviceCarId = idOf(second);
+      else notes.push(`discovery: the primary user has no third car without a device for data.secondDeviceForCarId: the device checks run in one write lane`);
+    }
     return choice;
   }
 

@@ -23,6 +23,8 @@ export const DATA_KEYS = [
   'devicePin',
   'deviceForCarId',
   'deviceCarId',
+  'secondDeviceForCarId',
+  'secondDeviceCarId',
   'lockableDeviceId',
   'lockableDevicePin',
   'otherDeviceId',

@@ -153,7 +153,7 @@ test("a statement says why it cannot be tested in words, and the spec's Purpose 
   for (const route of catalogue.routes) expect(route.purpose, route.route).toMatch(/\.$/);
 });
 
-test('the catalogue refuses a requirement that names no statement, an unknown one, or one of the wrong document', () => {
+test('the catalogue refuses a requirement that names no statement, an unknown one, or one of the wrong document, or a lane off the devices', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-catalogue-'));
   for (const f of ['routes.yaml', 'statements.yaml']) fs.copyFileSync(path.join(CONTRACTS, f), path.join(dir, f));
   fs.cpSync(path.join(CONTRACTS, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
@@ -170,6 +170,9 @@ test('the catalogue refuses a requirement that names no statement, an unknown on
   expect(() => loadCatalogue(dir)).toThrow(/never of the spec/);
   write(entry('core', ', statements: [S-THIRD-VERSION]'));
   expect(() => loadCatalogue(dir)).toThrow(/untestable/);
+  // The devices' second write lane (setup/device-pair.ts) is for a device check made once.
+  write(entry('core', ', statements: [S-AUTH-BEARER], lane: second'));
+  expect(() => loadCatalogue(dir)).toThrow(/"lane" can only be second, on a device check made once/);
 });
 
 test('the catalogue refuses a misspelt or mistyped parameter of a check, naming the requirement and the key (contracts/requirements.schema.yaml)', () => {

@@ -278,7 +278,7 @@ test.describe('control API', () => {
       h.forgetTokens();
       const fresh = await h.alice();
       expect((await h.get(`/v3/cars/${created.json.id}`, fresh)).status).toBe(404);
-      expect(((await h.get('/v3/users/me/cars', fresh)).json as any[]).map((c) => c.id)).toEqual([5001, 5002, 5003]);
+      expect(((await h.get('/v3/users/me/cars', fresh)).json as any[]).map((c) => c.id)).toEqual([5001, 5002, 5003, 5006]);
       expect((await h.get('/v3/cars/5003', fresh)).json.deviceId).toBeNull();
       expect((await h.post('/v3/devices/VDSREF0102/associate?pin=24680', { token: fresh })).status).toBe(204);
       // Created ids start again from the first one.

@@ -60,7 +60,7 @@ test.describe('users', () => {
   test('car lists: /users/me/cars equals /users/{id}/cars; car record fields', async () => {
     const mine = (await h.get('/v3/users/me/cars', token)).json as any[];
     expect(mine).toEqual((await h.get(`/v3/users/${ALICE}/cars`, token)).json);
-    expect(mine.map((c) => c.id)).toEqual([RICH, SEED_IDS.aliceSecondCar, BARE]);
+    expect(mine.map((c) => c.id)).toEqual([RICH, SEED_IDS.aliceSecondCar, BARE, SEED_IDS.aliceSpareCar]);
     for (const car of mine) {
       expect(keys(car)).toEqual(['cardbId', 'creationDate', 'deviceId', 'id', 'lastUpdateDate', 'make', 'model', 'name', 'numberPlate', 'year']);
       expect(car).toEqual((await h.get(`/v3/cars/${car.id}`, token)).json);
