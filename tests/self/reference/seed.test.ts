@@ -39,7 +39,7 @@ test.describe('seed determinism', () => {
       [BOB, 'bob@reference.test'],
     ]);
     const carsOf = (userId: number) => seed.cars.filter((c) => c.userId === userId);
-    expect(carsOf(ALICE).map((c) => c.id)).toEqual([RICH, SECOND, BARE]);
+    expect(carsOf(ALICE).map((c) => c.id)).toEqual([RICH, SECOND, BARE, SEED_IDS.aliceSpareCar]);
     expect(carsOf(BOB).map((c) => c.id)).toEqual([BOB_CAR, BOB_BARE]);
     expect(carsOf(ALICE).filter((c) => c.deviceId !== null)).toHaveLength(2);
     const free = seed.devices.filter((d) => d.carId === null && d.userId === null);

@@ -53,14 +53,14 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
     },
   },
   'many-cars': {
-    // Fifteen cars of alice's, the twelve extra ones first: nine never driven, then one with a few trips, her rich car further down.
+    // Sixteen cars of alice's, the twelve extra ones first: nine never driven, then one with a few trips, her rich car further down.
     check: async (h) => {
       const token = await h.alice();
       const cars = (await h.get(`/v3/users/${SEED_IDS.alice}/cars`, token)).json as Array<{ id: number }>;
       const trips = async (carId: number) => (await h.get(`/v3/cars/${carId}/trips?${range(NOW - 27 * DAY, NOW)}`, token)).json as unknown[];
       const counts = await Promise.all(cars.slice(0, 10).map((c) => trips(c.id)));
       return (
-        cars.length === 15 &&
+        cars.length === 16 &&
         cars[0].id === 4001 &&
         counts.slice(0, 9).every((t) => t.length === 0) &&
         counts[9].length >= 1 &&

