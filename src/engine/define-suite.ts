@@ -19,7 +19,7 @@ import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../verdic
 import { failureLines } from '../rendering/format';
 import { test } from '../../fixtures/suite-fixtures';
 import { ErrorsSeen } from './errors-seen';
-import { releaseAfterWrites, runCheck, startEarly, type CheckInputs } from './run-check';
+import { earlyExchanges, releaseAfterWrites, runCheck, startEarly, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
 import { stage } from '../transport/timeline';
 
@@ -57,7 +57,8 @@ export function defineGroupSuite(group: Group): void {
       // --max-failures stops new checks, but for those that judge what the others already received
       // (CORE-ERROR-BODY): a failure they would see is not lost to a stop.
       if ((failureBudget.spent() && !p.requirement.judgesErrorsSeen) || interruption()) {
-        if (!feeders.has(p)) records.push(stopped(p));
+        // An early part it started (run-check.ts startEarly) sent requests: they are the stopped check's.
+        if (!feeders.has(p)) records.push({ ...stopped(p), exchanges: await earlyExchanges(p, inputs) });
         return;
       }
       // A feeder's answers reach the errors seen (run-check.ts); its outcome was not asked for.

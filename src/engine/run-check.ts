@@ -82,6 +82,20 @@ export function startEarly(checks: PlannedCheck[], inputs: CheckInputs): void {
   }
 }
 
+/**
+ * The requests of a check's early part when the check itself will not run (the run stopped after its
+ * group started): the part is awaited (but once the run is interrupted), so that every request it sent
+ * is in the stopped check's record, redacted as a check's are. None when no part was started.
+ */
+export async function earlyExchanges(p: PlannedCheck, inputs: CheckInputs): Promise<Exchange[]> {
+  const prepared = inputs.prepared?.get(p.key);
+  const part = EARLY[p.requirement.check];
+  if (!prepared || !part) return [];
+  inputs.prepared?.delete(p.key);
+  if (!interruption()) await prepared.ctx.early(part).catch(() => undefined);
+  return prepared.api.exchanges.map((e) => prepared.redactor.redactValue(e));
+}
+
 function prepare(p: PlannedCheck, inputs: CheckInputs): Prepared {
   const { target, run, catalogue } = inputs;
   // The routes the run's preparation got no answer from get no more requests (src/transport/breaker.ts).
@@ -129,7 +143,9 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     };
   }
   watchForInterruption();
-  const { ctx, api, redactor, replay, clock } = inputs.prepared?.get(p.key) ?? prepare(p, inputs);
+  const early = inputs.prepared?.get(p.key);
+  inputs.prepared?.delete(p.key);
+  const { ctx, api, redactor, replay, clock } = early ?? prepare(p, inputs);
   const seen = inputs.errorsSeen;
   const limit = checkTimeLimitMs(target);
   const started = performance.now();

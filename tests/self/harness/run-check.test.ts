@@ -2,7 +2,8 @@
 // request without an answer are the server's (failed); anything else a procedure throws is the
 // suite's own defect or that of its inputs: not run, flagged suiteBroke, its reason redacted, never
 // a failure. And a check's early part (checks/index.ts EARLY, startEarly): started once, before the
-// check's turn, in the check's own context (its requests and its outcome are the check's).
+// check's turn, in the check's own context (its requests and its outcome are the check's, also when
+// the run stops before the check's turn: earlyExchanges).
 import { expect, test } from '@playwright/test';
 import { NoAnswerError } from '../../../src/transport/api';
 import { loadCatalogue, type PlannedCheck, type Requirement } from '../../../src/catalogue/catalogue';
@@ -11,7 +12,7 @@ import type { RunContext } from '../../../src/setup/run-context';
 import type { Target } from '../../../src/setup/target';
 import type { CheckContext } from '../../../src/check-api';
 import { CHECKS, EARLY } from '../../../src/checks';
-import { runCheck, startEarly, type CheckInputs } from '../../../src/engine/run-check';
+import { earlyExchanges, runCheck, startEarly, type CheckInputs } from '../../../src/engine/run-check';
 
 const SECRET = 'tok_4e5f6a7b8c9d';
 
@@ -142,6 +143,16 @@ test("an early part starts once, before the check runs, and its requests and out
     const failed = await runCheck(planned(name), asking);
     expect(failed.status).toBe('failed');
     expect(failed.exchanges.map((e) => `${e.method} ${new URL(e.url).pathname}`)).toEqual(['GET /v3/users/me']);
+    // Its context is let go once the check ran.
+    expect(asking.prepared?.has(planned(name).key)).toBe(false);
+
+    // The run stops (--max-failures) before the check's turn: the requests its early part sent are the stopped check's record's.
+    const stopping = inputs();
+    stopping.run.data.userId = 'ask';
+    startEarly([planned(name)], stopping);
+    expect((await earlyExchanges(planned(name), stopping)).map((e) => `${e.method} ${new URL(e.url).pathname}`)).toEqual(['GET /v3/users/me']);
+    expect(stopping.prepared?.has(planned(name).key)).toBe(false);
+    expect(await earlyExchanges(planned(name), inputs())).toEqual([]);
   } finally {
     delete CHECKS[name];
     delete EARLY[name];
