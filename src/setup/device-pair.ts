@@ -16,9 +16,24 @@ type RunData = Partial<Record<DataKey, string>>;
 /** The second pair's key for each key of the first. */
 const SECOND_PAIR: Partial<Record<DataKey, DataKey>> = { deviceForCarId: 'secondDeviceForCarId', deviceCarId: 'secondDeviceCarId' };
 
-/** The run has a second device for association by car and a second car without a device. */
+/**
+ * Why the run's second pair cannot make a lane of its own: its device is one another key names (the
+ * first pair's, the pin device, the lockable one), or its car is the first pair's or the data car (two
+ * lanes on one device or car would meet). Undefined when there is no second pair or it can be used.
+ */
+export function secondPairProblem(data: RunData): string | undefined {
+  const { secondDeviceForCarId: device, secondDeviceCarId: car } = data;
+  if (!device || !car) return undefined;
+  const sameDevice = (['deviceForCarId', 'freeDeviceId', 'lockableDeviceId'] as const).find((k) => data[k] === device);
+  if (sameDevice) return `data.secondDeviceForCarId is data.${sameDevice} (${device}): the device checks run in one write lane`;
+  const sameCar = (['deviceCarId', 'carId'] as const).find((k) => data[k] === car);
+  if (sameCar) return `data.secondDeviceCarId is data.${sameCar} (${car}): the device checks run in one write lane`;
+  return undefined;
+}
+
+/** The run has a second device for association by car and a second car without a device, each its own. */
 function hasSecondPair(data: RunData): boolean {
-  return Boolean(data.secondDeviceForCarId && data.secondDeviceCarId);
+  return Boolean(data.secondDeviceForCarId && data.secondDeviceCarId) && secondPairProblem(data) === undefined;
 }
 
 /** The requirement's checks run in the devices' second write lane in this run. */

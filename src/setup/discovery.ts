@@ -6,6 +6,7 @@
 // Never fails the run: what cannot be found is noted, and the checks needing it are not run.
 import { ApiClient, NoAnswerError } from '../transport/api';
 import { isSuiteCreatedCar } from './created-cars';
+import { secondPairProblem } from './device-pair';
 import type { DataKey, RunContext } from './run-context';
 import type { Redactor } from '../util/redact';
 import { inTurns } from '../util/in-turns';
@@ -16,6 +17,12 @@ const DAY = 86_400_000;
 /** Windows are 28 days: clearly inside the documented "at most one month" (v3-profile.md decisions). */
 const WINDOW_DAYS = 28;
 const WINDOWS_SEARCHED = 6;
+/**
+ * Fewer trips than this in the most recent window that holds any: the car's data stopped at the window's
+ * far edge (weeks ago), and the window is moved to end with its newest trip, so that it holds the weeks
+ * of data before it (range checks need items on both sides of a date) rather than its last hours.
+ */
+const FEW_TRIPS = 3;
 /**
  * Trip lists asked at once while looking: every car of the user is looked at (a fleet account may
  * have hundreds, its driven cars anywhere in the list), many at a time, so that a distant server's
@@ -123,8 +130,13 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
     if (data.secondDeviceForCarId && !data.secondDeviceCarId) {
       const second = cars.find((c) => c.deviceId === null && ![data.carId, data.deviceCarId].includes(idOf(c)));
       if (second) data.secondDeviceCarId = idOf(second);
-      else notes.push(`discovery: the primary user has no third car without a device for data.secondDeviceForCarId: the device checks run in one write lane`);
+      else
+        notes.push(
+          'discovery: the primary user has no car without a device besides data.carId and data.deviceCarId, for data.secondDeviceForCarId: the device checks run in one write lane',
+        );
     }
+    const unusable = secondPairProblem(data);
+    if (unusable) notes.push(`discovery: ${unusable}`);
     return choice;
   }
 
@@ -168,7 +180,7 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
   /**
    * Of these cars (every one, LOOKUPS_AT_ONCE at a time), the one with the most trips in the most
    * recent 28-day window where any of them has one (ties: the first in the order given), that window
-   * and its first trip.
+   * (ending with its data when it holds only its last few trips: FEW_TRIPS) and its first trip.
    */
   async function carWithMostData(carIds: string[], authorization: string | null | undefined, notes: string[]): Promise<Chosen | undefined> {
     const examined = carIds;
@@ -182,9 +194,24 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
         return Array.isArray(trips) ? trips : [];
       });
       const best = lists.reduce((b, trips, k) => (trips.length > lists[b].length ? k : b), 0);
-      if (lists[best]?.length) return { carId: examined[best], range, tripId: idOf(lists[best][0]), trips: lists[best].length, examined: examined.length };
+      if (lists[best]?.length) {
+        const chosen = { carId: examined[best], range, tripId: idOf(lists[best][0]), trips: lists[best].length, examined: examined.length };
+        return lists[best].length < FEW_TRIPS ? endingWithItsData(chosen, lists[best], authorization, notes) : chosen;
+      }
     }
     return undefined;
+  }
+
+  /** The window moved to end just after the newest of `trips` (FEW_TRIPS), when it then holds more of them. */
+  async function endingWithItsData(chosen: Chosen, trips: unknown[], authorization: string | null | undefined, notes: string[]): Promise<Chosen> {
+    const ends = trips.map((t) => Date.parse(String((t as Record<string, unknown> | null)?.endDate))).filter((ms) => !Number.isNaN(ms));
+    if (!ends.length) return chosen;
+    const endMs = Math.floor(Math.max(...ends) / 1000) * 1000 + 1000;
+    if (endMs >= Date.parse(chosen.range.end)) return chosen;
+    const range = { begin: rfc3339(new Date(endMs - WINDOW_DAYS * DAY)), end: rfc3339(new Date(endMs)) };
+    const list = await getJson(`/cars/${encodeURIComponent(chosen.carId)}/trips`, authorization, notes, range);
+    if (!Array.isArray(list) || list.length <= chosen.trips) return chosen;
+    return { ...chosen, range, trips: list.length, tripId: idOf(list[0]) ?? chosen.tripId };
   }
 }
 
