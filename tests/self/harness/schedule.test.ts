@@ -41,6 +41,9 @@ test("the device checks: one lane in catalogue order, or two with a second pair,
   expect(Math.max(first.length, second.length)).toBeLessThanOrEqual(Math.ceil((single.length * 2) / 3));
   // A second device without a second car (none discovered): one lane.
   expect(writeLanes(devices, { ...FIRST, secondDeviceForCarId: 'D2' })).toHaveLength(2);
+  // A second pair that repeats the first's device or car (two lanes would meet on it): one lane.
+  expect(writeLanes(devices, { ...BOTH, secondDeviceForCarId: 'D1' })).toHaveLength(2);
+  expect(writeLanes(devices, { ...BOTH, secondDeviceCarId: '5003' })).toHaveLength(2);
 });
 
 test('each check that only creates cars is a lane of its own; a device check that creates a spare car stays in its lane', () => {
