@@ -55,12 +55,13 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
   // A breaker of its own (breaker.ts): the routes this preparation gets no answer from are published
   // as silentRoutes, and the checks start from them, not from anything an earlier run met.
   joinRun(`preparation ${randomUUID()}`, target.baseUrl, catalogue.routes, { preparing: true });
-  const roundTripMs = await preflight(target, redactor);
-  stage('preflight');
   // One client for the rest of the preparation (token proofs, latency samples, the reset): one record
   // of its requests, on the process's one pool of kept-alive connections (http-policy.ts).
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
-  const freshState = target.control && target.control.reset !== false ? await resetReference(target, api) : false;
+  // The reset goes beside the preflight's second request, once the target answered its first.
+  const reset = async () => (target.control && target.control.reset !== false ? resetReference(target, api) : false);
+  const { roundTripMs, beside: freshState } = await preflight(target, redactor, reset);
+  stage('preflight');
   stage('reset');
 
   // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
@@ -125,14 +126,15 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
 
 /**
  * One clear message, instead of hundreds of identical failures, when the target does not answer.
- * Returns the round trip of a request (the quicker of two, once the connection is open).
+ * Returns the round trip of a request (the quicker of two, once the connection is open), and what
+ * `beside` gave: it runs once the target answered, beside the second request.
  */
-async function preflight(target: Target, redactor: Redactor): Promise<number> {
+async function preflight<T>(target: Target, redactor: Redactor, beside: () => Promise<T>): Promise<{ roundTripMs: number; beside: T }> {
   const api = new ApiClient(target.baseUrl, Math.min(target.requestTimeoutMs, 15_000), redactor);
   try {
     const first = await api.get('/users/me', { authorization: null });
-    const second = await api.get('/users/me', { authorization: null });
-    return Math.min(first.durationMs, second.durationMs);
+    const [second, result] = await Promise.all([api.get('/users/me', { authorization: null }), beside()]);
+    return { roundTripMs: Math.min(first.durationMs, second.durationMs), beside: result };
   } catch (err) {
     if (!(err instanceof NoAnswerError)) throw err;
     const error = new Error(
