@@ -98,7 +98,7 @@ async function readCars(ctx: CheckContext, routeId: string, options: CallOptions
  * The device checks associate devices with data.deviceCarId (and data.secondDeviceCarId: setup/device-pair.ts)
  * and dissociate them while the run goes on (in another worker, the route groups side by side): between
  * two reads such a car's deviceId, and the lastUpdateDate such a
- * change moves, may differ on a conforming server. Its other fields, and every other car, are compared
+ * change moves, may differ on a conforming server. Their other fields, and every other car, are compared
  * (COH-ME-CARS, COH-CAR-LIST-ITEM).
  */
 const DEVICE_CAR_CHANGES = new Set(['deviceId', 'lastUpdateDate']);
