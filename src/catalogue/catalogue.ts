@@ -86,10 +86,11 @@ export interface Requirement {
   /** Group whose test file holds the requirement's tests (for per: once). */
   group?: Group;
   /**
-   * `second`: a device check that writes, run in the devices' second write lane when the target gives
-   * a second device for association by car (engine/schedule.ts, setup/device-pair.ts).
+   * A device check that writes, in a lane of its own (engine/schedule.ts): `second`, the devices' second
+   * write lane when the target gives a second device for association by car (setup/device-pair.ts);
+   * `lockable-device`, the pin attempts on data.lockableDeviceId, which no other check touches.
    */
-  lane?: 'second';
+  lane?: 'second' | 'lockable-device';
   /** The statements of the documents it tests (contracts/statements.yaml). */
   statements: string[];
   /** Everything else of the entry: the check's own parameters (request, expect, values, bodies, ...). */
@@ -371,8 +372,8 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     if (covered.includes(id)) throw new CatalogueError(`${where}: "${id}" is both judged (where) and only read (reads)`);
   }
   if (e.judges !== undefined && e.judges !== 'errors-seen') throw new CatalogueError(`${where}: "judges" can only be errors-seen`);
-  if (e.lane !== undefined && (e.lane !== 'second' || e.per !== 'once' || e.group !== 'devices'))
-    throw new CatalogueError(`${where}: "lane" can only be second, on a device check made once (per: once, group: devices)`);
+  if (e.lane !== undefined && (!['second', 'lockable-device'].includes(e.lane) || e.per !== 'once' || e.group !== 'devices'))
+    throw new CatalogueError(`${where}: "lane" can only be second or lockable-device, on a device check made once (per: once, group: devices)`);
   const params = Object.fromEntries(Object.entries(e).filter(([k]) => !REQUIREMENT_KEYS.has(k)));
   const envs = e.env ? [e.env] : ['cloud', 'sandbox'];
   return {

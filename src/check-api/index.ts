@@ -29,5 +29,5 @@ export { openContext } from '../setup/browser-network';
 export { findSignInForm, FORM_WAIT_MS } from '../setup/signin-form';
 export { formProblem, knownSignInProblem, rememberSignInProblem } from '../setup/signin-page-state';
 export { readRunState, writeRunState } from '../setup/run-state';
-export { judgeEach, together, unordered } from './together';
+export { judgeEach, together } from './together';
 export { deviceCars } from '../setup/device-pair';

@@ -15,23 +15,23 @@ export async function together<T extends readonly unknown[] | []>(values: T): Pr
  * Requests to `route` that nothing orders: reads, and creations (201: each makes a record of its own,
  * which no other request of the check reads or changes, even one the server wrongly accepts).
  */
-export function unordered(route: Pick<Route, 'method' | 'success'>): boolean {
+function unordered(route: Pick<Route, 'method' | 'success'>): boolean {
   return route.method === 'GET' || route.success.status === 201;
 }
 
 /**
- * Sends one request per item and judges each answer in the items' order (`judge` may fail the check).
- * Unordered requests (unordered()) go together: on a distant server they cost one round trip, not one
- * each. Anything else goes one at a time, each judged before the next is sent: a write the server
- * wrongly accepts stops the check before another changes its state again.
+ * Sends one request to `route` per item and judges each answer in the items' order (`judge` may fail
+ * the check). Unordered requests (unordered()) go together: on a distant server they cost one round
+ * trip, not one each. Anything else goes one at a time, each judged before the next is sent: a write
+ * the server wrongly accepts stops the check before another changes its state again.
  */
 export async function judgeEach<I, R>(
+  route: Pick<Route, 'method' | 'success'>,
   items: readonly I[],
-  sideBySide: boolean,
   send: (item: I) => Promise<R>,
   judge: (answer: R, item: I) => void,
 ): Promise<void> {
-  if (sideBySide) {
+  if (unordered(route)) {
     const answers = await together(items.map(send));
     answers.forEach((answer, i) => judge(answer, items[i]));
     return;

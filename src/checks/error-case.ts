@@ -8,7 +8,6 @@ import {
   expandDeep,
   expectError,
   judgeEach,
-  unordered,
   NotApplicable,
   resourceParam,
   type Route,
@@ -79,8 +78,8 @@ export async function errorCase(ctx: CheckContext): Promise<void> {
     throw new NotApplicable('cross-user access needs tokens: it applies to cloud targets');
   }
   await judgeEach(
+    route,
     variants,
-    unordered(route),
     (variant) => ctx.call(route, variantOptions(ctx, route, variant)),
     (res) => expectError(res, expected),
   );

@@ -20,7 +20,6 @@ import {
   expectStatus,
   fail,
   judgeEach,
-  unordered,
   type FailureDetails,
   NotApplicable,
   NotRun,
@@ -268,8 +267,8 @@ export async function malformedId(ctx: CheckContext): Promise<void> {
   const problems: string[] = [];
   const values = ctx.param<string[]>('values').map((raw) => expandTemplate(raw, new Date(ctx.now())));
   await judgeEach(
+    route,
     values,
-    unordered(route),
     (value) => ctx.call(route, { ids: { [param]: value } }),
     (res, value) => {
       const label = value.length > 30 ? `${value.slice(0, 12)}…(${value.length} chars)` : value;
@@ -338,8 +337,8 @@ export async function scopeNotNeeded(ctx: CheckContext): Promise<void> {
   }
   const refused: string[] = [];
   await judgeEach(
+    route,
     unneeded,
-    unordered(route),
     (scope) => callValid(ctx, route, { token: `withoutScope.${scope}` as TokenKey }),
     (res, scope) => {
       if (res.status !== route.success.status) {

@@ -3,9 +3,9 @@
 // concurrently, at most `concurrency` at a time (they wait on the network, not on the cores), and
 // beside them the checks that write form lanes, each one after another in catalogue order (they share
 // state: the cars the user has, the devices' links, the pin attempts spent). The pin attempts on
-// data.lockableDeviceId are a lane of their own: no other check touches that device (writes.ts, "pin
-// attempts"), so on a distant server their round trips overlap the other writes' instead of adding
-// to them. A check that only creates cars (POST /users/{userId}/cars) and reads them back by their ids
+// data.lockableDeviceId (`lane: lockable-device` in the catalogue) are a lane of their own: no other
+// check touches that device (writes.ts, "pin attempts"), so on a distant server their round trips
+// overlap the other writes' instead of adding to them. A check that only creates cars (POST /users/{userId}/cars) and reads them back by their ids
 // is a lane of its own: no other check reads or changes the cars it creates (a count of the user's cars
 // is never compared: coherence leaves the suite's cars out), so the creations go side by side.
 // A run with a second device pair (setup/device-pair.ts) runs the checks marked `lane: second`
@@ -25,9 +25,6 @@ function writes(p: PlannedCheck): boolean {
   );
 }
 
-/** The checks that write only to data.lockableDeviceId (writes.ts, "pin attempts"): their own lane. */
-const LOCKABLE_DEVICE_CHECKS = new Set(['device-pin-wrong', 'device-pin-malformed', 'device-pin-lockout']);
-
 /** A writing check whose only writes are the cars it creates, read back by their ids (no device route). */
 function createsCarsOnly(p: PlannedCheck): boolean {
   return ![...p.requirement.routes, ...p.requirement.reads].some((r) => r.startsWith('POST /devices'));
@@ -35,7 +32,8 @@ function createsCarsOnly(p: PlannedCheck): boolean {
 
 /** The lane a writing check runs in. */
 function lane(p: PlannedCheck, data: RunContext['data']): string {
-  if (LOCKABLE_DEVICE_CHECKS.has(p.requirement.check)) return 'lockable device';
+  // The checks that write only to data.lockableDeviceId (writes.ts, "pin attempts"): `lane: lockable-device`.
+  if (p.requirement.lane === 'lockable-device') return 'lockable device';
   if (createsCarsOnly(p)) return `its created cars: ${p.key}`;
   return inSecondLane(p.requirement, data) ? 'second device pair' : 'writes';
 }

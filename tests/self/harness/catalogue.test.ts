@@ -172,7 +172,7 @@ test('the catalogue refuses a requirement that names no statement, an unknown on
   expect(() => loadCatalogue(dir)).toThrow(/untestable/);
   // The devices' second write lane (setup/device-pair.ts) is for a device check made once.
   write(entry('core', ', statements: [S-AUTH-BEARER], lane: second'));
-  expect(() => loadCatalogue(dir)).toThrow(/"lane" can only be second, on a device check made once/);
+  expect(() => loadCatalogue(dir)).toThrow(/"lane" can only be second or lockable-device, on a device check made once/);
 });
 
 test('the catalogue refuses a misspelt or mistyped parameter of a check, naming the requirement and the key (contracts/requirements.schema.yaml)', () => {
