@@ -175,20 +175,24 @@ interface RunTimeline {
 
 /**
  * The stages a run goes through, each ending at a stage of the timeline (src/transport/timeline.ts):
- * the label, and the stage that ends it (the first of its name; "group * start" the first group's
- * start, "group * end" the last one's end).
+ * the label, the stage that ends it (the first of its name; "group * start" the first group's start,
+ * "group * end" the last one's end), and the stage it is measured from when not the one before it: the
+ * rest of the preparation and a worker's start go side by side (global setup returns once the target
+ * answered), so their stages add up to more than the run's wall time.
  */
-const FIXED_COST_STAGES: Array<[string, string]> = [
+const FIXED_COST_STAGES: Array<[string, string, string?]> = [
   ['npm, node and the runner loading the configuration', 'runner configured'],
   ["the reference's start (begun by the command, beside the runner)", 'server up'],
   ['preparation: the target answers', 'preflight'],
   ['preparation: reset', 'reset'],
-  ["preparation: the browser's reach", 'browser reach learnt'],
+  ['global setup returns: Playwright starts the workers', 'workers started'],
+  ["preparation (beside the workers' start): the browser's reach", 'browser reach learnt', 'reset'],
   ['preparation: tokens', 'tokens'],
   ['preparation: discovery', 'discovery'],
   ['preparation: token proofs', 'token proofs'],
   ['preparation: latency sampling', 'latency sampling'],
-  ['a worker starts (its fixtures)', 'worker ready'],
+  ['a worker starts (beside the preparation)', 'worker started', 'workers started'],
+  ['the worker waits for the rest of the preparation', 'worker ready', 'worker started'],
   ['until the first route group starts', 'group * start'],
   ['the checks (the route groups, one after another)', 'group * end'],
   ['the runner ends the tests', 'tests done'],
@@ -214,10 +218,11 @@ function readTimeline(file: string, startedAt: number, endedAt: number): RunTime
   };
   const stages: Record<string, number> = {};
   let previous = startedAt;
-  for (const [label, name] of FIXED_COST_STAGES) {
+  for (const [label, name, from] of FIXED_COST_STAGES) {
     const t = at(name);
     if (t === undefined || !Number.isFinite(t)) continue;
-    stages[label] = round((t - previous) / 1000, 3);
+    const start = from === undefined ? previous : (at(from) ?? previous);
+    stages[label] = round((t - start) / 1000, 3);
     previous = t;
   }
   const requests = lines.flatMap((l) => (l.kind === 'request' ? [l] : []));

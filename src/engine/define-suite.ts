@@ -35,6 +35,11 @@ export function defineGroupSuite(group: Group): void {
   const annotation = [{ type: GROUP_ANNOTATION, description: group }];
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
+    // The preparation failed (the certificate says why: the run did not complete), or the run was interrupted before it ended.
+    if ('stopped' in run) {
+      testInfo.skip(true, run.stopped);
+      return;
+    }
     const inputs: CheckInputs = { target, run, catalogue, browserSession, secretRefs: secretRefs(target, run), errorsSeen: new ErrorsSeen(catalogue) };
     // Every step is located at this test: without a location, Playwright captures and source-maps a
     // stack for each of the hundreds of steps.
@@ -121,7 +126,7 @@ function stopped(p: PlannedCheck): CheckRecord {
     p,
     signal
       ? `the run was interrupted (${signal}) before this check ran`
-      : `the run stopped after ${runOptions().maxFailures} failing checks (--max-failures) before this check ran`,
+      : `the run stopped after ${runOptions().maxFailures} failing check(s) (--max-failures) before this check ran`,
   );
 }
 

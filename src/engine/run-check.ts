@@ -6,7 +6,7 @@
 //   it throws ConformanceFailure  -> failed, expected vs actual and the request that showed it
 //   a request gets no answer      -> failed, "an HTTP answer within requestTimeoutMs"
 //   it outlives its time limit    -> failed, "the check finishes within N ms"
-//   the run is interrupted under it -> not-run (unless it passed): the browser or server may be gone
+//   the run is interrupted under it, or Playwright stops its worker -> not-run (unless it passed): the browser or server may be gone
 // Anything else thrown is a defect of the suite itself or of its inputs (a bug, a control API that
 // did not mint): never a conformance failure, so not-run with the reason, flagged `suiteBroke` and
 // counted apart in the certificate. A server's odd answer must therefore always meet an assertion
@@ -18,7 +18,7 @@ import { CheckContext, type BrowserSession } from '../check-api/check-context';
 import { systemClock, type Clock } from '../transport/clock';
 import { NotReplayable, recordedChecks, replayDir, ReplaySession } from '../setup/replay';
 import type { SecretRefs } from '../transport/curl';
-import { interruption, watchForInterruption } from '../setup/interruption';
+import { interruption, watchForInterruption, workerStopping } from '../setup/interruption';
 import { redactorFor, type RunContext } from '../setup/run-context';
 import type { Redactor } from '../util/redact';
 import { keysPattern } from '../catalogue/selection';
@@ -185,6 +185,8 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   const signal = interruption();
   if (signal)
     return { ...done, status: 'not-run', reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server` };
+  const stopped = workerStopping();
+  if (stopped) return { ...done, status: 'not-run', reason: `${stopped} while this check ran: its outcome says nothing about the server` };
   if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
   if (outcome instanceof NotApplicable) return { ...done, status: 'not-applicable', reason: redactor.redact(outcome.reason) };
   // Rate limiting is the operator's setting, not the server's conformance (README, "rateLimit").

@@ -24,12 +24,21 @@ import { decideGate } from '../verdict/gate';
 import { judgeRun } from '../verdict/judge';
 import { addToHistory, historyEntry, readHistory } from '../monitoring/history';
 import { serverLatency } from '../verdict/latency';
-import { addLatencySampling, addRunWarnings, readLatencySamplings, readRunMetadata, readRunWarnings, suiteInfo } from './metadata';
+import {
+  addLatencySampling,
+  addPreparationFailure,
+  addRunWarnings,
+  readLatencySamplings,
+  readPreparationFailures,
+  readRunMetadata,
+  readRunWarnings,
+  suiteInfo,
+} from './metadata';
 import { RUN_STOPPED, type Certificate, type TargetInfo } from '../verdict/model';
 import { optionsFromEnv, type CertificateOptions } from './report-options';
 import { ALLURE_HISTORY_FILE, REPORT_FILES } from '../options/paths';
 import { redactDeep, reportRedactor, runContextIfAny } from '../setup/report-redactor';
-import { removeRunState } from '../setup/run-context';
+import { preparationFailure, removeRunState } from '../setup/run-context';
 import { renderChangesMarkdown } from '../rendering/render-changes';
 import { renderConsole } from '../rendering/render-console';
 import { renderTrendHtml, renderTrendMarkdown } from '../rendering/render-trend';
@@ -72,12 +81,22 @@ export default class CertificateReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.config = config;
     this.suite = suite;
-    // Global setup has run by now: record its warnings where blob reports keep them.
+  }
+
+  /**
+   * The preparation's warnings and latency samples, or why it failed, recorded where blob reports keep
+   * them (the config's metadata, which the blob reporter writes at its own end, after this one's): the
+   * preparation may still be under way at onBegin (global setup returns once the target answered).
+   */
+  private recordPreparation(): void {
+    const config = this.config;
+    if (!config) return;
     const context = runContextIfAny();
     if (context) {
       addRunWarnings(config.metadata, context.warnings, config.shard?.current);
       addLatencySampling(config.metadata, context.latency, config.shard?.current);
     }
+    addPreparationFailure(config.metadata, preparationFailure(), config.shard?.current);
   }
 
   onError(error: TestError): void {
@@ -91,6 +110,7 @@ export default class CertificateReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     try {
+      this.recordPreparation();
       return this.end(result);
     } finally {
       // The last reader of the run's state folder (its tokens): removed with the reports written.
@@ -124,14 +144,17 @@ export default class CertificateReporter implements Reporter {
     const metadata = (this.config?.metadata ?? {}) as Record<string, unknown>;
     const run = readRunMetadata(metadata);
     this.selection = run?.selection;
-    const errors = [...this.errors];
+    const errors = [...readPreparationFailures(metadata).map((m) => `the run's preparation failed: ${m}`), ...this.errors];
     if (result.status === 'interrupted') errors.push(RUN_STOPPED.interrupted);
     if (result.status === 'timedout') errors.push(RUN_STOPPED.timedOut);
     const tests = this.suite?.allTests() ?? [];
     const catalogue = loadCatalogue();
     const results: CheckResult[] = [];
+    // A route group cut off before it attached its records, by the run's interruption or by Playwright
+    // stopping the other workers at --max-failures, is no problem of its own (results.ts).
+    const runStopped = result.status === 'interrupted' || this.maxFailuresReached !== undefined;
     for (const t of tests) {
-      const { results: found, problem } = checkResultsOf(t);
+      const { results: found, problem } = checkResultsOf(t, runStopped);
       results.push(...found);
       if (problem) errors.push(problem);
     }

@@ -12,6 +12,7 @@ import type { TargetInfo } from '../verdict/model';
 const KEY = 'vds';
 const WARNINGS_KEY = 'vds.runWarnings';
 const LATENCY_KEY = 'vds.latencySamples';
+const FAILED_KEY = 'vds.preparationFailed';
 
 export interface RunMetadata {
   suite: { name: string; version: string };
@@ -74,4 +75,18 @@ export function readLatencySamplings(metadata: Record<string, unknown>): Latency
     .sort()
     .map((k) => metadata[k] as LatencySampling)
     .filter((s) => s && typeof s.method === 'string' && Array.isArray(s.routes));
+}
+
+/** Records why the run's preparation failed (its route groups were skipped), one key per shard as for the warnings. */
+export function addPreparationFailure(metadata: Record<string, unknown>, message: string | undefined, shard?: number): void {
+  if (message !== undefined) metadata[shard ? `${FAILED_KEY}.${shard}` : FAILED_KEY] = message;
+}
+
+/** Why each shard's preparation failed (none for a run whose preparation ended). */
+export function readPreparationFailures(metadata: Record<string, unknown>): string[] {
+  return Object.keys(metadata)
+    .filter((k) => k === FAILED_KEY || k.startsWith(`${FAILED_KEY}.`))
+    .sort()
+    .map((k) => metadata[k])
+    .filter((m): m is string => typeof m === 'string');
 }

@@ -1,13 +1,17 @@
 // The console while a run goes: one line of progress counted in checks (the steps of the route-group
 // tests), redrawn in place on a terminal, a line per quarter elsewhere (CI logs); then errors, if
 // any. The failures, grouped by requirement, and the verdict come after it, from the certificate
-// reporter (render-console.ts); the full detail stays in the reports.
+// reporter (render-console.ts); the full detail stays in the reports. Its first line waits for the
+// preparation's summary (global setup returns before the preparation ends: fixtures/global-setup.ts).
 import type { FullConfig, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { loadCatalogue, planChecks } from '../catalogue/catalogue';
 import { selectChecks, selectionFromEnv } from '../catalogue/selection';
 import { groupOf } from './results';
+import { preparationFailure, runContextIfAny } from '../setup/run-context';
 
 const BAR = 24;
+/** How often the header looks whether the preparation ended. */
+const HEADER_POLL_MS = 10;
 
 export default class ProgressReporter implements Reporter {
   private total = 0;
@@ -16,6 +20,9 @@ export default class ProgressReporter implements Reporter {
   private lastDraw = 0;
   private quarter = 0;
   private readonly tty = Boolean(process.stdout.isTTY) && !process.env.CI;
+  /** The first line, until it is printed. */
+  private header?: string;
+  private waiting?: NodeJS.Timeout;
 
   printsToStdio(): boolean {
     return true;
@@ -24,28 +31,51 @@ export default class ProgressReporter implements Reporter {
   onBegin(_config: FullConfig, suite: Suite): void {
     const groups = new Set(suite.allTests().map((t) => groupOf(t)));
     this.total = selectChecks(planChecks(loadCatalogue()), selectionFromEnv()).filter((p) => groups.has(p.group)).length;
-    process.stdout.write(`Running ${this.total} checks in ${groups.size} route group${groups.size === 1 ? '' : 's'}\n`);
+    this.header = `Running ${this.total} checks in ${groups.size} route group${groups.size === 1 ? '' : 's'}\n`;
+    // After the preparation's summary (the target, tokens, discovery), as the reader expects it: once
+    // the preparation ended (its context or its failure published), or before anything else is printed.
+    if (!this.printHeaderIfPrepared()) {
+      this.waiting = setInterval(() => this.printHeaderIfPrepared(), HEADER_POLL_MS);
+      this.waiting.unref();
+    }
+  }
+
+  private printHeaderIfPrepared(): boolean {
+    if (!runContextIfAny() && preparationFailure() === undefined) return false;
+    this.printHeader();
+    return true;
+  }
+
+  private printHeader(): void {
+    clearInterval(this.waiting);
+    if (this.header === undefined) return;
+    process.stdout.write(this.header);
+    this.header = undefined;
   }
 
   onStepEnd(_test: TestCase, _result: TestResult, step: TestStep): void {
     // A check is a top-level step of a conformance test (src/engine/define-suite.ts).
     if (step.category !== 'test.step' || step.parent) return;
+    this.printHeader();
     this.done += 1;
     if (step.error) this.failed += 1;
     this.draw(false);
   }
 
   onStdOut(chunk: string | Buffer): void {
+    this.printHeader();
     this.clearLine();
     process.stdout.write(chunk);
   }
 
   onStdErr(chunk: string | Buffer): void {
+    this.printHeader();
     this.clearLine();
     process.stderr.write(chunk);
   }
 
   onError(error: TestError): void {
+    this.printHeader();
     this.clearLine();
     process.stderr.write(`\n${error.message ?? error.value ?? 'error'}\n`);
   }
@@ -60,6 +90,7 @@ export default class ProgressReporter implements Reporter {
   }
 
   onEnd(): void {
+    this.printHeader();
     this.draw(true);
     if (this.tty) process.stdout.write('\n');
   }

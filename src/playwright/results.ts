@@ -34,14 +34,16 @@ export function groupOf(test: TestLike): string | undefined {
 /**
  * The checks a test recorded (its last attempt). A test that ended without its record (a crash, a
  * timeout, an interruption) yields none: its checks count as not run, with the reason the caller
- * gives for checks without a result, and the test's error is kept in `problem`.
+ * gives for checks without a result, and the test's error is kept in `problem`, but when the run
+ * itself stopped (`runStopped`: interrupted, or --max-failures reached) and the test was cut off by
+ * that stop: the run's reason is the one its checks are not run for, said once.
  */
-export function checkResultsOf(test: TestLike): { results: CheckResult[]; problem?: string } {
+export function checkResultsOf(test: TestLike, runStopped = false): { results: CheckResult[]; problem?: string } {
   const result = test.results[test.results.length - 1];
   if (!result) return { results: [] };
   const records = checkRecordsOf(test);
   if (records.length) return { results: records.map(resultOf) };
-  if (result.status === 'passed' || result.status === 'skipped') return { results: [] };
+  if (result.status === 'passed' || result.status === 'skipped' || (runStopped && result.status === 'interrupted')) return { results: [] };
   const message = firstLines(result.errors.map((e) => e.message ?? e.value ?? '').join('\n'));
   return { results: [], problem: `${test.title}: ${result.status === 'interrupted' ? 'interrupted' : message || result.status}` };
 }

@@ -22,6 +22,23 @@ export function watchForInterruption(): void {
   }
 }
 
+/** Why this worker is being stopped while its checks may still run (Playwright's stop), once it is. */
+let stopping: string | undefined;
+
+/**
+ * Notes that Playwright is stopping this worker: its fixtures are torn down (the browser closed) while
+ * a route group's checks may still be in flight, when another worker reached --max-failures or the run
+ * its time limit. What those checks see afterwards says nothing about the server.
+ */
+export function noteWorkerStopping(reason: string): void {
+  stopping ??= reason;
+}
+
+/** Why this worker is being stopped, once it is (noteWorkerStopping). */
+export function workerStopping(): string | undefined {
+  return stopping;
+}
+
 /** The signal that interrupted the run, if one has. */
 export function interruption(): NodeJS.Signals | undefined {
   return signal;

@@ -1,8 +1,10 @@
 // A run's preparation, once per run and before any check: checks that the target answers at all
-// (and times a round trip), resets it through its control API when it has one, obtains the tokens
+// (and times a round trip, alone and side by side: what the run's workers are decided from), resets it
+// through its control API when it has one, obtains the tokens
 // (and from then on keeps those it minted alive: token-keeper.ts), discovers the ids the checks need, proves the tokens minted through the sign-in page, and samples
 // each read route's answer time while nothing else of the suite runs. Global setup
-// (fixtures/global-setup.ts) publishes its result to the workers; the in-process runs of the
+// (fixtures/global-setup.ts) lets Playwright start the workers once the target answered
+// (startPreparation), and publishes the rest to them when it is done; the in-process runs of the
 // project's own tests (src/engine/in-process.ts) hand it to the checks directly: one
 // preparation, whoever runs the checks.
 import { randomUUID } from 'node:crypto';
@@ -18,7 +20,7 @@ import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
 import { discoverData } from './discovery';
 import { sampleLatency } from './latency-sampling';
 import { Redactor } from '../util/redact';
-import { concurrencyFor, isDistant, removeRunState, targetSecrets, type RunContext } from './run-context';
+import { concurrencyFor, DISTANT_MS, isDistant, removeRunState, targetSecrets, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
 import { proveTokens } from './token-proof';
@@ -39,16 +41,46 @@ export interface PreparedRun {
   timing: string;
 }
 
+/** What the target's first answers tell, before the rest of the preparation: what the workers are decided from. */
+export interface PreparationStarted {
+  /** The round trip of a request alone, on an open connection (ms). */
+  roundTripMs: number;
+  /** Requests sent side by side come back about as fast as one alone: the time is the network's (run-context.ts isDistant). */
+  distant: boolean;
+  /** The run's state folder (run-context.ts): made now, so that the workers know it from their start. */
+  stateDir: string;
+  /** The rest of the preparation (the browser's reach, tokens, discovery, token proofs, latency samples). */
+  done: Promise<PreparedRun>;
+}
+
 export async function prepareRun(target: Target, options: PrepareOptions = {}): Promise<PreparedRun> {
+  return (await startPreparation(target, options)).done;
+}
+
+/**
+ * The preparation, returned once the target answered (its round trip known, the reset done) with the
+ * rest under way: global setup lets Playwright start its workers then, and they load while the
+ * preparation goes on (a worker's start is about a second of its processor; against a distant target
+ * the rest of the preparation is a dozen round trips). A target that does not answer rejects at once.
+ */
+export async function startPreparation(target: Target, options: PrepareOptions = {}): Promise<PreparationStarted> {
   preparing(true);
+  let done: Promise<PreparedRun> | undefined;
   try {
-    return await prepare(target, options);
+    const first = await begin(target, options);
+    done = first.done;
+    return first;
   } finally {
-    preparing(false);
+    if (done) void done.then(stopPreparing, stopPreparing);
+    else stopPreparing();
   }
 }
 
-async function prepare(target: Target, options: PrepareOptions): Promise<PreparedRun> {
+function stopPreparing(): void {
+  preparing(false);
+}
+
+async function begin(target: Target, options: PrepareOptions): Promise<PreparationStarted> {
   const startedAt = options.startedAt ?? new Date().toISOString();
   const redactor = new Redactor(targetSecrets(target));
   const catalogue = options.catalogue ?? loadCatalogue();
@@ -58,18 +90,37 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
   // One client for the rest of the preparation (token proofs, latency samples, the reset): one record
   // of its requests, on the process's one pool of kept-alive connections (http-policy.ts).
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
-  // The reset goes beside the preflight's second request, once the target answered its first.
+  // The reset goes beside the preflight's second requests, once the target answered its first.
   const reset = async () => (target.control && target.control.reset !== false ? resetReference(target, api) : false);
-  const { roundTripMs, beside: freshState } = await preflight(target, redactor, reset);
+  const { roundTripMs, sideBySide, beside: freshState } = await preflight(target, redactor, reset);
   stage('preflight');
   stage('reset');
-
-  // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
-  const reach = await learnReach(target);
-  stage('browser reach learnt');
-  const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
+  const distant = isDistant(roundTripMs, sideBySide);
+  const done = prepareTheRest({ target, options, startedAt, redactor, catalogue, api, roundTripMs, distant, freshState, stateDir });
+  return { roundTripMs, distant, stateDir, done };
+}
+
+interface Begun {
+  target: Target;
+  options: PrepareOptions;
+  startedAt: string;
+  redactor: Redactor;
+  catalogue: Catalogue;
+  api: ApiClient;
+  roundTripMs: number;
+  distant: boolean;
+  freshState: boolean;
+  stateDir: string;
+}
+
+async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
+  const { target, options, startedAt, redactor, catalogue, api, roundTripMs, distant, freshState, stateDir } = begun;
   try {
+    // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
+    const reach = await learnReach(target);
+    stage('browser reach learnt');
+    const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
     const t0 = performance.now();
     const tokens = await obtainTokens(target, browser, redactor);
     // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
@@ -106,10 +157,7 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
       stateDir,
       concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
       roundTripMs,
-      distant: isDistant(
-        roundTripMs,
-        latency.routes.flatMap((r) => r.samples),
-      ),
+      distant,
       latency,
     };
     const silent = silentRoutes();
@@ -124,17 +172,30 @@ async function prepare(target: Target, options: PrepareOptions): Promise<Prepare
   }
 }
 
+/** Requests the preflight sends side by side (each GET /users/me without a token: the cheapest answer of the API). */
+const SIDE_BY_SIDE = 6;
+
 /**
  * One clear message, instead of hundreds of identical failures, when the target does not answer.
- * Returns the round trip of a request (the quicker of two, once the connection is open), and what
- * `beside` gave: it runs once the target answered, beside the second request.
+ * Returns the round trip of a request (the quickest, once a connection is open), what `beside` gave
+ * (it runs once the target answered, beside the second requests), and, when the round trip is long
+ * enough for it to matter (DISTANT_MS), the answer times of SIDE_BY_SIDE requests sent together on
+ * connections already open: what tells a network's round trip from a busy machine (isDistant).
  */
-async function preflight<T>(target: Target, redactor: Redactor, beside: () => Promise<T>): Promise<{ roundTripMs: number; beside: T }> {
+async function preflight<T>(target: Target, redactor: Redactor, beside: () => Promise<T>): Promise<{ roundTripMs: number; sideBySide: number[]; beside: T }> {
   const api = new ApiClient(target.baseUrl, Math.min(target.requestTimeoutMs, 15_000), redactor);
+  const together = async () =>
+    (await Promise.all(Array.from({ length: SIDE_BY_SIDE }, () => api.get('/users/me', { authorization: null })))).map((r) => r.durationMs);
   try {
     const first = await api.get('/users/me', { authorization: null });
-    const [second, result] = await Promise.all([api.get('/users/me', { authorization: null }), beside()]);
-    return { roundTripMs: Math.min(first.durationMs, second.durationMs), beside: result };
+    // One of these goes on the connection the first opened; the others open theirs.
+    const [second, result] = await Promise.all([together(), beside()]);
+    const quickest = Math.min(first.durationMs, ...second);
+    if (quickest < DISTANT_MS) return { roundTripMs: quickest, sideBySide: [], beside: result };
+    // Long enough to matter: six more, on open connections; the round trip is the quickest of all thirteen
+    // (a busy machine's one slow answer does not make a nearby server distant).
+    const third = await together();
+    return { roundTripMs: Math.min(quickest, ...third), sideBySide: third, beside: result };
   } catch (err) {
     if (!(err instanceof NoAnswerError)) throw err;
     const error = new Error(

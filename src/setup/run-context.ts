@@ -84,11 +84,8 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
  * Side by side, a group's reads meet another's writes: the checks that compare two reads leave out
  * what the run's writes change between them (COH-ME-CARS: writes-between-reads.test.ts).
  */
-const DISTANT_MS = 20;
-/**
- * The round trip from which the latency samples are taken side by side (latency-sampling.ts), below
- * DISTANT_MS: isDistant reads those samples, so every target that may be distant has them.
- */
+export const DISTANT_MS = 20;
+/** The round trip from which the latency samples are taken side by side (latency-sampling.ts): each route a lane of its own. */
 export const SAMPLED_SIDE_BY_SIDE_MS = 10;
 export const GROUPS_SIDE_BY_SIDE_MS = 100;
 /** Workers against a target DISTANT_MS to GROUPS_SIDE_BY_SIDE_MS away. */
@@ -108,13 +105,13 @@ export function workersFor(distant: boolean, groups: number, given?: number, rou
 }
 
 /**
- * Whether the target is distant: its round trip is long (DISTANT_MS or more), and the samples taken
- * side by side (latency-sampling.ts) came back about as fast as one request alone (their median within
- * twice the round trip): the time is the network's, and requests overlap it. A busy machine, or a slow
- * server on it, also shows a long round trip, but requests sent together there queue on the cores,
- * each taking longer: the run then stays as on a nearby server (measured: a local run under heavy load
- * taken for a distant one overloaded the reference with five workers). Without samples
- * (VDS_LATENCY_SAMPLING=off), nothing says which: not distant.
+ * Whether the target is distant: its round trip is long (DISTANT_MS or more), and requests sent side
+ * by side on open connections (the preflight's, prepare-run.ts) came back about as fast as one request
+ * alone (their median within twice the round trip): the time is the network's, and requests overlap it.
+ * A busy machine, or a slow server on it, also shows a long round trip, but requests sent together
+ * there queue on the cores, each taking longer: the run then stays as on a nearby server (measured: a
+ * local run under heavy load taken for a distant one overloaded the reference with five workers).
+ * Without such samples, nothing says which: not distant.
  */
 export function isDistant(roundTripMs: number, sideBySideSamples: number[]): boolean {
   if (roundTripMs < DISTANT_MS || sideBySideSamples.length === 0) return false;
@@ -135,6 +132,9 @@ const MS_PER_REQUEST = 2;
 /** The run context's file in the run's state folder. */
 const CONTEXT_FILE = 'run-context.json';
 
+/** The file that says the preparation failed, and why, in place of the run context. */
+const FAILED_FILE = 'preparation-failed.json';
+
 /**
  * Hands the run context to the workers: a file of the run's state folder, readable by its owner only
  * (mode 0600; it holds every token of the run), whose folder the workers inherit in VDS_RUN_STATE. The
@@ -142,7 +142,80 @@ const CONTEXT_FILE = 'run-context.json';
  */
 export function publishRunContext(context: RunContext): void {
   writeJsonWhole(path.join(context.stateDir, CONTEXT_FILE), context);
-  process.env.VDS_RUN_STATE = context.stateDir;
+  announceRunState(context.stateDir);
+}
+
+/**
+ * Names the run's state folder to the processes started from now on (the workers), before its context
+ * is in it: they wait for it (awaitRunContext).
+ */
+export function announceRunState(stateDir: string): void {
+  process.env.VDS_RUN_STATE = stateDir;
+}
+
+/** Says to the waiting workers, in place of the context, that the preparation failed (a message, never a secret). */
+export function publishPreparationFailure(stateDir: string, message: string): void {
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  writeJsonWhole(path.join(stateDir, FAILED_FILE), { message });
+}
+
+/** The file that says the run was interrupted before its preparation ended: the waiting workers stop. */
+const INTERRUPTED_FILE = 'preparation-interrupted.json';
+
+/**
+ * Says to the waiting workers that the run was interrupted (Ctrl-C) before the preparation ended: a
+ * worker still loading when the signal came never saw it (Playwright's workers ignore it until the
+ * suite watches for it), and would wait for a context that no longer comes.
+ */
+export function publishPreparationInterrupted(stateDir: string, signal: NodeJS.Signals): void {
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  writeJsonWhole(path.join(stateDir, INTERRUPTED_FILE), { signal });
+}
+
+function preparationInterrupted(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dir = runOptions(env).runState;
+  try {
+    return dir ? (JSON.parse(fs.readFileSync(path.join(dir, INTERRUPTED_FILE), 'utf8')) as { signal: string }).signal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the preparation of the run failed, once it has (undefined while it goes on, and once it succeeded). */
+export function preparationFailure(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dir = runOptions(env).runState;
+  try {
+    return dir ? (JSON.parse(fs.readFileSync(path.join(dir, FAILED_FILE), 'utf8')) as { message: string }).message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A worker's run when the preparation failed or the run was interrupted before it ended: no check can run. */
+export interface RunStopped {
+  stopped: string;
+}
+
+/** How often a waiting worker looks for the run's context. */
+const WAIT_POLL_MS = 15;
+
+/**
+ * The run context, once the preparation published it: a worker starts while the preparation goes on
+ * (global setup), and its checks wait for it here. The preparation's failure, or the run's interruption
+ * (seen by this worker, `stop()`, or by the runner), ends the wait with the reason instead.
+ */
+export async function awaitRunContext(stop: () => string | undefined = () => undefined): Promise<RunContext | RunStopped> {
+  for (;;) {
+    const context = runContextIfAny();
+    if (context) return context;
+    const failed = preparationFailure();
+    if (failed !== undefined) return { stopped: `the run's preparation failed: ${failed}` };
+    const signal = preparationInterrupted();
+    const stopped = stop() ?? (signal ? `the run was interrupted (${signal}) before its preparation ended` : undefined);
+    if (stopped) return { stopped };
+    if (!runOptions().runState) throw new Error('The run context is missing: run the suite through playwright.config.ts (npm run conformance).');
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+  }
 }
 
 /**
@@ -164,12 +237,6 @@ export function runContextIfAny(env: NodeJS.ProcessEnv = process.env): RunContex
   } catch {
     return undefined;
   }
-}
-
-export function readRunContext(): RunContext {
-  const context = runContextIfAny();
-  if (!context) throw new Error('The run context is missing: run the suite through playwright.config.ts (npm run conformance).');
-  return context;
 }
 
 /** All secrets a target file can hold, before anything is minted. */

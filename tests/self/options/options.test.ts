@@ -6,7 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { OPTION_VARIABLES, runOptions } from '../../../src/options/options';
-import { publishRunContext, readRunContext, type RunContext } from '../../../src/setup/run-context';
+import {
+  announceRunState,
+  awaitRunContext,
+  publishPreparationFailure,
+  publishPreparationInterrupted,
+  publishRunContext,
+  runContextIfAny,
+  type RunContext,
+} from '../../../src/setup/run-context';
 import { OPTIONS_TABLE } from '../../../scripts/options-doc';
 import { blockInDocument, renderedBlock } from '../../../scripts/generated-block';
 
@@ -54,8 +62,44 @@ test('the run context reaches the workers as a file readable by its owner only; 
     expect(Object.values(process.env).some((v) => v?.includes('secret-token-value-1234'))).toBe(false);
     const file = path.join(stateDir, 'run-context.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(readRunContext().tokens.full).toBe('secret-token-value-1234');
+    expect(runContextIfAny()?.tokens.full).toBe('secret-token-value-1234');
     expect(runOptions().runState).toBe(stateDir);
+  } finally {
+    if (before === undefined) delete process.env.VDS_RUN_STATE;
+    else process.env.VDS_RUN_STATE = before;
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+});
+
+test('a worker started before the preparation ended waits for its context, its failure, or an interruption: never forever', async () => {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-options-'));
+  const before = process.env.VDS_RUN_STATE;
+  try {
+    announceRunState(stateDir);
+    const context = { stateDir, tokens: { full: 'secret-token-value-1234' }, secrets: [] } as unknown as RunContext;
+    // The context published while the worker waits: it gets it.
+    const waiting = awaitRunContext();
+    await new Promise((r) => setTimeout(r, 50));
+    publishRunContext(context);
+    expect(await waiting).toMatchObject({ tokens: { full: 'secret-token-value-1234' } });
+    // The preparation failed instead: the reason, which the route groups are skipped with.
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    const failing = awaitRunContext();
+    await new Promise((r) => setTimeout(r, 50));
+    publishPreparationFailure(stateDir, 'discovery got 429 Too Many Requests on GET /users/me/cars');
+    expect(await failing).toEqual({ stopped: "the run's preparation failed: discovery got 429 Too Many Requests on GET /users/me/cars" });
+    expect(fs.statSync(path.join(stateDir, 'preparation-failed.json')).mode & 0o777).toBe(0o600);
+    // Interrupted while it waits: the wait ends with the interruption's reason.
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    let signal: string | undefined;
+    const interrupted = awaitRunContext(() => signal);
+    setTimeout(() => (signal = 'the run was interrupted (SIGINT) before its preparation ended'), 50);
+    expect(await interrupted).toEqual({ stopped: 'the run was interrupted (SIGINT) before its preparation ended' });
+    // Interrupted where the runner saw it (a worker still loading when the signal came did not).
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    const told = awaitRunContext();
+    setTimeout(() => publishPreparationInterrupted(stateDir, 'SIGINT'), 50);
+    expect(await told).toEqual({ stopped: 'the run was interrupted (SIGINT) before its preparation ended' });
   } finally {
     if (before === undefined) delete process.env.VDS_RUN_STATE;
     else process.env.VDS_RUN_STATE = before;

@@ -83,6 +83,9 @@ test('a test that ended without its record yields no result, and its error, with
   expect(crashed.results).toEqual([]);
   expect(crashed.problem).toBe('cars: TypeError: x is undefined\n    at foo');
   expect(checkResultsOf(testOf({ status: 'interrupted' })).problem).toBe('cars: interrupted');
+  // Cut off by the run's own stop (Ctrl-C, or --max-failures reached in another worker): not a problem of its own.
+  expect(checkResultsOf(testOf({ status: 'interrupted' }), true)).toEqual({ results: [] });
+  expect(checkResultsOf(testOf({ status: 'failed', errors: [{ message: 'TypeError: x' }] }), true).problem).toMatch(/TypeError/);
   expect(checkResultsOf(testOf(undefined))).toEqual({ results: [] });
   expect(checkResultsOf(testOf({ status: 'skipped' }))).toEqual({ results: [] });
 });

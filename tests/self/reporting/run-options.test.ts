@@ -94,3 +94,21 @@ test('--certify refuses what narrows the run', () => {
   }
   expect(parseArgs(['--certify', '--target', 'local']).env.VDS_CERTIFY).toBe('1');
 });
+
+test('--max-failures 1 with the route groups side by side: what Playwright cut off in the other worker is not run, never the suite broken; the verdict stands (exit 1)', async () => {
+  test.setTimeout(300_000);
+  const reference = await startReference({ fault: 'error-body-object-not-array' });
+  try {
+    const run = await cli(['--max-failures', '1'], { target: reference.targetFile, env: { VDS_WORKERS: '2' } });
+    const c = certificateIn(run.reportsDir);
+    expect(run.code, run.output.slice(-2000)).toBe(EXIT.failed);
+    expect(c.run.errors, run.output.slice(-2000)).toEqual([]);
+    expect(c.counts.checks.failed).toBeGreaterThan(0);
+    const reasons = c.requirements.flatMap((r) => r.notRun.map((n) => n.reason));
+    expect(reasons.some((r) => /--max-failures/.test(r))).toBe(true);
+    // The sign-in checks in flight in the other worker see its browser closed: the stop's, not a defect of the suite.
+    expect(c.counts.checks.notRunBySuite ?? 0, reasons.filter((r) => /suite broke/.test(r)).join('\n')).toBe(0);
+  } finally {
+    await reference.stop();
+  }
+});

@@ -114,13 +114,13 @@ test("against a distant target the route groups run side by side and share the c
   expect(workersFor(false, 5, 3)).toBe(3);
 });
 
-test('distant: a long round trip whose side-by-side samples come back about as fast as one request alone; not a busy machine', () => {
+test("distant: a long round trip whose requests sent side by side (the preflight's) come back about as fast as one alone; not a busy machine", () => {
   const rtt = GROUPS_SIDE_BY_SIDE_MS + 200;
   // The network's time: requests sent together each take about the round trip.
   expect(isDistant(rtt, [rtt + 5, rtt + 10, rtt + 2, rtt + 40])).toBe(true);
   // A busy machine (or a slow server on it): requests sent together queue, each taking several round trips.
   expect(isDistant(rtt, [rtt * 3, rtt * 4, rtt * 2.5, rtt * 5])).toBe(false);
-  // Nearby, or nothing sampled (VDS_LATENCY_SAMPLING=off): one worker.
+  // Nearby, or no requests side by side (the preflight sends none below DISTANT_MS): one worker.
   expect(isDistant(10, [11, 12, 13])).toBe(false);
   expect(isDistant(rtt, [])).toBe(false);
   // Below the round trip from which the samples are taken side by side, there are none to read: never distant.

@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import type { Certificate } from '../../../src/verdict/model';
 import { newReportsDir, readJson, runCommand, startReference } from '../reporting/real-run';
 import { startProxy } from '../support/http-proxy';
+import { EXIT } from '../../../src/verdict/exit-codes';
 
 const SUBSET = '@(CORE-CAR-RECORD|ERR-CAR-NOT-FOUND|RESP-STATUS|SCOPE-NONE)\\b';
 
@@ -69,6 +70,33 @@ test('a rate limit: 429 answers are waited out (Retry-After) and counted, never 
     expect(c.counts.checks.failed).toBe(0);
     expect(c.run.throttledRequests).toBeGreaterThan(0);
     expect(run.output).toMatch(/throttled: \d+ answers? 429 Too Many Requests waited out/);
+  } finally {
+    await gateway.close();
+    await reference.stop();
+  }
+});
+
+test('a gateway that refuses every authorized request (429 each time): the preparation fails after the workers started; the run ends at once, no verdict, the reason said', async () => {
+  test.setTimeout(300_000);
+  const reference = await startReference();
+  const gateway = await startProxy({ refuse: (req) => /^Bearer /i.test(String(req.headers.authorization ?? '')) });
+  try {
+    // The preflight's requests carry no token (they pass); discovery's do, and get 429 after the one retry allowed.
+    const target = targetWith(reference.targetFile, { rateLimit: { requestsPerSecond: 1000, maxRetries: 1 } });
+    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], {
+      target,
+      env: { HTTP_PROXY: gateway.url, ...noProxyExceptions },
+      timeoutMs: 120_000,
+    });
+    expect(run.timedOut, run.output.slice(-2000)).toBe(false);
+    expect(run.code, run.output.slice(-2000)).toBe(EXIT.broken);
+    expect(run.output.match(/Error in the run's preparation: .*429/g), run.output.slice(-2000)).toHaveLength(1);
+    expect(run.output).toMatch(/no verdict, the run did not complete/);
+    const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));
+    expect(c.gate).toMatchObject({ status: 'failed', rule: 'the run did not complete' });
+    expect(c.counts.checks.failed).toBe(0);
+    expect(c.counts.checks.passed).toBe(0);
+    expect(JSON.stringify(c)).toMatch(/the run's preparation failed: .*429/);
   } finally {
     await gateway.close();
     await reference.stop();

@@ -27,8 +27,11 @@ export interface RunOptions {
   reportsDir?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
-  /** Sends this signal to the run's process group (as Ctrl-C does) `afterMs` after its output first matches `when`. */
-  interrupt?: { when: RegExp; afterMs: number; signal: NodeJS.Signals };
+  /**
+   * Sends this signal to the run's process group (as Ctrl-C does) `afterMs` after its output first
+   * matches `when`, or after `when()` first says true (asked every 20 ms: a file the run writes, say).
+   */
+  interrupt?: { when: RegExp | (() => boolean); afterMs: number; signal: NodeJS.Signals };
 }
 
 export function newReportsDir(): string {
@@ -63,13 +66,18 @@ export function runCommand(command: string[], options: RunOptions = {}): Promise
     const child = spawn(file, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let interrupting = false;
-    const read = (d: Buffer) => {
-      output += d;
+    const interruptIf = (met: boolean) => {
       const i = options.interrupt;
-      if (i && !interrupting && i.when.test(output)) {
+      if (i && !interrupting && met) {
         interrupting = true;
         setTimeout(() => killGroup(child, i.signal), i.afterMs);
       }
+    };
+    const when = options.interrupt?.when;
+    const watching = typeof when === 'function' ? setInterval(() => interruptIf(when()), 20) : undefined;
+    const read = (d: Buffer) => {
+      output += d;
+      if (when instanceof RegExp) interruptIf(when.test(output));
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
@@ -81,6 +89,7 @@ export function runCommand(command: string[], options: RunOptions = {}): Promise
     }, options.timeoutMs ?? 300_000);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(watching);
       resolve({ code, output: output.replace(/^npm warn.*\n/gm, ''), reportsDir, seconds: (Date.now() - started) / 1000, timedOut, pid: child.pid });
     });
   });

@@ -1,7 +1,8 @@
 // A small HTTP forward proxy for the operator-control tests: it forwards requests to their server
 // (absolute-URI requests, and those tunnelled with CONNECT, which it reads as HTTP itself), records
 // each request's headers, and can play an API gateway that limits the rate: beyond `limitPerSecond`
-// requests in the current second it answers 429 with a Retry-After.
+// requests in the current second it answers 429 with a Retry-After; `refuse` names requests it always
+// answers 429 (a gateway that throttles, say, every authorized request).
 import http from 'node:http';
 import { listenOnLoopback } from './loopback-server';
 
@@ -14,7 +15,7 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(options: { limitPerSecond?: number } = {}): Promise<Proxy> {
+export async function startProxy(options: { limitPerSecond?: number; refuse?: (req: http.IncomingMessage) => boolean } = {}): Promise<Proxy> {
   const state: Proxy = { url: '', seen: [], refused: 0, close: async () => undefined };
   let second = 0;
   let inSecond = 0;
@@ -22,7 +23,7 @@ export async function startProxy(options: { limitPerSecond?: number } = {}): Pro
     const now = Math.floor(Date.now() / 1000);
     if (now !== second) [second, inSecond] = [now, 0];
     inSecond += 1;
-    if (options.limitPerSecond && inSecond > options.limitPerSecond) {
+    if ((options.limitPerSecond && inSecond > options.limitPerSecond) || options.refuse?.(req)) {
       state.refused += 1;
       res
         .writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' })
