@@ -107,8 +107,12 @@ function prepare(p: PlannedCheck, inputs: CheckInputs): Prepared {
   const replay = replaying ? new ReplaySession(recordedChecks(replaying).get(p.key)) : undefined;
   const recording = !replay && runOptions().certify;
   const clock = replay?.clock ?? systemClock(recording);
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, inputs.secretRefs, replay ?? networkTransport, recording);
-  api.check = p.key;
+  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor, {
+    secretRefs: inputs.secretRefs,
+    transport: replay ?? networkTransport,
+    recordBodies: recording,
+    check: p.key,
+  });
   const seen = inputs.errorsSeen;
   const ctx = new CheckContext(
     target,

@@ -173,24 +173,38 @@ export function setTokenKeeper(keeper: typeof tokenKeeper): void {
   tokenKeeper = keeper;
 }
 
-export class ApiClient {
-  readonly exchanges: Exchange[] = [];
+/** What a check's client adds to setup's (ApiClient's last argument). */
+export interface ClientOptions {
+  /** Given, every exchange carries its curl line (the checks' clients; not setup's). */
+  secretRefs?: SecretRefs;
+  /** Where requests go: the network unless a replay answers them (src/setup/replay.ts). */
+  transport?: Transport;
+  /** Keep each answer's whole body (redacted) on its exchange: a certification's archive is replayed from it. */
+  recordBodies?: boolean;
   /** The check whose requests these are (its key): the run's timeline names it (src/transport/timeline.ts). */
   check?: string;
+}
+
+export class ApiClient {
+  readonly exchanges: Exchange[] = [];
   /** Every 4xx answer, whole (parsed body included): CORE-ERROR-BODY judges those of the group's checks (src/engine/errors-seen.ts). */
   readonly clientErrors: ApiResponse[] = [];
+  private readonly secretRefs?: SecretRefs;
+  private readonly transport: Transport;
+  private readonly recordBodies: boolean;
+  private readonly check?: string;
 
   constructor(
     readonly baseUrl: string,
     private readonly timeoutMs: number,
     private readonly redactor: Redactor,
-    /** Given, every exchange carries its curl line (the checks' clients; not setup's). */
-    private readonly secretRefs?: SecretRefs,
-    /** Where requests go: the network unless a replay answers them (src/setup/replay.ts). */
-    private readonly transport: Transport = networkTransport,
-    /** Keep each answer's whole body (redacted) on its exchange: a certification's archive is replayed from it. */
-    private readonly recordBodies = false,
-  ) {}
+    options: ClientOptions = {},
+  ) {
+    this.secretRefs = options.secretRefs;
+    this.transport = options.transport ?? networkTransport;
+    this.recordBodies = options.recordBodies ?? false;
+    this.check = options.check;
+  }
 
   url(pathOrUrl: string, query?: Query): string {
     const u = new URL(/^https?:/.test(pathOrUrl) ? pathOrUrl : this.baseUrl + pathOrUrl);

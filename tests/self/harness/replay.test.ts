@@ -31,7 +31,7 @@ function recorded(over: Partial<Exchange>): Exchange {
 function client(exchanges: Exchange[]): { api: ApiClient; session: ReplaySession } {
   const check: RecordedCheck = { key: 'K', requirement: 'R', group: 'users', status: 'passed', exchanges };
   const session = new ReplaySession(check);
-  return { api: new ApiClient(BASE, 1000, new Redactor(['replay-token-full', 'replay-token-otherUser']), undefined, session), session };
+  return { api: new ApiClient(BASE, 1000, new Redactor(['replay-token-full', 'replay-token-otherUser']), { transport: session }), session };
 }
 
 test("answers by method, URL and credential key, never by the token's value; identical requests in recorded order", async () => {
