@@ -437,7 +437,8 @@ function row(s: Scenario, samples: Sample[]): Row {
 /**
  * The round trips a run waits for one after the other, from a scenario whose server answers every
  * request L ms late against the same server at once: (wall at L - wall at 0) / L, and of them the
- * preparation's and the checks' (their spans' growth), the rest being the run's other stages.
+ * preparation's and the checks' (their spans' growth), the rest being the run's other stages (below
+ * zero when the workers' start, which the run at once waits for, went beside the late run's preparation).
  */
 function criticalPath(late: Row, atOnce: Row, latencyMs: number): CriticalPath | undefined {
   if (!late.timeline || !atOnce.timeline) return undefined;
@@ -551,7 +552,10 @@ async function main(): Promise<void> {
     ...paths.map(
       (p) =>
         `critical path (${p.scenario}, ${p.latencyMs} ms a round trip): ${p.roundTrips} round trips one after the other ` +
-        `(preparation ${p.preparation}, checks ${p.checks}, the rest ${p.other})`,
+        `(preparation ${p.preparation}, checks ${p.checks}, the rest ${p.other}` +
+        // Below zero: the workers' start, paid at once but not late, went beside the preparation's round trips.
+        (p.other < 0 ? ': the workers started beside the preparation' : '') +
+        ')',
     ),
     ...(atOnce && floor
       ? [`the default run is ${round(median(atOnce.walls.map((w, i) => w / floor.walls[i])))}x a bare Playwright run of one trivial test`]

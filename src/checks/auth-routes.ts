@@ -27,6 +27,7 @@ import {
   SIGN_IN_KEYS,
   signInForCheck,
   signInUrl,
+  together,
   type TokenRecord,
   tokenRequest,
   unreadable,
@@ -291,9 +292,12 @@ export async function signinScopeSubset(ctx: CheckContext): Promise<void> {
   expectStatus(res, 200, 'exchanging the code');
   const token = tokenOf(ctx, res, 'exchanging the code');
   const authorization = `Bearer ${token.access_token}`;
-  const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization });
+  // Two reads with the same token: nothing orders them (together, judged in this order).
+  const [me, cars] = await together([
+    ctx.call(ctx.catalogue.route('GET /users/me'), { authorization }),
+    ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization }),
+  ]);
   expectStatus(me, 200, 'a users_read token reads /users/me');
-  const cars = await ctx.call(ctx.catalogue.route('GET /users/me/cars'), { authorization });
   expectError(cars, { status: 403, type: 'AUTHORIZATION_ERROR', message: 'Token does not have the required scope', tip: 'names-scope', scope: 'cars_read' });
 }
 
