@@ -49,6 +49,8 @@ export interface PreparationStarted {
   distant: boolean;
   /** The run's state folder (run-context.ts): made now, so that the workers know it from their start. */
   stateDir: string;
+  /** The preparation's secrets (the target file's, then every token it mints): what a message of its failure is redacted with. */
+  redactor: Redactor;
   /** The rest of the preparation (the browser's reach, tokens, discovery, token proofs, latency samples). */
   done: Promise<PreparedRun>;
 }
@@ -98,7 +100,7 @@ async function begin(target: Target, options: PrepareOptions): Promise<Preparati
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
   const distant = isDistant(roundTripMs, sideBySide);
   const done = prepareTheRest({ target, options, startedAt, redactor, catalogue, api, roundTripMs, distant, freshState, stateDir });
-  return { roundTripMs, distant, stateDir, done };
+  return { roundTripMs, distant, stateDir, redactor, done };
 }
 
 interface Begun {
