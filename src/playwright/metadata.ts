@@ -48,45 +48,49 @@ export function readRunMetadata(metadata: Record<string, unknown>): RunMetadata 
 }
 
 /**
- * Records run warnings in the metadata. Merging blob reports spreads each shard's metadata over
- * the others', so every shard writes its own key and readRunWarnings takes the union.
+ * Records one shard's value under `key`. Merging blob reports spreads each shard's metadata over the
+ * others', so every shard writes its own key (`key.N`) and shardValues reads them all.
  */
-export function addRunWarnings(metadata: Record<string, unknown>, warnings: string[], shard?: number): void {
-  metadata[shard ? `${WARNINGS_KEY}.${shard}` : WARNINGS_KEY] = warnings;
+function addShardValue(metadata: Record<string, unknown>, key: string, value: unknown, shard?: number): void {
+  if (value !== undefined) metadata[shard ? `${key}.${shard}` : key] = value;
 }
 
-export function readRunWarnings(metadata: Record<string, unknown>): string[] {
-  const all = Object.keys(metadata)
-    .filter((k) => k === WARNINGS_KEY || k.startsWith(`${WARNINGS_KEY}.`))
-    .sort()
-    .flatMap((k) => (Array.isArray(metadata[k]) ? (metadata[k] as unknown[]).map(String) : []));
-  return [...new Set(all)];
-}
-
-/** Records the run's latency samples (global setup's), one key per shard as for the warnings. */
-export function addLatencySampling(metadata: Record<string, unknown>, sampling: LatencySampling | undefined, shard?: number): void {
-  if (sampling) metadata[shard ? `${LATENCY_KEY}.${shard}` : LATENCY_KEY] = sampling;
-}
-
-/** Every shard's latency samples (one for a run that was not sharded). */
-export function readLatencySamplings(metadata: Record<string, unknown>): LatencySampling[] {
+/** Every shard's value under `key` (one for a run that was not sharded), in shard order. */
+function shardValues(metadata: Record<string, unknown>, key: string): unknown[] {
   return Object.keys(metadata)
-    .filter((k) => k === LATENCY_KEY || k.startsWith(`${LATENCY_KEY}.`))
+    .filter((k) => k === key || k.startsWith(`${key}.`))
     .sort()
-    .map((k) => metadata[k] as LatencySampling)
-    .filter((s) => s && typeof s.method === 'string' && Array.isArray(s.routes));
+    .map((k) => metadata[k]);
 }
 
-/** Records why the run's preparation failed (its route groups were skipped), one key per shard as for the warnings. */
+/** Records the run's warnings (its preparation's). */
+export function addRunWarnings(metadata: Record<string, unknown>, warnings: string[], shard?: number): void {
+  addShardValue(metadata, WARNINGS_KEY, warnings, shard);
+}
+
+/** Every shard's warnings, each once. */
+export function readRunWarnings(metadata: Record<string, unknown>): string[] {
+  return [...new Set(shardValues(metadata, WARNINGS_KEY).flatMap((w) => (Array.isArray(w) ? w.map(String) : [])))];
+}
+
+/** Records the run's latency samples (its preparation's). */
+export function addLatencySampling(metadata: Record<string, unknown>, sampling: LatencySampling | undefined, shard?: number): void {
+  addShardValue(metadata, LATENCY_KEY, sampling, shard);
+}
+
+/** Every shard's latency samples. */
+export function readLatencySamplings(metadata: Record<string, unknown>): LatencySampling[] {
+  return shardValues(metadata, LATENCY_KEY).filter(
+    (s): s is LatencySampling => !!s && typeof (s as LatencySampling).method === 'string' && Array.isArray((s as LatencySampling).routes),
+  );
+}
+
+/** Records why the run's preparation failed (its route groups were skipped). */
 export function addPreparationFailure(metadata: Record<string, unknown>, message: string | undefined, shard?: number): void {
-  if (message !== undefined) metadata[shard ? `${FAILED_KEY}.${shard}` : FAILED_KEY] = message;
+  addShardValue(metadata, FAILED_KEY, message, shard);
 }
 
 /** Why each shard's preparation failed (none for a run whose preparation ended). */
 export function readPreparationFailures(metadata: Record<string, unknown>): string[] {
-  return Object.keys(metadata)
-    .filter((k) => k === FAILED_KEY || k.startsWith(`${FAILED_KEY}.`))
-    .sort()
-    .map((k) => metadata[k])
-    .filter((m): m is string => typeof m === 'string');
+  return shardValues(metadata, FAILED_KEY).filter((m): m is string => typeof m === 'string');
 }

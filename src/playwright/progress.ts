@@ -7,7 +7,7 @@ import type { FullConfig, Reporter, Suite, TestCase, TestError, TestResult, Test
 import { loadCatalogue, planChecks } from '../catalogue/catalogue';
 import { selectChecks, selectionFromEnv } from '../catalogue/selection';
 import { groupOf } from './results';
-import { preparationFailure, runContextIfAny } from '../setup/run-context';
+import { preparationEnded } from '../setup/run-context';
 
 const BAR = 24;
 /** How often the header looks whether the preparation ended. */
@@ -41,7 +41,7 @@ export default class ProgressReporter implements Reporter {
   }
 
   private printHeaderIfPrepared(): boolean {
-    if (!runContextIfAny() && preparationFailure() === undefined) return false;
+    if (!preparationEnded()) return false;
     this.printHeader();
     return true;
   }

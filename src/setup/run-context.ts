@@ -132,8 +132,8 @@ const MS_PER_REQUEST = 2;
 /** The run context's file in the run's state folder. */
 const CONTEXT_FILE = 'run-context.json';
 
-/** The file that says the preparation failed, and why, in place of the run context. */
-const FAILED_FILE = 'preparation-failed.json';
+/** The file that says, in place of the run context, why the preparation ended without one (PreparationStop). */
+const STOP_FILE = 'preparation-stopped.json';
 
 /**
  * Hands the run context to the workers: a file of the run's state folder, readable by its owner only
@@ -153,42 +153,40 @@ export function announceRunState(stateDir: string): void {
   process.env.VDS_RUN_STATE = stateDir;
 }
 
-/** Says to the waiting workers, in place of the context, that the preparation failed (a message, never a secret). */
-export function publishPreparationFailure(stateDir: string, message: string): void {
-  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  writeJsonWhole(path.join(stateDir, FAILED_FILE), { message });
-}
-
-/** The file that says the run was interrupted before its preparation ended: the waiting workers stop. */
-const INTERRUPTED_FILE = 'preparation-interrupted.json';
-
 /**
- * Says to the waiting workers that the run was interrupted (Ctrl-C) before the preparation ended: a
- * worker still loading when the signal came never saw it (Playwright's workers ignore it until the
- * suite watches for it), and would wait for a context that no longer comes.
+ * Why the preparation ended without a context: it failed (a message, never a secret), or the run was
+ * interrupted (Ctrl-C) before it ended: a worker still loading when the signal came never saw it
+ * (Playwright's workers ignore it until the suite watches for it), and would wait for a context that
+ * no longer comes.
  */
-export function publishPreparationInterrupted(stateDir: string, signal: NodeJS.Signals): void {
+export type PreparationStop = { failed: string } | { interrupted: NodeJS.Signals };
+
+/** Says to the waiting workers, in place of the context, why there will be none. */
+export function publishPreparationStop(stateDir: string, stop: PreparationStop): void {
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  writeJsonWhole(path.join(stateDir, INTERRUPTED_FILE), { signal });
+  writeJsonWhole(path.join(stateDir, STOP_FILE), stop);
 }
 
-function preparationInterrupted(env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** Why the preparation ended without a context, once it has (undefined while it goes on, and once it published one). */
+function preparationStop(env: NodeJS.ProcessEnv = process.env): PreparationStop | undefined {
   const dir = runOptions(env).runState;
   try {
-    return dir ? (JSON.parse(fs.readFileSync(path.join(dir, INTERRUPTED_FILE), 'utf8')) as { signal: string }).signal : undefined;
+    return dir ? (JSON.parse(fs.readFileSync(path.join(dir, STOP_FILE), 'utf8')) as PreparationStop) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Why the preparation of the run failed, once it has (undefined while it goes on, and once it succeeded). */
+/** Why the preparation failed, once it has (what the certificate says of a run that did not complete). */
 export function preparationFailure(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const stop = preparationStop(env);
+  return stop && 'failed' in stop ? stop.failed : undefined;
+}
+
+/** Whether the preparation ended: its context, or why there is none, published (read without parsing either). */
+export function preparationEnded(env: NodeJS.ProcessEnv = process.env): boolean {
   const dir = runOptions(env).runState;
-  try {
-    return dir ? (JSON.parse(fs.readFileSync(path.join(dir, FAILED_FILE), 'utf8')) as { message: string }).message : undefined;
-  } catch {
-    return undefined;
-  }
+  return !!dir && (fs.existsSync(path.join(dir, CONTEXT_FILE)) || fs.existsSync(path.join(dir, STOP_FILE)));
 }
 
 /** A worker's run when the preparation failed or the run was interrupted before it ended: no check can run. */
@@ -202,17 +200,16 @@ const WAIT_POLL_MS = 15;
 /**
  * The run context, once the preparation published it: a worker starts while the preparation goes on
  * (global setup), and its checks wait for it here. The preparation's failure, or the run's interruption
- * (seen by this worker, `stop()`, or by the runner), ends the wait with the reason instead.
+ * (a signal this worker saw, `signalled()`, or one the runner saw), ends the wait with the reason instead.
  */
-export async function awaitRunContext(stop: () => string | undefined = () => undefined): Promise<RunContext | RunStopped> {
+export async function awaitRunContext(signalled: () => NodeJS.Signals | undefined = () => undefined): Promise<RunContext | RunStopped> {
   for (;;) {
     const context = runContextIfAny();
     if (context) return context;
-    const failed = preparationFailure();
-    if (failed !== undefined) return { stopped: `the run's preparation failed: ${failed}` };
-    const signal = preparationInterrupted();
-    const stopped = stop() ?? (signal ? `the run was interrupted (${signal}) before its preparation ended` : undefined);
-    if (stopped) return { stopped };
+    const stop = preparationStop();
+    if (stop && 'failed' in stop) return { stopped: `the run's preparation failed: ${stop.failed}` };
+    const signal = signalled() ?? (stop && 'interrupted' in stop ? stop.interrupted : undefined);
+    if (signal) return { stopped: `the run was interrupted (${signal}) before its preparation ended` };
     if (!runOptions().runState) throw new Error('The run context is missing: run the suite through playwright.config.ts (npm run conformance).');
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
   }

@@ -6,15 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { OPTION_VARIABLES, runOptions } from '../../../src/options/options';
-import {
-  announceRunState,
-  awaitRunContext,
-  publishPreparationFailure,
-  publishPreparationInterrupted,
-  publishRunContext,
-  runContextIfAny,
-  type RunContext,
-} from '../../../src/setup/run-context';
+import { announceRunState, awaitRunContext, publishPreparationStop, publishRunContext, runContextIfAny, type RunContext } from '../../../src/setup/run-context';
 import { OPTIONS_TABLE } from '../../../scripts/options-doc';
 import { blockInDocument, renderedBlock } from '../../../scripts/generated-block';
 
@@ -86,19 +78,19 @@ test('a worker started before the preparation ended waits for its context, its f
     fs.rmSync(stateDir, { recursive: true, force: true });
     const failing = awaitRunContext();
     await new Promise((r) => setTimeout(r, 50));
-    publishPreparationFailure(stateDir, 'discovery got 429 Too Many Requests on GET /users/me/cars');
+    publishPreparationStop(stateDir, { failed: 'discovery got 429 Too Many Requests on GET /users/me/cars' });
     expect(await failing).toEqual({ stopped: "the run's preparation failed: discovery got 429 Too Many Requests on GET /users/me/cars" });
-    expect(fs.statSync(path.join(stateDir, 'preparation-failed.json')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(stateDir, 'preparation-stopped.json')).mode & 0o777).toBe(0o600);
     // Interrupted while it waits: the wait ends with the interruption's reason.
     fs.rmSync(stateDir, { recursive: true, force: true });
-    let signal: string | undefined;
+    let signal: NodeJS.Signals | undefined;
     const interrupted = awaitRunContext(() => signal);
-    setTimeout(() => (signal = 'the run was interrupted (SIGINT) before its preparation ended'), 50);
+    setTimeout(() => (signal = 'SIGINT'), 50);
     expect(await interrupted).toEqual({ stopped: 'the run was interrupted (SIGINT) before its preparation ended' });
     // Interrupted where the runner saw it (a worker still loading when the signal came did not).
     fs.rmSync(stateDir, { recursive: true, force: true });
     const told = awaitRunContext();
-    setTimeout(() => publishPreparationInterrupted(stateDir, 'SIGINT'), 50);
+    setTimeout(() => publishPreparationStop(stateDir, { interrupted: 'SIGINT' }), 50);
     expect(await told).toEqual({ stopped: 'the run was interrupted (SIGINT) before its preparation ended' });
   } finally {
     if (before === undefined) delete process.env.VDS_RUN_STATE;
