@@ -41,8 +41,13 @@ export interface RunContext {
   roundTripMs?: number;
   /** The target is distant (prepare-run.ts, isDistant): its route groups run side by side (workersFor). */
   distant?: boolean;
-  /** The requests each worker may have in flight at once: the target's maxConcurrency shared among the workers. */
+  /**
+   * The requests each worker may have in flight at once with its own slots: the target's maxConcurrency
+   * shared among the workers, or, with a slot pool, one each.
+   */
   requestSlots?: number;
+  /** Where the workers borrow request slots from the runner's pool (src/transport/request-slots.ts), when it lends. */
+  slotPool?: string;
   /** The server's answer time per GET route, sampled before the checks (src/setup/latency-sampling.ts). */
   latency?: LatencySampling;
   /**
@@ -122,6 +127,42 @@ export function isDistant(roundTripMs: number, sideBySideSamples: number[]): boo
 /** The request slots of each of `workers` workers: maxConcurrency shared among them (never below one). */
 export function requestSlotsFor(maxConcurrency: number, workers: number): number {
   return Math.max(1, Math.floor(maxConcurrency / Math.max(1, workers)));
+}
+
+/** How the workers share the target's maxConcurrency. */
+export interface SlotShare {
+  /** Each worker's own request slots. */
+  requestSlots: number;
+  /** The slots the runner lends among the workers (src/transport/request-slots.ts); 0: none, each has its share. */
+  lent: number;
+  /** Checks in flight per worker. */
+  concurrency: number;
+}
+
+/**
+ * A worker's own request slots when the runner lends the rest: a slot borrowed costs a message to the
+ * runner and back (20 ms at the median, 70 ms at the 90th percentile, measured at 300 ms of round trip
+ * with three busy workers), so the few requests a worker always keeps in flight (the device checks'
+ * write lanes: two or three) never wait for the runner.
+ */
+const OWN_SLOTS = 8;
+
+/**
+ * How `workers` workers share a cap of `maxConcurrency` requests in flight. A share each is enough
+ * when the round trip asks no more checks in flight than it (Little's law, concurrencyFor): then
+ * each worker keeps its share. Otherwise a worker whose groups need few slots (the device checks'
+ * write lane) would leave its share idle while the others queue: each worker keeps OWN_SLOTS, one is
+ * the runner's (the tokens' renewals), and the runner lends the rest among the workers as they ask,
+ * when that pool is more than a share.
+ */
+export function shareSlots(maxConcurrency: number, workers: number, roundTripMs: number, canLend = true, env: NodeJS.ProcessEnv = process.env): SlotShare {
+  const share = requestSlotsFor(maxConcurrency, workers);
+  const wanted = concurrencyFor(roundTripMs, maxConcurrency, env);
+  const own = Math.min(OWN_SLOTS, share);
+  const lent = maxConcurrency - workers * own - 1;
+  if (!canLend || workers <= 1 || wanted <= share || lent <= share)
+    return { requestSlots: share, lent: 0, concurrency: concurrencyFor(roundTripMs, share, env) };
+  return { requestSlots: own, lent, concurrency: wanted };
 }
 
 /** Checks in flight against a server on this machine. */

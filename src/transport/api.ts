@@ -19,7 +19,8 @@ import fs from 'node:fs';
 import { answered, refusal, routeKeyOf, unanswered } from './breaker';
 import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
 import { curlCommand, type SecretRefs } from './curl';
-import { freshConnections, httpPolicy, keptAliveConnections, requestSlot, retryAfterMs, throttle } from './http-policy';
+import { freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
+import { requestSlot } from './request-slots';
 import { now, requestDone, timelineOn } from './timeline';
 
 /** How many characters of an answer every exchange keeps (bodyExcerpt). */

@@ -6,9 +6,10 @@
 //               conformance failure by itself (run-check.ts reports the check not run)
 //   proxy, CA   HTTPS_PROXY / HTTP_PROXY / NO_PROXY as usual, and caFile: a PEM file of extra
 //               certificate authorities, trusted besides the system's
-//   maxConcurrency  at most N requests in flight at once from this process (default
-//               DEFAULT_MAX_CONCURRENCY; a worker's share when several share it: limitRequestsTo): a
-//               request waits for a slot before it is sent, and its time-out starts once it has one
+//   maxConcurrency  at most N requests in flight at once (default DEFAULT_MAX_CONCURRENCY), the run's:
+//               a worker's share when several share it (limitRequestsTo), or its own slot and those
+//               the runner lends it (request-slots.ts); a request waits for a slot before it is
+//               sent, and its time-out starts once it has one
 // and, whatever the target file says, the connections a request may go on (api.ts): kept alive and
 // reused (no longer than the server was seen keeping an idle one: connection-reuse.ts), or a fresh
 // one of its own (a POST; a request sent again after a reused connection closed unanswered).
@@ -202,26 +203,6 @@ export async function throttle(): Promise<void> {
 /** This process's share of the target's maxConcurrency, when several workers share it (global setup decides it). */
 export function limitRequestsTo(slots: number | undefined): void {
   if (slots !== undefined) policy = { ...policy, maxConcurrency: Math.min(policy.maxConcurrency, slots) };
-}
-
-let inFlight = 0;
-const waiting: Array<() => void> = [];
-
-/**
- * Waits for one of this process's maxConcurrency request slots; the function it returns gives it back
- * (once, whatever happens to the request). A slot given back goes to the longest waiting request.
- */
-export async function requestSlot(): Promise<() => void> {
-  if (inFlight < policy.maxConcurrency) inFlight += 1;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
-  let given = false;
-  return () => {
-    if (given) return;
-    given = true;
-    const next = waiting.shift();
-    if (next) next();
-    else inFlight -= 1;
-  };
 }
 
 /** Milliseconds a 429 asks to wait: Retry-After in seconds or as an HTTP date; 1 s without it. */

@@ -5,13 +5,28 @@
 // In-process (src/engine/in-process.ts: the command's preparation, checks and judgement); the sign-in
 // page's checks (a browser, whose requests are not the HTTP client's) are left out.
 // And the workers: against a distant target (a long round trip that requests sent together overlap)
-// the route groups run side by side, in up to three workers (run-context.ts workersFor, isDistant), through the command.
+// the route groups run side by side, in up to three workers (run-context.ts workersFor, isDistant),
+// through the command; the cap is theirs together, a few slots each and the rest lent by the runner
+// as they ask (src/transport/request-slots.ts): a group with many checks uses more than a fixed share
+// would give it, and the server still never sees more than the cap.
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadTarget } from '../../../src/setup/target';
 import { runInProcess } from '../../../src/engine/in-process';
-import { concurrencyFor, GROUPS_SIDE_BY_SIDE_MS, isDistant, requestSlotsFor, SAMPLED_SIDE_BY_SIDE_MS, workersFor } from '../../../src/setup/run-context';
-import { DEFAULT_MAX_CONCURRENCY } from '../../../src/transport/http-policy';
+import {
+  concurrencyFor,
+  GROUPS_SIDE_BY_SIDE_MS,
+  isDistant,
+  requestSlotsFor,
+  SAMPLED_SIDE_BY_SIDE_MS,
+  shareSlots,
+  workersFor,
+} from '../../../src/setup/run-context';
+import { configureHttp, DEFAULT_MAX_CONCURRENCY } from '../../../src/transport/http-policy';
+import { borrowSlotsFrom, lendSlots, poolAddress, requestSlot, SlotPool } from '../../../src/transport/request-slots';
 import { startReference, writeTargetFile } from '../../../scripts/reference-process';
 import { listenOnLoopback } from '../support/loopback-server';
 import { runCommand } from '../support/child-run';
@@ -21,18 +36,29 @@ const HELD_MS = 40;
 
 test.setTimeout(180_000);
 
-/** A proxy in front of `upstream` that holds every answer HELD_MS and counts the requests it holds at once. */
-async function countingProxy(upstream: string) {
+/**
+ * A proxy in front of `upstream` that holds every answer `heldMs` and counts the requests it holds at
+ * once, all together and by the segment after the API's version (/cars, /users: a route group's requests).
+ */
+async function countingProxy(upstream: string, heldMs = HELD_MS) {
   let now = 0;
   let most = 0;
   let total = 0;
+  const nowBy = new Map<string, number>();
+  const mostBy = new Map<string, number>();
   const server = http.createServer((req, res) => {
+    const first = /^\/v3(\/[^/?]*)/.exec(req.url ?? '/')?.[1] ?? '/';
     now += 1;
     total += 1;
     most = Math.max(most, now);
+    nowBy.set(first, (nowBy.get(first) ?? 0) + 1);
+    mostBy.set(first, Math.max(mostBy.get(first) ?? 0, nowBy.get(first)!));
     let done = false;
     const finish = () => {
-      if (!done) now -= 1;
+      if (!done) {
+        now -= 1;
+        nowBy.set(first, nowBy.get(first)! - 1);
+      }
       done = true;
     };
     // Held from its arrival until its answer is handed over ('finish': the client reads the answer
@@ -43,13 +69,13 @@ async function countingProxy(upstream: string) {
       setTimeout(() => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
-      }, HELD_MS);
+      }, heldMs);
     });
     forward.on('error', () => res.writeHead(502).end());
     req.pipe(forward);
   });
   const proxy = await listenOnLoopback(server);
-  return { ...proxy, most: () => most, total: () => total };
+  return { ...proxy, most: () => most, total: () => total, mostOn: (first: string) => mostBy.get(first) ?? 0 };
 }
 
 /** The reference's target file, its API behind the counting proxy (its control API reached directly). */
@@ -127,15 +153,102 @@ test("distant: a long round trip whose requests sent side by side (the preflight
   expect(isDistant(SAMPLED_SIDE_BY_SIDE_MS - 1, [SAMPLED_SIDE_BY_SIDE_MS - 1])).toBe(false);
 });
 
-test('through the command, a target 150 ms away runs its route groups side by side (three groups, a worker each), and they pass', async () => {
-  // One check in each of three route groups (users, cars, trips), the reference answering 150 ms late.
-  const grep = '^RESP-STATUS (GET /users/me|GET /cars/\\{carId\\}|GET /trips/\\{tripId\\}) ';
-  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', grep], {
-    env: { VDS_REFERENCE_LATENCY_MS: '150', VDS_REPORTS: 'certificate' },
-    timeoutMs: 120_000,
-  });
-  expect(run.code, run.output.slice(-3000)).toBe(0);
-  const groups = Number(/Running \d+ checks? in (\d+) route groups?/.exec(run.output)?.[1]);
-  expect(groups, run.output.slice(-3000)).toBe(3);
-  expect(run.output).toContain(`${groups} workers (the route groups side by side)`);
+test('the workers share the cap: a share each when the round trip asks no more, else a few slots each and the rest lent by the runner', () => {
+  // 40 ms asks 28 checks in flight: two workers' shares of 50 are enough.
+  expect(shareSlots(100, 2, 40, true, {})).toEqual({ requestSlots: 50, lent: 0, concurrency: 28 });
+  // 300 ms asks for the whole cap: three workers keep 8 slots each, the runner 1, and lends 75.
+  expect(shareSlots(100, 3, 300, true, {})).toEqual({ requestSlots: 8, lent: 75, concurrency: 100 });
+  // Every slot accounted for: the workers' own, the runner's one, the pool: never more than the cap.
+  for (const [cap, workers] of [
+    [100, 3],
+    [40, 3],
+    [100, 2],
+    [13, 2],
+  ]) {
+    const share = shareSlots(cap, workers, 300, true, {});
+    expect(workers * share.requestSlots + (share.lent ? share.lent + 1 : 0)).toBeLessThanOrEqual(cap);
+  }
+  // A pool no bigger than a share is not worth its messages; one worker, or no pool to be had: the shares.
+  expect(shareSlots(12, 3, 300, true, {}).lent).toBe(0);
+  expect(shareSlots(100, 1, 300, true, {})).toEqual({ requestSlots: 100, lent: 0, concurrency: 100 });
+  expect(shareSlots(100, 3, 300, false, {})).toEqual({ requestSlots: 33, lent: 0, concurrency: 33 });
+});
+
+test('the pool lends in turn among the workers that ask, never more than it holds, and takes back what a worker that leaves held', () => {
+  const pool = new SlotPool(4);
+  const got = { a: 0, b: 0, c: 0 };
+  const a = pool.join((line) => (got.a += Number(line.slice(1))));
+  const b = pool.join((line) => (got.b += Number(line.slice(1))));
+  const c = pool.join((line) => (got.c += Number(line.slice(1))));
+  a.receive('+10'); // a long queue first...
+  expect(got).toEqual({ a: 4, b: 0, c: 0 });
+  b.receive('+2'); // ...does not keep the next one waiting behind it: slots given back go in turn
+  c.receive('+1');
+  a.receive('-3');
+  expect(got).toEqual({ a: 5, b: 1, c: 1 });
+  expect(pool.lent).toBe(4);
+  c.receive('~5'); // no longer wanted (it had none outstanding): nothing changes
+  a.receive('-1');
+  expect(got).toEqual({ a: 5, b: 2, c: 1 });
+  // A worker gone gives back what it held: the others get it.
+  c.leave();
+  expect(got.a).toBe(6);
+  expect(pool.lent).toBe(4);
+  // More given back than lent, or a line that means nothing, changes nothing.
+  b.receive('-9');
+  b.receive('+x');
+  expect(pool.lent).toBeLessThanOrEqual(4);
+});
+
+test("through the socket: a worker's requests beyond its own slots wait for the runner's, and give them back", async () => {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-slots-'));
+  const { pool, close } = await lendSlots(poolAddress(stateDir), 2);
+  // This process keeps one slot of its own; another worker asks for one too.
+  configureHttp({ maxConcurrency: 1 });
+  let otherGot = 0;
+  const other = pool.join(() => (otherGot += 1));
+  try {
+    borrowSlotsFrom(poolAddress(stateDir));
+    const releases = await Promise.all([requestSlot(), requestSlot(), requestSlot()]);
+    expect(pool.lent).toBe(2);
+    let fourthStarted = false;
+    const fourth = requestSlot().then((release) => ((fourthStarted = true), release));
+    other.receive('+1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fourthStarted).toBe(false); // every slot is taken: one own, two lent
+    releases[2](); // a lent slot goes back to the pool, whose next in turn is the other worker
+    await expect.poll(() => otherGot).toBe(1);
+    expect(fourthStarted).toBe(false);
+    releases[0](); // the own slot goes to the request waiting here
+    const release = await fourth;
+    for (const r of [releases[1], release]) r();
+    await expect.poll(() => pool.lent).toBe(1); // the other worker's slot
+  } finally {
+    configureHttp({});
+    await close();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+});
+
+test('through the command, a target 150 ms away runs its route groups side by side, a group with many checks borrows beyond its share, and the server never sees more than the cap', async () => {
+  // The cars group's checks, and one check in each of two other route groups (users, trips), every
+  // answer held 150 ms by a proxy that counts them; a cap of 40: 13 each as fixed shares.
+  const reference = await startReference();
+  const proxy = await countingProxy(`http://127.0.0.1:${reference.port}`, 150);
+  try {
+    const grep = '^(RESP-STATUS (GET /users/me|GET /trips/\\{tripId\\}) |(CORE-ROUTE-ANSWERS|RESP-[A-Z-]+) GET /cars/)';
+    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--target', targetFile(proxy.origin, reference.control, 40), '--grep', grep], {
+      env: { VDS_REPORTS: 'certificate' },
+      timeoutMs: 120_000,
+    });
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+    const groups = Number(/Running \d+ checks? in (\d+) route groups?/.exec(run.output)?.[1]);
+    expect(groups, run.output.slice(-3000)).toBe(3);
+    expect(run.output).toContain(`${groups} workers (the route groups side by side)`);
+    expect(proxy.most(), 'requests the server held at once').toBeLessThanOrEqual(40);
+    expect(proxy.mostOn('/cars'), "the cars group's requests at once: more than a share of 13").toBeGreaterThan(requestSlotsFor(40, 3));
+  } finally {
+    await proxy.close();
+    await reference.stop();
+  }
 });
