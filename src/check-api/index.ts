@@ -10,7 +10,7 @@ export { signInForCheck } from './sign-in';
 export { NoAnswerError, type ApiResponse } from '../transport/api';
 export { errorProvokers, errorStatusesOf, resourceParam, type Route } from '../catalogue/catalogue';
 export { expandDeep, expandTemplate, rawBody, rfc3339, unknownIdLike } from '../catalogue/templates';
-export { checkContract, describeViolations, documentedOnly } from '../schemas/validate';
+export { canonicalJson, checkContract, describeViolations, documentedKey, documentedOnly } from '../schemas/validate';
 export type { DataKey } from '../setup/run-context';
 export { SCOPES, type TokenKey } from '../setup/target';
 export {

@@ -3,8 +3,9 @@
 // in combination (limit within a range or the default range, inclusive=true within the range), never
 // assuming which items a limit keeps nor the order of a list (neither document states them).
 import {
+  canonicalJson,
   type CheckContext,
-  documentedOnly,
+  documentedKey,
   expectArray,
   expectError,
   expectJson,
@@ -49,8 +50,7 @@ function recordKey(route: Route, item: unknown): string {
   const memo = item && typeof item === 'object' ? keysOf(contract) : undefined;
   const known = memo?.get(item as object);
   if (known !== undefined) return known;
-  const documented = contract ? documentedOnly(contract, item) : item;
-  const key = JSON.stringify(documented, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+  const key = contract ? documentedKey(contract, item) : canonicalJson(item);
   memo?.set(item as object, key);
   return key;
 }

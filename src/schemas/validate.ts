@@ -172,37 +172,95 @@ function facets(schema: unknown, base: string): Facet[] {
 }
 
 /**
+ * What a list of facets says of an object's members and an array's items, worked out once per list
+ * (the lists are themselves made once: facets(), membersOf(), itemsOf()), not once per record: a
+ * list of thousands of records walks the same few.
+ */
+interface Shape {
+  /** The facets that describe members (have properties); none: the object's members are not described. */
+  withProps: Facet[];
+  /** A declared member's facets, by name. */
+  members: Map<string, Facet[]>;
+  /** An item's facets, by index where prefixItems differ, else under -1. */
+  items: Map<number, Facet[]>;
+}
+const shapes = new WeakMap<Facet[], Shape>();
+
+function shapeOf(schemas: Facet[]): Shape {
+  let shape = shapes.get(schemas);
+  if (!shape) {
+    shape = { withProps: schemas.filter((f) => f.schema.properties && typeof f.schema.properties === 'object'), members: new Map(), items: new Map() };
+    shapes.set(schemas, shape);
+  }
+  return shape;
+}
+
+/** The facets of member `key` of an object the facets describe; undefined: a member they do not declare. */
+function membersOf(shape: Shape, key: string): Facet[] | undefined {
+  const known = shape.members.get(key);
+  if (known) return known;
+  const declaring = shape.withProps.filter((f) => Object.prototype.hasOwnProperty.call(f.schema.properties, key));
+  if (declaring.length === 0) return undefined; // not kept: a server's own member names are not the schema's
+  const out = declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base));
+  shape.members.set(key, out);
+  return out;
+}
+
+/** The facets of item `i` of an array the facets describe. */
+function itemsOf(shape: Shape, schemas: Facet[], i: number): Facet[] {
+  const byIndex = schemas.some((f) => Array.isArray(f.schema.prefixItems) && i < (f.schema.prefixItems as unknown[]).length);
+  const k = byIndex ? i : -1;
+  let out = shape.items.get(k);
+  if (!out) {
+    out = schemas.flatMap((f) => {
+      const prefix = f.schema.prefixItems as unknown[] | undefined;
+      const s = prefix && i < prefix.length ? prefix[i] : f.schema.items;
+      return facets(s, f.base);
+    });
+    shape.items.set(k, out);
+  }
+  return out;
+}
+
+/**
  * Walks a body with its schemas: returns the body keeping only the members the schemas describe, and
  * adds to `unknown` the pointer of every member they do not.
  */
 function walk(value: unknown, schemas: Facet[], pointer: string, unknown: string[]): unknown {
-  if (Array.isArray(value)) {
-    return value.map((item, i) => {
-      const sub = schemas.flatMap((f) => {
-        const prefix = f.schema.prefixItems as unknown[] | undefined;
-        const s = prefix && i < prefix.length ? prefix[i] : f.schema.items;
-        return facets(s, f.base);
-      });
-      return walk(item, sub, `${pointer}/${i}`, unknown);
-    });
-  }
+  const shape = shapeOf(schemas);
+  if (Array.isArray(value)) return value.map((item, i) => walk(item, itemsOf(shape, schemas, i), `${pointer}/${i}`, unknown));
   if (value === null || typeof value !== 'object') return value;
-  const withProps = schemas.filter((f) => f.schema.properties && typeof f.schema.properties === 'object');
-  if (withProps.length === 0) return value; // the contract does not describe this object's members
+  if (shape.withProps.length === 0) return value; // the contract does not describe this object's members
   const documented: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value as Record<string, unknown>)) {
     const memberPointer = `${pointer}/${escapePointerToken(key)}`;
-    const declaring = withProps.filter((f) => Object.prototype.hasOwnProperty.call(f.schema.properties, key));
-    if (declaring.length === 0) unknown.push(memberPointer);
-    else
-      documented[key] = walk(
-        member,
-        declaring.flatMap((f) => facets((f.schema.properties as Schema)[key], f.base)),
-        memberPointer,
-        unknown,
-      );
+    const declared = membersOf(shape, key);
+    if (!declared) unknown.push(memberPointer);
+    else documented[key] = walk(member, declared, memberPointer, unknown);
   }
   return documented;
+}
+
+/** A value as JSON with every object's members in name order, at every depth. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/** documentedOnly's value as canonicalJson, made in one pass. */
+function documentedJson(value: unknown, schemas: Facet[]): string {
+  const shape = shapeOf(schemas);
+  if (Array.isArray(value)) return `[${value.map((item, i) => documentedJson(item, itemsOf(shape, schemas, i))).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (shape.withProps.length === 0) return canonicalJson(value);
+  const parts: string[] = [];
+  for (const key of Object.keys(value).sort()) {
+    const declared = membersOf(shape, key);
+    if (declared) parts.push(`${JSON.stringify(key)}:${documentedJson((value as Record<string, unknown>)[key], declared)}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /** Walks `body` with a contract ("car[]" walks the array with the car schema as its items). */
@@ -230,6 +288,17 @@ export function unknownFields(contract: string, body: unknown): string[] {
  */
 export function documentedOnly(contract: string, body: unknown): unknown {
   return walkContract(contract, body).documented;
+}
+
+/**
+ * An item's identity in two answers: documentedOnly's members as JSON, in name order at every depth
+ * (two answers may list the members in another order). Equal keys, equal documented members.
+ */
+export function documentedKey(contract: string, body: unknown): string {
+  const { name, isArray } = splitName(contract);
+  const schema = contractRegistry().schemas.get(name)!;
+  const root = facets(schema, schema.$id as string);
+  return isArray && Array.isArray(body) ? `[${body.map((item) => documentedJson(item, root)).join(',')}]` : documentedJson(body, root);
 }
 
 /**

@@ -10,7 +10,7 @@ import { runOptions } from '../options/options';
 import { DEFAULT_MAX_CONCURRENCY } from '../transport/http-policy';
 import { Redactor } from '../util/redact';
 import { writeJsonWhole } from '../util/write-whole';
-import { keptSecrets } from './token-keeper';
+import { keptSecrets, keptSecretsStamp } from './token-keeper';
 
 export type { DataKey } from './target';
 
@@ -296,7 +296,19 @@ export function targetSecrets(target: Target): string[] {
   ].filter((v): v is string => typeof v === 'string');
 }
 
-/** The run's secrets: those it started with, and the tokens renewed since (token-keeper.ts). */
+/** The last redactor made: the next check's while the run's secrets stay the same. */
+let lastRedactor: { secrets: readonly string[]; kept: string; redactor: Redactor } | undefined;
+
+/**
+ * The run's secrets: those it started with, and the tokens renewed since (token-keeper.ts). One
+ * redactor for the checks that follow one another while these stay the same (its pattern is built
+ * once, not per check); what a check mints and adds to it (codes, tokens) is redacted from the next
+ * checks' records too.
+ */
 export function redactorFor(context: Pick<RunContext, 'secrets'> & Partial<Pick<RunContext, 'stateDir'>>): Redactor {
-  return new Redactor([...context.secrets, ...keptSecrets(context.stateDir)]);
+  const kept = keptSecretsStamp(context.stateDir);
+  if (lastRedactor?.secrets === context.secrets && lastRedactor.kept === kept) return lastRedactor.redactor;
+  const redactor = new Redactor([...context.secrets, ...keptSecrets(context.stateDir)]);
+  lastRedactor = { secrets: context.secrets, kept, redactor };
+  return redactor;
 }

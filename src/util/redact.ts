@@ -26,6 +26,7 @@ export class Redactor {
 
   /** Registers secret values; short values are ignored (they would blank ordinary words). */
   add(...values: Array<string | undefined>): void {
+    const before = this.secrets.length;
     for (const v of values) {
       if (typeof v === 'string' && v.length >= 6 && !this.secrets.includes(v)) {
         this.secrets.push(v);
@@ -34,6 +35,8 @@ export class Redactor {
         if (encoded !== v) this.secrets.push(encoded);
       }
     }
+    // Known already (each request with a kept token adds its values again): the pattern stands.
+    if (this.secrets.length === before) return;
     this.secrets.sort((a, b) => b.length - a.length);
     this.pattern = this.secrets.length ? new RegExp(this.secrets.map(escapeRegExp).join('|'), 'g') : undefined;
   }

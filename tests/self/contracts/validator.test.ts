@@ -5,6 +5,8 @@ import {
   checkContract,
   contractRegistry,
   describeViolations,
+  canonicalJson,
+  documentedKey,
   documentedOnly,
   unknownFields,
   validatorFor,
@@ -170,4 +172,41 @@ test('schemas are compiled once per process, each when first used; compileAll co
   expect(validatorFor('car')).toBe(registry.validators.get('car'));
   compileAll();
   expect(registry.validators.size).toBe(registry.schemas.size);
+});
+
+test.describe('documentedKey', () => {
+  /** The same members in the reverse order, at every depth. */
+  const reversed = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(reversed)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .reverse()
+              .map(([k, x]) => [k, reversed(x)]),
+          )
+        : v;
+
+  test('is documentedOnly as JSON with the members in name order: the same whatever order the answer lists them in', () => {
+    for (const { contract, body } of ex.ACCEPTED) {
+      expect(documentedKey(contract, body), contract).toBe(canonicalJson(documentedOnly(contract, body)));
+      expect(documentedKey(contract, reversed(body)), contract).toBe(documentedKey(contract, body));
+    }
+    expect(JSON.parse(documentedKey('trip', ex.trip))).toEqual(documentedOnly('trip', ex.trip));
+  });
+
+  test('members the documents do not show do not change it; a documented one does, at any depth', () => {
+    const summary = { ...ex.tripSummary, requestId: 'r-1', beginLocation: { ...ex.location, servedAt: ex.DATES.zulu } };
+    expect(documentedKey('tripSummary', summary)).toBe(documentedKey('tripSummary', ex.tripSummary));
+    expect(documentedKey('tripSummary', { ...ex.tripSummary, beginLocation: { ...ex.location, latitude: 1.5 } })).not.toBe(
+      documentedKey('tripSummary', ex.tripSummary),
+    );
+    expect(documentedKey('location[]', [{ ...ex.location, serial: 1 }])).toBe(documentedKey('location[]', [ex.location]));
+    expect(documentedKey('car', 'text')).toBe('"text"');
+  });
+
+  test('canonicalJson: members in name order at every depth, arrays in their order', () => {
+    expect(canonicalJson({ b: [{ d: 1, c: null }], a: 'x' })).toBe('{"a":"x","b":[{"c":null,"d":1}]}');
+    expect(canonicalJson([2, 1])).toBe('[2,1]');
+  });
 });
