@@ -94,13 +94,18 @@ async function begin(target: Target, options: PrepareOptions): Promise<Preparati
   const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
   // The reset goes beside the preflight's second requests, once the target answered its first.
   const reset = async () => (target.control && target.control.reset !== false ? resetReference(target, api) : false);
-  const { roundTripMs, sideBySide, beside: freshState } = await preflight(target, redactor, reset);
+  const { beside: freshState, distance } = await preflight(target, redactor, reset);
   stage('preflight');
   stage('reset');
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
-  const distant = isDistant(roundTripMs, sideBySide);
-  const done = prepareTheRest({ target, options, startedAt, redactor, catalogue, api, roundTripMs, distant, freshState, stateDir });
-  return { roundTripMs, distant, stateDir, redactor, done };
+  // The rest goes on beside a distant target's last preflight requests (its round trip on open connections).
+  const done = prepareTheRest({ target, options, startedAt, redactor, catalogue, api, distance, freshState, stateDir });
+  // Its failure is its reader's (global setup, after this returns); not the process's while it waits here.
+  done.catch(() => undefined);
+  // The target stopped answering: thrown here; the rest fails on its own (and removes the state folder).
+  const measured = await distance;
+  const { roundTripMs } = measured;
+  return { roundTripMs, distant: isDistant(roundTripMs, measured.sideBySide), stateDir, redactor, done };
 }
 
 interface Begun {
@@ -110,14 +115,14 @@ interface Begun {
   redactor: Redactor;
   catalogue: Catalogue;
   api: ApiClient;
-  roundTripMs: number;
-  distant: boolean;
+  /** The round trip, known once the preflight's last requests are back. */
+  distance: Promise<Distance>;
   freshState: boolean;
   stateDir: string;
 }
 
 async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
-  const { target, options, startedAt, redactor, catalogue, api, roundTripMs, distant, freshState, stateDir } = begun;
+  const { target, options, startedAt, redactor, catalogue, api, freshState, stateDir } = begun;
   try {
     // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
     const reach = await learnReach(target);
@@ -134,6 +139,8 @@ async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
     await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor, api);
     const t2 = performance.now();
     stage('token proofs');
+    const { roundTripMs, sideBySide } = await begun.distance;
+    const distant = isDistant(roundTripMs, sideBySide);
     const latency =
       options.latencySampling === false
         ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
@@ -177,28 +184,26 @@ async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
 /** Requests the preflight sends side by side (each GET /users/me without a token: the cheapest answer of the API). */
 const SIDE_BY_SIDE = 6;
 
+/** A request's round trip (the quickest, on an open connection), and the answer times of requests sent side by side on open connections (isDistant). */
+interface Distance {
+  roundTripMs: number;
+  sideBySide: number[];
+}
+
 /**
  * One clear message, instead of hundreds of identical failures, when the target does not answer.
- * Returns the round trip of a request (the quickest, once a connection is open), what `beside` gave
- * (it runs once the target answered, beside the second requests), and, when the round trip is long
- * enough for it to matter (DISTANT_MS), the answer times of SIDE_BY_SIDE requests sent together on
- * connections already open: what tells a network's round trip from a busy machine (isDistant).
+ * Returns, once the target answered twice (a request alone, then SIDE_BY_SIDE more), what `beside`
+ * gave (it runs once the target answered, beside the second requests), and the target's distance:
+ * the round trip of a request (the quickest, once a connection is open) and, when it is long enough
+ * for it to matter (DISTANT_MS), the answer times of SIDE_BY_SIDE more requests sent together on
+ * connections already open: what tells a network's round trip from a busy machine (isDistant). Those
+ * are under way when it returns: the rest of the preparation goes on beside them.
  */
-async function preflight<T>(target: Target, redactor: Redactor, beside: () => Promise<T>): Promise<{ roundTripMs: number; sideBySide: number[]; beside: T }> {
+async function preflight<T>(target: Target, redactor: Redactor, beside: () => Promise<T>): Promise<{ beside: T; distance: Promise<Distance> }> {
   const api = new ApiClient(target.baseUrl, Math.min(target.requestTimeoutMs, 15_000), redactor);
   const together = async () =>
     (await Promise.all(Array.from({ length: SIDE_BY_SIDE }, () => api.get('/users/me', { authorization: null })))).map((r) => r.durationMs);
-  try {
-    const first = await api.get('/users/me', { authorization: null });
-    // One of these goes on the connection the first opened; the others open theirs.
-    const [second, result] = await Promise.all([together(), beside()]);
-    const quickest = Math.min(first.durationMs, ...second);
-    if (quickest < DISTANT_MS) return { roundTripMs: quickest, sideBySide: [], beside: result };
-    // Long enough to matter: six more, on open connections; the round trip is the quickest of all thirteen
-    // (a busy machine's one slow answer does not make a nearby server distant).
-    const third = await together();
-    return { roundTripMs: Math.min(quickest, ...third), sideBySide: third, beside: result };
-  } catch (err) {
+  const noAnswer = (err: unknown): never => {
     if (!(err instanceof NoAnswerError)) throw err;
     const error = new Error(
       `The target "${target.name}" (${target.baseUrl}) does not answer: ${err.message.replace(/^GET \S+: /, '')}.\n` +
@@ -206,6 +211,19 @@ async function preflight<T>(target: Target, redactor: Redactor, beside: () => Pr
     );
     error.stack = error.message; // the stack says nothing useful to the reader here
     throw error;
+  };
+  try {
+    const first = await api.get('/users/me', { authorization: null });
+    // One of these goes on the connection the first opened; the others open theirs.
+    const [second, result] = await Promise.all([together(), beside()]);
+    const quickest = Math.min(first.durationMs, ...second);
+    if (quickest < DISTANT_MS) return { beside: result, distance: Promise.resolve({ roundTripMs: quickest, sideBySide: [] }) };
+    // Long enough to matter: six more, on open connections; the round trip is the quickest of all thirteen
+    // (a busy machine's one slow answer does not make a nearby server distant).
+    const distance = together().then((third) => ({ roundTripMs: Math.min(quickest, ...third), sideBySide: third }), noAnswer);
+    return { beside: result, distance };
+  } catch (err) {
+    return noAnswer(err);
   }
 }
 

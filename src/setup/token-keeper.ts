@@ -95,13 +95,13 @@ export function stopKeeping(): void {
   inFlight.clear();
 }
 
-/** The secrets renewals added (new access and refresh tokens): the run's redaction includes them. */
 /** What changes when the kept secrets do (the file's time and size), '' without any. */
 export function keptSecretsStamp(stateDir: string | undefined): string {
   const stat = stateDir ? fs.statSync(path.join(stateDir, SECRETS_FILE), { throwIfNoEntry: false }) : undefined;
   return stat ? `${stat.ino}:${stat.mtimeMs}:${stat.size}` : '';
 }
 
+/** The secrets renewals added (new access and refresh tokens): the run's redaction includes them. */
 export function keptSecrets(stateDir: string | undefined): string[] {
   if (!stateDir) return [];
   const file = path.join(stateDir, SECRETS_FILE);
