@@ -91,23 +91,38 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
   /** The primary user, their car with the most data, its trip and window, and a car without a device; the choice line. */
   async function discoverPrimary(notes: string[]): Promise<string | undefined> {
     let choice: string | undefined;
+    // Beside /users/me, the user's own list (GET /users/me/cars: the same car records), so that its
+    // cars' trips are looked at while the list by id is asked: used when that list names the same cars
+    // in the same order, else looked at again for its cars (the choice stays the list by id's).
+    const early = !data.userId && !data.carId && Boolean(tokens.full) && target.env !== 'sandbox';
+    const [me, ownList] = await Promise.all([
+      !data.userId && tokens.full ? getJson('/users/me', bearer('full'), notes) : undefined,
+      early ? getJson('/users/me/cars', bearer('full'), []) : undefined,
+    ]);
     if (!data.userId) {
-      if (tokens.full) data.userId = idOf(await getJson('/users/me', bearer('full'), notes));
+      if (tokens.full) data.userId = idOf(me);
       missing('userId', tokens.full ? 'GET /users/me gave no id' : 'no primary token (tokens.full) to ask /users/me');
     }
+    const earlyCandidates = Array.isArray(ownList) ? candidatesOf(carRecords(ownList)) : [];
+    const earlyNotes: string[] = [];
+    let earlyStopped = false;
+    const earlyLook = earlyCandidates.length && canReadById ? carWithMostData(earlyCandidates, byIdAuth, earlyNotes, () => earlyStopped) : undefined;
+    void earlyLook?.catch(() => undefined);
     // The primary car: one with trips, so that range, trip and coherence checks have data.
     let cars: Array<Record<string, unknown>> = [];
     if (data.userId && canReadById) {
       const list = await getJson(`/users/${encodeURIComponent(data.userId)}/cars`, byIdAuth, notes);
-      // Only the records of it: an odd element (null, a number) is the list checks' to fail, not discovery's.
-      if (Array.isArray(list)) cars = list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c));
+      if (Array.isArray(list)) cars = carRecords(list);
     }
-    // The user's own cars first (on a server that keeps its state, the cars earlier runs created, with no
-    // data, may fill the start of the list), the most recently updated first (the likeliest to have been
-    // driven lately: a tie on the most trips goes to it).
-    const ownCars = idsOf([...byLastUpdate(cars.filter((c) => !isSuiteCreatedCar(c))), ...cars.filter(isSuiteCreatedCar)]);
-    const primaryCandidates = data.carId ? [data.carId] : ownCars;
-    const primary = canReadById ? await carWithMostData(primaryCandidates, byIdAuth, notes) : undefined;
+    const primaryCandidates = data.carId ? [data.carId] : candidatesOf(cars);
+    let primary: Chosen | undefined;
+    if (earlyLook && JSON.stringify(earlyCandidates) === JSON.stringify(primaryCandidates)) {
+      primary = await earlyLook;
+      notes.push(...earlyNotes);
+    } else {
+      earlyStopped = true;
+      primary = canReadById ? await carWithMostData(primaryCandidates, byIdAuth, notes) : undefined;
+    }
     if (primary) {
       const givenTrip = data.tripId;
       data.carId ??= primary.carId;
@@ -182,14 +197,20 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
    * recent 28-day window where any of them has one (ties: the first in the order given), that window
    * (ending with its data when it holds only its last few trips: FEW_TRIPS) and its first trip.
    */
-  async function carWithMostData(carIds: string[], authorization: string | null | undefined, notes: string[]): Promise<Chosen | undefined> {
+  async function carWithMostData(
+    carIds: string[],
+    authorization: string | null | undefined,
+    notes: string[],
+    stopped: () => boolean = () => false,
+  ): Promise<Chosen | undefined> {
     const examined = carIds;
-    for (let i = 0; i < WINDOWS_SEARCHED; i++) {
+    for (let i = 0; i < WINDOWS_SEARCHED && !stopped(); i++) {
       // Whole seconds, written as the checks write dates (rfc3339): a check that narrows the window
       // compares items with the very bounds it sent.
       const end = new Date(Math.floor(now.getTime() / 1000) * 1000 - i * WINDOW_DAYS * DAY);
       const range = { begin: rfc3339(new Date(end.getTime() - WINDOW_DAYS * DAY)), end: rfc3339(end) };
       const lists = await inTurns(examined, LOOKUPS_AT_ONCE, async (carId) => {
+        if (stopped()) return [];
         const trips = await getJson(`/cars/${encodeURIComponent(carId)}/trips`, authorization, notes, range);
         return Array.isArray(trips) ? trips : [];
       });
@@ -223,6 +244,23 @@ interface Chosen {
   trips: number;
   /** How many cars were looked at. */
   examined: number;
+}
+
+/** The records of a car list: an odd element (null, a number) is the list checks' to fail, not discovery's. */
+function carRecords(list: unknown[]): Array<Record<string, unknown>> {
+  return list.filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && !Array.isArray(c));
+}
+
+/**
+ * The cars to look at, in order: the user's own first (on a server that keeps its state, the cars
+ * earlier runs created, with no data, may fill the start of the list), the most recently updated
+ * first (the likeliest to have been driven lately: a tie on the most trips goes to it).
+ */
+function candidatesOf(cars: Array<Record<string, unknown>>): string[] {
+  const ids = [...byLastUpdate(cars.filter((c) => !isSuiteCreatedCar(c))), ...cars.filter(isSuiteCreatedCar)].map((c) =>
+    'id' in c ? String(c.id) : undefined,
+  );
+  return ids.filter((id): id is string => !!id);
 }
 
 /** Car records, the most recently updated first (lastUpdateDate; a car without a readable one keeps its place after them). */
