@@ -29,6 +29,7 @@ import { failureOf, type CheckRecord } from '../verdict/check-record';
 import { CHECKS, EARLY } from '../checks';
 import { runOptions } from '../options/options';
 import type { ErrorsSeen } from './errors-seen';
+import { writes } from './schedule';
 
 export interface CheckInputs {
   target: Target;
@@ -112,6 +113,8 @@ function prepare(p: PlannedCheck, inputs: CheckInputs): Prepared {
     transport: replay ?? networkTransport,
     recordBodies: recording,
     check: p.key,
+    // A write lane's checks wait for one another: each of their waits for a request slot is the lane's.
+    inLane: writes(p),
   });
   const seen = inputs.errorsSeen;
   const ctx = new CheckContext(

@@ -19,7 +19,7 @@ import type { RunContext } from '../setup/run-context';
 import { inTurns } from '../util/in-turns';
 
 /** Checks that write run one after another, in catalogue order: they share state. */
-function writes(p: PlannedCheck): boolean {
+export function writes(p: PlannedCheck): boolean {
   return (
     p.requirement.per === 'once' && [...p.requirement.routes, ...p.requirement.reads].some((r) => r.startsWith('POST /users') || r.startsWith('POST /devices'))
   );

@@ -184,6 +184,8 @@ export interface ClientOptions {
   recordBodies?: boolean;
   /** The check whose requests these are (its key): the run's timeline names it (src/transport/timeline.ts). */
   check?: string;
+  /** A check of a write lane (its checks one after another): its requests are first in line for a slot. */
+  inLane?: boolean;
 }
 
 export class ApiClient {
@@ -194,6 +196,7 @@ export class ApiClient {
   private readonly transport: Transport;
   private readonly recordBodies: boolean;
   private readonly check?: string;
+  private readonly inLane: boolean;
 
   constructor(
     readonly baseUrl: string,
@@ -205,6 +208,7 @@ export class ApiClient {
     this.transport = options.transport ?? networkTransport;
     this.recordBodies = options.recordBodies ?? false;
     this.check = options.check;
+    this.inLane = options.inLane ?? false;
   }
 
   url(pathOrUrl: string, query?: Query): string {
@@ -265,6 +269,7 @@ export class ApiClient {
           breakerKey,
           ...(options.hostile ? { hostile: true } : {}),
           check: this.check,
+          ...(this.inLane ? { inLane: true } : {}),
         },
         exchange,
       );
@@ -318,6 +323,8 @@ export interface OutgoingRequest {
   hostile?: boolean;
   /** The check that sends it (its key), for the run's timeline. */
   check?: string;
+  /** Sent by a check of a write lane: first in line for a request slot (request-slots.ts). */
+  inLane?: boolean;
 }
 
 /** An HTTP answer as a transport got it. */
@@ -341,7 +348,7 @@ export interface Transport {
 
 /** The network: the target's operator controls, kept-alive or fresh connections, 429s waited out, the breaker. */
 export const networkTransport: Transport = {
-  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey, hostile, check }, exchange) {
+  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey, hostile, check, inLane }, exchange) {
     // A route that gave no answer earlier in the run (a time-out, or several in a row) gets no more requests.
     const silent = refusal(breakerKey);
     if (silent !== undefined) {
@@ -353,7 +360,7 @@ export const networkTransport: Transport = {
     if (RECORD_TO) fs.appendFileSync(RECORD_TO, `${JSON.stringify({ method, url, headers, body } satisfies RecordedRequest)}\n`);
     // One of the process's maxConcurrency slots, held until the answer is read (429s waited out included).
     const queuedAt = timelineOn ? now() : 0;
-    const release = await requestSlot();
+    const release = await requestSlot(inLane);
     const sentAt = timelineOn ? now() : 0;
     await throttle();
     let started = performance.now();

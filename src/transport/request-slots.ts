@@ -18,23 +18,36 @@ import { httpPolicy } from './http-policy';
 
 type Slot = 'own' | 'lent';
 
-/** This process's own slots in use (at most httpPolicy().maxConcurrency), and the requests waiting for one. */
+/**
+ * This process's own slots in use (at most httpPolicy().maxConcurrency), and the requests waiting for
+ * one: a write lane's first (its checks one after another: each of its waits is the run's), each
+ * queue in its order.
+ */
 let inFlight = 0;
-const waiting: Array<(slot: Slot) => void> = [];
+const lanes: Array<(slot: Slot) => void> = [];
+const others: Array<(slot: Slot) => void> = [];
+const waiting = {
+  get length(): number {
+    return lanes.length + others.length;
+  },
+  shift(): ((slot: Slot) => void) | undefined {
+    return lanes.shift() ?? others.shift();
+  },
+};
 /** The runner's pool, when this worker borrows from it. */
 let lender: Borrower | undefined;
 
 /**
  * Waits for one of this process's own request slots, or one the runner's pool lends; the function it
  * returns gives it back (once, whatever happens to the request). An own slot given back goes to the
- * longest waiting request; a lent one goes back to the pool.
+ * longest waiting request (a write lane's first: `inLane`); a lent one goes back to the pool.
  */
-export async function requestSlot(): Promise<() => void> {
+export async function requestSlot(inLane = false): Promise<() => void> {
   let slot: Slot = 'own';
   if (inFlight < httpPolicy().maxConcurrency) inFlight += 1;
   else
     slot = await new Promise<Slot>((resolve) => {
-      waiting.push(resolve);
+      (inLane ? lanes : others).push(resolve);
       lender?.want(waiting.length);
     });
   let given = false;

@@ -230,6 +230,25 @@ test("through the socket: a worker's requests beyond its own slots wait for the 
   }
 });
 
+test("a write lane's request waiting for a slot goes before the others waiting (its checks wait for one another: each of its waits is the lane's)", async () => {
+  configureHttp({ maxConcurrency: 1 });
+  try {
+    const order: string[] = [];
+    const held = await requestSlot();
+    const waiting = [requestSlot(), requestSlot(), requestSlot(true)].map((p, i) =>
+      p.then((release) => {
+        order.push(['read 1', 'read 2', 'lane'][i]);
+        release();
+      }),
+    );
+    held();
+    await Promise.all(waiting);
+    expect(order).toEqual(['lane', 'read 1', 'read 2']);
+  } finally {
+    configureHttp({});
+  }
+});
+
 test('through the command, a target 150 ms away runs its route groups side by side, a group with many checks borrows beyond its share, and the server never sees more than the cap', async () => {
   // The cars group's checks, and one check in each of two other route groups (users, trips), every
   // answer held 150 ms by a proxy that counts them; a cap of 40: 13 each as fixed shares.
