@@ -13,8 +13,12 @@ import { listenOnLoopback } from '../support/loopback-server';
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-28T09:30:00Z');
 
-/** User 1 with cars 10 (a device, trips every day from `first` to `last` days ago), 11 and 12 (none). */
-async function server(first: number, last: number) {
+/**
+ * User 1 with cars 10 (a device, trips every day from `first` to `last` days ago), 11 and 12 (none);
+ * GET /users/me/cars lists `meCars` (none given: not served). Counts the trip lookups.
+ */
+async function server(first: number, last: number, meCars?: number[]) {
+  const lookups: string[] = [];
   const trips = Array.from({ length: first - last + 1 }, (_, i) => {
     const begin = NOW - (first - i) * DAY;
     return { id: `t${i}`, beginDate: new Date(begin).toISOString(), endDate: new Date(begin + 3_600_000).toISOString() };
@@ -23,7 +27,10 @@ async function server(first: number, last: number) {
     const url = new URL(req.url ?? '/', 'http://x');
     const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname === '/v3/users/me') return json({ id: 1 });
-    if (url.pathname === '/v3/users/1/cars') return json([10, 11, 12].map((id) => ({ id, deviceId: id === 10 ? 'D10' : null })));
+    const car = (id: number) => ({ id, deviceId: id === 10 ? 'D10' : null });
+    if (url.pathname === '/v3/users/1/cars') return json([10, 11, 12].map(car));
+    if (url.pathname === '/v3/users/me/cars' && meCars) return json(meCars.map(car));
+    if (url.pathname.endsWith('/trips')) lookups.push(url.pathname);
     if (url.pathname === '/v3/cars/10/trips') {
       const [begin, end] = ['begin', 'end'].map((k) => Date.parse(url.searchParams.get(k) ?? ''));
       return json(trips.filter((t) => Date.parse(t.beginDate) >= begin && Date.parse(t.endDate) <= end));
@@ -32,7 +39,7 @@ async function server(first: number, last: number) {
     res.writeHead(404).end();
   });
   const { origin, close } = await listenOnLoopback(s);
-  return { base: `${origin}/v3`, close };
+  return { base: `${origin}/v3`, close, lookups };
 }
 
 const target = (baseUrl: string, data: Record<string, string> = {}) =>
@@ -74,5 +81,27 @@ test('a second device for association by car gets a second car without a device;
     expect(same.warnings.join('\n')).toMatch(/data\.secondDeviceForCarId is data\.deviceForCarId \(D1\): the device checks run in one write lane/);
   } finally {
     await s.close();
+  }
+});
+
+test("the user's own list (GET /users/me/cars) starts the trip lookups early: used when it names the list by id's cars in its order, else the list by id's cars are looked at", async () => {
+  // The same cars: each car's trips looked at once, the choice as the list by id gives it.
+  const same = await server(40, 1, [10, 11, 12]);
+  try {
+    const found = await discover(same.base);
+    expect(found.data.carId).toBe('10');
+    expect([...same.lookups].sort()).toEqual(['/v3/cars/10/trips', '/v3/cars/11/trips', '/v3/cars/12/trips']);
+  } finally {
+    await same.close();
+  }
+  // Another list (car 10 left out): the list by id's cars are looked at, and its car with data chosen.
+  const other = await server(40, 1, [11, 12]);
+  try {
+    const found = await discover(other.base);
+    expect(found.data.carId).toBe('10');
+    expect(found.choices[0]).toMatch(/car 10 \(/);
+    expect(other.lookups).toContain('/v3/cars/10/trips');
+  } finally {
+    await other.close();
   }
 });
