@@ -48,6 +48,8 @@ export interface RunContext {
   requestSlots?: number;
   /** Where the workers borrow request slots from the runner's pool (src/transport/request-slots.ts), when it lends. */
   slotPool?: string;
+  /** The run's workers: they share the target's rate limit (http-policy.ts shareRateLimit). */
+  workers?: number;
   /** The server's answer time per GET route, sampled before the checks (src/setup/latency-sampling.ts). */
   latency?: LatencySampling;
   /**

@@ -1,7 +1,7 @@
 // How this process talks to the target, as the target file's operator controls say (configured once
 // per process, in the runner and in each worker, from playwright.config.ts):
 //   headers     extra request headers on every request (an API gateway key): secrets, redacted
-//   rateLimit   at most N requests per second from this process; a 429 answer waits for its
+//   rateLimit   at most N requests per second from the run (a worker's share: shareRateLimit); a 429 answer waits for its
 //               Retry-After and is retried (maxRetries, default 3), and is counted; a 429 is never a
 //               conformance failure by itself (run-check.ts reports the check not run)
 //   proxy, CA   HTTPS_PROXY / HTTP_PROXY / NO_PROXY as usual, and caFile: a PEM file of extra
@@ -198,6 +198,15 @@ export async function throttle(): Promise<void> {
   const start = Math.max(now, nextStart);
   nextStart = start + policy.intervalMs;
   if (start > now) await new Promise((resolve) => setTimeout(resolve, start - now));
+}
+
+/**
+ * This process's share of the target's rate limit, when `workers` workers send the run's requests
+ * side by side (global setup decides them): requestsPerSecond is the run's, as it was when a run had
+ * one worker, so each worker starts a request at most every `workers` intervals.
+ */
+export function shareRateLimit(workers: number | undefined): void {
+  if (workers && workers > 1 && policy.intervalMs) policy = { ...policy, intervalMs: policy.intervalMs * workers };
 }
 
 /** This process's share of the target's maxConcurrency, when several workers share it (global setup decides it). */

@@ -10,6 +10,7 @@ import type { Certificate } from '../../../src/verdict/model';
 import { newReportsDir, readJson, runCommand, startReference } from '../reporting/real-run';
 import { startProxy } from '../support/http-proxy';
 import { EXIT } from '../../../src/verdict/exit-codes';
+import { configureHttp, httpPolicy, shareRateLimit, throttle } from '../../../src/transport/http-policy';
 
 const SUBSET = '@(CORE-CAR-RECORD|ERR-CAR-NOT-FOUND|RESP-STATUS|SCOPE-NONE)\\b';
 
@@ -130,5 +131,26 @@ test('tokenCommands: a token printed by a command is used (and secret); a failin
     expect(allText(reportsDir)).not.toContain(token);
   } finally {
     await reference.stop();
+  }
+});
+
+test("the rate limit is the run's: workers side by side share it (each starts a request at most every `workers` intervals)", async () => {
+  configureHttp({ rateLimit: { requestsPerSecond: 20 } });
+  try {
+    shareRateLimit(3);
+    expect(httpPolicy().intervalMs).toBe(150);
+    const started = performance.now();
+    for (let i = 0; i < 3; i++) await throttle();
+    // The first at once, then two intervals of 150 ms: three workers together stay at 20 a second.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    // One worker, or no limit: nothing changes.
+    configureHttp({ rateLimit: { requestsPerSecond: 20 } });
+    shareRateLimit(1);
+    expect(httpPolicy().intervalMs).toBe(50);
+    configureHttp({});
+    shareRateLimit(3);
+    expect(httpPolicy().intervalMs).toBe(0);
+  } finally {
+    configureHttp({});
   }
 });
