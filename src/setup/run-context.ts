@@ -43,7 +43,7 @@ export interface RunContext {
   distant?: boolean;
   /**
    * The requests each worker may have in flight at once with its own slots: the target's maxConcurrency
-   * shared among the workers, or, with a slot pool, one each.
+   * shared among the workers, or, with a slot pool, a few each (shareSlots).
    */
   requestSlots?: number;
   /** Where the workers borrow request slots from the runner's pool (src/transport/request-slots.ts), when it lends. */

@@ -3,13 +3,13 @@
 // by side (a distant target), a fixed share each (the cap over the workers) leaves idle the slots of a
 // worker that needs few (the device checks' write lane keeps two or three requests in flight) while
 // the others queue behind theirs: at 300 ms of round trip the cars and trips groups were bound by
-// their third of the cap. So the runner lends slots: it holds a pool (the cap less the slot each
-// process keeps as its own), and a worker asks it for a slot for each request it cannot start with
-// its own, and gives it back when the request ends. The pool lends in turn among the workers that
+// their third of the cap. So the runner lends slots: it holds a pool (the cap less the few slots each
+// process keeps as its own: run-context.ts shareSlots), and a worker asks it for a slot for each
+// request it cannot start with its own, and gives it back when the request ends. The pool lends in turn among the workers that
 // ask (round robin): a worker with a long queue does not keep another waiting behind it.
 //
-// Never more than the cap in flight: each process's own slot, and what the pool lends, never more than
-// the pool. A worker that cannot reach the pool goes on with its own slot. The messages are lines on a
+// Never more than the cap in flight: each process's own slots, and what the pool lends, never more
+// than the pool. A worker that cannot reach the pool goes on with its own slots. The messages are lines on a
 // Unix socket (a named pipe on Windows) in the run's state folder: the worker's "+N" (N more wanted),
 // "~N" (N fewer: its own slot served them) and "-N" (N given back); the pool's "+N" (N lent).
 import net from 'node:net';
@@ -20,7 +20,7 @@ type Slot = 'own' | 'lent';
 
 /**
  * This process's own slots in use (at most httpPolicy().maxConcurrency), and the requests waiting for
- * one: a write lane's first (its checks one after another: each of its waits is the run's), each
+ * one: a write lane's first (its checks wait for one another: each of its waits is the lane's), each
  * queue in its order.
  */
 let inFlight = 0;
