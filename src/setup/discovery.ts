@@ -93,21 +93,27 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
     let choice: string | undefined;
     // Beside /users/me, the user's own list (GET /users/me/cars: the same car records), so that its
     // cars' trips are looked at while the list by id is asked: used when that list names the same cars
-    // in the same order, else looked at again for its cars (the choice stays the list by id's).
-    const early = !data.userId && !data.carId && Boolean(tokens.full) && target.env !== 'sandbox';
-    const [me, ownList] = await Promise.all([
-      !data.userId && tokens.full ? getJson('/users/me', bearer('full'), notes) : undefined,
-      early ? getJson('/users/me/cars', bearer('full'), []) : undefined,
-    ]);
-    if (!data.userId) {
-      if (tokens.full) data.userId = idOf(me);
-      missing('userId', tokens.full ? 'GET /users/me gave no id' : 'no primary token (tokens.full) to ask /users/me');
-    }
-    const earlyCandidates = Array.isArray(ownList) ? candidatesOf(carRecords(ownList)) : [];
+    // in the same order, else looked at again for its cars (the choice stays the list by id's). Nothing
+    // waits for it: an own list not back when the list by id is, is not used.
+    const early = !data.userId && !data.carId && Boolean(tokens.full) && target.env !== 'sandbox' && canReadById;
     const earlyNotes: string[] = [];
     let earlyStopped = false;
-    const earlyLook = earlyCandidates.length && canReadById ? carWithMostData(earlyCandidates, byIdAuth, earlyNotes, () => earlyStopped) : undefined;
-    void earlyLook?.catch(() => undefined);
+    let earlyCandidates: string[] = [];
+    let earlyLook: Promise<Chosen | undefined> | undefined;
+    if (early) {
+      void getJson('/users/me/cars', bearer('full'), [])
+        .then((ownList) => {
+          if (earlyStopped || !Array.isArray(ownList)) return;
+          earlyCandidates = candidatesOf(carRecords(ownList));
+          if (earlyCandidates.length) earlyLook = carWithMostData(earlyCandidates, byIdAuth, earlyNotes, () => earlyStopped);
+          void earlyLook?.catch(() => undefined);
+        })
+        .catch(() => undefined);
+    }
+    if (!data.userId) {
+      if (tokens.full) data.userId = idOf(await getJson('/users/me', bearer('full'), notes));
+      missing('userId', tokens.full ? 'GET /users/me gave no id' : 'no primary token (tokens.full) to ask /users/me');
+    }
     // The primary car: one with trips, so that range, trip and coherence checks have data.
     let cars: Array<Record<string, unknown>> = [];
     if (data.userId && canReadById) {

@@ -15,9 +15,9 @@ const NOW = Date.parse('2026-11-28T09:30:00Z');
 
 /**
  * User 1 with cars 10 (a device, trips every day from `first` to `last` days ago), 11 and 12 (none);
- * GET /users/me/cars lists `meCars` (none given: not served). Counts the trip lookups.
+ * GET /users/me/cars lists `meCars` (none given: not served; 'hangs': never answered). Counts the trip lookups.
  */
-async function server(first: number, last: number, meCars?: number[]) {
+async function server(first: number, last: number, meCars?: number[] | 'hangs') {
   const lookups: string[] = [];
   const trips = Array.from({ length: first - last + 1 }, (_, i) => {
     const begin = NOW - (first - i) * DAY;
@@ -29,7 +29,8 @@ async function server(first: number, last: number, meCars?: number[]) {
     if (url.pathname === '/v3/users/me') return json({ id: 1 });
     const car = (id: number) => ({ id, deviceId: id === 10 ? 'D10' : null });
     if (url.pathname === '/v3/users/1/cars') return json([10, 11, 12].map(car));
-    if (url.pathname === '/v3/users/me/cars' && meCars) return json(meCars.map(car));
+    if (url.pathname === '/v3/users/me/cars' && meCars === 'hangs') return undefined;
+    if (url.pathname === '/v3/users/me/cars' && Array.isArray(meCars)) return json(meCars.map(car));
     if (url.pathname.endsWith('/trips')) lookups.push(url.pathname);
     if (url.pathname === '/v3/cars/10/trips') {
       const [begin, end] = ['begin', 'end'].map((k) => Date.parse(url.searchParams.get(k) ?? ''));
@@ -103,5 +104,18 @@ test("the user's own list (GET /users/me/cars) starts the trip lookups early: us
     expect(other.lookups).toContain('/v3/cars/10/trips');
   } finally {
     await other.close();
+  }
+});
+
+test("nothing waits for the user's own list: one that does not answer costs discovery nothing", async () => {
+  const s = await server(40, 1, 'hangs');
+  try {
+    const started = Date.now();
+    const found = await discover(s.base);
+    expect(found.data.carId).toBe('10');
+    // The target's requestTimeoutMs is 2 s: discovery did not wait it out.
+    expect(Date.now() - started).toBeLessThan(1500);
+  } finally {
+    await s.close();
   }
 });
