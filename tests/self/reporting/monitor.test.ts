@@ -1,7 +1,7 @@
 // Nightly monitoring end to end, as an operator runs it (npm run conformance -- --monitor --compare
 // --history): the server's latency sampled before the checks, two back-to-back runs of the same
 // reference quiet, a reference answering one route 200 ms later named (exit 1), the nights drawn as
-// a trend. Each run selects one check: the sampling happens in global setup whatever the selection,
+// a trend; the samples taken before the workers start (their start would queue a nearby server's answers). Each run selects one check: the sampling happens in global setup whatever the selection,
 // so the runs cost the suite's fixed cost only. Many more back-to-back pairs, recorded on a loaded
 // machine, are judged in slowdown.test.ts.
 import fs from 'node:fs';
@@ -16,16 +16,28 @@ import { readJson, runCommand, startReference } from './real-run';
 test.setTimeout(300_000);
 
 const ONE_CHECK = '^RESP-STATUS GET /users/me @';
-const cli = (target: string, args: string[]) => runCommand(['tsx', 'scripts/conformance.ts', ...args], { target, timeoutMs: 120_000 });
+const cli = (target: string, args: string[], env: Record<string, string> = {}) =>
+  runCommand(['tsx', 'scripts/conformance.ts', ...args], { target, timeoutMs: 120_000, env });
+
+/** When each of the run's stages came (the first of each name), from its timeline (VDS_TIMELINE). */
+function stagesOf(file: string): Record<string, number> {
+  const stages: Record<string, number> = {};
+  for (const line of fs.readFileSync(file, 'utf8').trim().split('\n')) {
+    const l = JSON.parse(line) as { kind: string; stage?: string; at?: number };
+    if (l.kind === 'stage' && l.stage && !(l.stage in stages)) stages[l.stage] = l.at!;
+  }
+  return stages;
+}
 const certificateOf = (dir: string) => readJson<Certificate>(path.join(dir, 'conformance.json'));
 
 test('monitoring: back-to-back runs are quiet, a route 200 ms slower is named, the nights become a trend', async () => {
   const history = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-nights-')), 'nights');
   const plain = await startReference();
+  const timeline = path.join(path.dirname(history), 'timeline.jsonl');
   let first;
   let second;
   try {
-    first = await cli(plain.targetFile, ['--grep', ONE_CHECK, '--monitor', '--history', history]);
+    first = await cli(plain.targetFile, ['--grep', ONE_CHECK, '--monitor', '--history', history], { VDS_TIMELINE: timeline });
     second = await cli(plain.targetFile, [
       '--grep',
       ONE_CHECK,
@@ -46,6 +58,11 @@ test('monitoring: back-to-back runs are quiet, a route 200 ms slower is named, t
   expect(c1.serverLatency!.method).toMatch(/one at a time, before any check/);
   expect(fs.readFileSync(path.join(first.reportsDir, 'conformance.md'), 'utf8')).toContain('How it was measured: 5 requests per GET route');
   expect(first.output).toMatch(/latency sampling \d+\.\d s/);
+  // Compared with other nights, the samples are taken before the workers start: a worker's start on
+  // this machine would queue a nearby server's answers they time.
+  const stages = stagesOf(timeline);
+  expect(stages['latency sampling']).toBeLessThanOrEqual(stages['workers started']);
+  expect(stages['latency sampling']).toBeLessThan(stages['worker started']);
 
   expect(second.code, second.output.slice(-3000)).toBe(0);
   expect(certificateOf(second.reportsDir).comparison).toMatchObject({ worse: false, latencyRegressions: [] });
