@@ -95,7 +95,7 @@ export function stopKeeping(): void {
   inFlight.clear();
 }
 
-/** What changes when the kept secrets do (the file's time and size), '' without any. */
+/** What changes when the kept secrets do (the file's inode, time and size: each write replaces it whole), '' without any. */
 export function keptSecretsStamp(stateDir: string | undefined): string {
   const stat = stateDir ? fs.statSync(path.join(stateDir, SECRETS_FILE), { throwIfNoEntry: false }) : undefined;
   return stat ? `${stat.ino}:${stat.mtimeMs}:${stat.size}` : '';

@@ -7,8 +7,8 @@
 //   proxy, CA   HTTPS_PROXY / HTTP_PROXY / NO_PROXY as usual, and caFile: a PEM file of extra
 //               certificate authorities, trusted besides the system's
 //   maxConcurrency  at most N requests in flight at once (default DEFAULT_MAX_CONCURRENCY), the run's:
-//               a worker's share when several share it (limitRequestsTo), or its own slot and those
-//               the runner lends it (request-slots.ts); a request waits for a slot before it is
+//               a worker's share when several share it (limitRequestsTo), or its own few slots and
+//               those the runner lends it (request-slots.ts); a request waits for a slot before it is
 //               sent, and its time-out starts once it has one
 // and, whatever the target file says, the connections a request may go on (api.ts): kept alive and
 // reused (no longer than the server was seen keeping an idle one: connection-reuse.ts), or a fresh
