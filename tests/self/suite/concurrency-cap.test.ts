@@ -46,7 +46,10 @@ async function countingProxy(upstream: string, heldMs = HELD_MS) {
   let total = 0;
   const nowBy = new Map<string, number>();
   const mostBy = new Map<string, number>();
+  /** Each request's arrival (ms) and path. */
+  const arrivals: Array<{ at: number; path: string }> = [];
   const server = http.createServer((req, res) => {
+    arrivals.push({ at: performance.now(), path: req.url ?? '/' });
     const first = /^\/v3(\/[^/?]*)/.exec(req.url ?? '/')?.[1] ?? '/';
     now += 1;
     total += 1;
@@ -75,12 +78,12 @@ async function countingProxy(upstream: string, heldMs = HELD_MS) {
     req.pipe(forward);
   });
   const proxy = await listenOnLoopback(server);
-  return { ...proxy, most: () => most, total: () => total, mostOn: (first: string) => mostBy.get(first) ?? 0 };
+  return { ...proxy, most: () => most, total: () => total, mostOn: (first: string) => mostBy.get(first) ?? 0, arrivals };
 }
 
 /** The reference's target file, its API behind the counting proxy (its control API reached directly). */
-function targetFile(origin: string, control: string, maxConcurrency?: number): string {
-  return writeTargetFile(origin, 'local', { control, keys: { name: 'capped', ...(maxConcurrency ? { maxConcurrency } : {}) } });
+function targetFile(origin: string, control: string, maxConcurrency?: number, keys: Record<string, unknown> = {}): string {
+  return writeTargetFile(origin, 'local', { control, keys: { name: 'capped', ...(maxConcurrency ? { maxConcurrency } : {}), ...keys } });
 }
 
 test('maxConcurrency: a server counting its concurrent requests never sees more than the cap, and the verdict is the same', async () => {
@@ -266,6 +269,37 @@ test('through the command, a target 150 ms away runs its route groups side by si
     expect(run.output).toContain(`${groups} workers (the route groups side by side)`);
     expect(proxy.most(), 'requests the server held at once').toBeLessThanOrEqual(40);
     expect(proxy.mostOn('/cars'), "the cars group's requests at once: more than a share of 13").toBeGreaterThan(requestSlotsFor(40, 3));
+  } finally {
+    await proxy.close();
+    await reference.stop();
+  }
+});
+
+test("through the command, the workers side by side share the target's rate limit: the server never sees more than requestsPerSecond", async () => {
+  // The cars group's checks and one check of the users group (two workers), 150 ms away, 40 requests a
+  // second at most: a worker's share is 20 (each worker alone at 40 would let the server see up to 80).
+  const reference = await startReference();
+  const proxy = await countingProxy(`http://127.0.0.1:${reference.port}`, 150);
+  try {
+    const grep = '^(RESP-STATUS GET /users/me |(CORE-ROUTE-ANSWERS|RESP-[A-Z-]+|AUTH-[A-Z-]+|SCOPE-[A-Z-]+) GET /cars/)';
+    const target = targetFile(proxy.origin, reference.control, undefined, { rateLimit: { requestsPerSecond: 40 } });
+    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--target', target, '--grep', grep], {
+      env: { VDS_REPORTS: 'certificate', VDS_LATENCY_SAMPLING: 'off' },
+      timeoutMs: 120_000,
+    });
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+    expect(run.output).toContain('2 workers (the route groups side by side)');
+    // From the checks' first request (the preparation, in the runner alone, never asks a car's status):
+    // the most requests the server saw in any two seconds.
+    const first = proxy.arrivals.findIndex((a) => /^\/v3\/cars\/[^/]+\/status/.test(a.path));
+    const times = proxy.arrivals.slice(first).map((a) => a.at);
+    expect(first, 'the checks reached the server').toBeGreaterThan(0);
+    expect(times.length, "enough requests to exceed the limit if it were each worker's").toBeGreaterThan(120);
+    const mostInTwoSeconds = Math.max(...times.map((t, i) => times.slice(i).filter((u) => u < t + 2000).length));
+    // Each worker starts a request at most every 50 ms: 41 in two seconds, and the users group's few
+    // (a worker stalled a moment sends the requests due meanwhile together: some slack); each worker
+    // at the whole rate would send about 80.
+    expect(mostInTwoSeconds).toBeLessThanOrEqual(55);
   } finally {
     await proxy.close();
     await reference.stop();
