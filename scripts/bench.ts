@@ -40,7 +40,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RecordedRequest } from '../src/transport/api';
-import type { TimelineLine } from '../src/transport/timeline';
+import { timelineLines, type TimelineLine } from '../src/transport/timeline';
 import type { Certificate } from '../src/verdict/model';
 import { REPORT_FILES } from '../src/options/paths';
 import { machineName, makeAuthority } from './deployment';
@@ -203,12 +203,7 @@ const FIXED_COST_STAGES: Array<[string, string, string?]> = [
 /** Reads a run's timeline file: where its time went. */
 function readTimeline(file: string, startedAt: number, endedAt: number): RunTimeline | undefined {
   if (!fs.existsSync(file)) return undefined;
-  const lines = fs
-    .readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as TimelineLine);
+  const lines = timelineLines(file);
   const at = (name: string): number | undefined => {
     const stages = lines.flatMap((l) => (l.kind === 'stage' ? [l] : []));
     if (name === 'exit') return endedAt;

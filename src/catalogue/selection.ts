@@ -5,7 +5,7 @@
 // A pattern is matched, as Playwright matches a test, against the check's title and tags:
 //   "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical"
 import { runOptions } from '../options/options';
-import { provokedStatuses, type PlannedCheck } from './catalogue';
+import { loadCatalogue, planChecks, provokedStatuses, type PlannedCheck } from './catalogue';
 import { escapeRegExp } from '../util/regexp';
 
 export interface Selection {
@@ -62,6 +62,11 @@ function isSelected(p: PlannedCheck, s: Selection): boolean {
 
 export function selectChecks(planned: PlannedCheck[], s: Selection = selectionFromEnv()): PlannedCheck[] {
   return planned.filter((p) => isSelected(p, s));
+}
+
+/** The run's checks: the catalogue's, as the run's selection (--grep, --grep-invert) narrows them. */
+export function selectedChecks(env: NodeJS.ProcessEnv = process.env): PlannedCheck[] {
+  return selectChecks(planChecks(loadCatalogue()), selectionFromEnv(env));
 }
 
 /** The routes a check judges: its route, or a once-check's routes. */

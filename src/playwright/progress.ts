@@ -4,8 +4,7 @@
 // reporter (render-console.ts); the full detail stays in the reports. Its first line waits for the
 // preparation's summary (global setup returns before the preparation ends: fixtures/global-setup.ts).
 import type { FullConfig, Reporter, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
-import { loadCatalogue, planChecks } from '../catalogue/catalogue';
-import { selectChecks, selectionFromEnv } from '../catalogue/selection';
+import { selectedChecks } from '../catalogue/selection';
 import { groupOf } from './results';
 import { preparationEnded } from '../setup/run-context';
 
@@ -30,7 +29,7 @@ export default class ProgressReporter implements Reporter {
 
   onBegin(_config: FullConfig, suite: Suite): void {
     const groups = new Set(suite.allTests().map((t) => groupOf(t)));
-    this.total = selectChecks(planChecks(loadCatalogue()), selectionFromEnv()).filter((p) => groups.has(p.group)).length;
+    this.total = selectedChecks().filter((p) => groups.has(p.group)).length;
     this.header = `Running ${this.total} checks in ${groups.size} route group${groups.size === 1 ? '' : 's'}\n`;
     // After the preparation's summary (the target, tokens, discovery), as the reader expects it: once
     // the preparation ended (its context or its failure published), or before anything else is printed.

@@ -7,8 +7,7 @@
 //   - Playwright's --grep and --max-failures act on tests (a route group): they are handed to the
 //     checks as VDS_GREP, VDS_GREP_INVERT and VDS_MAX_FAILURES (src/options/options.ts).
 import { execFileSync } from 'node:child_process';
-import { loadCatalogue, planChecks } from '../catalogue/catalogue';
-import { selectChecks, selectionEnvFromArgv, selectionFromEnv, SelectionError } from '../catalogue/selection';
+import { selectedChecks, selectionEnvFromArgv, SelectionError } from '../catalogue/selection';
 import { markTargetChecked, runOptions } from '../options/options';
 import { loadTargetFromEnv } from '../setup/run-target';
 import { startTargetServerEarly } from '../setup/start-command';
@@ -69,7 +68,7 @@ function selectChecksFromArgv(argv: string[]): void {
     process.env.VDS_MAX_FAILURES = argv[i] === '-x' ? '1' : argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1];
   }
   try {
-    if (selectChecks(planChecks(loadCatalogue()), selectionFromEnv()).length === 0) {
+    if (selectedChecks().length === 0) {
       const { grep, grepInvert } = runOptions();
       exitWith(
         `The selection (--grep ${grep ?? ''}${grepInvert ? ` --grep-invert ${grepInvert}` : ''}) matches no check. ` +

@@ -249,20 +249,6 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
-/** documentedOnly's value as canonicalJson, made in one pass. */
-function documentedJson(value: unknown, schemas: Facet[]): string {
-  const shape = shapeOf(schemas);
-  if (Array.isArray(value)) return `[${value.map((item, i) => documentedJson(item, itemsOf(shape, schemas, i))).join(',')}]`;
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (shape.withProps.length === 0) return canonicalJson(value);
-  const parts: string[] = [];
-  for (const key of Object.keys(value).sort()) {
-    const declared = membersOf(shape, key);
-    if (declared) parts.push(`${JSON.stringify(key)}:${documentedJson((value as Record<string, unknown>)[key], declared)}`);
-  }
-  return `{${parts.join(',')}}`;
-}
-
 /** Walks `body` with a contract ("car[]" walks the array with the car schema as its items). */
 function walkContract(contract: string, body: unknown): { documented: unknown; unknown: string[] } {
   const { name, isArray } = splitName(contract);
@@ -295,10 +281,7 @@ export function documentedOnly(contract: string, body: unknown): unknown {
  * (two answers may list the members in another order). Equal keys, equal documented members.
  */
 export function documentedKey(contract: string, body: unknown): string {
-  const { name, isArray } = splitName(contract);
-  const schema = contractRegistry().schemas.get(name)!;
-  const root = facets(schema, schema.$id as string);
-  return isArray && Array.isArray(body) ? `[${body.map((item) => documentedJson(item, root)).join(',')}]` : documentedJson(body, root);
+  return canonicalJson(documentedOnly(contract, body));
 }
 
 /**

@@ -64,8 +64,6 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
       `give a fresh one (tokens.${key} in ${target.source}, or the variable it names): checks using it get the same answer`
     );
   };
-  const idOf = (value: unknown) => (value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined);
-  const idsOf = (list: unknown) => (Array.isArray(list) ? list.map(idOf).filter((id): id is string => !!id) : []);
   const missing = (key: DataKey, why: string) => {
     if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} and could not be discovered: ${why}`;
   };
@@ -263,10 +261,17 @@ function carRecords(list: unknown[]): Array<Record<string, unknown>> {
  * first (the likeliest to have been driven lately: a tie on the most trips goes to it).
  */
 function candidatesOf(cars: Array<Record<string, unknown>>): string[] {
-  const ids = [...byLastUpdate(cars.filter((c) => !isSuiteCreatedCar(c))), ...cars.filter(isSuiteCreatedCar)].map((c) =>
-    'id' in c ? String(c.id) : undefined,
-  );
-  return ids.filter((id): id is string => !!id);
+  return idsOf([...byLastUpdate(cars.filter((c) => !isSuiteCreatedCar(c))), ...cars.filter(isSuiteCreatedCar)]);
+}
+
+/** A record's id as text (undefined without one). */
+function idOf(value: unknown): string | undefined {
+  return value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : undefined;
+}
+
+/** The ids of a list's records, in order. */
+function idsOf(list: unknown): string[] {
+  return Array.isArray(list) ? list.map(idOf).filter((id): id is string => !!id) : [];
 }
 
 /** Car records, the most recently updated first (lastUpdateDate; a car without a readable one keeps its place after them). */

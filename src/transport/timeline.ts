@@ -51,5 +51,11 @@ export function requestDone(route: string, queued: number, start: number, check:
   if (FILE) append({ kind: 'request', pid: process.pid, phase, route, queued, start, end: now(), ...(check ? { check } : {}) });
 }
 
+/** A timeline's lines, as the run's processes wrote them (scripts/bench.ts, and the tests that read a run's stages). */
+export function timelineLines(file: string): TimelineLine[] {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+  return text ? text.split('\n').map((l) => JSON.parse(l) as TimelineLine) : [];
+}
+
 /** Whether a timeline is written (callers skip the clock reads when it is not). */
 export const timelineOn = FILE !== undefined;

@@ -12,6 +12,7 @@ import { sampledRoutes, SAMPLES_PER_ROUTE } from '../../../src/setup/latency-sam
 import { loadCatalogue } from '../../../src/catalogue/catalogue';
 import type { Certificate } from '../../../src/verdict/model';
 import { readJson, runCommand, startReference } from './real-run';
+import { timelineLines } from '../../../src/transport/timeline';
 
 test.setTimeout(300_000);
 
@@ -22,12 +23,10 @@ const cli = (target: string, args: string[], env: Record<string, string> = {}) =
 /** When each of the run's stages came (the first of each name), from its timeline (VDS_TIMELINE). */
 function stagesOf(file: string): Record<string, number> {
   const stages: Record<string, number> = {};
-  for (const line of fs.readFileSync(file, 'utf8').trim().split('\n')) {
-    const l = JSON.parse(line) as { kind: string; stage?: string; at?: number };
-    if (l.kind === 'stage' && l.stage && !(l.stage in stages)) stages[l.stage] = l.at!;
-  }
+  for (const l of timelineLines(file)) if (l.kind === 'stage' && !(l.stage in stages)) stages[l.stage] = l.at;
   return stages;
 }
+
 const certificateOf = (dir: string) => readJson<Certificate>(path.join(dir, 'conformance.json'));
 
 test('monitoring: back-to-back runs are quiet, a route 200 ms slower is named, the nights become a trend', async () => {

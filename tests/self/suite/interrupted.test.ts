@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import { EXIT } from '../../../src/verdict/exit-codes';
 import type { Certificate } from '../../../src/verdict/model';
 import { readJson, runCommand } from '../support/child-run';
+import { timelineLines } from '../../../src/transport/timeline';
 
 // Against a target 150 ms away the route groups run side by side (three workers); VDS_WORKERS=1 keeps them in one.
 for (const [signal, workers] of [
@@ -53,12 +54,7 @@ test('Ctrl-C while the preparation goes on (the workers started, waiting for it)
     interrupt: { when: () => fs.existsSync(timeline) && fs.readFileSync(timeline, 'utf8').includes('"workers started"'), afterMs: 1500, signal: 'SIGINT' },
     timeoutMs: 90_000,
   });
-  const stages = fs
-    .readFileSync(timeline, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { kind: string; stage?: string });
-  const named = stages.flatMap((l) => (l.kind === 'stage' ? [l.stage] : []));
+  const named = timelineLines(timeline).flatMap((l) => (l.kind === 'stage' ? [l.stage] : []));
   expect(named, 'the signal came before the preparation ended').not.toContain('latency sampling');
   expect(run.timedOut, run.output.slice(-2000)).toBe(false);
   expect(run.code, run.output.slice(-2000)).toBe(EXIT.broken);
