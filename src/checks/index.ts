@@ -5,9 +5,13 @@ import * as coherence from './coherence';
 import { errorCase } from './error-case';
 import * as fuzz from './fuzz';
 import * as query from './query';
+import * as combined from './query-combined';
 import { queryPairs } from './query-pairs';
 import * as responses from './responses';
-import * as writes from './writes';
+import * as carCreation from './car-creation';
+import * as deviceAccess from './device-access';
+import * as lifecycle from './device-lifecycle';
+import * as pins from './pin-attempts';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -41,10 +45,10 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'trips-inclusive': query.tripsInclusive,
   'stats-initial-value': query.statsInitialValue,
   'stats-no-data': query.statsNoData,
-  'query-limit-range': query.queryLimitRange,
-  'query-limit-default-range': query.queryLimitDefaultRange,
-  'signal-name-exact': query.signalNameExact,
-  'trips-inclusive-range': query.tripsInclusiveRange,
+  'query-limit-range': combined.queryLimitRange,
+  'query-limit-default-range': combined.queryLimitDefaultRange,
+  'signal-name-exact': combined.signalNameExact,
+  'trips-inclusive-range': combined.tripsInclusiveRange,
   'core-me': coherence.coreMe,
   'core-car-trips': coherence.coreCarTrips,
   'core-by-id': coherence.coreById,
@@ -56,28 +60,28 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'coherence-geojson-car': coherence.geojsonCar,
   'coherence-geojson-trip': coherence.geojsonTrip,
   'coherence-trip-window': coherence.tripWindow,
-  'core-car-create': writes.coreCarCreate,
-  'created-car-forbidden': writes.createdCarForbidden,
-  'core-device-car': writes.coreDeviceCar,
-  'core-device-scope-restricted': writes.coreDeviceScopeRestricted,
-  'car-create': writes.carCreate,
-  'car-create-read-back': writes.carCreateReadBack,
-  'car-create-invalid': writes.carCreateInvalid,
-  'device-forbidden': writes.deviceForbidden,
-  'device-pin-malformed': writes.devicePinMalformed,
-  'device-car-associate': writes.deviceCarAssociate,
-  'device-car-associate-again': writes.deviceCarAssociateAgain,
-  'device-car-associate-race': writes.deviceCarAssociateRace,
-  'device-cross-user': writes.deviceCrossUser,
-  'device-dissociate': writes.deviceDissociate,
-  'device-dissociate-again': writes.deviceDissociateAgain,
-  'device-dissociate-race': writes.deviceDissociateRace,
-  'device-associated-other-car': writes.deviceAssociatedOtherCar,
-  'device-associated-by-pin': writes.deviceAssociatedByPin,
-  'device-pin-associate': writes.devicePinAssociate,
-  'device-pin-wrong': writes.devicePinWrong,
-  'device-pin-lockout': writes.devicePinLockout,
-  'device-bad-car': writes.deviceBadCar,
+  'core-car-create': carCreation.coreCarCreate,
+  'created-car-forbidden': carCreation.createdCarForbidden,
+  'core-device-car': lifecycle.coreDeviceCar,
+  'core-device-scope-restricted': deviceAccess.coreDeviceScopeRestricted,
+  'car-create': carCreation.carCreate,
+  'car-create-read-back': carCreation.carCreateReadBack,
+  'car-create-invalid': carCreation.carCreateInvalid,
+  'device-forbidden': deviceAccess.deviceForbidden,
+  'device-pin-malformed': pins.devicePinMalformed,
+  'device-car-associate': lifecycle.deviceCarAssociate,
+  'device-car-associate-again': lifecycle.deviceCarAssociateAgain,
+  'device-car-associate-race': lifecycle.deviceCarAssociateRace,
+  'device-cross-user': deviceAccess.deviceCrossUser,
+  'device-dissociate': lifecycle.deviceDissociate,
+  'device-dissociate-again': lifecycle.deviceDissociateAgain,
+  'device-dissociate-race': lifecycle.deviceDissociateRace,
+  'device-associated-other-car': lifecycle.deviceAssociatedOtherCar,
+  'device-associated-by-pin': lifecycle.deviceAssociatedByPin,
+  'device-pin-associate': pins.devicePinAssociate,
+  'device-pin-wrong': pins.devicePinWrong,
+  'device-pin-lockout': pins.devicePinLockout,
+  'device-bad-car': lifecycle.deviceBadCar,
   'core-signin-page': auth.coreSigninPage,
   'core-token-endpoint': auth.coreTokenEndpoint,
   'no-password-grant': auth.noPasswordGrant,
@@ -107,5 +111,5 @@ export const CHECKS: Record<string, CheckProcedure> = {
  * done: the procedure awaits them through ctx.early(part).
  */
 export const EARLY: Record<string, EarlyPart> = {
-  'core-device-scope-restricted': writes.restrictedAppToken,
+  'core-device-scope-restricted': deviceAccess.restrictedAppToken,
 };

@@ -4,7 +4,7 @@
 // beside them the checks that write form lanes, each one after another in catalogue order (they share
 // state: the cars the user has, the devices' links, the pin attempts spent). The pin attempts on
 // data.lockableDeviceId (`lane: lockable-device` in the catalogue) are a lane of their own: no other
-// check touches that device (writes.ts, "pin attempts"), so on a distant server their round trips
+// check touches that device (pin-attempts.ts), so on a distant server their round trips
 // overlap the other writes' instead of adding to them. A check that only creates cars (POST /users/{userId}/cars) and reads them back by their ids
 // is a lane of its own: no other check reads or changes the cars it creates (a count of the user's cars
 // is never compared: coherence leaves the suite's cars out), so the creations go side by side.
@@ -32,7 +32,7 @@ function createsCarsOnly(p: PlannedCheck): boolean {
 
 /** The lane a writing check runs in. */
 function lane(p: PlannedCheck, data: RunContext['data']): string {
-  // The checks that write only to data.lockableDeviceId (writes.ts, "pin attempts"): `lane: lockable-device`.
+  // The checks that write only to data.lockableDeviceId (pin-attempts.ts): `lane: lockable-device`.
   if (p.requirement.lane === 'lockable-device') return 'lockable device';
   if (createsCarsOnly(p)) return `its created cars: ${p.key}`;
   return inSecondLane(p.requirement, data) ? 'second device pair' : 'writes';

@@ -1,5 +1,5 @@
 // The device checks free data.deviceForCarId before arranging what they need and do not clean up
-// after themselves (writes.ts): the run frees it once they are done (src/setup/device-release.ts), so
+// after themselves (checks/devices.ts): the run frees it once they are done (src/setup/device-release.ts), so
 // the target is left as the run found it, the device free, whether the whole lane ran or one check of
 // it. Read back from the reference after each in-process run (src/engine/in-process.ts): no car of the
 // user carries the device. Without the release, DEV-CAR-ASSOCIATE alone leaves it on data.deviceCarId
