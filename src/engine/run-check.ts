@@ -53,7 +53,9 @@ function checkTimeLimitMs(target: Target): number {
 /** After a group's writing checks (schedule.ts `afterWrites`), the device the device checks leave associated is freed (setup/device-release.ts); not in a replay: nothing is reached. */
 export function releaseAfterWrites(inputs: CheckInputs): (writing: PlannedCheck[]) => Promise<void> {
   return async (writing) => {
-    if (!replayDir()) await releaseDevice(inputs.target, inputs.run, inputs.catalogue, writing);
+    if (replayDir()) return;
+    const { target, run, catalogue } = inputs;
+    await releaseDevice(target, run, catalogue, writing, new ApiClient(target.baseUrl, target.requestTimeoutMs, redactorFor(run)));
   };
 }
 

@@ -3,10 +3,10 @@
 // needed, and accepted where it is not. A server may read an empty or unknown scope request its own
 // way (v3-profile.md § Sign-in page says nothing of it), so an unproven token is dropped and the
 // checks needing it are reported as not run, with the reason; they never fail on it.
-import { ApiClient, NoAnswerError, type ApiResponse } from '../transport/api';
+import { NoAnswerError, type ApiClient, type ApiResponse } from '../transport/api';
 import { fillRoute, type Catalogue, type Route } from '../catalogue/catalogue';
+import type { Preparation } from './preparation';
 import type { RunContext } from './run-context';
-import type { Redactor } from '../util/redact';
 import { unknownIdLike } from '../catalogue/templates';
 import { SCOPES, type Scope, type Target, type TokenKey } from './target';
 
@@ -25,14 +25,8 @@ function refusedForScope(res: ApiResponse): boolean {
  * The tokens are proven side by side, and each one's requests go together (none depends on another's
  * answer): a distant server costs the proofs a round trip or two, not one per request.
  */
-export async function proveTokens(
-  target: Target,
-  catalogue: Catalogue,
-  run: Run,
-  signedIn: TokenKey[],
-  redactor: Redactor,
-  api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor),
-): Promise<void> {
+export async function proveTokens(prep: Pick<Preparation, 'target' | 'catalogue' | 'api'> & { run: Run }, signedIn: TokenKey[]): Promise<void> {
+  const { target, catalogue, run, api } = prep;
   const scopeLimited = signedIn.filter((k) => k === 'noScopes' || k.startsWith('withoutScope.'));
   await Promise.all(
     scopeLimited.map(async (key) => {

@@ -121,6 +121,8 @@ export interface RequestOptions {
   credential?: Credential;
   /** The most of the body read (default MAX_BODY_BYTES). */
   maxBytes?: number;
+  /** This request's time limit, when it is not the client's (the preflight asks a target that may be down: at most 15 s). */
+  timeoutMs?: number;
   /**
    * Hostile input (a fuzzed id or query): not sent to a route the breaker opened, but its answer or
    * missing answer is not counted there (breaker.ts): what a server does with hostile input says nothing
@@ -265,7 +267,7 @@ export class ApiClient {
           headers: authorization ? { ...headers, authorization } : headers,
           body,
           maxBytes,
-          timeoutMs: this.timeoutMs,
+          timeoutMs: options.timeoutMs ?? this.timeoutMs,
           breakerKey,
           ...(options.hostile ? { hostile: true } : {}),
           check: this.check,
