@@ -188,8 +188,8 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
   const o = target.oauth!;
   // Each sign-in in its own browser context (no session leaks between users). The first alone (when
   // it fails, the others would too: the same page for the same application), then SIGN_INS_AT_ONCE at
-  // a time (browser.ts): measured against a server whose sign-in goes through five pages (scripted
-  // form, two steps, consent), thirteen tokens in 11.5 s against 22.1 s one after another.
+  // a time (browser.ts: a sign-in mostly waits, and a server whose sign-in goes through several pages
+  // makes each wait longer).
   let broken: string | undefined;
   const signIn1 = async (plan: MintPlan): Promise<void> => {
     if (broken) {
