@@ -42,7 +42,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RecordedRequest } from '../src/transport/api';
+import type { RecordedRequest } from '../src/transport/network';
 import { timelineLines, type TimelineLine } from '../src/transport/timeline';
 import type { Certificate } from '../src/verdict/model';
 import { REPORT_FILES } from '../src/options/paths';
