@@ -110,6 +110,22 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § Authentication ("Sign-in is done by the user on a web page served at GET /auth/auth": the spec states the page, not how many answers lead a browser to it) and v3-profile.md § Sign-in page ("200 HTML sign-in page": what the browser is shown)',
   },
   {
+    name: 'signin-keycloak',
+    signIn: true,
+    alone: true,
+    description:
+      "Keycloak's login page: a language menu and form above the login form, which posts to login-actions/authenticate with session codes in its URL and a hidden CSRF field; the session in a cookie; wrong credentials answer the page again (200); the redirect adds session_state and iss",
+    allowedBy:
+      'v3-profile.md § Sign-in page (its parameters and the redirect with code and state are stated; the page, its form and other parameters are not) and RFC 9207 (iss on the authorization response)',
+  },
+  {
+    name: 'signin-cookie-banner',
+    signIn: true,
+    description:
+      'Every sign-in page shows, a moment after it loaded, a cookie banner (a modal dialog over a backdrop: Customize, Reject all, Accept all) that takes every click until a choice is made',
+    allowedBy: 'v3-profile.md § Sign-in page (a sign-in web page: what else it shows is not stated)',
+  },
+  {
     name: 'redirect-form-encoded',
     signIn: true,
     description:

@@ -1,9 +1,10 @@
 // The real OAuth 2 sign-in flow: a browser fills the service's sign-in page, the redirect's code is
 // captured, and the code is exchanged at POST /auth/access_token with HTTP Basic client credentials.
-import type { Browser, Locator, Page } from '@playwright/test';
+import { errors, type Browser, type Locator, type Page } from '@playwright/test';
 import type { ApiClient, ApiResponse } from '../transport/api';
 import { openContext } from './browser-network';
 import { findSignInForm, FORM_WAIT_MS, type FormProblem } from './signin-form';
+import { uncover } from './signin-overlay';
 import type { Target } from './target';
 
 export interface SignInResult {
@@ -204,7 +205,7 @@ async function submit(flow: Flow, control: Locator): Promise<void> {
     .waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: timeoutMs })
     .then(() => page.waitForLoadState('load', { timeout: timeoutMs }))
     .catch(() => undefined);
-  await control.click();
+  await clickThrough(page, control, timeoutMs);
   // Whichever comes first: the next page, the redirect (its navigation may never load: the
   // redirect_uri need not answer), or the time limit. The watch ends with the wait.
   let waiting = true;
@@ -215,6 +216,28 @@ async function submit(flow: Flow, control: Locator): Promise<void> {
   })();
   await Promise.race([navigated, redirected]);
   waiting = false;
+}
+
+/** Tries of a click that something covering the page took, each after closing what covers it (signin-overlay.ts). */
+const CLICK_TRIES = 3;
+const COVERED_CLICK_WAIT_MS = 2_000;
+
+/**
+ * Clicks as a person does: what covers the control (a cookie banner, shown before or a moment after
+ * the page) is closed first; a click that times out because something came over the control since is
+ * tried again after closing it.
+ */
+async function clickThrough(page: Page, control: Locator, timeoutMs: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const closed = await uncover(page, control);
+    try {
+      await control.click({ timeout: attempt < CLICK_TRIES ? COVERED_CLICK_WAIT_MS : timeoutMs });
+      return;
+    } catch (err) {
+      if (attempt >= CLICK_TRIES || !(err instanceof errors.TimeoutError) || page.isClosed()) throw err;
+      if (!closed.length && !(await uncover(page, control)).length && attempt > 1) throw err;
+    }
+  }
 }
 
 /**

@@ -225,6 +225,34 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return first.status === 303 && location.includes('login=1') && page.status === 200 && page.contentType.startsWith('text/html');
     },
   },
+  'signin-keycloak': {
+    // Keycloak's page: a session cookie, a form posting to login-actions/authenticate with session codes
+    // and a CSRF field, a language form; the redirect in Keycloak's order, with session_state and iss.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance&state=k1');
+      const done = await h.signIn({ state: 'k1' });
+      const names = [...(done.location?.searchParams.keys() ?? [])];
+      return (
+        page.status === 200 &&
+        String(page.headers['set-cookie']).includes('AUTH_SESSION_ID=') &&
+        /action="login-actions\/authenticate\?session_code=[^"]+&amp;execution=[^"]+&amp;client_id=vds-conformance&amp;tab_id=/.test(page.text) &&
+        page.text.includes('name="csrf_token"') &&
+        page.text.includes('id="kc-locale-form"') &&
+        done.status === 302 &&
+        names.join(',') === 'state,session_state,iss,code' &&
+        done.location?.searchParams.get('state') === 'k1'
+      );
+    },
+  },
+  'signin-cookie-banner': {
+    // Every page carries the banner (a modal dialog over a backdrop), shown until a choice is kept in its cookie.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      return (
+        page.status === 200 && page.text.includes('role="dialog" aria-modal="true"') && page.text.includes('>Reject all<') && page.text.includes('>Accept all<')
+      );
+    },
+  },
   'redirect-form-encoded': {
     // The state's space comes back as '+' (form encoding), and still reads back as the state sent.
     check: async (h) => {
