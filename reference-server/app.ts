@@ -36,9 +36,14 @@ export interface ReferenceAppOptions {
   routeLatencyMs?: RouteLatency;
 }
 
-/** The data a variant asks for: quiet-month and many-cars are the variants that change the seed. */
+/** The data a variant asks for: the variants that change the seed (quiet-month, many-cars, fleet-account, dense-history). */
 export function seedOptions(variants: Variants): SeedOptions {
-  return { quietMonth: variants.has('quiet-month'), manyCars: variants.has('many-cars'), fleetAccount: variants.has('fleet-account') };
+  return {
+    quietMonth: variants.has('quiet-month'),
+    manyCars: variants.has('many-cars'),
+    fleetAccount: variants.has('fleet-account'),
+    denseMonth: variants.has('dense-history'),
+  };
 }
 
 /** The control API is test plumbing: neither faults nor variants change its answers. */

@@ -20,7 +20,10 @@ export interface VariantInfo {
   readonly mode?: 'cloud' | 'sandbox';
   /** The variant is of the sign-in page: it shows only where tokens are minted through that page. */
   readonly signIn?: boolean;
-  /** The variant replaces what other variants change (another implementation of a part): it runs alone, never combined. */
+  /**
+   * The variant replaces what other variants change (another implementation of a part), or is a load
+   * whose proof is the run's own pace (dense-history): it runs alone, never combined.
+   */
   readonly alone?: boolean;
 }
 
@@ -44,6 +47,13 @@ export const VARIANTS = [
       'The primary user has 32 more cars, never driven and without a device, listed before every other: the cars with data come last (a fleet account)',
     allowedBy:
       'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
+  },
+  {
+    name: 'dense-history',
+    alone: true,
+    description:
+      "The primary user's car with data recorded a position every second of its trips in the last 32 days: a month of its locations or signals is a 10 to 20 MB answer",
+    allowedBy: 'vehicle-data-service-v3.md § Resources and their fields and § Limits (neither an amount of data nor a page size is stated)',
   },
   {
     name: 'short-lived-tokens',

@@ -69,6 +69,13 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'dense-history': {
+    // A position every second of the last month's trips: 28 days of the car's locations are megabytes.
+    check: async (h) => {
+      const res = await h.get(`/v3/cars/${RICH}/locations?${range(NOW - 28 * DAY, NOW)}`, await h.alice());
+      return res.status === 200 && Array.isArray(res.json) && res.json.length > 50_000 && res.text.length > 5_000_000;
+    },
+  },
   'short-lived-tokens': {
     // A token says it lives 8 s, works, is refused as expired once they passed, and its refresh token renews it.
     check: async (h) => {
