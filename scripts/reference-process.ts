@@ -25,6 +25,8 @@ export interface Reference {
   reachedGuards(): Promise<Set<string>>;
   /** While on, each answer names the guards its request reached (header x-vds-fault-guards). */
   traceGuards(on: boolean): Promise<void>;
+  /** The HTTP versions its requests came in so far, counted (GET /_control/protocols): {"1.1": n, "2.0": n}. */
+  protocols(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -45,9 +47,10 @@ export interface ReferenceOptions {
   /**
    * Where it listens and how it is reached, as a deployment is (default 127.0.0.1, plain HTTP): the
    * address it listens on, the host the target file names (a host name, an IPv6 literal in brackets),
-   * and TLS with the certificate and key it serves and the authority's PEM file (the target's caFile).
+   * and TLS with the certificate and key it serves and the authority's PEM file (the target's caFile);
+   * `http2`: over that TLS, HTTP/2 and HTTP/1.1 offered by ALPN.
    */
-  reach?: { listen: string; host: string; tls?: { cert: string; key: string; ca: string } };
+  reach?: { listen: string; host: string; tls?: { cert: string; key: string; ca: string }; http2?: boolean };
 }
 
 /**
@@ -75,7 +78,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     ...(options.routeLatency ? ['--route-latency', options.routeLatency] : []),
   ];
   const reach = options.reach;
-  if (reach) flags.push('--host', reach.listen, ...(reach.tls ? ['--tls-cert', reach.tls.cert, '--tls-key', reach.tls.key] : []));
+  if (reach)
+    flags.push('--host', reach.listen, ...(reach.tls ? ['--tls-cert', reach.tls.cert, '--tls-key', reach.tls.key] : []), ...(reach.http2 ? ['--http2'] : []));
   const child = spawn(process.execPath, ['reference-server/start.cjs', '--port', String(port), '--mode', mode, ...flags], {
     cwd: ROOT,
     stdio: 'ignore',
@@ -122,11 +126,12 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     });
     if (res.status !== 204) throw new Error(`the reference did not switch its guard trace: ${res.status}`);
   };
+  const protocols = async () => (await (await fetch(`${control}/protocols`)).json()) as Record<string, number>;
   const targetFile = writeTargetFile(base, options.target ?? 'local', {
     ...(options.reset === false ? { reset: false } : {}),
     ...(reach?.tls ? { caFile: reach.tls.ca } : {}),
   });
-  return { port, targetFile, control, setFault, keptToken, reachedGuards, traceGuards, stop };
+  return { port, targetFile, control, setFault, keptToken, reachedGuards, traceGuards, protocols, stop };
 }
 
 /**
