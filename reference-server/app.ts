@@ -41,13 +41,14 @@ export interface ReferenceAppOptions {
   http2?: { cert: string; key: string };
 }
 
-/** The data a variant asks for: the variants that change the seed (quiet-month, many-cars, fleet-account, dense-history). */
+/** The data a variant asks for: the variants that change the seed (quiet-month, many-cars, fleet-account, dense-history, sandbox-other-data). */
 export function seedOptions(variants: Variants): SeedOptions {
   return {
     quietMonth: variants.has('quiet-month'),
     manyCars: variants.has('many-cars'),
     fleetAccount: variants.has('fleet-account'),
     denseMonth: variants.has('dense-history'),
+    otherIds: variants.has('sandbox-other-data'),
   };
 }
 

@@ -949,7 +949,8 @@ export const FAULTS = [
   {
     name: 'signin-banner-form-dead',
     family: 'sign-in',
-    description: 'Behind the cookie banner, submitting the sign-in form with the right credentials shows the sign-in page again (200, no message): it never signs in',
+    description:
+      'Behind the cookie banner, submitting the sign-in form with the right credentials shows the sign-in page again (200, no message): it never signs in',
     breaks: 'P-SIGNIN-REDIRECT',
     variant: 'signin-cookie-banner',
   },

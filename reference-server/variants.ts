@@ -25,6 +25,11 @@ export interface VariantInfo {
    * whose proof is the run's own pace (dense-history): it runs alone, never combined.
    */
   readonly alone?: boolean;
+  /**
+   * What a target file of a server with this variant says under `data` (the ids its data has, where
+   * they are not the seeded ones fixtures/targets name), for the runs that prove it.
+   */
+  readonly targetData?: Readonly<Record<string, string | number>>;
 }
 
 export const VARIANTS = [
@@ -60,6 +65,16 @@ export const VARIANTS = [
     description: 'Access tokens expire 8 s after they are issued (expires_in 8, the refresh token renews them): shorter than a run of the suite',
     allowedBy:
       'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Records (token: expires_at, expires_in, refresh_token)',
+  },
+  {
+    name: 'sandbox-other-data',
+    mode: 'sandbox',
+    alone: true,
+    targetData: { userId: 7302 },
+    description:
+      "Another sandbox's data: other ids for every user, car and trip (users 7302 and 7305, cars from 210044), the primary user's first car (lowest id) one without a device or any data",
+    allowedBy:
+      'v3-profile.md § Hosts and environments ("sandbox ... serves fake data": which data, under which ids, is not stated) and vehicle-data-service-v3.md § GET /users/{userId}/cars (no order of the cars is stated)',
   },
   {
     name: 'stats-no-data-404',

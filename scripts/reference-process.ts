@@ -40,6 +40,8 @@ export interface ReferenceOptions {
   variant?: string;
   /** false: the target file says control.reset: false (runs keep what earlier runs left). */
   reset?: boolean;
+  /** The target file's `data` in place of its own (a variant whose data has other ids). */
+  data?: Record<string, string | number>;
   /** Every answer this many milliseconds late, like a distant server. */
   latencyMs?: number;
   /** Some routes later still: 'GET /cars/:carId/status=200' (the reference's --route-latency). */
@@ -129,6 +131,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
   const protocols = async () => (await (await fetch(`${control}/protocols`)).json()) as Record<string, number>;
   const targetFile = writeTargetFile(base, options.target ?? 'local', {
     ...(options.reset === false ? { reset: false } : {}),
+    ...(options.data ? { data: options.data } : {}),
     ...(reach?.tls ? { caFile: reach.tls.ca } : {}),
   });
   return { port, targetFile, control, setFault, keptToken, reachedGuards, traceGuards, protocols, stop };
@@ -138,12 +141,20 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
  * A target file (fixtures/targets/<name>.yaml) pointed at a server already up at `origin` (no
  * startCommand): its baseUrl and control URL on that origin; `reset: false` keeps the runs' state,
  * `caFile` names the authority of the server's certificate, `oauth` replaces some of its oauth keys,
- * `control` puts its control API elsewhere (a proxy in front of the API only), `keys` sets top-level keys.
+ * `control` puts its control API elsewhere (a proxy in front of the API only), `keys` sets top-level keys,
+ * `data` replaces some of its data keys (a server whose data has other ids).
  */
 export function writeTargetFile(
   origin: string,
   name: ReferenceTarget,
-  extra: { reset?: false; caFile?: string; oauth?: Record<string, string>; control?: string; keys?: Record<string, unknown> } = {},
+  extra: {
+    reset?: false;
+    caFile?: string;
+    oauth?: Record<string, string>;
+    control?: string;
+    keys?: Record<string, unknown>;
+    data?: Record<string, string | number>;
+  } = {},
 ): string {
   const onOrigin = (s: string) => s.replace(/^https?:\/\/[^/]*\$\{VDS_REFERENCE_PORT:-\d+\}/, origin);
   const target = YAML.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', `${name}.yaml`), 'utf8'));
@@ -154,6 +165,7 @@ export function writeTargetFile(
   Object.assign(target, extra.keys);
   if (extra.caFile) target.caFile = extra.caFile;
   if (extra.oauth) target.oauth = { ...target.oauth, ...extra.oauth };
+  if (extra.data) target.data = { ...target.data, ...extra.data };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');
   fs.writeFileSync(file, YAML.stringify(target));
   return file;

@@ -42,7 +42,18 @@ export interface SeedOptions {
   fleetAccount?: boolean;
   /** Variant dense-history: alice's car with data recorded a position every second of its last month's trips. */
   denseMonth?: boolean;
+  /** Variant sandbox-other-data: other ids for every user, car and trip, alice's first car (lowest id) one with no data. */
+  otherIds?: boolean;
 }
+
+/**
+ * Variant sandbox-other-data: the users' and cars' ids of another sandbox. Cars are listed by id, so
+ * alice's car without data (5003) gets her lowest id and comes first.
+ */
+const OTHER_IDS: { users: Record<number, number>; cars: Record<number, number> } = {
+  users: { 101: 7302, 102: 7305 },
+  cars: { 5003: 210044, 5001: 210187, 5004: 210233, 5002: 210311, 5006: 210502, 5005: 210640 },
+};
 
 /** Variant dense-history: how far back the dense recording goes, and a position every this many seconds. */
 const DENSE_DAYS = 32;
@@ -502,8 +513,31 @@ export function seedFor(nowMs: number, options: SeedOptions = {}): Seed {
   return seed;
 }
 
+/** Variant sandbox-other-data: the same data under other ids (trips' ids drawn anew, of the same form). */
+function withOtherIds(seed: Seed): Seed {
+  const user = (id: number) => OTHER_IDS.users[id] ?? id;
+  const car = (id: number) => OTHER_IDS.cars[id] ?? id;
+  const rng = new Prng('other-trip-ids');
+  const tripIds = new Map([...seed.trips.keys()].map((id) => [id, rng.hex8() + rng.hex8() + rng.hex8()]));
+  const trip = (t: Trip): Trip => ({ ...t, id: tripIds.get(t.id)!, carId: car(t.carId) });
+  const histories = new Map([...seed.histories].map(([carId, h]) => [car(carId), { ...h, trips: h.trips.map(trip) }] as const));
+  return {
+    generatedAt: seed.generatedAt,
+    users: seed.users.map((u) => ({ ...u, id: user(u.id) })),
+    cars: seed.cars.map((c) => ({ ...c, id: car(c.id), userId: user(c.userId) })),
+    devices: seed.devices.map((d) => ({ ...d, carId: d.carId === null ? null : car(d.carId), userId: d.userId === null ? null : user(d.userId) })),
+    histories,
+    trips: new Map([...histories.values()].flatMap((h) => h.trips.map((t) => [t.id, t] as const))),
+  };
+}
+
 /** Generates the whole data set relative to `nowMs`. Pure: same input, same output. */
 export function generateSeed(nowMs: number, options: SeedOptions = {}): Seed {
+  const seed = generateSeedWithIds(nowMs, options);
+  return options.otherIds ? withOtherIds(seed) : seed;
+}
+
+function generateSeedWithIds(nowMs: number, options: SeedOptions): Seed {
   const histories = new Map<number, CarHistory>();
   const trips = new Map<string, Trip>();
   for (const profile of options.manyCars ? [...PROFILES, MANY_CARS_PROFILE] : PROFILES) {

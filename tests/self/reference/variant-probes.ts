@@ -76,6 +76,24 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return res.status === 200 && Array.isArray(res.json) && res.json.length > 50_000 && res.text.length > 5_000_000;
     },
   },
+  'sandbox-other-data': {
+    mode: 'sandbox',
+    // Other ids: the primary user is 7302 (101 is nobody), and her first car has neither device nor data.
+    check: async (h) => {
+      const cars = await h.get('/v3/users/7302/cars');
+      const first = Array.isArray(cars.json) ? (cars.json[0] as { id?: number; deviceId?: unknown }) : undefined;
+      const history = first ? await h.get(`/v3/cars/${first.id}/trips?${range(NOW - 28 * DAY, NOW)}`) : undefined;
+      return (
+        (await h.get('/v3/users/101')).status === 404 &&
+        cars.status === 200 &&
+        first?.id === 210044 &&
+        first.deviceId === null &&
+        history?.status === 200 &&
+        Array.isArray(history.json) &&
+        history.json.length === 0
+      );
+    },
+  },
   'short-lived-tokens': {
     // A token says it lives 8 s, works, is refused as expired once they passed, and its refresh token renews it.
     check: async (h) => {
