@@ -15,24 +15,14 @@ import type { User } from '../data/types';
 import { parseFields } from '../http/body';
 import { ApiError, internalError, LegacyError, parametersError } from '../http/errors';
 import { extraMembers } from '../http/extension';
-import { asQuery, Query } from '../http/params';
+import { asQuery } from '../http/params';
 import { Application, findApplication, Scope, SCOPES } from './clients';
 import { HONEYPOT_FIELD, renderConsentPage, renderErrorPage, renderPasswordStep, renderSignInPage } from './signin-page';
+import { cookies } from '../http/cookies';
+import { first, type SignInRequest } from './signin-request';
+import { vendorFlows } from './vendor-flows';
 import { cookieBanner, renderKeycloakError, renderKeycloakLogin } from './vendor-pages';
 import { IssuedTokens, tokenRecord } from './tokens';
-
-/** First value of a query parameter (HTML routes are lenient with repeats). */
-function first(query: Query, name: string): string | undefined {
-  const value = query[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-interface SignInRequest {
-  clientId: string | undefined;
-  redirectUri: string | undefined;
-  scope: string | undefined;
-  state: string | undefined;
-}
 
 /** The requested scopes the application has (v3-profile.md § Sign-in page); undefined requests all of them. */
 export function scopesOf(app: Application, requested: readonly string[] | undefined): Scope[] {
@@ -60,16 +50,6 @@ function grantedScopes(app: Application, requested: string | undefined, ctx: App
 function withTrailingSlash(uri: string): string {
   const end = uri.search(/[?#]/);
   return end < 0 ? `${uri}/` : `${uri.slice(0, end)}/${uri.slice(end)}`;
-}
-
-/** A request's cookies by name (the first of each). */
-function cookies(request: FastifyRequest): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of (request.headers.cookie ?? '').split(/; */)) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && !(part.slice(0, eq) in out)) out[part.slice(0, eq)] = part.slice(eq + 1);
-  }
-  return out;
 }
 
 /** Variant signin-keycloak: Keycloak's parameters on the redirect besides the code and the state (OpenID's session_state, RFC 9207's iss). */
@@ -224,6 +204,9 @@ export function oauthRoutes(ctx: AppContext) {
     }
     // fault signin-page-no-form: a maintenance notice left in place of the form.
     if (faults.has('signin-page-no-form')) return sendHtml(reply, 200, renderErrorPage('Sign in', 'Signing in is not available at the moment.'));
+    // variants signin-ory, signin-authentik, signin-okta: into that server's own sign-in flow (for a registered client).
+    const vendor = resolved.app ? flows.start(reply, req, resolved.app, resolved.redirectUri) : undefined;
+    if (vendor) return vendor;
     // variant signin-keycloak: Keycloak's login page, in an authentication session of its own (for a registered client).
     if (variants.has('signin-keycloak') && resolved.app) {
       const sessionId = `${randomUUID()}.vds-node-1`;
@@ -318,6 +301,9 @@ export function oauthRoutes(ctx: AppContext) {
     }
     return redirectWithCode(reply, waiting.app, waiting.userId, waiting.req, waiting.redirectUri, waiting.keycloak);
   }
+
+  // variants signin-ory, signin-authentik, signin-okta: the flows of those servers, ending in signedIn.
+  const flows = vendorFlows({ ctx, sendHtml, signedIn: (reply, app, user, req, redirectUri) => signedIn(reply, app, user, req, redirectUri) });
 
   /** The redirect of a successful sign-in: `<redirect_uri>?code=...` (plus `&state=...` when given). */
   function redirectWithCode(
@@ -461,6 +447,7 @@ export function oauthRoutes(ctx: AppContext) {
     app.post('/auth/auth', signIn);
     app.post('/auth/consent', consent);
     app.post('/auth/login-actions/authenticate', keycloakAuthenticate);
+    flows.routes(app);
     app.post('/auth/access_token', exchange);
   };
 }

@@ -157,3 +157,172 @@ export function cookieBanner(): string {
 })();
 </script>`;
 }
+
+const ORY_STYLE = `body{font-family:Inter,system-ui,sans-serif;background:#f5f7fa;margin:0}
+.card{background:#fff;max-width:24rem;margin:4rem auto;padding:2rem;border-radius:12px;box-shadow:0 1px 4px rgba(0,0,0,.1)}
+.field{display:grid;gap:.3rem;margin:.8rem 0}.field input{padding:.55rem;font-size:1rem;border:1px solid #ccd;border-radius:6px}
+button{width:100%;padding:.6rem;font-size:1rem;border-radius:6px;cursor:pointer}.primary{background:#3d53f5;color:#fff;border:0}
+.social{background:#fff;border:1px solid #ccd;margin-bottom:.5rem}.divider{text-align:center;color:#889;margin:1rem 0}
+.message{color:#c01;font-size:.9rem}.links{display:flex;justify-content:space-between;font-size:.9rem;margin-top:1rem}`;
+
+/**
+ * Ory's login UI (kratos-selfservice-ui-node, Ory Elements): one form carrying the flow's CSRF field,
+ * a social sign-in button above the fields ("Sign in with GitHub", a submit of the same form), the
+ * identifier (labelled as the identity schema titles it) and the password, and the password
+ * method's own submit button.
+ */
+export function renderOryLogin(p: { action: string; csrf: string; applicationName: string; identifier?: string; message?: string }): string {
+  const message = p.message ? `\n    <div class="message" role="alert" data-testid="ui/message/4000006">${escapeHtml(p.message)}</div>` : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Sign in</title><style>${ORY_STYLE}</style></head>
+<body>
+<div class="card" data-testid="login-flow">
+  <h2>Sign in</h2>
+  <p>To continue to ${escapeHtml(p.applicationName)}</p>
+  <form action="${escapeHtml(p.action)}" method="POST">
+    <input name="csrf_token" type="hidden" value="${escapeHtml(p.csrf)}">
+    <button class="social" name="provider" type="submit" value="github" data-testid="ory/form/node/input/provider">Sign in with GitHub</button>
+    <div class="divider">or</div>${message}
+    <div class="field"><label for="identifier">E-Mail</label><input id="identifier" name="identifier" type="text" autocomplete="username" required value="${escapeHtml(p.identifier ?? '')}"></div>
+    <div class="field"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></div>
+    <button class="primary" name="method" type="submit" value="password" data-testid="ory/form/node/input/method">Sign in</button>
+  </form>
+  <div class="links"><a href="#recovery">Forgot password?</a><a href="#registration">Sign up</a></div>
+</div>
+</body>
+</html>
+`;
+}
+
+/**
+ * Authentik's flow executor: an empty page whose web components render each stage of the flow in
+ * their shadow roots, from the flow API's challenges (identification, then password, then a
+ * redirect), and a form for password managers left in the page outside them, off screen.
+ */
+export function renderAuthentikFlow(p: { api: string; title: string }): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${escapeHtml(p.title)}</title>
+<style>body{font-family:"RedHatText",system-ui,sans-serif;background:#151515;color:#fff;margin:0}</style></head>
+<body>
+<ak-flow-executor flowSlug="default-authentication-flow"></ak-flow-executor>
+<script>
+(() => {
+  const API = ${JSON.stringify(p.api)};
+  const css = '<style>:host{display:block}.pf-c-login__main{background:#fff;color:#151515;max-width:26rem;margin:4rem auto;padding:2rem}'
+    + '.pf-c-form__group{display:grid;gap:.3rem;margin:.8rem 0}input{padding:.5rem;font-size:1rem}button{width:100%;padding:.6rem;font-size:1rem;background:#06c;color:#fff;border:0}'
+    + '.pf-m-error{color:#c9190b}</style>';
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  class Stage extends HTMLElement {
+    constructor() { super(); this.attachShadow({ mode: 'open' }); }
+    show(challenge, submit) {
+      const errors = Object.values(challenge.response_errors || {}).flat().map((e) => '<p class="pf-m-error" role="alert">' + esc(e.string) + '</p>').join('');
+      const fields = challenge.component === 'ak-stage-identification'
+        ? '<div class="pf-c-form__group"><label for="uid">Email or Username</label><input id="uid" name="uidField" type="text" autocomplete="username" required></div>'
+        : '<p>' + esc(challenge.pending_user) + ' <a href="#not-you">Not you?</a></p>'
+          + '<div class="pf-c-form__group"><label for="ak-stage-password-input">Password</label><input id="ak-stage-password-input" name="password" type="password" autocomplete="current-password" required></div>'
+          + '<a href="#recovery">Forgot username or password?</a>';
+      const action = challenge.component === 'ak-stage-identification' ? challenge.primary_action : 'Continue';
+      this.shadowRoot.innerHTML = css + '<div class="pf-c-login__main"><h1>' + esc(challenge.flow_info.title) + '</h1><form class="pf-c-form">' + errors + fields
+        + '<div class="pf-c-form__group"><button type="submit" class="pf-c-button pf-m-primary">' + esc(action) + '</button></div></form></div>';
+      this.shadowRoot.querySelector('form').addEventListener('submit', (event) => {
+        event.preventDefault();
+        const data = Object.fromEntries(new FormData(event.target));
+        submit({ component: challenge.component, ...(data.uidField !== undefined ? { uid_field: data.uidField } : {}), ...(data.password !== undefined ? { password: data.password } : {}) });
+      });
+    }
+  }
+  customElements.define('ak-stage-identification', class extends Stage {});
+  customElements.define('ak-stage-password', class extends Stage {});
+  customElements.define('ak-flow-executor', class extends HTMLElement {
+    constructor() { super(); this.attachShadow({ mode: 'open' }); }
+    async connectedCallback() { this.render(await (await fetch(API, { credentials: 'same-origin' })).json()); }
+    async submit(body) {
+      const res = await fetch(API, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      this.render(await res.json());
+    }
+    render(challenge) {
+      if (challenge.component === 'xak-flow-redirect') { location.assign(challenge.to); return; }
+      this.shadowRoot.innerHTML = '';
+      const stage = document.createElement(challenge.component);
+      this.shadowRoot.append(stage);
+      stage.show(challenge, (body) => this.submit(body));
+    }
+  });
+  // For password managers, which do not look into shadow roots: a form of the page itself, off screen.
+  const helper = document.createElement('form');
+  helper.innerHTML = '<input type="text" name="username" autocomplete="username"><input type="password" name="password" autocomplete="current-password">';
+  helper.style.cssText = 'position:absolute;top:-2000px;left:-2000px;opacity:0';
+  document.documentElement.append(helper);
+})();
+</script>
+</body>
+</html>
+`;
+}
+
+/**
+ * Okta's sign-in widget (identifier first, then the password: "Next", then "Verify"): the page holds
+ * its container and the widget, which renders each step in it from the identity engine's answers
+ * (JSON), a "Keep me signed in" box and help links around; the last answer sends the browser on.
+ */
+export function renderOktaWidget(p: { stateHandle: string; base: string; applicationName: string }): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Vehicle Data Service - Sign In</title>
+<style>body{font-family:"Public Sans",system-ui,sans-serif;background:#f4f4f4;margin:0}
+#okta-sign-in{background:#fff;max-width:25rem;margin:4rem auto;padding:2rem;border:1px solid #ddd}
+.o-form-fieldset{display:grid;gap:.3rem;margin:.8rem 0}.o-form-input input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}
+.button-primary{width:100%;padding:.6rem;font-size:1rem;background:#1662dd;color:#fff;border:0}.o-form-error-container{color:#d10}
+.auth-footer{display:flex;justify-content:space-between;font-size:.9rem;margin-top:1rem}</style></head>
+<body>
+<main><div id="okta-login-container"><div id="okta-sign-in" class="auth-container main-container" role="main"></div></div></main>
+<script>
+(() => {
+  const config = ${JSON.stringify({ stateHandle: p.stateHandle, base: p.base, app: p.applicationName })};
+  const root = document.getElementById('okta-sign-in');
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  let n = 20;
+  const field = (label, type, name, autocomplete) => {
+    const id = 'input' + (n += 8);
+    return '<div class="o-form-fieldset" data-se="o-form-fieldset-' + name + '"><div class="okta-form-label o-form-label"><label for="' + id + '">' + label + '</label></div>'
+      + '<div class="o-form-input"><span class="o-form-input-name-' + name + '"><input type="' + type + '" name="' + name + '" id="' + id + '" autocomplete="' + autocomplete + '"></span></div></div>';
+  };
+  const step = (title, body, action, error, after) => {
+    root.innerHTML = '<div class="okta-sign-in-header auth-header"><h1>' + esc(config.app) + '</h1></div>'
+      + '<form novalidate method="POST" action="#" data-se="o-form" class="ion-form o-form o-form-edit-mode">'
+      + '<div class="o-form-content"><h2 data-se="o-form-head" class="okta-form-title o-form-head">' + title + '</h2>'
+      + '<div class="o-form-error-container" data-se="o-form-error-container">' + (error ? '<div role="alert" class="okta-form-infobox-error infobox infobox-error"><p>' + esc(error) + '</p></div>' : '') + '</div>'
+      + body + '</div><div class="o-form-button-bar"><input class="button button-primary" type="submit" value="' + action + '" data-type="save"></div></form>'
+      + '<div class="auth-footer">' + after + '</div>';
+    return root.querySelector('form');
+  };
+  const post = async (path, body) => (await fetch(config.base + path, { method: 'POST', headers: { 'content-type': 'application/ion+json; okta-version=1.0.0' }, body: JSON.stringify({ ...body, stateHandle: config.stateHandle }) })).json();
+  const identify = (error) => {
+    const form = step('Sign In', field('Username', 'text', 'identifier', 'username')
+      + '<div class="o-form-fieldset"><span><input type="checkbox" name="rememberMe" id="input-remember"><label for="input-remember">Keep me signed in</label></span></div>', 'Next', error,
+      '<a href="#help" class="link help">Help</a><a href="#signup" class="link">Sign up</a>');
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const answer = await post('/idp/idx/identify', { identifier: form.identifier.value });
+      if (answer.messages) identify(answer.messages[0]); else challenge();
+    });
+  };
+  const challenge = (error) => {
+    const form = step('Verify with your password', field('Password', 'password', 'credentials.passcode', 'current-password'), 'Verify', error,
+      '<a href="#recover" class="link">Forgot password?</a><a href="#" class="link js-go-back">Back to sign in</a>');
+    form.querySelector('.js-go-back')?.addEventListener('click', (e) => { e.preventDefault(); identify(); });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const answer = await post('/idp/idx/challenge/answer', { credentials: { passcode: form.querySelector('[name="credentials.passcode"]').value } });
+      if (answer.success) location.href = answer.success.href; else challenge(answer.messages ? answer.messages[0] : 'Unable to sign in');
+    });
+  };
+  identify();
+})();
+</script>
+</body>
+</html>
+`;
+}

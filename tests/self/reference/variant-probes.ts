@@ -269,6 +269,41 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'signin-ory': {
+    // Into Ory's flow: 303 to its login UI, one form with a CSRF field, the GitHub button above the fields.
+    check: async (h) => {
+      const start = await h.get('/v3/auth/auth?client_id=vds-conformance&state=o');
+      const location = String(start.headers.location ?? '');
+      const page = await h.get(`/v3/auth/${location}`);
+      return (
+        start.status === 303 &&
+        location.startsWith('ui/login?flow=') &&
+        page.status === 200 &&
+        page.text.indexOf('Sign in with GitHub') < page.text.indexOf('name="identifier"') &&
+        page.text.includes('name="csrf_token"')
+      );
+    },
+  },
+  'signin-authentik': {
+    // Into Authentik's flow executor: 302, a session cookie, and its flow API's first challenge.
+    check: async (h) => {
+      const start = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      const cookie = String(start.headers['set-cookie'] ?? '').split(';')[0];
+      const challenge = await h.get('/v3/auth/api/v3/flows/executor/default-authentication-flow/', undefined, { cookie });
+      return (
+        start.status === 302 && cookie.startsWith('authentik_session=') && (challenge.json as { component?: string })?.component === 'ak-stage-identification'
+      );
+    },
+  },
+  'signin-okta': {
+    // Okta's widget: the page is its container and the script that renders each step from the identity engine.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      return (
+        page.status === 200 && page.text.includes('id="okta-sign-in"') && page.text.includes('/idp/idx/identify') && !page.text.includes('type="password"')
+      );
+    },
+  },
   'signin-cookie-banner': {
     // Every page carries the banner (a modal dialog over a backdrop), shown until a choice is kept in its cookie.
     check: async (h) => {
