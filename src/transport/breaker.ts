@@ -132,6 +132,8 @@ export function refusal(key: string): string | undefined {
 export function answered(key: string): void {
   current.routes.delete(key);
   current.answeredOnce.add(key);
+  // It answers again: a later time-out may be the run's load again, worth a turn alone.
+  current.slowAlone.delete(key);
 }
 
 /**
@@ -144,7 +146,7 @@ export function worthSendingAlone(key: string, began: boolean): boolean {
   return !current.slowAlone.has(key) && (began || current.answeredOnce.has(key));
 }
 
-/** Sent alone, the route's request still got no answer in time: its later time-outs are the server's. */
+/** Sent alone, the route's request still got no answer in time: its later time-outs are the server's, until it answers again. */
 export function lateAlone(key: string): void {
   current.slowAlone.add(key);
 }
