@@ -148,7 +148,7 @@ export const VARIANTS = [
     signIn: true,
     alone: true,
     description:
-      "Ory's login flow: the sign-in link answers 303 to the login UI of a new flow (its CSRF field matched to a cookie), whose one form holds a \"Sign in with GitHub\" submit above the E-Mail and Password fields and the password method's \"Sign in\"",
+      'Ory\'s login flow: the sign-in link answers 303 to the login UI of a new flow (its CSRF field matched to a cookie), whose one form holds a "Sign in with GitHub" submit above the E-Mail and Password fields and the password method\'s "Sign in"',
     allowedBy: 'v3-profile.md § Sign-in page (its parameters and the redirect with code and state are stated; the pages and the form are not)',
   },
   {
@@ -156,7 +156,7 @@ export const VARIANTS = [
     signIn: true,
     alone: true,
     description:
-      "Authentik's flow executor: the sign-in link answers 302 to a page of web components that render each stage in their shadow roots from a JSON flow API (identification and \"Log in\", then the password and \"Continue\"), with a form for password managers off screen",
+      'Authentik\'s flow executor: the sign-in link answers 302 to a page of web components that render each stage in their shadow roots from a JSON flow API (identification and "Log in", then the password and "Continue"), with a form for password managers off screen',
     allowedBy: 'v3-profile.md § Sign-in page (a sign-in web page: how it is built is not stated, only its parameters and the redirect)',
   },
   {
@@ -164,7 +164,7 @@ export const VARIANTS = [
     signIn: true,
     alone: true,
     description:
-      "Okta's sign-in widget: a script renders the username, \"Keep me signed in\" and \"Next\", then the password and \"Verify\", in place (JSON to its identity engine, no page load), then sends the browser on",
+      'Okta\'s sign-in widget: a script renders the username, "Keep me signed in" and "Next", then the password and "Verify", in place (JSON to its identity engine, no page load), then sends the browser on',
     allowedBy: 'v3-profile.md § Sign-in page (a sign-in web page: how many steps and how it is built are not stated, only its parameters and the redirect)',
   },
   {
