@@ -79,7 +79,8 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
  * overlap instead of adding up, while each worker more starts (about 1.5 s of CPU) on the two cores the
  * running checks use. The choices below, and how to see them again: `npm run bench -- --only
  * default,remote-20,remote,remote-300 --with '--workers N'` for N of 1 to 5 (the reference at once,
- * 20, 40 and 300 ms late), each against the same scenarios without `--with` (the choice made here):
+ * 20, 40 and 300 ms late), against the same call without `--with` (the choice made here), comparing
+ * the critical paths each prints (docs/performance.md):
  *   - at once, one worker: the machine is the limit, a second costs what it saves;
  *   - from DISTANT_MS (remote-20), two: the device checks' write lane, the longest group, beside the
  *     other groups (remote: three and five workers are slower than two);

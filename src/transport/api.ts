@@ -3,8 +3,9 @@
 // bounded time and size for every answer, redirects never followed, and a redacted record of each
 // exchange (for the reports) with its latency (for monitoring).
 // Transports: ApiClient builds each request and its redacted record (exchange.ts); a Transport answers
-// it: the network's (network.ts: connections, request slots, 429s, the breaker) in a run; in a replay
-// of a certification archive (src/setup/replay.ts), the check's recorded answers. A check cannot tell which.
+// it: the network's (network.ts: connections, request slots, a late request sent again alone, 429s, the
+// breaker) in a run; in a replay of a certification archive (src/setup/replay.ts), the check's
+// recorded answers. A check cannot tell which.
 import type { Redactor } from '../util/redact';
 import { routeKeyOf } from './breaker';
 import { curlCommand, type SecretRefs } from './curl';
@@ -105,6 +106,11 @@ export class ApiClient {
   private readonly recordBodies: boolean;
   private readonly check?: string;
   private readonly inLane: boolean;
+  /** Requests being sent, those of them waiting behind the run's own (a slot, a turn alone), and since when all were waiting. */
+  private active = 0;
+  private held = 0;
+  private heldSince?: number;
+  private heldTotal = 0;
 
   constructor(
     readonly baseUrl: string,
@@ -117,6 +123,27 @@ export class ApiClient {
     this.recordBodies = options.recordBodies ?? false;
     this.check = options.check;
     this.inLane = options.inLane ?? false;
+  }
+
+  /**
+   * How long this client's requests were all held by the run itself (waiting for a slot, or for their
+   * turn to be sent alone), none of them with the server: a check's time limit does not count it
+   * (src/engine/run-check.ts).
+   */
+  heldMs(): number {
+    return this.heldTotal + (this.heldSince === undefined ? 0 : performance.now() - this.heldSince);
+  }
+
+  /** A request of this client began (+1) or ended (-1) being sent; or began (held) or stopped waiting behind the run's own. */
+  private count(change: { active?: number; held?: number }): void {
+    this.active += change.active ?? 0;
+    this.held += change.held ?? 0;
+    const allHeld = this.held > 0 && this.held === this.active;
+    if (allHeld && this.heldSince === undefined) this.heldSince = performance.now();
+    if (!allHeld && this.heldSince !== undefined) {
+      this.heldTotal += performance.now() - this.heldSince;
+      this.heldSince = undefined;
+    }
   }
 
   url(pathOrUrl: string, query?: Query): string {
@@ -165,22 +192,28 @@ export class ApiClient {
     // A token the suite minted goes out as its current value (token-keeper.ts: renewed before it runs
     // out); the exchange and its curl line keep the value the check gave, named by its key.
     const kept = this.transport === networkTransport && tokenKeeper ? await tokenKeeper(options.authorization) : undefined;
-    const sendWith = (authorization?: string) =>
-      this.transport.send(
-        {
-          method,
-          url,
-          headers: authorization ? { ...headers, authorization } : headers,
-          body,
-          maxBytes,
-          timeoutMs: options.timeoutMs ?? this.timeoutMs,
-          breakerKey,
-          ...(options.hostile ? { hostile: true } : {}),
-          check: this.check,
-          ...(this.inLane ? { inLane: true } : {}),
-        },
-        exchange,
-      );
+    const onHeld = (held: boolean) => this.count({ held: held ? 1 : -1 });
+    const sendWith = (authorization?: string) => {
+      this.count({ active: 1 });
+      return this.transport
+        .send(
+          {
+            method,
+            url,
+            headers: authorization ? { ...headers, authorization } : headers,
+            body,
+            maxBytes,
+            timeoutMs: options.timeoutMs ?? this.timeoutMs,
+            breakerKey,
+            ...(options.hostile ? { hostile: true } : {}),
+            check: this.check,
+            ...(this.inLane ? { inLane: true } : {}),
+            onHeld,
+          },
+          exchange,
+        )
+        .finally(() => this.count({ active: -1 }));
+    };
     let answer = await sendWith(kept?.header);
     // Refused as expired all the same (the server's clock ran ahead of ours): renewed, and sent once more.
     const renewed = kept ? await kept.afterAnswer(answer.status, answer.text) : undefined;

@@ -40,6 +40,8 @@ export interface Exchange {
   throttled?: number;
   /** Times it was sent again on a fresh connection: a reused one closed before any byte of answer (connection-reuse.ts). */
   reconnected?: number;
+  /** Timed out while other requests were in flight, it was sent again alone (request-slots.ts sendAlone): this answer, or no-answer, is that one's. */
+  sentAlone?: boolean;
   /** Refused as expired, the suite's token was renewed and the request sent again with it (token-keeper.ts). */
   tokenRenewed?: boolean;
 }
@@ -91,6 +93,8 @@ export interface OutgoingRequest {
   check?: string;
   /** Sent by a check of a write lane: first in line for a request slot (request-slots.ts). */
   inLane?: boolean;
+  /** Told when the request starts or stops waiting behind the run's own requests (a slot, a turn alone): the client's held time. */
+  onHeld?: (held: boolean) => void;
 }
 
 /** An HTTP answer as a transport got it. */
