@@ -63,6 +63,13 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car") and v3-profile.md § Errors, Devices (dissociate a device that is not associated: 409)',
   },
   {
+    name: 'dissociate-keeps-user-link',
+    description:
+      "Dissociating a device from its car keeps the device's link to the user: once associated (by car or by pin) the device stays the user's, so a later pin association answers 409 and a dissociation without a car answers 409",
+    allowedBy:
+      'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car": the user link is not said to go) and § States and transitions (not shown), and v3-profile.md § Errors, Devices (associate a device that is already associated: 409; dissociate a device that is not associated: 409)',
+  },
+  {
     name: 'empty-scope-as-absent',
     signIn: true,
     description: "On the sign-in page a present but empty scope is read as absent: the token gets all of the application's scopes",

@@ -104,6 +104,18 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return dissociate.status === 409 && firstError(dissociate).type === 'PARAMETERS_ERROR' && again.status === 409;
     },
   },
+  'dissociate-keeps-user-link': {
+    // A device put on a car and taken off it stays the user's: its pin association is 409, so is a second dissociation;
+    // it can still go on a car of the user.
+    check: async (h) => {
+      const token = await h.alice();
+      if ((await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })).status !== 204) return false;
+      if ((await h.post('/v3/devices/VDSREF0101/dissociate', { token })).status !== 204) return false;
+      const [pin, dissociate] = [await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token }), await h.post('/v3/devices/VDSREF0101/dissociate', { token })];
+      const car = await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token });
+      return pin.status === 409 && dissociate.status === 409 && firstError(dissociate).type === 'PARAMETERS_ERROR' && car.status === 204;
+    },
+  },
   'empty-scope-as-absent': {
     check: async (h) => {
       const token = await h.token({ scope: '' });
