@@ -2,7 +2,19 @@
 // external asset), so it opens from disk or as a mail attachment.
 import { GROUPS } from '../catalogue/catalogue';
 import { CLASSES } from '../verdict/model';
-import { countsLine, plural, reconnectedLine, renewalsLine, seconds, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
+import {
+  countsLine,
+  plural,
+  reconnectedLine,
+  renewalsLine,
+  seconds,
+  STATUS_MARK,
+  STATUS_WORD,
+  suiteBrokeLine,
+  targetLine,
+  verdictMeaning,
+  headlineLine,
+} from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from '../verdict/model';
 
 export const CSS = `
@@ -40,8 +52,9 @@ ${body}
 }
 
 function header(c: Certificate): string {
+  const headline = headlineLine(c);
   return `<h1>VDS ${esc(c.specVersion)} conformance certificate</h1>
-<dl>
+${headline ? `<p class="box verdict ${esc(c.headline!.verdict)}" id="headline">${esc(headline)}</p>\n` : ''}<dl>
 <dt>Target</dt><dd>${esc(targetLine(c))} <span class="muted">from ${esc(c.target.source)}</span></dd>
 <dt>Suite</dt><dd>${esc(c.suite.name)} ${esc(c.suite.version)}, spec ${esc(c.specVersion)}</dd>
 <dt>Run</dt><dd>${esc(c.run.date)}, ${esc(seconds(c.run.durationMs))}${c.run.monitor ? ', monitoring (read-only)' : ''}</dd>
@@ -80,7 +93,7 @@ function verdictTable(c: Certificate): string {
   const rows = CLASSES.map((k) => {
     const n = c.counts.classes[k];
     const v = c.verdict[k];
-    return `<tr><td>${k}</td><td class="verdict ${v}">${v}</td><td>${n.requirements}</td><td>${n.passed}</td><td>${n.failed}</td><td>${n.notRun}</td><td>${esc(VERDICT_MEANING[v])}</td></tr>`;
+    return `<tr><td>${k}</td><td class="verdict ${v}">${v}</td><td>${n.requirements}</td><td>${n.passed}</td><td>${n.failed}</td><td>${n.notRun}</td><td>${esc(verdictMeaning(c, k))}</td></tr>`;
   });
   const advisory = CLASSES.reduce((sum, k) => sum + c.counts.classes[k].advisory, 0);
   const notApplicable = CLASSES.reduce((sum, k) => sum + (c.counts.classes[k].notApplicable ?? 0), 0);

@@ -176,6 +176,8 @@ export interface Certificate {
   serverLatency?: ServerLatency;
   /** How the run's exit status was decided (see src/verdict/gate.ts). */
   gate?: Gate;
+  /** The run's verdict in one line, the first every report says (src/verdict/headline.ts). */
+  headline?: Headline;
   /** A certification run (--certify): what was run, against what. */
   certification?: Certification;
   baseline?: BaselineEvaluation;
@@ -214,6 +216,12 @@ export interface TriageCause {
   example?: { check: string; request: string; curl?: string; body?: string };
   /** The fix, in one sentence. */
   fix: string;
+}
+
+/** The run's verdict over the classes its gate judged, and the one reason (src/verdict/headline.ts). */
+export interface Headline {
+  verdict: ClassVerdict | 'NO VERDICT';
+  reason: string;
 }
 
 export interface Certification {
