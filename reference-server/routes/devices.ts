@@ -195,8 +195,7 @@ export function devicesRoutes(ctx: AppContext) {
           // variant dissociate-cars-only: the spec's route "dissociates the device from its car"; a device linked
           // only to a user has no car to be dissociated from. So for variant dissociate-keeps-user-link, where the
           // user link is the device's for good.
-          if (variants.has('dissociate-cars-only') || variants.has('dissociate-keeps-user-link'))
-            throw conflict('Device is not associated with a car', false);
+          if (variants.has('dissociate-cars-only') || variants.has('dissociate-keeps-user-link')) throw conflict('Device is not associated with a car', false);
         } else if (!faults.has('dissociate-unassociated-204')) {
           // fault dissociate-unassociated-204: dissociation treated as idempotent.
           throw conflict('Device is not associated', false);

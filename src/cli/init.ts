@@ -54,9 +54,8 @@ VDS_RESTRICTED_CLIENT_ID=
 VDS_RESTRICTED_CLIENT_SECRET=
 `;
 
-/** @public bin/vds-conformance.js requires it for `vds-conformance init`. */
-export function main(args: string[], dir = process.cwd()): number {
-  const targetName = args[0] ?? 'my-target.yaml';
+/** @public src/cli/main.ts requires it for `init [FILE]`: writes the files (never over existing ones) in the folder the user is in. */
+export function init(targetName: string, invokedAs: string, dir = process.env.INIT_CWD ?? process.cwd()): number {
   const written: string[] = [];
   for (const [name, text] of [
     [targetName, TARGET],
@@ -70,6 +69,7 @@ export function main(args: string[], dir = process.cwd()): number {
     fs.writeFileSync(file, text);
     written.push(name);
   }
-  if (written.length) console.log(`wrote ${written.join(' and ')}; fill them in, then: npx vds-conformance --target ./${targetName}`);
+  const run = invokedAs.startsWith('npm') ? 'npm run conformance --' : `npx ${invokedAs}`;
+  if (written.length) console.log(`wrote ${written.join(' and ')}; fill them in, then: ${run} --target ./${targetName}`);
   return 0;
 }

@@ -111,7 +111,10 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const token = await h.alice();
       if ((await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })).status !== 204) return false;
       if ((await h.post('/v3/devices/VDSREF0101/dissociate', { token })).status !== 204) return false;
-      const [pin, dissociate] = [await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token }), await h.post('/v3/devices/VDSREF0101/dissociate', { token })];
+      const [pin, dissociate] = [
+        await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token }),
+        await h.post('/v3/devices/VDSREF0101/dissociate', { token }),
+      ];
       const car = await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token });
       return pin.status === 409 && dissociate.status === 409 && firstError(dissociate).type === 'PARAMETERS_ERROR' && car.status === 204;
     },
