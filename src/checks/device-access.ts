@@ -207,6 +207,7 @@ async function signInThroughRestrictedApp(ctx: CheckContext): Promise<string> {
   if (missing.length)
     throw new NotRun(
       `needs tokens.restrictedApp, or oauth.${missing.join(', oauth.')} in ${ctx.target.source} to sign in through a second application without devices_management`,
+      'tokens.restrictedApp',
     );
   const app = restrictedAppTarget(ctx.target);
   const signed = await ctx.withBrowser((browser) =>

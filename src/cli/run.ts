@@ -18,6 +18,10 @@ import { runOptions } from '../options/options';
 import { UsageError, type Invocation } from './args';
 import { loadTarget, resolveTargetFile, type Target } from '../setup/target';
 import { startTargetServerForRun, type Started } from '../setup/start-command';
+import { readinessOf } from '../setup/readiness';
+import { chooseBrowser } from '../setup/browser';
+import { loadCatalogue } from '../catalogue/catalogue';
+import { readinessLines } from '../rendering/render-readiness';
 import { checkReportsFolder, keepEarlierRun, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation, invokedAs = 'npm run conformance --'): Promise<number> {
@@ -41,6 +45,9 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
     const { verify } = require('./verify') as typeof import('./verify');
     return verify(inv, playwright, invokedAs);
   }
+
+  // A certification that cannot pass stops here, before anything is sent or written (the reports folder untouched).
+  if (inv.certify && !certificationCanPass(env)) return EXIT.usage;
 
   const last = lastCertificate(dir);
   if (inv.lastFailed) {
@@ -74,6 +81,30 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
     if (archive) console.log(`  Certification archive: ${path.relative(process.cwd(), archive) || archive}`);
   }
   return status;
+}
+
+/**
+ * --certify: what the target cannot run, said before anything is sent (src/setup/readiness.ts); false
+ * when that is anything at all (a certification needs every requirement to run): spending the run
+ * would change the server (cars created, a device locked) for a verdict already known. A target file
+ * that cannot be read is the runner's to report.
+ */
+function certificationCanPass(env: NodeJS.ProcessEnv): boolean {
+  let target: Target;
+  try {
+    const selector = runOptions(env).target;
+    target = loadTarget(selector, env, resolveTargetFile(selector));
+  } catch {
+    return true;
+  }
+  const readiness = readinessOf(target, loadCatalogue(), chooseBrowser(env));
+  console.log(readinessLines(readiness).join('\n'));
+  if (!readiness.items.length) return true;
+  console.log(
+    '--certify: this certification cannot pass on this target, so nothing was sent and nothing written (exit 2). ' +
+      'Give what is listed and certify again; to see the rest of the verdict now, run without --certify.',
+  );
+  return false;
 }
 
 /**

@@ -6,6 +6,7 @@ import { countsLine, headlineLine, plural, reconnectedLine, renewalsLine, shortL
 import { RUN_STOPPED, type Certificate, type Triage } from '../verdict/model';
 import { REPORT_FILES } from '../options/paths';
 import { renderChangesText } from './render-changes';
+import { itemsLines, notRunItems } from './render-readiness';
 
 const MAX_FAILED_CHECKS = 12;
 
@@ -27,6 +28,8 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
   const out: string[] = ['', `VDS ${c.specVersion} conformance of ${targetLine(c)}`];
   const headline = headlineLine(c);
   if (headline && !replay) out.push(`  ${headline}`);
+  const notRunFirst = replay ? [] : notRunItems(c);
+  if (notRunFirst.length) out.push('  What did not run, by what it lacked (a certification needs every requirement):', ...itemsLines(notRunFirst, '    '));
   for (const k of CLASSES) {
     const n = c.counts.classes[k];
     const parts = [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.notRun ? `${n.notRun} not run` : ''].filter(Boolean);

@@ -16,6 +16,7 @@ import {
   headlineLine,
 } from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from '../verdict/model';
+import { notRunItems, readinessMarkdown } from './render-readiness';
 
 export function renderMarkdown(c: Certificate): string {
   return (
@@ -31,6 +32,9 @@ function header(c: Certificate): string {
     `# VDS ${c.specVersion} conformance certificate`,
     '',
     ...(headline ? [`**${text(headline)}**`, ''] : []),
+    ...(notRunItems(c).length
+      ? ['What did not run, by what it lacked (a certification needs every requirement):', '', ...readinessMarkdown(notRunItems(c), text), '']
+      : []),
     `- **Target:** ${text(targetLine(c))} — from \`${c.target.source}\``,
     `- **Suite:** ${c.suite.name} ${c.suite.version}, spec ${c.specVersion}`,
     `- **Run:** ${c.run.date}, ${seconds(c.run.durationMs)}${c.run.monitor ? ', monitoring (read-only)' : ''}`,
