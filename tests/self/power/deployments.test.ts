@@ -9,9 +9,19 @@
 //     as caFile;
 //   - behind nginx (Debian's package) configured as a production site, over TLS of another authority;
 //   - through a forward proxy given by HTTPS_PROXY / HTTP_PROXY, which both the API requests and the
-//     browser go through (the proxy shows both came).
+//     browser go through (the proxy shows both came);
+//   - a server that keeps its state and a device's link to its user after dissociation (variant
+//     dissociate-keeps-user-link), reached by name over HTTPS with OAuth credentials only (no control
+//     API: the expired and revoked tokens from tokenCommands, as an operator's admin tool makes them),
+//     three runs without a reset, the first on a fresh server: every check runs each time, the device
+//     checks included (each run given a pin device and a lockable device of its own, as the messages of
+//     a run that met used ones ask).
 // Every browser check runs in each (the sign-in page, the token endpoint's codes): none may fail on
 // how the server is reached.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
 import { startReference, writeTargetFile, type Reference, type ReferenceOptions } from '../../../scripts/reference-process';
 import { loadTarget } from '../../../src/setup/target';
 import { runInProcess } from '../../../src/engine/in-process';
@@ -50,6 +60,27 @@ async function judgeClean(label: string, targetFile: string, catalogue: Catalogu
   expect(run.certificate.counts.checks.passed, 'checks passed').toBeGreaterThan(600);
 }
 
+/**
+ * The operator's admin tool for the tokens no client can mint, as tokenCommands run it: a script that
+ * mints a token of the primary user through the reference's control API, expires or revokes it, and
+ * prints it. The control API is reached over the deployment's TLS (NODE_EXTRA_CA_CERTS: its authority).
+ */
+function adminTool(control: string, ca: string): Record<'expired' | 'revoked', string> {
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-admin-')), 'admin.mjs');
+  fs.writeFileSync(
+    script,
+    `const [action] = process.argv.slice(2);
+const post = (p, body) => fetch(${JSON.stringify(control)} + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const minted = await (await post('/tokens/mint', { clientId: 'vds-conformance', username: 'alice@reference.test' })).json();
+const res = await post('/tokens/' + action, { token: minted.access_token });
+if (res.status !== 204) { console.error('the admin tool failed: ' + res.status); process.exit(1); }
+console.log(minted.access_token);
+`,
+  );
+  const run = (action: string) => `NODE_EXTRA_CA_CERTS='${ca}' '${process.execPath}' '${script}' ${action}`;
+  return { expired: run('expire'), revoked: run('revoke') };
+}
+
 async function withReference(options: ReferenceOptions, use: (reference: Reference) => Promise<void>): Promise<void> {
   const reference = await startReference(options);
   try {
@@ -61,6 +92,40 @@ async function withReference(options: ReferenceOptions, use: (reference: Referen
 
 test.describe('deployments', () => {
   test.describe.configure({ timeout: 300_000 });
+
+  test("deployment: a server that keeps a device's user link, OAuth only over HTTPS by name, three runs without reset: every check runs", async ({
+    catalogue,
+    browserChoice,
+  }) => {
+    test.setTimeout(900_000);
+    test.skip(!hasOpenssl, 'openssl is not installed: no certificate can be made');
+    test.skip(!browserChoice.executablePath, 'no browser: OAuth credentials alone mint no token without one');
+    const name = (await machineName()) ?? 'localhost';
+    const authority = makeAuthority('kept');
+    const tls = { ...authority.issue([name, 'localhost', '127.0.0.1', '::1']), ca: authority.ca };
+    // Each run's pin device and lockable device: a run uses them up (the pin association stays, the lock too).
+    const devices = [
+      { freeDeviceId: 'VDSREF0102', devicePin: '24680', lockableDeviceId: 'VDSREF0103', lockableDevicePin: '975310' },
+      { freeDeviceId: 'VDSREF0105', devicePin: '31415', lockableDeviceId: 'VDSREF0106', lockableDevicePin: '271828' },
+      { freeDeviceId: 'VDSREF0107', devicePin: '16180', lockableDeviceId: 'VDSREF0108', lockableDevicePin: '14142' },
+    ];
+    await withReference({ target: 'local-signin', variant: 'dissociate-keeps-user-link', reach: { listen: '::', host: name, tls } }, async (reference) => {
+      const tokenCommands = adminTool(reference.control, tls.ca);
+      for (const [i, own] of devices.entries()) {
+        const file = writeTargetFile(`https://${name}:${reference.port}`, 'local-signin', {
+          caFile: tls.ca,
+          oauth: { redirectUri: 'https://app.vds-vendor.invalid/oauth/callback' },
+        });
+        // OAuth credentials only: no control API (no reset, no tokens from it); the tokens no client can mint from the admin tool.
+        const target = YAML.parse(fs.readFileSync(file, 'utf8'));
+        delete target.control;
+        target.tokenCommands = tokenCommands;
+        target.data = { ...target.data, ...own };
+        fs.writeFileSync(file, YAML.stringify(target));
+        await judgeClean(`deployment-kept-user-link run ${i + 1} (${name})`, file, catalogue, browserChoice);
+      }
+    });
+  });
 
   test('deployment: by the machine name, every token through the sign-in page', async ({ catalogue, browserChoice }) => {
     const name = await machineName();
