@@ -52,6 +52,12 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Records (token: expires_at, expires_in, refresh_token)',
   },
   {
+    name: 'expired-tokens-forgotten',
+    description: 'An access token is forgotten 5 s after it expired (a purge of expired tokens): it is then unknown, 401 AUTHENTICATION_ERROR "Invalid token"',
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Errors (token expired: 403; token unknown: 401: how long an expired token is remembered is not stated)',
+  },
+  {
     name: 'stats-no-data-404',
     description: 'Car stats over a range with no trips answer 404 PARAMETERS_ERROR "Statistics not found" instead of 0 (+initialValue)',
     allowedBy: 'v3-profile.md § Conflicts and decisions (car stats over a range with no trips)',

@@ -69,6 +69,18 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'expired-tokens-forgotten': {
+    // Expired, a token is refused as expired at first; 5 s later it is forgotten: unknown, 401 "Invalid token".
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      await h.post('/_control/tokens/expire', { json: { token } });
+      const fresh = await h.get('/v3/users/me', token);
+      h.clock.now += 6_000;
+      const later = await h.get('/v3/users/me', token);
+      h.clock.now -= 6_000;
+      return fresh.status === 403 && later.status === 401 && firstError(later).message === 'Invalid token';
+    },
+  },
   'short-lived-tokens': {
     // A token says it lives 8 s, works, is refused as expired once they passed, and its refresh token renews it.
     check: async (h) => {
