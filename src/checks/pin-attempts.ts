@@ -26,6 +26,7 @@ function lockedBefore(): NotRun {
     'data.lockableDeviceId refuses pin association (403) before this run spent three attempts on it: an earlier run may have locked it, ' +
       'and nothing documented unlocks a device. Give a device that was never locked as data.lockableDeviceId, with its pin as data.lockableDevicePin ' +
       '(on a server that keeps its state, one for each run)',
+    'data.lockableDeviceId',
   );
 }
 
@@ -40,6 +41,7 @@ function usedUp(ctx: CheckContext): NotRun {
   return new NotRun(
     `data.freeDeviceId ${ctx.data('freeDeviceId')} is already associated (an earlier run associated it with the user, and no documented request undoes a user association): ` +
       'give a device never associated as data.freeDeviceId, with its pin as data.devicePin (on a server that keeps its state, one for each run)',
+    'data.freeDeviceId',
   );
 }
 

@@ -10,6 +10,8 @@ import { type Catalogue, type PlannedCheck, planChecks } from '../catalogue/cata
 import { checkNeeds, inputInfo, inputOf, type Need, type Readiness, type ReadinessItem } from '../catalogue/needs';
 import type { BrowserChoice } from './browser';
 import { missingSignInKeys } from './oauth';
+import { noExpiredToken, usableKeptExpired } from './kept-expired';
+import { noRevokedToken } from './token-commands';
 import { SCOPES, type Target, type TokenKey } from './target';
 
 /** The devices no route lists: a target file gives them, or their checks cannot run. */
@@ -99,8 +101,9 @@ function lackingInputs(target: Target, browser: BrowserChoice): (need: Need) => 
     if (given(key)) return undefined;
     switch (key) {
       case 'expired':
+        return control || usableKeptExpired(target) ? undefined : noExpiredToken(target, mintsThroughControl || !mintProblem);
       case 'revoked':
-        return control ? undefined : `tokens.${key} is not in ${target.source}${unset(`tokens.${key}`)}, and the target has no control API to make one`;
+        return control ? undefined : noRevokedToken(target);
       case 'restrictedApp': {
         const absent = [
           ...(['restrictedClientId', 'restrictedClientSecret'] as const).filter((k) => !o[k]),

@@ -158,7 +158,12 @@ test.describe('certification readiness', () => {
     expect(run.output).toContain(
       `Certification readiness of ${file}: 2 requirements cannot run on this target (46 checks), and a certification needs every one:`,
     );
-    expect(run.output).toContain(`○ tokens.revoked: tokens.revoked is not in ${file}, and the target has no control API to make one`);
+    expect(run.output).toContain(
+      `○ tokens.revoked: tokens.revoked is not in ${file}, nor tokenCommands.revoked, and the target has no control API to make one`,
+    );
+    expect(run.output).toMatch(
+      /○ tokens\.expired: tokens\.expired is not in .*; a run keeps a token it mints \(.*\.vds-conformance\) and a later run takes it once its expires_in has passed/,
+    );
     expect(run.output).toContain(`how: ${inputInfo()['tokens.revoked'].how}`);
     expect(run.output).toContain('keeps from running: AUTH-REVOKED (23 checks)');
     expect(run.output).toContain('--certify: this certification cannot pass on this target, so nothing was sent and nothing written (exit 2)');
