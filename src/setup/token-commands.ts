@@ -1,10 +1,12 @@
 // tokenCommands: per token key, a shell command the target file gives for a token the suite cannot
-// mint as such (a secrets manager, a company SSO, the operator's admin tool). Its output is a secret.
+// mint as such (a secrets manager, a company SSO, the operator's admin tool), run in the target file's
+// folder with the run's environment (.env's variables among them). Its output is a secret.
 // For the expired and the revoked tokens, where the suite can mint tokens, it mints one first and
 // hands it to the command in VDS_TOKEN_TO_EXPIRE / VDS_TOKEN_TO_REVOKE: the operator's tool expires or
 // revokes that token (an RFC 7009 revocation endpoint, an admin API) between the suite's two steps,
 // and may print nothing; a command that prints a token gives that one instead.
 import { execSync } from 'node:child_process';
+import path from 'node:path';
 import type { Redactor } from '../util/redact';
 import type { Target, TokenKey } from './target';
 
@@ -20,7 +22,9 @@ export function runTokenCommand(target: Target, key: TokenKey, redactor: Redacto
   const variable = HANDED_OVER[key];
   try {
     const env = handed && variable ? { ...process.env, [variable]: handed } : process.env;
-    const printed = execSync(command, { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env }).trim();
+    // Run where the target file is, as its other relative paths are read (caFile): the run itself starts in the suite's folder.
+    const cwd = target.file ? path.dirname(target.file) : undefined;
+    const printed = execSync(command, { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'], env, cwd }).trim();
     if (printed && /\s/.test(printed)) throw new Error('it printed more than one word');
     if (!printed && !handed) throw new Error('it printed nothing');
     if (printed) redactor.add(printed);

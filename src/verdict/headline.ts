@@ -6,7 +6,7 @@
 import type { ConformanceClass } from '../catalogue/catalogue';
 import { plural } from '../util/words';
 import { CLASSES, type Certificate, type Headline } from './model';
-import { counted } from './verdict';
+import { counted, NOT_SELECTED } from './verdict';
 
 /** At most this many requirement ids in the reason; the rest counted. */
 const SHOWN = 6;
@@ -18,16 +18,23 @@ export function headlineOf(c: Pick<Certificate, 'run' | 'requirements' | 'gate' 
   const scope = classes.length === 1 ? ' of the spec (--gate core)' : '';
   const judged = c.requirements.filter((r) => classes.includes(r.class) && counted(r));
   const failed = judged.filter((r) => r.status === 'failed').map((r) => r.id);
-  const notRun = judged.filter((r) => r.status === 'not-run').map((r) => r.id);
+  const notRunAll = judged.filter((r) => r.status === 'not-run');
+  // A requirement whose checks were all left out by the selection (--grep, a file filter) was not asked for.
+  const leftOut = notRunAll.filter((r) => r.notRun.every((n) => n.reason.includes(NOT_SELECTED))).length;
+  const notRun = notRunAll.filter((r) => !r.notRun.every((n) => n.reason.includes(NOT_SELECTED))).map((r) => r.id);
+  const unselected = leftOut ? `${notRun.length ? '; ' : ''}${plural(leftOut, 'requirement')} not selected in this run` : '';
   if (failed.length) {
     const also = notRun.length ? `; ${plural(notRun.length, 'requirement')} not run` : '';
-    return { verdict: 'FAIL', reason: `${plural(failed.length, 'requirement')}${scope} failed: ${ids(failed)}${also}` };
+    return {
+      verdict: 'FAIL',
+      reason: `${plural(failed.length, 'requirement')}${scope} failed: ${ids(failed)}${also}${leftOut ? `; ${plural(leftOut, 'requirement')} not selected in this run` : ''}`,
+    };
   }
   const everyOne = certify ? 'certification needs every one' : c.gate?.rule === 'completeness' ? '--require-complete needs every one' : undefined;
-  if (notRun.length) {
+  if (notRun.length || leftOut) {
     return {
       verdict: everyOne ? 'FAIL' : 'INCOMPLETE',
-      reason: `${plural(notRun.length, 'requirement')}${scope} not run${everyOne ? ` (${everyOne})` : ''}: ${ids(notRun)}`,
+      reason: `${notRun.length ? `${plural(notRun.length, 'requirement')}${scope} not run${everyOne ? ` (${everyOne})` : ''}: ${ids(notRun)}` : ''}${unselected}`,
     };
   }
   return { verdict: 'PASS', reason: `every requirement${scope ? scope : ' of the spec and the profile'} ran and passed (${judged.length})` };
