@@ -61,24 +61,24 @@ async function judgeClean(label: string, targetFile: string, catalogue: Catalogu
 }
 
 /**
- * The operator's admin tool for the tokens no client can mint, as tokenCommands run it: a script that
- * mints a token of the primary user through the reference's control API, expires or revokes it, and
- * prints it. The control API is reached over the deployment's TLS (NODE_EXTRA_CA_CERTS: its authority).
+ * The operator's admin tool for the tokens no client can mint, as tokenCommands run it: handed the
+ * token the suite minted (VDS_TOKEN_TO_EXPIRE, VDS_TOKEN_TO_REVOKE), it expires or revokes it through
+ * the reference's control API (standing in for an authorization server's), and prints nothing. The
+ * control API is reached over the deployment's TLS (NODE_EXTRA_CA_CERTS: its authority).
  */
 function adminTool(control: string, ca: string): Record<'expired' | 'revoked', string> {
   const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-admin-')), 'admin.mjs');
   fs.writeFileSync(
     script,
-    `const [action] = process.argv.slice(2);
-const post = (p, body) => fetch(${JSON.stringify(control)} + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const minted = await (await post('/tokens/mint', { clientId: 'vds-conformance', username: 'alice@reference.test' })).json();
-const res = await post('/tokens/' + action, { token: minted.access_token });
+    `const [action, variable] = process.argv.slice(2);
+const res = await fetch(${JSON.stringify(control)} + '/tokens/' + action, {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: process.env[variable] }),
+});
 if (res.status !== 204) { console.error('the admin tool failed: ' + res.status); process.exit(1); }
-console.log(minted.access_token);
 `,
   );
-  const run = (action: string) => `NODE_EXTRA_CA_CERTS='${ca}' '${process.execPath}' '${script}' ${action}`;
-  return { expired: run('expire'), revoked: run('revoke') };
+  const run = (action: string, variable: string) => `NODE_EXTRA_CA_CERTS='${ca}' '${process.execPath}' '${script}' ${action} ${variable}`;
+  return { expired: run('expire', 'VDS_TOKEN_TO_EXPIRE'), revoked: run('revoke', 'VDS_TOKEN_TO_REVOKE') };
 }
 
 async function withReference(options: ReferenceOptions, use: (reference: Reference) => Promise<void>): Promise<void> {
