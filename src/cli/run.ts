@@ -27,7 +27,7 @@ import { checkReportsFolder, keepEarlierRun, lastCertificate, prepareReportsFold
 export async function run(inv: Invocation, invokedAs = 'npm run conformance --'): Promise<number> {
   // The user's .env (where they run the command); the target file's ${VAR} references read it.
   dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
-  const env: NodeJS.ProcessEnv = { ...process.env, ...inv.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...inv.env, VDS_COMMAND: invokedAs };
   const dir = reportsDir(env);
   for (const n of inv.notes) console.error(n);
   checkReportsFolder(dir);

@@ -27,7 +27,7 @@ import { releaseDevice } from '../setup/device-release';
 import { ConformanceFailure, formatFailure, NotApplicable, NotRun, SUITE_BROKE, type FailureDetails } from '../check-api/outcome';
 import { failureOf, type CheckRecord } from '../verdict/check-record';
 import { CHECKS, EARLY } from '../checks';
-import { runOptions } from '../options/options';
+import { commandLine, runOptions } from '../options/options';
 import type { ErrorsSeen } from './errors-seen';
 import { writes } from './schedule';
 
@@ -229,7 +229,7 @@ function rerunCommand(key: string): string {
   const options = runOptions();
   const target = options.targetGiven ? options.target : undefined;
   const pattern = keysPattern([key]);
-  return `npm run conformance --${target ? ` --target '${target.replace(/'/g, `'\\''`)}'` : ''} --grep '${pattern.replace(/'/g, `'\\''`)}'`;
+  return commandLine(`${target ? `--target '${target.replace(/'/g, `'\\''`)}' ` : ''}--grep '${pattern.replace(/'/g, `'\\''`)}'`);
 }
 
 /** Why a check did not run when its procedure threw something unforeseen: the first line of it, redacted. */

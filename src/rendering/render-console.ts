@@ -5,6 +5,7 @@ import { CLASSES } from '../verdict/model';
 import { countsLine, headlineLine, plural, reconnectedLine, renewalsLine, shortList, STATUS_MARK, suiteBrokeLine, targetLine } from './format';
 import { RUN_STOPPED, type Certificate, type Triage } from '../verdict/model';
 import { REPORT_FILES } from '../options/paths';
+import { commandLine } from '../options/options';
 import { renderChangesText } from './render-changes';
 import { itemsLines, notRunItems } from './render-readiness';
 
@@ -97,7 +98,7 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
   if (c.certification && !replay) out.push(`  Certification: ${c.certification.rule}`);
   if (c.gate && !replay) out.push(`  Exit status ${c.gate.exitCode ?? ''}: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
   out.push(
-    `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json), ${REPORT_FILES.junit}, ${REPORT_FILES.html}/, ${REPORT_FILES.allureResults}/ (npm run report)`,
+    `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json), ${REPORT_FILES.junit}, ${REPORT_FILES.html}/, ${REPORT_FILES.allureResults}/ (${commandLine('report')})`,
   );
   out.push(...more);
   out.push(countsLine(c));

@@ -60,6 +60,8 @@ test.describe.serial('the installed package', () => {
     expect(local.status, `${local.stdout}${local.stderr}`.slice(-3000)).toBe(0);
     const certificate = JSON.parse(fs.readFileSync(path.join(folder, 'reports', 'conformance.json'), 'utf8')) as Certificate;
     expect(certificate.requirements.find((r) => r.id === 'CORE-CAR-RECORD')!.status).toBe('passed');
+    // The commands it suggests are the installed command's.
+    expect(local.stdout).toContain('allure-results/ (npx vds-conformance report)');
 
     // The Allure report, from the installed package alone (allure is one of its dependencies).
     const report = npx(folder, ['report']);
