@@ -204,7 +204,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   if (outcome instanceof NotRun)
     return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason), ...(outcome.missing ? { missing: outcome.missing } : {}) };
   if (outcome instanceof NotApplicable) return { ...done, status: 'not-applicable', reason: redactor.redact(outcome.reason) };
-  // Rate limiting is the operator's setting, not the server's conformance (README, "rateLimit").
+  // Rate limiting is the operator's setting, not the server's conformance (docs/targets.md, "rateLimit").
   if (outcome instanceof RateLimitedError) {
     return {
       ...done,
