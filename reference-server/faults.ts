@@ -186,6 +186,12 @@ export const FAULTS = [
     breaks: 'P-ERR-AUTH-EXPIRED',
   },
   {
+    name: 'expired-token-revoked',
+    family: 'authentication',
+    description: 'An expired token answers 403 "Token has been revoked" (the two refusals share one message)',
+    breaks: 'P-ERR-AUTH-EXPIRED',
+  },
+  {
     name: 'auth-checked-after-existence',
     family: 'authentication',
     description: 'Unknown ids answer 404 before authentication is checked (existence leak)',

@@ -67,6 +67,12 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Records (token: expires_at, expires_in, refresh_token)',
   },
   {
+    name: 'expired-tokens-forgotten',
+    description: 'An access token is forgotten 5 s after it expired (a purge of expired tokens): it is then unknown, 401 AUTHENTICATION_ERROR "Invalid token"',
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Errors (token expired: 403; token unknown: 401: how long an expired token is remembered is not stated)',
+  },
+  {
     name: 'sandbox-other-data',
     mode: 'sandbox',
     alone: true,
@@ -86,6 +92,13 @@ export const VARIANTS = [
     description: 'Dissociating a device associated only with a user (by pin, no car) answers 409 and keeps the association',
     allowedBy:
       'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car") and v3-profile.md § Errors, Devices (dissociate a device that is not associated: 409)',
+  },
+  {
+    name: 'dissociate-keeps-user-link',
+    description:
+      "Dissociating a device from its car keeps the device's link to the user: once associated (by car or by pin) the device stays the user's, so a later pin association answers 409 and a dissociation without a car answers 409",
+    allowedBy:
+      'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car": the user link is not said to go) and § States and transitions (not shown), and v3-profile.md § Errors, Devices (associate a device that is already associated: 409; dissociate a device that is not associated: 409)',
   },
   {
     name: 'empty-scope-as-absent',

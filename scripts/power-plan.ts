@@ -86,7 +86,7 @@ export function conformingServers(eachVariantAlone = false): ConformingServer[] 
     { label: 'clean-local', target: 'local' },
     { label: 'clean-local-sandbox', target: 'local-sandbox' },
     { label: 'clean-local-signin', target: 'local-signin' },
-    { label: 'persistent-twice', target: 'persistent', variant: 'dissociate-cars-only' },
+    { label: 'persistent-twice', target: 'persistent', variant: 'dissociate-keeps-user-link' },
     ...combinedVariantServers(),
     ...alone.map(variantAlone),
   ];

@@ -38,6 +38,8 @@ const AUTH_TIPS = {
   invalid: 'Get a new access token from /auth/access_token',
 };
 
+/** Variant expired-tokens-forgotten: how long after its expiry a token is purged. */
+const FORGET_EXPIRED_AFTER_MS = 5_000;
 /** Authentication: the Bearer header and the token's state. */
 async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<AccessToken> {
   const { faults } = ctx;
@@ -57,7 +59,9 @@ async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<A
   }
   // fault unknown-token-as-first-user: a token the store does not know falls back to a default session.
   // variant authorization-server-oidc: the tokens oidc-provider issued are looked up in it.
-  const known = ctx.tokens.access(match[1]) ?? (await ctx.authorizationServer?.accessToken(match[1]));
+  const found = ctx.tokens.access(match[1]) ?? (await ctx.authorizationServer?.accessToken(match[1]));
+  // variant expired-tokens-forgotten: an expired token is purged a while after it expired: then unknown.
+  const known = found && ctx.variants.has('expired-tokens-forgotten') && ctx.tokens.isForgotten(found, ctx.now(), FORGET_EXPIRED_AFTER_MS) ? undefined : found;
   const token = known ?? (faults.has('unknown-token-as-first-user') ? defaultSession(ctx) : undefined);
   if (!token) {
     // fault unknown-token-revoked: a token missing from the store is taken for a revoked one.
@@ -74,6 +78,9 @@ async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<A
     // fault expired-token-401: expiry reported as an authentication failure.
     if (faults.has('expired-token-401'))
       throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
+    // fault expired-token-revoked: one refusal for both, in the revocation's words.
+    if (faults.has('expired-token-revoked'))
+      throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
     throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
   }
   return token;

@@ -30,6 +30,8 @@ export interface AccessToken {
   lifetimeS: number;
   /** Set by POST /_control/tokens/expire. */
   forcedExpired: boolean;
+  /** When POST /_control/tokens/expire expired it (its expiresAt, else). */
+  forcedExpiredAt?: number;
   revoked: boolean;
 }
 
@@ -112,6 +114,12 @@ export class TokenStore {
 
   isExpired(token: AccessToken, nowMs: number): boolean {
     return token.forcedExpired || nowMs >= token.expiresAt;
+  }
+
+  /** Whether a server that purges expired tokens after `afterMs` has forgotten it (variant expired-tokens-forgotten). */
+  isForgotten(token: AccessToken, nowMs: number, afterMs: number): boolean {
+    const expiredAt = token.forcedExpired ? (token.forcedExpiredAt ?? 0) : token.expiresAt;
+    return this.isExpired(token, nowMs) && nowMs >= expiredAt + afterMs;
   }
 
   /** A secret issued by another authorization server of this app (variant authorization-server-oidc). */

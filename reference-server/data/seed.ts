@@ -262,6 +262,9 @@ function seedDevices(options: SeedOptions = {}): Device[] {
     { id: 'VDSREF0104', pin: '8642', carId: null, userId: null },
     { id: 'VDSREF0105', pin: '31415', carId: null, userId: null },
     { id: 'VDSREF0106', pin: '271828', carId: null, userId: null },
+    // More free devices: a pin device and a lockable one for each of three runs against one server that keeps its state.
+    { id: 'VDSREF0107', pin: '16180', carId: null, userId: null },
+    { id: 'VDSREF0108', pin: '14142', carId: null, userId: null },
   ];
 }
 

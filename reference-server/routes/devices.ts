@@ -193,8 +193,9 @@ export function devicesRoutes(ctx: AppContext) {
         } else if (device.userId !== null) {
           if (device.userId !== token!.userId) throw accessDenied('user');
           // variant dissociate-cars-only: the spec's route "dissociates the device from its car"; a device linked
-          // only to a user has no car to be dissociated from.
-          if (variants.has('dissociate-cars-only')) throw conflict('Device is not associated with a car', false);
+          // only to a user has no car to be dissociated from. So for variant dissociate-keeps-user-link, where the
+          // user link is the device's for good.
+          if (variants.has('dissociate-cars-only') || variants.has('dissociate-keeps-user-link')) throw conflict('Device is not associated with a car', false);
         } else if (!faults.has('dissociate-unassociated-204')) {
           // fault dissociate-unassociated-204: dissociation treated as idempotent.
           throw conflict('Device is not associated', false);
@@ -210,7 +211,8 @@ export function devicesRoutes(ctx: AppContext) {
           car.lastUpdateDate = ctx.now();
         }
         device.carId = null;
-        device.userId = null;
+        // variant dissociate-keeps-user-link: the device stays linked to its user (the car's owner) once off the car.
+        if (!variants.has('dissociate-keeps-user-link')) device.userId = null;
         return reply.code(204).send();
       },
     }));

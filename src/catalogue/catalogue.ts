@@ -91,6 +91,11 @@ export interface Requirement {
    * `lockable-device`, the pin attempts on data.lockableDeviceId, which no other check touches.
    */
   lane?: 'second' | 'lockable-device';
+  /**
+   * What its checks need of a target besides what its routes imply (contracts/inputs.yaml: a second
+   * user's token, a browser, a device, ...): src/catalogue/needs.ts adds the rest.
+   */
+  needs: string[];
   /** The statements of the documents it tests (contracts/statements.yaml). */
   statements: string[];
   /** Everything else of the entry: the check's own parameters (request, expect, values, bodies, ...). */
@@ -144,6 +149,7 @@ const REQUIREMENT_KEYS = new Set([
   'judges',
   'group',
   'lane',
+  'needs',
 ]);
 const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'about', 'untestable']);
 const ABOUT_KEYS = new Set(['where', 'per']);
@@ -391,6 +397,7 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     judgesErrorsSeen: e.judges === 'errors-seen',
     group: e.group,
     ...(e.lane ? { lane: e.lane } : {}),
+    needs: Array.isArray(e.needs) ? e.needs.map(String) : [],
     statements: Array.isArray(e.statements) ? e.statements.map(String) : [],
     params,
   };

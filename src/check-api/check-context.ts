@@ -13,6 +13,7 @@ import { expectStatus } from './assertions';
 import { systemClock, type Clock } from '../transport/clock';
 import { NotApplicable, NotRun, unreadable } from './outcome';
 import { validCarBody } from '../setup/created-cars';
+import { noBrowser, writesNotAllowed } from '../setup/readiness';
 
 export interface CallOptions {
   /** Path or fixed-query parameter values, overriding the run's ids. */
@@ -51,6 +52,11 @@ export type EarlyPart<T = unknown> = (ctx: CheckContext) => Promise<T>;
 
 export class CheckContext {
   readonly warnings: string[] = [];
+  /**
+   * The inputs the check asked for (tokens.<key>, data.<key>, writes, browser), got or not: what its
+   * requirement needs of a target (src/catalogue/needs.ts names them before a run; a test holds the two equal).
+   */
+  readonly asked = new Set<string>();
   /** The early part the engine started, and its promise (startEarly). */
   private started?: { part: EarlyPart; result: Promise<unknown> };
 
@@ -108,8 +114,9 @@ export class CheckContext {
 
   /** Uses the worker's browser for the sign-in page, or NotRun saying why there is none. */
   withBrowser<T>(use: (browser: Browser) => Promise<T>): Promise<T> {
+    this.asked.add('browser');
     if (!this.run.browser.executablePath || !this.browserSession) {
-      throw new NotRun(`needs a browser for the sign-in page: ${this.run.browser.missing ?? 'none was given to this check'}`);
+      throw new NotRun(noBrowser(this.run.browser), 'browser');
     }
     return this.browserSession(use);
   }
@@ -129,9 +136,10 @@ export class CheckContext {
   }
 
   token(key: TokenKey): string {
+    this.asked.add(`tokens.${key}`);
     const token = this.run.tokens[key];
     if (!token && this.tokenlessSandbox()) throw new NotApplicable(TOKENLESS_SANDBOX);
-    if (!token) throw new NotRun(this.run.tokenNotes[key] ?? `tokens.${key} is not available`);
+    if (!token) throw new NotRun(this.run.tokenNotes[key] ?? `tokens.${key} is not available`, `tokens.${key}`);
     return token;
   }
 
@@ -170,9 +178,10 @@ export class CheckContext {
    * gets the second pair's device and car for deviceForCarId and deviceCarId (setup/device-pair.ts).
    */
   data(key: DataKey): string {
+    this.asked.add(`data.${key}`);
     const actual = dataKeyFor(this.requirement, this.run.data, key);
     const value = this.run.data[actual];
-    if (!value) throw new NotRun(this.run.dataNotes[actual] ?? `data.${actual} is not available`);
+    if (!value) throw new NotRun(this.run.dataNotes[actual] ?? `data.${actual} is not available`, `data.${actual}`);
     return value;
   }
 
@@ -187,9 +196,10 @@ export class CheckContext {
   }
 
   requireWrites(): void {
+    this.asked.add('writes');
     if (this.tokenlessSandbox()) throw new NotApplicable(TOKENLESS_SANDBOX);
     if (!this.target.allowWrites) {
-      throw new NotRun(`writes are not allowed on this target (set allowWrites: true in ${this.target.source} to run it)`);
+      throw new NotRun(writesNotAllowed(this.target), 'writes');
     }
   }
 

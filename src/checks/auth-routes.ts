@@ -36,7 +36,7 @@ import {
 /** The oauth keys every sign-in needs; NotRun names those the target file lacks. */
 function requireOauth(ctx: CheckContext) {
   const absent = missingSignInKeys(ctx.target);
-  if (absent.length) throw new NotRun(`needs ${absent.join(', ')} in ${ctx.target.source}`);
+  if (absent.length) throw new NotRun(`needs ${absent.join(', ')} in ${ctx.target.source}`, 'oauth');
   const o = ctx.target.oauth!;
   return o as Required<Pick<typeof o, (typeof SIGN_IN_KEYS)[number]>>;
 }
@@ -477,7 +477,7 @@ function otherApplication(ctx: CheckContext): string {
   const absent = OTHER_APP_KEYS.filter((k) => !o[k]).map(
     (k) => `oauth.${k}${ctx.target.unset[`oauth.${k}`] ? ` (\${${ctx.target.unset[`oauth.${k}`]}} is not set)` : ''}`,
   );
-  if (absent.length) throw new NotRun(`needs a second registered application: ${absent.join(', ')} in ${ctx.target.source}`);
+  if (absent.length) throw new NotRun(`needs a second registered application: ${absent.join(', ')} in ${ctx.target.source}`, 'oauth.restricted');
   if (o.restrictedClientId === o.clientId) {
     throw new NotRun(`oauth.restrictedClientId is oauth.clientId in ${ctx.target.source}: give another registered application`);
   }

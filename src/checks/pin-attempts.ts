@@ -24,16 +24,34 @@ function wrongPin(pin: string): string {
 function lockedBefore(): NotRun {
   return new NotRun(
     'data.lockableDeviceId refuses pin association (403) before this run spent three attempts on it: an earlier run may have locked it, ' +
-      'and nothing documented unlocks a device. Give a device that was never locked as data.lockableDeviceId',
+      'and nothing documented unlocks a device. Give a device that was never locked as data.lockableDeviceId, with its pin as data.lockableDevicePin ' +
+      '(on a server that keeps its state, one for each run)',
+    'data.lockableDeviceId',
   );
 }
 
 export const PIN_ASSOCIATION = 'pin-association';
 
 /**
+ * The pin device answered 409 on a server that was not reset: an earlier run associated it (a server
+ * may keep that link for good: nothing documented undoes a user association). Each run on such a
+ * server needs a device never associated.
+ */
+function usedUp(ctx: CheckContext): NotRun {
+  return new NotRun(
+    `data.freeDeviceId ${ctx.data('freeDeviceId')} is already associated (an earlier run associated it with the user, and no documented request undoes a user association): ` +
+      'give a device never associated as data.freeDeviceId, with its pin as data.devicePin (on a server that keeps its state, one for each run)',
+    'data.freeDeviceId',
+  );
+}
+
+/**
  * Associates data.freeDeviceId with the user by its pin, once per run: no documented request undoes
  * a user association everywhere (a server may keep it: dissociation is "from its car"), so the
- * spec's requirement (a success) and the profile's (204, no body) judge the same answer.
+ * spec's requirement (a success) and the profile's (204, no body) judge the same answer. It comes
+ * before every other association of the device in the run (catalogue order: DEV-ASSOCIATED-BY-PIN
+ * after it), since on a server that keeps a device's link to its user once it was on their car, any
+ * earlier association would leave the device associated for good.
  */
 async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
   const done = readRunState<ApiResponse | undefined>(ctx.run, PIN_ASSOCIATION, undefined);
@@ -61,11 +79,7 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
   const res = await associateByPinOnce(ctx);
   // No documented request undoes a user association: on a server that keeps its state between
   // runs, the device an earlier run associated stays associated (409 "already associated").
-  if (res.status === 409 && !ctx.run.freshState) {
-    throw new NotRun(
-      'data.freeDeviceId is already associated (an earlier run associated it with the user, and no documented request undoes a user association): give a free device as data.freeDeviceId',
-    );
-  }
+  if (res.status === 409 && !ctx.run.freshState) throw usedUp(ctx);
   const wanted = ctx.param<'2xx' | 204>('expectStatus');
   if (wanted === '2xx') {
     expectSucceeded(res, 'associating a free device with the user by its pin');

@@ -21,6 +21,7 @@ import { certificationInfo } from '../certification/identity';
 import { writeCertificateFiles } from '../rendering/certificate-files';
 import { EXIT } from '../verdict/exit-codes';
 import { decideGate } from '../verdict/gate';
+import { headlineOf } from '../verdict/headline';
 import { judgeRun } from '../verdict/judge';
 import { addToHistory, historyEntry, readHistory } from '../monitoring/history';
 import { serverLatency } from '../verdict/latency';
@@ -132,8 +133,9 @@ export default class CertificateReporter implements Reporter {
     certificate = redactDeep(certificate, redactor);
     this.write(certificate);
     // A replay's own tally (src/setup/replay.ts): verify compares it with the archive's certificate next.
-    if (replayDir()) process.stdout.write("\nThe replay's own tally (the browser's checks not run); its comparison with the archive's certificate follows.");
-    process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : []));
+    const replay = !!replayDir();
+    if (replay) process.stdout.write("\nThe replay's own tally (the browser's checks not run); its comparison with the archive's certificate follows.");
+    process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : [], replay));
     stage('certificate written');
     // `playwright test` exits with this status. merge-reports ignores it (it exits 0 unless a reporter
     // crashed): `npm run merge` reads the gate from conformance.json instead.
@@ -223,6 +225,7 @@ export default class CertificateReporter implements Reporter {
       requireComplete: this.options.requireComplete,
       certify: this.options.certify || run?.certify,
     });
+    certificate.headline = headlineOf(certificate);
     return certificate;
   }
 

@@ -11,8 +11,9 @@
 // lock: refresh tokens are single use. Renewed values are secrets: they join the run's redaction
 // (keptSecrets). Never renewed: tokens of the target file (static, or printed by a tokenCommand: their
 // lifetime is the user's to know), the `expired` token (expired on purpose). The `revoked` token is
-// renewed as a revoked one (a new token, revoked at once through the control API), so that it never
-// also expires under a check (a server may say "expired" before "revoked").
+// renewed as a revoked one (a new token, revoked at once through the control API, or by the
+// tokenCommand it was handed to), so that it never also expires under a check (a server may say
+// "expired" before "revoked").
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeJsonWhole } from '../util/write-whole';
@@ -20,6 +21,7 @@ import { ApiClient, setTokenKeeper, type KeptAuthorization } from '../transport/
 import { launchBrowser, type BrowserChoice } from './browser';
 import { basicAuth, exchangeCode, signIn, tokenRequest, type TokenRecord } from './oauth';
 import { Redactor } from '../util/redact';
+import { runTokenCommand } from './token-commands';
 import type { Target, TokenKey } from './target';
 
 /** How a kept token is obtained again when its refresh token cannot renew it. */
@@ -194,6 +196,11 @@ async function obtainAgain(keep: Keeping, t: KeptToken): Promise<Partial<TokenRe
     if (res?.status === 200 && typeof body?.access_token === 'string') fresh = body;
   }
   fresh ??= await (t.via === 'control' ? mintThroughControl(api, target, t) : signInAgain(api, keep, t));
+  if (fresh && t.revoke && target.tokenCommands.revoked) {
+    // Revoked again by the operator's tool it was handed to (token-commands.ts).
+    const got = runTokenCommand(target, 'revoked', new Redactor(), String(fresh.access_token));
+    return 'token' in got ? { ...fresh, access_token: got.token } : undefined;
+  }
   if (fresh && t.revoke && target.control) {
     const res = await api.post(`${target.control.url}/tokens/revoke`, { body: { token: fresh.access_token } }).catch(() => undefined);
     if (!res || res.status >= 300) return undefined;

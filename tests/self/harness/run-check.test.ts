@@ -48,6 +48,7 @@ function planned(check: string): PlannedCheck {
     advisory: false,
     per: 'once',
     env: ['cloud'],
+    needs: [],
     routes: [],
     reads: [],
     judgesErrorsSeen: false,

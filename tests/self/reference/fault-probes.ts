@@ -154,6 +154,15 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR';
     },
   },
+  'expired-token-revoked': {
+    // An expired token is refused as expired, not as revoked.
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      await h.post('/_control/tokens/expire', { json: { token } });
+      const res = await h.get(`/v3/cars/${RICH}`, token);
+      return res.status === 403 && err(res).message === 'Token has expired';
+    },
+  },
   'auth-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`)).status === 401 },
   'unknown-token-revoked': { check: async (h) => isError(await h.get('/v3/users/me', 'no-such-token'), 401, 'AUTHENTICATION_ERROR', 'Invalid token') },
   'bearer-scheme-not-checked': {

@@ -69,6 +69,18 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'expired-tokens-forgotten': {
+    // Expired, a token is refused as expired at first; 5 s later it is forgotten: unknown, 401 "Invalid token".
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      await h.post('/_control/tokens/expire', { json: { token } });
+      const fresh = await h.get('/v3/users/me', token);
+      h.clock.now += 6_000;
+      const later = await h.get('/v3/users/me', token);
+      h.clock.now -= 6_000;
+      return fresh.status === 403 && later.status === 401 && firstError(later).message === 'Invalid token';
+    },
+  },
   'dense-history': {
     // A position every second of the last month's trips: 28 days of the car's locations are megabytes.
     check: async (h) => {
@@ -127,6 +139,21 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const dissociate = await h.post('/v3/devices/VDSREF0101/dissociate', { token });
       const again = await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token });
       return dissociate.status === 409 && firstError(dissociate).type === 'PARAMETERS_ERROR' && again.status === 409;
+    },
+  },
+  'dissociate-keeps-user-link': {
+    // A device put on a car and taken off it stays the user's: its pin association is 409, so is a second dissociation;
+    // it can still go on a car of the user.
+    check: async (h) => {
+      const token = await h.alice();
+      if ((await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })).status !== 204) return false;
+      if ((await h.post('/v3/devices/VDSREF0101/dissociate', { token })).status !== 204) return false;
+      const [pin, dissociate] = [
+        await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token }),
+        await h.post('/v3/devices/VDSREF0101/dissociate', { token }),
+      ];
+      const car = await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token });
+      return pin.status === 409 && dissociate.status === 409 && firstError(dissociate).type === 'PARAMETERS_ERROR' && car.status === 204;
     },
   },
   'empty-scope-as-absent': {
