@@ -24,6 +24,7 @@ import { writeCertificateFiles } from '../rendering/certificate-files';
 import { resultOf, type CheckRecord } from '../verdict/check-record';
 import { decideGate } from '../verdict/gate';
 import { judgeRun } from '../verdict/judge';
+import { tryBaseUrls } from '../verdict/triage-base-url';
 import { suiteInfo } from '../util/suite-info';
 import type { Certificate, GateClasses } from '../verdict/model';
 import { redactDeep } from '../setup/report-redactor';
@@ -125,6 +126,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     const renewals = renewalsOf(context.stateDir);
     if (renewals) judged.certificate.run.tokenRenewals = renewals;
     const redactor = new Redactor([...context.secrets, ...targetSecrets(target), ...keptSecrets(context.stateDir)]);
+    await tryBaseUrls(judged.certificate);
     judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate });
     const certificate = redactDeep(judged.certificate, redactor);
     if (options.reportsDir) {
