@@ -219,9 +219,17 @@ function credentialInWords(req: ExampleRequest): string {
   return `HTTP Basic ${c.client === 'wrong-secret' ? 'with the client id and a wrong secret' : `with the ${c.client} application's client id and secret`}`;
 }
 
+/** A query as a reader reads it: its values as they are, not percent-encoded. */
+const queryInWords = (query: Record<string, string> | undefined) =>
+  query
+    ? `?${Object.entries(query)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('&')}`
+    : '';
+
 /** A request as the examples' descriptions show it: its line, its credential and body, and what was sent before it. */
 function requestInWords(req: ExampleRequest): string {
-  const query = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
+  const query = queryInWords(req.query);
   const form =
     req.form &&
     Object.entries(req.form)
@@ -229,9 +237,7 @@ function requestInWords(req: ExampleRequest): string {
       .join('&');
   const text = req.json !== undefined ? JSON.stringify(req.json) : (form ?? req.raw?.text);
   const body = text === undefined ? '' : `, body ${text}`;
-  const before = req.before?.length
-    ? ` (after ${req.before.map((b) => `${b.method} ${API_ROOT}${b.path}${b.query ? `?${new URLSearchParams(b.query)}` : ''}`).join(', ')})`
-    : '';
+  const before = req.before?.length ? ` (after ${req.before.map((b) => `${b.method} ${API_ROOT}${b.path}${queryInWords(b.query)}`).join(', ')})` : '';
   const variant = req.variant ? ` (the reference with its conforming variant ${req.variant}: the documents allow either answer)` : '';
   return `${req.method} ${API_ROOT}${req.path}${query}, ${credentialInWords(req)}${body}${before}${variant}`;
 }
