@@ -253,52 +253,31 @@ function errorCaseAnswers(req: Requirement, route: Route, c: Catalogue): Documen
   });
 }
 
-/** The answers of a check that provokes its error in code: its `expect` or `provokes`, else the route's documented error it answers. */
+/**
+ * The answers of a check that provokes its error in its own code: its `expect`, or the statuses it
+ * `provokes` with the body routes.yaml `errors` gives that status on the route (the token endpoint's
+ * legacy 403, the sign-in page's HTML 404), else the error array.
+ */
 function checkAnswers(req: Requirement, route: Route, recipe: Recipe | undefined): DocumentedAnswer[] {
   const e = req.params.expect as ErrorExpect | undefined;
   const provokes = req.params.provokes as number[] | undefined;
+  const statuses = e ? statusKeys(e.status) : provokes?.map(String);
+  if (!statuses) return [];
+  const documented = e ? undefined : route.errors?.find((x) => statuses.includes(String(x.status)));
+  const types = e?.type === undefined ? [] : Array.isArray(e.type) ? e.type : [e.type];
   const scopes: Array<string | undefined> = req.per === 'scope' ? route.scopes : [undefined];
-  return scopes.flatMap((scope) => {
+  return scopes.map((scope) => {
     const example = scope ? variantRequest(route, { token: 'withoutScope.@scope' }, scope) : recipe?.(route, req);
-    const statuses = e ? statusKeys(e.status) : provokes ? provokes.map(String) : undefined;
-    const documented = statuses ? undefined : routeErrorOf(route, req);
-    if (!statuses && !documented) return [];
-    const types = e?.type === undefined ? [] : Array.isArray(e.type) ? e.type : [e.type];
-    const body: ErrorBody = documented ? errorBodyOf(documented) : { kind: 'errorArray', types, message: e?.message, tip: tipWords(req, scope) };
-    return [
-      {
-        statuses: statuses ?? [String(documented!.status)],
-        key: scope ? `${req.id}.${scope}` : req.id,
-        body,
-        summary: `${req.id}${envNote(req)}`,
-        description: `${req.title}.${documented ? ` Documented: ${documented.when} (${documented.cite}).` : ''} ${req.cite}.`,
-        ...(example ? { request: example } : {}),
-      },
-    ];
+    return {
+      statuses,
+      key: scope ? `${req.id}.${scope}` : req.id,
+      body: documented ? errorBodyOf(documented) : { kind: 'errorArray', types, message: e?.message, tip: tipWords(req, scope) },
+      summary: `${req.id}${envNote(req)}`,
+      description: `${req.title}.${documented ? ` Documented: ${documented.when} (${documented.cite}).` : ''} ${req.cite}.`,
+      ...(example ? { request: example } : {}),
+    };
   });
 }
-
-/** The route's documented error (routes.yaml `errors`) a check of it provokes: the one of the status its recipe's request gets (RECIPE_STATUS). */
-function routeErrorOf(route: Route, req: Requirement): RouteError | undefined {
-  const status = RECIPE_STATUS[req.check];
-  return status === undefined ? undefined : route.errors?.find((e) => e.status === status);
-}
-
-/**
- * The status of each recipe of a check that neither `expect` nor `provokes` describes (the token
- * endpoint's and the sign-in page's checks): the routes.yaml `errors` entry its answer is an example of.
- */
-const RECIPE_STATUS: Record<string, number> = {
-  'token-code-single-use': 403,
-  'token-bad-client': 401,
-  'token-no-client': 401,
-  'token-missing-param': 400,
-  'token-invalid-code': 403,
-  'token-invalid-refresh': 403,
-  'token-code-other-app': 403,
-  'token-refresh-other-app': 403,
-  'signin-rejects': 404,
-};
 
 export function errorBodyOf(e: RouteError): ErrorBody {
   if (e.contentTypes?.includes('text/html')) return { kind: 'html' };
