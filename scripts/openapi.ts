@@ -437,36 +437,6 @@ function operation(routes: Route[], c: Catalogue, schemas: Schemas, real: Answer
 
 type Operations = Record<string, Record<string, Json>>;
 
-/** Every example of the operations, with the map holding it (paths -> operation -> response -> media type -> examples). */
-function* examplesOf(paths: Operations): Generator<{ key: string; value: unknown; examples: Json }> {
-  for (const methods of Object.values(paths)) {
-    for (const op of Object.values(methods)) {
-      for (const response of Object.values(op.responses as Record<string, Json>)) {
-        for (const media of Object.values((response.content ?? {}) as Record<string, Json>)) {
-          const examples = (media.examples ?? {}) as Json;
-          for (const [key, value] of Object.entries(examples)) yield { key, value, examples };
-        }
-      }
-    }
-  }
-}
-
-/** Examples that are the same wherever they occur (AUTH-MISSING on 23 routes) are written once, under components/examples. */
-function shareExamples(paths: Operations): Json {
-  const versions = new Map<string, { texts: Set<string>; uses: number; value: unknown }>();
-  for (const { key, value } of examplesOf(paths)) {
-    const v = versions.get(key) ?? { texts: new Set<string>(), uses: 0, value };
-    v.texts.add(JSON.stringify(value));
-    v.uses += 1;
-    versions.set(key, v);
-  }
-  const shared = new Map([...versions].filter(([, v]) => v.texts.size === 1 && v.uses > 1));
-  for (const { key, examples } of examplesOf(paths)) {
-    if (shared.has(key)) examples[key] = { $ref: `#/components/examples/${key}` };
-  }
-  return Object.fromEntries([...shared].map(([key, v]) => [key, v.value]));
-}
-
 /** Every request whose real answer the document shows: each route's success with a body, each documented answer's. */
 export function exampleRequests(c: Catalogue): ExampleRequest[] {
   return c.routes.flatMap((route) => [
@@ -497,7 +467,6 @@ export function buildOpenApi(c: Catalogue, answers: Answers, schemas: Schemas = 
       Object.fromEntries(Object.entries(methods).map(([m, routes]) => [m, operation(routes, c, schemas, answers)])),
     ]),
   );
-  const examples = shareExamples(operations);
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -533,7 +502,6 @@ export function buildOpenApi(c: Catalogue, answers: Answers, schemas: Schemas = 
     paths: operations,
     components: {
       securitySchemes: securitySchemes(c),
-      examples,
       schemas: componentSchemas(schemas),
     },
     'x-vds-lint': {
