@@ -31,6 +31,12 @@ export interface Route {
   sandboxOpen: boolean;
   /** The documented answer in place of the success when the range holds no data (car statistics). */
   noData?: { status: number; message: string };
+  /** The documented request body: its contract and content type (default application/json). */
+  body?: { contract: string; contentType?: string };
+  /** basic: the application's credentials by HTTP Basic (the token endpoint), not a bearer token. */
+  clientAuth?: 'basic';
+  /** Documented answers besides the success that no requirement's `expect` describes (the legacy body, an HTML page). */
+  errors?: RouteError[];
   /** Needs no bearer token (the two auth routes). */
   public: boolean;
   /** The spec's Purpose column for the route, quoted. */
@@ -38,6 +44,31 @@ export interface Route {
   cite: string;
   /** The records (schemas) its success is made of: its contract and every schema that one refers to. */
   records: string[];
+}
+
+/** A documented answer of routes.yaml `errors`: the error array's type and message, or another body (its contract, its content type). */
+export interface RouteError {
+  status: number;
+  type?: string;
+  message?: string;
+  contract?: string;
+  contentTypes?: string[];
+  /** The condition the document names. */
+  when: string;
+  cite: string;
+}
+
+/** One of the profile's query parameters (routes.yaml queryParameters). */
+interface QueryParameter {
+  meaning: string;
+  cite: string;
+  /** The profile requirement that judges a refusal of it. */
+  judgedBy: string;
+  /** The JSON Schema of its value (a $ref names a contract's definition). */
+  schema?: Record<string, unknown>;
+  /** false: a list written as one comma-separated value. */
+  explode?: boolean;
+  required?: boolean;
 }
 
 /** The document a statement is quoted from: the spec (core) or the profile. */
@@ -115,7 +146,7 @@ export interface Catalogue {
   statements: Statement[];
   pathParams: Record<string, PathParamInfo>;
   /** The profile's query parameters: meaning, citation, and the profile requirement that judges a refusal of them. */
-  queryParameters: Record<string, { meaning: string; cite: string; judgedBy: string }>;
+  queryParameters: Record<string, QueryParameter>;
   route(id: string): Route;
   requirement(id: string): Requirement;
 }
@@ -171,7 +202,8 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   const scopes = routesDoc.scopes as Scope[];
   const pathParams = routesDoc.pathParams as Record<string, PathParamInfo>;
   const records = recordsUsed(path.join(dir, 'schemas'));
-  const routes = (routesDoc.routes as Array<Record<string, any>>).map((r) => parseRoute(r, scopes, pathParams, records));
+  const queryParameters = (routesDoc.queryParameters ?? {}) as Record<string, QueryParameter>;
+  const routes = (routesDoc.routes as Array<Record<string, any>>).map((r) => parseRoute(r, scopes, pathParams, queryParameters, records));
   const byRoute = new Map(routes.map((r) => [r.route, r]));
   if (byRoute.size !== routes.length) throw new CatalogueError('routes.yaml: two routes share an id');
   const statements = parseStatements(statementsDoc, routes, byRoute);
@@ -186,7 +218,7 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
     return req;
   });
   const byId = new Map(requirements.map((r) => [r.id, r]));
-  for (const [name, q] of Object.entries((routesDoc.queryParameters ?? {}) as Record<string, { judgedBy?: string }>)) {
+  for (const [name, q] of Object.entries(queryParameters)) {
     if (!q.judgedBy || !byId.has(q.judgedBy)) throw new CatalogueError(`routes.yaml: query parameter ${name} names no known requirement in "judgedBy"`);
   }
   const catalogue: Catalogue = {
@@ -195,7 +227,7 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
     requirements,
     statements,
     pathParams,
-    queryParameters: routesDoc.queryParameters,
+    queryParameters,
     route(id) {
       const r = byRoute.get(id);
       if (!r) throw new CatalogueError(`unknown route "${id}"`);
@@ -321,7 +353,13 @@ function recordsUsed(schemasDir: string): Map<string, Set<string>> {
   return closure;
 }
 
-function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<string, PathParamInfo>, records: Map<string, Set<string>>): Route {
+function parseRoute(
+  r: Record<string, any>,
+  scopes: Scope[],
+  pathParams: Record<string, PathParamInfo>,
+  queryParameters: Record<string, QueryParameter>,
+  records: Map<string, Set<string>>,
+): Route {
   const match = /^(GET|POST) (\/[^?\s]*)(?:\?(.*))?$/.exec(String(r.route));
   if (!match) throw new CatalogueError(`routes.yaml: route "${r.route}" is not "METHOD /path"`);
   const [, method, routePath, queryPart] = match;
@@ -335,6 +373,12 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
   }
   if (!r.success?.status) throw new CatalogueError(`routes.yaml: ${r.route} has no success status`);
   if (typeof r.purpose !== 'string' || !r.purpose) throw new CatalogueError(`routes.yaml: ${r.route} has no purpose (the spec's Purpose column)`);
+  for (const q of r.query ?? []) {
+    if (!queryParameters[q]) throw new CatalogueError(`routes.yaml: ${r.route} takes query parameter ${q}, which queryParameters does not describe`);
+  }
+  for (const contract of [r.body?.contract, ...(r.errors ?? []).map((e: RouteError) => e.contract)].filter(Boolean)) {
+    if (!records.has(contract)) throw new CatalogueError(`routes.yaml: ${r.route} names contract ${contract}, which contracts/schemas does not hold`);
+  }
   return {
     route: r.route,
     method: method as Route['method'],
@@ -348,6 +392,9 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
     dates: r.dates ?? [],
     sandboxOpen: r.sandboxOpen === true,
     noData: r.noData,
+    ...(r.body ? { body: r.body } : {}),
+    ...(r.clientAuth ? { clientAuth: r.clientAuth } : {}),
+    ...(r.errors ? { errors: r.errors } : {}),
     public: r.public === true,
     purpose: r.purpose,
     cite: r.cite,

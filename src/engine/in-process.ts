@@ -25,6 +25,7 @@ import { resultOf, type CheckRecord } from '../verdict/check-record';
 import { decideGate } from '../verdict/gate';
 import { headlineOf } from '../verdict/headline';
 import { judgeRun } from '../verdict/judge';
+import { tryBaseUrls } from '../verdict/triage-base-url';
 import { suiteInfo } from '../util/suite-info';
 import type { Certificate, GateClasses } from '../verdict/model';
 import { redactDeep } from '../setup/report-redactor';
@@ -129,6 +130,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     const renewals = renewalsOf(context.stateDir);
     if (renewals) judged.certificate.run.tokenRenewals = renewals;
     const redactor = new Redactor([...context.secrets, ...targetSecrets(target), ...keptSecrets(context.stateDir)]);
+    await tryBaseUrls(judged.certificate);
     judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate, certify: options.certify });
     judged.certificate.headline = headlineOf(judged.certificate);
     const certificate = redactDeep(judged.certificate, redactor);

@@ -23,6 +23,7 @@ import { EXIT } from '../verdict/exit-codes';
 import { decideGate } from '../verdict/gate';
 import { headlineOf } from '../verdict/headline';
 import { judgeRun } from '../verdict/judge';
+import { tryBaseUrls } from '../verdict/triage-base-url';
 import { addToHistory, historyEntry, readHistory } from '../monitoring/history';
 import { serverLatency } from '../verdict/latency';
 import {
@@ -112,19 +113,21 @@ export default class CertificateReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     try {
       this.recordPreparation();
-      return this.end(result);
+      return await this.end(result);
     } finally {
       // The last reader of the run's state folder (its tokens): removed with the reports written.
       removeRunState();
     }
   }
 
-  private end(result: FullResult): { status: FullResult['status'] } {
+  private async end(result: FullResult): Promise<{ status: FullResult['status'] }> {
     stage('tests done');
     const redactor = reportRedactor();
     let certificate: Certificate;
     try {
       certificate = this.certificate(result);
+      // Every route not implemented: other base URLs tried while the target still answers (a replay's is a record).
+      if (!replayDir()) await tryBaseUrls(certificate);
     } catch (err) {
       // Never leave a run without a verdict silently: the error is the verdict.
       process.stderr.write(`conformance certificate: ${redactor.redact(String((err as Error).stack ?? err))}\n`);

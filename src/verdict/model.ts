@@ -218,6 +218,19 @@ export interface TriageCause {
   example?: { check: string; request: string; curl?: string; body?: string };
   /** The fix, in one sentence. */
   fix: string;
+  /**
+   * Where every route the run reached was not implemented: the base URL the run used, and the base
+   * URLs tried in its place after the run (src/verdict/triage-base-url.ts), each with its answer.
+   */
+  basePath?: { baseUrl: string; tried: BaseUrlTry[] };
+}
+
+/** A base URL tried in place of the target's: one request, and whether it answered like the API. */
+export interface BaseUrlTry {
+  baseUrl: string;
+  /** The request and its answer: "GET http://host/users/me -> 401". */
+  request: string;
+  likeTheApi: boolean;
 }
 
 /** The run's verdict over the classes its gate judged, and the one reason (src/verdict/headline.ts). */
