@@ -51,6 +51,7 @@ function planned(check: string): PlannedCheck {
     routes: [],
     reads: [],
     judgesErrorsSeen: false,
+    decisions: [],
     params: {},
     statements: ['S-ERRORS-BODY'],
   };
