@@ -38,7 +38,12 @@ export interface ReferenceAppOptions {
 
 /** The data a variant asks for: quiet-month and many-cars are the variants that change the seed. */
 export function seedOptions(variants: Variants): SeedOptions {
-  return { quietMonth: variants.has('quiet-month'), manyCars: variants.has('many-cars'), fleetAccount: variants.has('fleet-account') };
+  return {
+    quietMonth: variants.has('quiet-month'),
+    manyCars: variants.has('many-cars'),
+    fleetAccount: variants.has('fleet-account'),
+    encodedPasswords: variants.has('encoded-credentials'),
+  };
 }
 
 /** The control API is test plumbing: neither faults nor variants change its answers. */

@@ -40,7 +40,15 @@ export interface SeedOptions {
   manyCars?: boolean;
   /** Variant fleet-account: alice has 32 more cars, never driven, listed before every other. */
   fleetAccount?: boolean;
+  /** Variant encoded-credentials: the users' passwords hold what a form must encode (ENCODED_PASSWORDS). */
+  encodedPasswords?: boolean;
 }
+
+/** Variant encoded-credentials: passwords holding a space, '+', '%', '&', ':', '/' and non-ASCII letters. */
+export const ENCODED_PASSWORDS: Readonly<Record<string, string>> = {
+  'alice@reference.test': 'Pässwörd +%41&:/ alice',
+  'bob@reference.test': 'bøb pass +%20&:/',
+};
 
 /** Variant many-cars: the first of alice's extra cars (ids from here). */
 const MANY_CARS_FIRST_ID = 4001;
@@ -59,8 +67,8 @@ export interface Seed {
 
 const at = (iso: string) => Date.parse(iso);
 
-function seedUsers(): User[] {
-  return [
+function seedUsers(options: SeedOptions = {}): User[] {
+  const users: User[] = [
     {
       id: SEED_IDS.alice,
       firstName: 'Alice',
@@ -92,6 +100,7 @@ function seedUsers(): User[] {
       password: 'bob-password',
     },
   ];
+  return options.encodedPasswords ? users.map((u) => ({ ...u, password: ENCODED_PASSWORDS[u.email] ?? u.password })) : users;
 }
 
 /**
@@ -500,5 +509,5 @@ export function generateSeed(nowMs: number, options: SeedOptions = {}): Seed {
       trips.set(trip.id, trip);
     }
   }
-  return { generatedAt: nowMs, users: seedUsers(), cars: seedCars(options), devices: seedDevices(options), histories, trips };
+  return { generatedAt: nowMs, users: seedUsers(options), cars: seedCars(options), devices: seedDevices(options), histories, trips };
 }
