@@ -73,16 +73,19 @@ export interface ErrorExpectation {
    */
   tip?: 'non-empty' | 'names-scope' | 'any';
   scope?: string;
+  /** What the request was, when the check sends several (a near-miss form, a credential): said in the failure. */
+  why?: string;
 }
 
 /** An error answer: the status, the spec's error array, and the documented type, message and tip. */
 export function expectError(res: ApiResponse, e: ErrorExpectation): void {
-  expectStatus(res, e.status);
-  const body = expectJson(res, 'an error body: a JSON array of {type, message, tip}');
+  expectStatus(res, e.status, e.why);
+  const about = e.why ? ` (${e.why})` : '';
+  const body = expectJson(res, `an error body: a JSON array of {type, message, tip}${about}`);
   const violations = checkContract('errorArray', body);
   if (violations.length > 0) {
     fail({
-      expected: 'an error body: a JSON array of {type, message, tip} (vehicle-data-service-v3.md § Errors)',
+      expected: `an error body: a JSON array of {type, message, tip} (vehicle-data-service-v3.md § Errors)${about}`,
       actual: describeViolations(violations, 5),
       pointer: violations[0].pointer,
       exchange: res.exchange,
@@ -108,7 +111,7 @@ export function expectError(res: ApiResponse, e: ErrorExpectation): void {
   const closest = ranked[0];
   if (closest.misses.length === 0) return;
   fail({
-    expected: `an error element with ${closest.misses.map((m) => m.expected).join(', ')}${errors.length > 1 ? ' (in one element)' : ''}`,
+    expected: `an error element with ${closest.misses.map((m) => m.expected).join(', ')}${errors.length > 1 ? ' (in one element)' : ''}${about}`,
     actual: `${errors.length > 1 ? `closest of ${errors.length} elements: ` : ''}${closest.misses.map((m) => m.actual).join(', ')}`,
     pointer: `/${closest.i}/${closest.misses[0].field}`,
     exchange: res.exchange,
