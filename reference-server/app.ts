@@ -49,6 +49,7 @@ export function seedOptions(variants: Variants): SeedOptions {
     fleetAccount: variants.has('fleet-account'),
     denseMonth: variants.has('dense-history'),
     otherIds: variants.has('sandbox-other-data'),
+    encodedPasswords: variants.has('encoded-credentials'),
   };
 }
 

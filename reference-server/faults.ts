@@ -204,6 +204,12 @@ export const FAULTS = [
     breaks: 'P-ERR-AUTH-INVALID',
   },
   {
+    name: 'refresh-token-as-access',
+    family: 'authentication',
+    description: 'A refresh token is taken as a bearer token (one table of tokens, their kind never read): it reads what its grant does',
+    breaks: 'S-AUTH-BEARER',
+  },
+  {
     name: 'bearer-scheme-not-checked',
     family: 'authentication',
     description: 'The Bearer scheme is not checked: the last word of the Authorization header is taken as the token ("Basic <token>" is served)',
@@ -696,6 +702,12 @@ export const FAULTS = [
     breaks: 'P-DEV-403',
   },
   {
+    name: 'pin-compared-as-number',
+    family: 'devices',
+    description: 'The pin is read as a number (any digits) and compared numerically: the pin with a leading zero associates the device',
+    breaks: 'P-DEV-400',
+  },
+  {
     name: 'pin-association-500',
     family: 'devices',
     description: 'Associating a device by its right pin fails with 500 (the user link is never saved)',
@@ -843,7 +855,66 @@ export const FAULTS = [
   },
   { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds', breaks: 'P-REC-TOKEN' },
   { name: 'token-type-mac', family: 'token-endpoint', description: 'token_type is "mac" instead of "bearer"', breaks: 'P-REC-TOKEN' },
+  {
+    name: 'client-basic-raw-only',
+    family: 'token-endpoint',
+    description:
+      "HTTP Basic client credentials are compared as they come, never form-urldecoded: a secret holding what RFC 6749 § 2.3.1's form encodes is taken only raw",
+    breaks: 'P-TOKEN-REQUEST',
+    variant: 'encoded-credentials',
+  },
   { name: 'client-secret-not-checked', family: 'token-endpoint', description: 'The token endpoint accepts any client secret', breaks: 'P-DEC-TOKEN-CLIENT' },
+  {
+    name: 'client-secret-prefix-compare',
+    family: 'token-endpoint',
+    description:
+      'The client secret is compared on the characters given (strncmp with the presented length): the secret with its last character dropped is taken',
+    breaks: 'P-DEC-TOKEN-CLIENT',
+  },
+  {
+    name: 'client-credentials-from-query',
+    family: 'token-endpoint',
+    description: "The token endpoint reads client_id and client_secret from the request URI's query too (parameters merged from the URI and the body)",
+    breaks: 'P-DEC-TOKEN-CLIENT',
+  },
+  {
+    name: 'code-compared-case-insensitively',
+    family: 'token-endpoint',
+    description: "Authorization codes are looked up in a column whose collation ignores case: a code with its letters' case flipped is exchanged",
+    breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'refresh-compared-on-first-20',
+    family: 'token-endpoint',
+    description: 'Refresh tokens are looked up by an index on their first 20 characters: one changed further on, or one more, still refreshes',
+    breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'grant-kinds-one-table',
+    family: 'token-endpoint',
+    description: 'One table of tokens, their kind never read: an access token presented as a refresh token is refreshed',
+    breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'refresh-scope-param-granted',
+    family: 'token-endpoint',
+    description: 'A scope asked with the refresh grant is granted as far as the application has it: the token is widened beyond its original grant',
+    breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'code-grant-widens-earlier-tokens',
+    family: 'token-endpoint',
+    description:
+      "Every token of a user and application reads the scopes of their grant, which a later code exchange widens: an earlier token gains the later one's scopes",
+    breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'token-superseded-expires',
+    family: 'token-endpoint',
+    description:
+      'One session per user and application: a code exchange makes the earlier access tokens of the user and application expire, though their expires_in said an hour',
+    breaks: 'P-REC-TOKEN',
+  },
   {
     name: 'missing-code-403',
     family: 'token-endpoint',
@@ -900,6 +971,19 @@ export const FAULTS = [
   },
 
   // sign-in page
+  {
+    name: 'signin-csrf-field-missing',
+    family: 'sign-in',
+    description:
+      'The sign-in POST demands a CSRF token that the page no longer renders: signing in with the right credentials answers 403 "Invalid CSRF token"',
+    breaks: 'S-AUTH-WEB-SIGN-IN',
+  },
+  {
+    name: 'signin-session-store-500',
+    family: 'sign-in',
+    description: 'Signing in with the right credentials answers 500 (the session cannot be written); a wrong password is still refused',
+    breaks: 'S-AUTH-WEB-SIGN-IN',
+  },
   { name: 'state-not-echoed', family: 'sign-in', description: 'The redirect after sign-in drops the state parameter', breaks: 'P-SIGNIN-REDIRECT' },
   {
     name: 'state-echoed-raw',
@@ -925,6 +1009,18 @@ export const FAULTS = [
     family: 'sign-in',
     description: "The token gets all of the application's scopes, ignoring the requested scope",
     breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'signin-long-scope-all-scopes',
+    family: 'sign-in',
+    description: "A scope list longer than 64 characters is not stored and the application's default scopes (all of them) are granted",
+    breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'password-first-8-chars',
+    family: 'sign-in',
+    description: 'The sign-in checks a password on its first 8 characters, as DES crypt does: the password one shorter or one longer signs in',
+    breaks: 'P-SIGNIN-REDIRECT',
   },
   { name: 'scope-split-on-comma', family: 'sign-in', description: 'The scope parameter is split on commas instead of spaces', breaks: 'P-SIGNIN-SCOPE' },
   {
@@ -1006,6 +1102,20 @@ export const FAULTS = [
 
   // per-route faults (see the header), narrowest first: a check-level top-up runs them in this order
   // after the plain faults, so each check is credited to the narrowest defect that breaks it.
+  {
+    name: 'route-token-prefix-match',
+    family: 'authentication',
+    description: "One route looks the bearer token up as a prefix (a LIKE 'token%' query): the token with its last character dropped is taken (per route)",
+    routes: 'all',
+    breaks: 'S-AUTH-BEARER',
+  },
+  {
+    name: 'route-token-from-query',
+    family: 'authentication',
+    description: 'One route also takes the token from the access_token query parameter, without an Authorization header (per route)',
+    routes: 'all',
+    breaks: 'S-AUTH-CLOUD-ONLY',
+  },
   {
     name: 'route-scope-overdemanding',
     family: 'scopes',

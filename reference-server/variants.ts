@@ -196,6 +196,14 @@ export const VARIANTS = [
       'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected" with the code and the state) and RFC 6749 § 4.1.2 (the parameters added "using the application/x-www-form-urlencoded format")',
   },
   {
+    name: 'encoded-credentials',
+    signIn: true,
+    description:
+      "The applications' client secrets and the users' passwords hold what HTTP Basic and forms must encode (a space, + % & : /, non-ASCII letters); the token endpoint reads HTTP Basic as RFC 6749 § 2.3.1 writes it (each part form-urlencoded)",
+    allowedBy:
+      'v3-profile.md § Scopes per route (POST /auth/access_token: "HTTP Basic (client id : client secret)"; no character of a secret or a password is excluded) and RFC 6749 § 2.3.1 (the client id and secret are encoded with application/x-www-form-urlencoded before HTTP Basic)',
+  },
+  {
     name: 'authorization-server-oidc',
     signIn: true,
     alone: true,

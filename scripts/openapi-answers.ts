@@ -8,6 +8,7 @@ import { resourceParam, type Catalogue, type Requirement, type Route, type Route
 import { expandDeep, rawBody, unknownIdLike } from '../src/catalogue/templates';
 import type { RequestVariant } from '../src/checks/error-case';
 import { EXAMPLE_IDS, EXAMPLES_AT, type Credential, type ExampleRequest } from './openapi-reference';
+import { NEAR_MISS_WORDS } from '../src/check-api/near-miss';
 
 /** The body of a documented error: the spec's array, the legacy object, or an HTML page. */
 export type ErrorBody =
@@ -114,7 +115,15 @@ function variantRequest(route: Route, v: RequestVariant, scope: string | undefin
   else if (v.id === 'beyond-32-bits') ids[param()] = BEYOND_32_BITS_ID;
   else if (v.id === 'other') ids[param()] = OTHER[param()];
   const tokenKey = v.token?.replace('@routeScope', route.scopes[0]).replace('@scope', scope ?? '');
-  const credential: Credential = v.auth !== undefined ? (v.auth === 'none' ? 'none' : { header: v.auth }) : { token: tokenKey ?? 'full' };
+  const nearMiss = v.nearMiss?.[0];
+  const otherKind = v.credential && { 'refresh-token': '@refresh', code: '@code', 'client-secret': '@client-secret' }[v.credential];
+  const credential: Credential = otherKind
+    ? { header: `Bearer ${otherKind}` }
+    : v.auth !== undefined
+      ? v.auth === 'none'
+        ? 'none'
+        : { header: v.auth }
+      : { token: tokenKey ?? 'full', ...(nearMiss ? { nearMiss } : {}) };
   return request(route, ids, { credential, ...(v.query ? { query: expandDeep(v.query, now) } : {}) });
 }
 
@@ -220,6 +229,11 @@ function describeVariant(v: RequestVariant, route: Route, c: Catalogue, scope: s
   if (v.auth === 'none') parts.push('no Authorization header');
   else if (v.auth !== undefined) parts.push(`Authorization: ${v.auth.replace('@token', '<a valid access token>')}`);
   if (v.token) parts.push(`token ${v.token.replace('@routeScope', route.scopes[0]).replace('@scope', scope ?? '')} (a target file token key)`);
+  if (v.nearMiss) parts.push(`the ${v.token === '@others' ? 'token' : 'full token'} nearly right (${v.nearMiss.map((f) => NEAR_MISS_WORDS[f]).join('; ')})`);
+  if (v.credential) parts.push(`Authorization: Bearer <the ${v.credential.replace('-', ' ')}>`);
+  for (const [k, val] of Object.entries(v.headers ?? {})) parts.push(`${k}: ${val}`);
+  if (v.bodyMembers) parts.push(`JSON members ${JSON.stringify(v.bodyMembers)}`);
+  if (v.form) parts.push(`form body ${new URLSearchParams(v.form).toString().replace(/%40/g, '@')}`);
   if (v.query)
     parts.push(
       `?${Object.entries(v.query)

@@ -7,6 +7,7 @@
 import { buildReferenceApp } from '../reference-server/app';
 import { APPLICATIONS } from '../reference-server/auth/clients';
 import { SEED_IDS, seedFor } from '../reference-server/data/seed';
+import { nearMisses, type NearMissForm } from '../src/check-api/near-miss';
 
 /** The instant the reference is asked at: mid-month, so that the default range (the month so far) holds data. */
 export const EXAMPLES_AT = '2026-03-17T10:20:30Z';
@@ -14,8 +15,8 @@ export const EXAMPLES_AT = '2026-03-17T10:20:30Z';
 /** What a request authenticates with, in symbols. */
 export type Credential =
   /** A bearer token, by the target file's key: full, otherUser, noScopes, withoutScope.<scope>, expired, revoked, restrictedApp. */
-  | { token: string }
-  /** A raw Authorization header; `@token` in it is the full token. */
+  | { token: string; nearMiss?: NearMissForm }
+  /** A raw Authorization header; `@token` in it is the full token, `@refresh`, `@code`, `@client-secret` those credentials. */
   | { header: string }
   /** HTTP Basic with an application's credentials (the token endpoint); wrong-secret: the full one's id with another secret. */
   | { client: Application }
@@ -192,9 +193,13 @@ async function startServer(variant: string): Promise<Server> {
     if (c !== 'none' && 'token' in c) {
       const token = tokens.get(c.token);
       if (!token) throw new Error(`no example token ${c.token}`);
-      headers.authorization = `Bearer ${token}`;
-    } else if (c !== 'none' && 'header' in c) headers.authorization = c.header.replace('@token', tokens.get('full')!);
-    else if (c !== 'none') headers.authorization = CLIENT_HEADERS[c.client];
+      headers.authorization = `Bearer ${c.nearMiss ? nearMisses(token, [c.nearMiss])[0].value : token}`;
+    } else if (c !== 'none' && 'header' in c) {
+      // A credential of another kind as the bearer token: the refresh token, a fresh code, the client secret.
+      let header = c.header.replace('@token', tokens.get('full')!).replace('@client-secret', FULL.secret);
+      for (const kind of ['@refresh', '@code'] as const) if (header.includes(kind)) header = header.replace(kind, await symbol(kind, minted));
+      headers.authorization = header;
+    } else if (c !== 'none') headers.authorization = CLIENT_HEADERS[c.client];
     let payload: string | undefined;
     if (req.json !== undefined) {
       payload = JSON.stringify(req.json);

@@ -18,6 +18,7 @@ import { FORMAT_PATTERNS } from '../src/schemas/formats';
 import { contractRegistry, SCHEMA_BASE } from '../src/schemas/validate';
 import { documentedAnswers, REQUEST_BODY_EXAMPLES, successRequest, type DocumentedAnswer, type ErrorBody } from './openapi-answers';
 import { askReference, EXAMPLES_AT, type ExampleRequest, type RealAnswer } from './openapi-reference';
+import { NEAR_MISS_WORDS } from '../src/check-api/near-miss';
 
 const ROOT = path.resolve(__dirname, '..');
 export const OPENAPI_FILE = path.join(ROOT, 'docs', 'openapi.yaml');
@@ -209,13 +210,15 @@ const SYMBOLS: Record<string, string> = {
   '@code': '<a fresh authorization code>',
   '@code-with-redirect': '<a fresh authorization code, its sign-in given redirect_uri>',
   '@refresh': '<a fresh refresh token>',
+  '@client-secret': "<the application's client secret>",
+  '@token': '<the full token>',
 };
 
 function credentialInWords(req: ExampleRequest): string {
   const c = req.credential;
   if (c === 'none') return 'no Authorization header';
-  if ('token' in c) return `Authorization: Bearer <the ${c.token} token>`;
-  if ('header' in c) return `Authorization: ${c.header.replace('@token', '<the full token>')}`;
+  if ('token' in c) return `Authorization: Bearer <the ${c.token} token${c.nearMiss ? `, ${NEAR_MISS_WORDS[c.nearMiss]}` : ''}>`;
+  if ('header' in c) return `Authorization: ${c.header.replace(/@[a-z-]+/g, (s) => SYMBOLS[s] ?? s)}`;
   return `HTTP Basic ${c.client === 'wrong-secret' ? 'with the client id and a wrong secret' : `with the ${c.client} application's client id and secret`}`;
 }
 
@@ -223,7 +226,7 @@ function credentialInWords(req: ExampleRequest): string {
 const queryInWords = (query: Record<string, string> | undefined) =>
   query
     ? `?${Object.entries(query)
-        .map(([k, v]) => `${k}=${v}`)
+        .map(([k, v]) => `${k}=${SYMBOLS[v] ?? v}`)
         .join('&')}`
     : '';
 

@@ -71,8 +71,22 @@ export function combinedVariantServers(): ConformingServer[] {
   ];
 }
 
+/**
+ * What a variant that runs alone runs with all the same: the authorization server in place of the
+ * hand-written one is proven with the client secrets and passwords HTTP Basic and forms must encode
+ * (its client authentication decodes them as RFC 6749 § 2.3.1 writes them).
+ */
+const ALONE_WITH: Record<string, string[]> = { 'authorization-server-oidc': ['encoded-credentials'] };
+
 export function variantAlone(name: string): ConformingServer {
-  return { label: `variant-${name}`, target: variantTarget([name]), variant: name, mayNotRun: MAY_NOT_RUN[name], ...targetDataOf([name]) };
+  const variant = [name, ...(ALONE_WITH[name] ?? [])];
+  return {
+    label: `variant-${variant.join('+')}`,
+    target: variantTarget(variant),
+    variant: variant.join(','),
+    mayNotRun: MAY_NOT_RUN[name],
+    ...targetDataOf(variant),
+  };
 }
 
 /**

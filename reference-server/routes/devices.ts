@@ -93,7 +93,8 @@ export function devicesRoutes(ctx: AppContext) {
       // variant pin-lock-before-format: a locked device refuses every pin association before the pin is read
       // (the documents do not place the lock in the order of checks).
       if (variants.has('pin-lock-before-format') && pinLocked(request.params.deviceId)) throw tooManyAttempts();
-      if (!PIN.test(pin)) {
+      // fault pin-compared-as-number: the pin read as a number (any digits), compared numerically.
+      if (!(faults.has('pin-compared-as-number') ? /^\d{1,12}$/ : PIN).test(pin)) {
         // fault malformed-pin-500: the pin is parsed as a number before it is validated.
         if (faults.has('malformed-pin-500')) throw internalError(`Cannot convert '${pin.slice(0, 40)}' to a pin`);
         // variant malformed-pin-counts: any refused pin is a failed attempt, malformed ones included.
@@ -149,7 +150,8 @@ export function devicesRoutes(ctx: AppContext) {
       : device.userId !== null || device.carId !== null;
     if (associated) throw conflict('Device already associated', true);
     // fault pin-not-checked: only the pin's format is validated.
-    if (pin !== device.pin && !faults.has('pin-not-checked')) {
+    const wrong = faults.has('pin-compared-as-number') ? Number(pin) !== Number(device.pin) : pin !== device.pin;
+    if (wrong && !faults.has('pin-not-checked')) {
       const entry = { at: ctx.now(), userId: token.userId, action: 'pin-failure', deviceId: device.id } as const;
       if (faults.has('pin-failures-lost-update')) {
         // fault pin-failures-lost-update: the count is read, the audit entry waited for, then the count read

@@ -129,6 +129,8 @@ export interface Requirement {
   needs: string[];
   /** The statements of the documents it tests (contracts/statements.yaml). */
   statements: string[];
+  /** The suite's decisions it rests on where neither document decides (contracts/decisions.yaml). */
+  decisions: string[];
   /** Everything else of the entry: the check's own parameters (request, expect, values, bodies, ...). */
   params: Record<string, unknown>;
 }
@@ -139,11 +141,24 @@ interface PathParamInfo {
   forbidden?: string;
 }
 
+/**
+ * A decision of the suite (contracts/decisions.yaml): where neither document decides what a server
+ * must do and a check asks it all the same, what the documents say and what the suite decided, with
+ * what it rests on, in the profile's style (v3-profile.md § Conflicts and decisions).
+ */
+interface Decision {
+  id: string;
+  point: string;
+  documents: string;
+  decision: string;
+}
+
 export interface Catalogue {
   scopes: Scope[];
   routes: Route[];
   requirements: Requirement[];
   statements: Statement[];
+  decisions: Decision[];
   pathParams: Record<string, PathParamInfo>;
   /** The profile's query parameters: meaning, citation, and the profile requirement that judges a refusal of them. */
   queryParameters: Record<string, QueryParameter>;
@@ -181,6 +196,7 @@ const REQUIREMENT_KEYS = new Set([
   'group',
   'lane',
   'needs',
+  'decisions',
 ]);
 const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'about', 'untestable']);
 const ABOUT_KEYS = new Set(['where', 'per']);
@@ -193,11 +209,12 @@ let cached: Catalogue | undefined;
 export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   if (cached && dir === CONTRACTS_DIR) return cached;
   // The three documents parsed, requirements.yaml checked against its schema: kept between runs (parsed-cache.ts).
-  const files = ['routes.yaml', 'requirements.yaml', 'statements.yaml', 'requirements.schema.yaml'].map((f) => path.join(dir, f));
-  const [routesDoc, reqDoc, statementsDoc] = cachedParse(files, (texts) => {
+  const files = ['routes.yaml', 'requirements.yaml', 'statements.yaml', 'requirements.schema.yaml', 'decisions.yaml'].map((f) => path.join(dir, f));
+  const [routesDoc, reqDoc, statementsDoc, decisionsDoc] = cachedParse(files, (texts) => {
     const docs = texts.slice(0, 3).map((text, i) => parseYaml(text, files[i]));
     checkAgainstSchema(docs[1], files[3], texts[3]);
-    return docs;
+    // decisions.yaml is optional (a catalogue whose checks ask nothing the documents leave open).
+    return [...docs, texts[4] ? parseYaml(texts[4], files[4]) : {}];
   });
   const scopes = routesDoc.scopes as Scope[];
   const pathParams = routesDoc.pathParams as Record<string, PathParamInfo>;
@@ -208,12 +225,19 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   if (byRoute.size !== routes.length) throw new CatalogueError('routes.yaml: two routes share an id');
   const statements = parseStatements(statementsDoc, routes, byRoute);
   const statementsById = new Map(statements.map((st) => [st.id, st]));
+  const decisions = parseDecisions(decisionsDoc);
+  const decisionIds = new Set(decisions.map((d) => d.id));
 
   const seen = new Set<string>();
   const requirements = (reqDoc.requirements as Array<Record<string, any>>).map((entry) => {
     const req = parseRequirement(entry, routes, byRoute);
     if (seen.has(req.id)) throw new CatalogueError(`requirements.yaml: duplicate id ${req.id}`);
     checkStatements(req, statementsById);
+    for (const id of req.decisions)
+      if (!decisionIds.has(id)) throw new CatalogueError(`requirements.yaml: ${req.id}: unknown decision ${id} (contracts/decisions.yaml)`);
+    // The spec alone decides a core requirement: a decision of the suite is the profile class's.
+    if (req.class === 'core' && req.decisions.length)
+      throw new CatalogueError(`requirements.yaml: ${req.id}: a core requirement rests on the spec alone, never on a decision of the suite`);
     seen.add(req.id);
     return req;
   });
@@ -226,6 +250,7 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
     routes,
     requirements,
     statements,
+    decisions,
     pathParams,
     queryParameters,
     route(id) {
@@ -446,8 +471,26 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     ...(e.lane ? { lane: e.lane } : {}),
     needs: Array.isArray(e.needs) ? e.needs.map(String) : [],
     statements: Array.isArray(e.statements) ? e.statements.map(String) : [],
+    decisions: Array.isArray(e.decisions) ? e.decisions.map(String) : [],
     params,
   };
+}
+
+const DECISION_KEYS = ['id', 'point', 'documents', 'decision'];
+
+/** contracts/decisions.yaml: each entry complete, its id D-THING and unique. */
+function parseDecisions(doc: Record<string, any>): Decision[] {
+  const list = (doc.decisions ?? []) as Array<Record<string, any>>;
+  const out: Decision[] = [];
+  for (const e of list) {
+    const where = `decisions.yaml: ${e.id ?? '(entry without id)'}`;
+    for (const key of Object.keys(e)) if (!DECISION_KEYS.includes(key)) throw new CatalogueError(`${where}: unknown key "${key}"`);
+    for (const key of DECISION_KEYS) if (typeof e[key] !== 'string' || !e[key]) throw new CatalogueError(`${where}: missing "${key}"`);
+    if (!/^D(-[A-Z0-9]+)+$/.test(e.id)) throw new CatalogueError(`${where}: a decision's id looks like D-THING`);
+    if (out.some((d) => d.id === e.id)) throw new CatalogueError(`${where}: duplicate id`);
+    out.push({ id: e.id, point: e.point, documents: e.documents, decision: e.decision });
+  }
+  return out;
 }
 
 function parseStatements(doc: Record<string, any>, routes: Route[], byRoute: Map<string, Route>): Statement[] {

@@ -75,6 +75,8 @@ export interface ErrorExpectation {
   scope?: string;
   /** Another answer that will do as well (a decision of the suite's: an expired token the server forgot is an unknown one). */
   or?: ErrorExpectation;
+  /** What the request was, when the check sends several (a near-miss form, a credential): said in the failure. */
+  why?: string;
 }
 
 /** An error answer: the status, the spec's error array, and the documented type, message and tip (or the other answer `e.or`). */
@@ -85,7 +87,7 @@ export function expectError(res: ApiResponse, e: ErrorExpectation): void {
   } catch (first) {
     if (!(first instanceof ConformanceFailure)) throw first;
     try {
-      expectError(res, e.or);
+      expectError(res, { ...e.or, why: e.or.why ?? e.why });
     } catch (second) {
       if (!(second instanceof ConformanceFailure)) throw second;
       throw new ConformanceFailure({ ...first.details, expected: `${first.details.expected}; or ${second.details.expected}` });
@@ -94,12 +96,13 @@ export function expectError(res: ApiResponse, e: ErrorExpectation): void {
 }
 
 function expectOneError(res: ApiResponse, e: ErrorExpectation): void {
-  expectStatus(res, e.status);
-  const body = expectJson(res, 'an error body: a JSON array of {type, message, tip}');
+  expectStatus(res, e.status, e.why);
+  const about = e.why ? ` (${e.why})` : '';
+  const body = expectJson(res, `an error body: a JSON array of {type, message, tip}${about}`);
   const violations = checkContract('errorArray', body);
   if (violations.length > 0) {
     fail({
-      expected: 'an error body: a JSON array of {type, message, tip} (vehicle-data-service-v3.md § Errors)',
+      expected: `an error body: a JSON array of {type, message, tip} (vehicle-data-service-v3.md § Errors)${about}`,
       actual: describeViolations(violations, 5),
       pointer: violations[0].pointer,
       exchange: res.exchange,
@@ -125,7 +128,7 @@ function expectOneError(res: ApiResponse, e: ErrorExpectation): void {
   const closest = ranked[0];
   if (closest.misses.length === 0) return;
   fail({
-    expected: `an error element with ${closest.misses.map((m) => m.expected).join(', ')}${errors.length > 1 ? ' (in one element)' : ''}`,
+    expected: `an error element with ${closest.misses.map((m) => m.expected).join(', ')}${errors.length > 1 ? ' (in one element)' : ''}${about}`,
     actual: `${errors.length > 1 ? `closest of ${errors.length} elements: ` : ''}${closest.misses.map((m) => m.actual).join(', ')}`,
     pointer: `/${closest.i}/${closest.misses[0].field}`,
     exchange: res.exchange,

@@ -26,6 +26,14 @@ export interface CallOptions {
   token?: TokenKey;
   body?: unknown;
   rawBody?: string;
+  /** Members added to the JSON body (the route's valid body, or an object of their own). */
+  bodyMembers?: Record<string, string>;
+  /** An application/x-www-form-urlencoded body in place of a JSON one. */
+  form?: Record<string, string>;
+  /** Request headers besides the Authorization header. */
+  headers?: Record<string, string>;
+  /** What the credential the request carries is, by name (a near-miss of a token key): recorded in place of the raw header's "header". */
+  credential?: string;
   /** Hostile input (fuzz.ts): its answers never open nor close the route for the other checks (api.ts RequestOptions.hostile). */
   hostile?: boolean;
 }
@@ -110,6 +118,11 @@ export class CheckContext {
   /** Now, in milliseconds: every date a check computes starts here (never Date.now(): a replay must read the recorded instants). */
   now(): number {
     return this.clock.now();
+  }
+
+  /** Whether the check has a browser for the sign-in page (withBrowser would use it). */
+  hasBrowser(): boolean {
+    return Boolean(this.run.browser.executablePath && this.browserSession);
   }
 
   /** Uses the worker's browser for the sign-in page, or NotRun saying why there is none. */
@@ -244,9 +257,10 @@ export class CheckContext {
     const authorization =
       options.authorization !== undefined ? options.authorization : options.token ? `Bearer ${this.token(options.token)}` : this.defaultAuthorization(route);
     let body = options.body;
-    if (body === undefined && options.rawBody === undefined && route.method === 'POST' && route.success.contract === 'createdCar') {
+    if (body === undefined && options.rawBody === undefined && !options.form && route.method === 'POST' && route.success.contract === 'createdCar') {
       body = validCarBody(this.now());
     }
+    if (options.bodyMembers) body = { ...(body && typeof body === 'object' ? body : {}), ...options.bodyMembers };
     // A list grows with the data (neither document states a page size): more of it is read, and an
     // answer larger still is not judged (the check is not run) rather than failed.
     const list = route.success.contract?.endsWith('[]') ?? false;
@@ -255,8 +269,10 @@ export class CheckContext {
       authorization,
       body,
       rawBody: options.rawBody,
+      ...(options.form ? { form: options.form } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
       route: route.route,
-      credential: this.credentialOf(authorization),
+      credential: options.credential ?? this.credentialOf(authorization),
       ...(list ? { maxBytes: MAX_LIST_BODY_BYTES } : {}),
       ...(options.hostile ? { hostile: true } : {}),
     });

@@ -2,6 +2,7 @@
 // A new kind of check is a function here; a new route or error case is only data.
 import * as auth from './auth-routes';
 import * as coherence from './coherence';
+import * as refusals from './credential-refusals';
 import { errorCase } from './error-case';
 import * as fuzz from './fuzz';
 import * as query from './query';
@@ -12,6 +13,7 @@ import * as carCreation from './car-creation';
 import * as deviceAccess from './device-access';
 import * as lifecycle from './device-lifecycle';
 import * as pins from './pin-attempts';
+import * as word from './token-word';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -101,6 +103,16 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-invalid-refresh': auth.tokenInvalidRefresh,
   'token-code-other-app': auth.tokenCodeOtherApp,
   'token-refresh-other-app': auth.tokenRefreshOtherApp,
+  'token-code-near-miss': refusals.tokenCodeNearMiss,
+  'token-refresh-near-miss': refusals.tokenRefreshNearMiss,
+  'token-client-near-miss': refusals.tokenClientNearMiss,
+  'token-client-in-query': refusals.tokenClientInQuery,
+  'token-other-kind': refusals.tokenOtherKind,
+  'token-client-encoded': refusals.tokenClientEncoded,
+  'signin-password-near-miss': refusals.signinPasswordNearMiss,
+  'token-lifetime-kept': word.tokenLifetimeKept,
+  'token-scopes-kept': word.tokenScopesKept,
+  'token-refresh-no-wider': word.tokenRefreshNoWider,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
 };

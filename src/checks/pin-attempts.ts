@@ -9,6 +9,8 @@ import {
   expectStatus,
   fail,
   NotRun,
+  PIN_NEAR_MISS_WORDS,
+  pinNearMisses,
   readRunState,
   statusMatches,
   writeRunState,
@@ -93,12 +95,19 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
 //
 // Failed pin attempts count towards the three-attempt lock and nothing documented resets them, so
 // every attempt a run makes goes to data.lockableDeviceId, the device the target file offers for
-// it, and is recorded (src/setup/run-state.ts), in catalogue order: a wrong pin, two more wrong pins
-// sent together, then the right pin (refused: locked), and a malformed pin last. Whether a malformed
-// pin counts as a failed attempt is left open (variant malformed-pin-counts): sent last, it cannot
-// make up for a wrong pin the server lost, so the lock is decided by wrong pins alone.
+// it, and is recorded (src/setup/run-state.ts), in catalogue order: a wrong pin, then the wrong pins
+// still needed for the lock sent together, then the right pin (refused: locked), and a malformed pin
+// last. The wrong pins are the right pin's near-misses (check-api near-miss.ts), as a user mistypes it
+// and an attacker guesses around it: first the pin with a leading zero (a server comparing pins as
+// numbers takes it), then a digit changed, two swapped and every digit changed, together. A pin of
+// another length may be malformed to a server whose pins have one length (the documents state none),
+// and so, like a malformed pin (variant malformed-pin-counts), count or not: the lock is decided by
+// the wrong pins of the pin's own length alone. Only one attempt of another length goes before them:
+// each failure counted before the batch is one the batch needs not, and could make up for a failure
+// a server lost (pin-lock-variants.test.ts); one digit more or one less would be two more.
 
-type PinKind = 'malformed' | 'wrong' | 'right';
+/** wrong: surely a failed attempt (the pin's length); near: perhaps (another length); malformed; right. */
+type PinKind = 'malformed' | 'wrong' | 'near' | 'right';
 interface PinAttempt {
   kind: PinKind;
   status: number;
@@ -106,12 +115,38 @@ interface PinAttempt {
 const PIN_ATTEMPTS = 'pin-attempts';
 const MALFORMED_PIN = 'not-a-pin';
 
-async function attemptPin(ctx: CheckContext, kind: PinKind): Promise<ApiResponse> {
+/** A pin to try, and what it is (for a failure). */
+interface PinToTry {
+  kind: Exclude<PinKind, 'malformed' | 'right'>;
+  pin: string;
+  what: string;
+}
+
+/**
+ * The wrong pins of the run: the first (of another length: the leading zero), then those of the pin's
+ * own length, spent together. Without data.lockableDevicePin the right pin is unknown: they are
+ * data.devicePin's digits shifted, of its length.
+ */
+function wrongPins(ctx: CheckContext): { first: PinToTry; sameLength: PinToTry[] } {
+  const known = ctx.run.data.lockableDevicePin;
+  if (known === undefined) {
+    const wrong: PinToTry = { kind: 'wrong', pin: wrongPin(ctx.run.data.devicePin ?? '0000'), what: 'a wrong pin' };
+    return { first: wrong, sameLength: [wrong, wrong, wrong] };
+  }
+  const misses = pinNearMisses(known);
+  const zero = misses.find((m) => m.form === 'leading-zero')!;
+  const sameLength: PinToTry[] = misses
+    .filter((m) => m.sameLength)
+    .map((m) => ({ kind: 'wrong', pin: m.value, what: `the pin with ${PIN_NEAR_MISS_WORDS[m.form]}` }));
+  while (sameLength.length < 3) sameLength.push({ kind: 'wrong', pin: wrongPin(known), what: 'the pin with every digit changed' });
+  return { first: { kind: 'near', pin: zero.value, what: `the pin with ${PIN_NEAR_MISS_WORDS['leading-zero']}` }, sameLength };
+}
+
+async function attemptPin(ctx: CheckContext, kind: 'malformed' | 'right' | PinToTry): Promise<ApiResponse> {
   const device = ctx.data('lockableDeviceId');
-  const knownPin = ctx.run.data.lockableDevicePin;
-  const pin = kind === 'malformed' ? MALFORMED_PIN : kind === 'right' ? ctx.data('lockableDevicePin') : wrongPin(knownPin ?? ctx.run.data.devicePin ?? '0000');
+  const pin = kind === 'malformed' ? MALFORMED_PIN : kind === 'right' ? ctx.data('lockableDevicePin') : kind.pin;
   const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
-  writeRunState(ctx.run, PIN_ATTEMPTS, [...pinAttempts(ctx), { kind, status: res.status }]);
+  writeRunState(ctx.run, PIN_ATTEMPTS, [...pinAttempts(ctx), { kind: typeof kind === 'string' ? kind : kind.kind, status: res.status }]);
   return res;
 }
 
@@ -119,11 +154,21 @@ function pinAttempts(ctx: CheckContext): PinAttempt[] {
   return readRunState<PinAttempt[]>(ctx.run, PIN_ATTEMPTS, []);
 }
 
-/** Failed attempts so far this run: wrong pins for sure, malformed ones perhaps. */
+/** Failed attempts so far this run: wrong pins of the pin's length for sure, the others perhaps. */
 function failuresSoFar(ctx: CheckContext): { certain: number; possible: number } {
   const refused = pinAttempts(ctx).filter((a) => a.status === 400);
   const certain = refused.filter((a) => a.kind === 'wrong').length;
-  return { certain, possible: certain + refused.filter((a) => a.kind === 'malformed').length };
+  return { certain, possible: refused.filter((a) => a.kind !== 'right').length };
+}
+
+/** A wrong pin that associated the device: undone at once, and the check fails. */
+async function wronglyAssociated(ctx: CheckContext, res: ApiResponse, what: string): Promise<never> {
+  await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ctx.data('lockableDeviceId') } }).catch(() => undefined);
+  fail({
+    expected: `${what} is a wrong pin: refused (400, or 403 once the device is locked)`,
+    actual: `status ${res.status}: the device was associated`,
+    exchange: res.exchange,
+  });
 }
 
 /**
@@ -140,9 +185,11 @@ function refusedBeforeThreeFailures(ctx: CheckContext, res: ApiResponse, failure
 export async function devicePinWrong(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const before = failuresSoFar(ctx).possible;
-  const res = await attemptPin(ctx, 'wrong');
+  const { first } = wrongPins(ctx);
+  const res = await attemptPin(ctx, first);
+  if (statusMatches(res.status, '2xx')) await wronglyAssociated(ctx, res, first.what);
   refusedBeforeThreeFailures(ctx, res, before);
-  expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
+  expectError(res, { status: 400, type: 'PARAMETERS_ERROR', why: first.what });
 }
 
 /**
@@ -177,8 +224,15 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   // On a server that keeps its state, the run's first attempt already met an earlier run's lock: spend no more.
   if (!ctx.run.freshState && pinAttempts(ctx).some((a) => a.status === 403)) throw lockedBefore();
   const before = failuresSoFar(ctx);
-  const answers = await Promise.all(Array.from({ length: Math.max(0, 3 - before.certain) }, () => attemptPin(ctx, 'wrong')));
-  for (const res of answers) if (res.status !== 403) expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
+  // The wrong pins of the pin's length still needed for three sure failures (those after the ones spent).
+  const spent = pinAttempts(ctx).filter((a) => a.kind === 'wrong').length;
+  const pins = wrongPins(ctx).sameLength.slice(spent, spent + Math.max(0, 3 - before.certain));
+  const answers = await Promise.all(pins.map((p) => attemptPin(ctx, p)));
+  const accepted = answers.findIndex((res) => statusMatches(res.status, '2xx'));
+  if (accepted >= 0) await wronglyAssociated(ctx, answers[accepted], pins[accepted].what);
+  answers.forEach((res, i) => {
+    if (res.status !== 403) expectError(res, { status: 400, type: 'PARAMETERS_ERROR', why: pins[i].what });
+  });
   // In the order the server took them, a 403 may come only once three attempts had failed: those
   // before this batch (the malformed pin may have counted: the documents leave that open) and the
   // batch's own 400s.
@@ -187,7 +241,7 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   if (early) {
     refusedBeforeThreeFailures(ctx, early, before.possible);
     fail({
-      expected: `each wrong pin is 400 while fewer than three attempts have failed (${before.certain} wrong${before.possible > before.certain ? ' and 1 malformed' : ''} before these ${answers.length}, sent together)`,
+      expected: `each wrong pin is 400 while fewer than three attempts have failed (${before.certain} wrong${before.possible > before.certain ? ` and ${before.possible - before.certain} malformed` : ''} before these ${answers.length}, sent together)`,
       actual: `statuses ${answers.map((res) => res.status).join(', ')}: locked too early`,
       exchange: early.exchange,
     });
@@ -195,7 +249,7 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   for (const res of answers) if (res.status === 403) expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR' });
   const known = ctx.run.data.lockableDevicePin !== undefined;
   if (!known) ctx.warn('data.lockableDevicePin is not given: the locked device was tried with a wrong pin, not its right one');
-  const locked = await attemptPin(ctx, known ? 'right' : 'wrong');
+  const locked = await attemptPin(ctx, known ? 'right' : wrongPins(ctx).first);
   if (statusMatches(locked.status, '2xx')) {
     await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ctx.data('lockableDeviceId') } }).catch(() => undefined); // undone at once
     fail({

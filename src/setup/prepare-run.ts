@@ -23,6 +23,7 @@ import { Redactor } from '../util/redact';
 import { concurrencyFor, DISTANT_MS, isDistant, removeRunState, targetSecrets, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
+import { learnBasicForms } from './basic-form';
 import { proveTokens } from './token-proof';
 import { startKeeping } from './token-keeper';
 import { obtainTokens } from './tokens';
@@ -129,6 +130,8 @@ async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
     stage('browser reach learnt');
     const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
     const t0 = performance.now();
+    // The form of HTTP Basic the token endpoint takes, before anything sends it (basic-form.ts).
+    const rawBasicClients = await learnBasicForms(target, api);
     const tokens = await obtainTokens(target, browser, redactor);
     // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
     startKeeping({ target, stateDir, browser }, tokens.kept);
@@ -136,7 +139,14 @@ async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
     stage('tokens');
     const found = await discoverData(target, tokens.tokens, redactor);
     stage('discovery');
-    await proveTokens(target, catalogue, { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data }, tokens.signedIn, redactor, api);
+    const tokensGrantingMore = await proveTokens(
+      target,
+      catalogue,
+      { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data },
+      tokens.signedIn,
+      redactor,
+      api,
+    );
     const t2 = performance.now();
     stage('token proofs');
     const { roundTripMs, sideBySide } = await begun.distance;
@@ -168,6 +178,8 @@ async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
       roundTripMs,
       distant,
       latency,
+      ...(rawBasicClients.length ? { rawBasicClients } : {}),
+      ...(tokensGrantingMore.length ? { tokensGrantingMore } : {}),
     };
     const silent = silentRoutes();
     if (Object.keys(silent).length) context.silentRoutes = silent;

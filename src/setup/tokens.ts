@@ -200,6 +200,8 @@ async function mintThroughControl(target: Target, plans: MintPlan[], result: Obt
     plans.map(async (plan) => {
       const username = plan.user === 'primary' ? o.username : o.otherUsername;
       try {
+        // Its lifetime counts from before it was asked for (the server issued it later, never earlier).
+        const asked = Date.now();
         const res = await api.post(`${target.control!.url}/tokens/mint`, {
           body: { clientId: o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
         });
@@ -211,7 +213,7 @@ async function mintThroughControl(target: Target, plans: MintPlan[], result: Obt
           return;
         }
         result.tokens[plan.key] = token.access_token;
-        result.kept[plan.key] = keptToken(token, Date.now(), 'control', plan.user, plan.scope);
+        result.kept[plan.key] = keptToken(token, asked, 'control', plan.user, plan.scope);
         if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
       } catch (err) {
         result.notes[plan.key] =

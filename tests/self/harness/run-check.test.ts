@@ -52,6 +52,7 @@ function planned(check: string): PlannedCheck {
     routes: [],
     reads: [],
     judgesErrorsSeen: false,
+    decisions: [],
     params: {},
     statements: ['S-ERRORS-BODY'],
   };

@@ -165,6 +165,7 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'auth-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`)).status === 401 },
   'unknown-token-revoked': { check: async (h) => isError(await h.get('/v3/users/me', 'no-such-token'), 401, 'AUTHENTICATION_ERROR', 'Invalid token') },
+  'refresh-token-as-access': { check: async (h) => (await h.get('/v3/users/me', (await h.tokenResponse()).refresh_token)).status === 401 },
   'bearer-scheme-not-checked': {
     check: async (h) => {
       const token = await h.alice();
@@ -266,6 +267,14 @@ export const PROBES: Record<FaultName, Probe> = {
         'AUTHORIZATION_ERROR',
         'Token does not have the required scope',
       );
+    },
+  },
+  'route-token-prefix-match': { check: async (h, route) => (await callRoute(h, route, (await h.alice()).slice(0, -1))).status === 401 },
+  'route-token-from-query': {
+    check: async (h, route) => {
+      const c = caseOf(h, route);
+      const url = `${c.own}${c.own.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(await h.alice())}`;
+      return (await h.request(c.method, url, { json: c.body })).status === 401;
     },
   },
   'route-scope-overdemanding': {
@@ -756,6 +765,8 @@ export const PROBES: Record<FaultName, Probe> = {
       return isError(await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token }), 403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts');
     },
   },
+  // A leading zero makes a pin of 7 digits: malformed (400), never the device's 975310.
+  'pin-compared-as-number': { check: async (h) => (await h.post('/v3/devices/VDSREF0103/associate?pin=0975310', { token: await h.alice() })).status === 400 },
   'pin-association-500': { check: async (h) => (await h.post('/v3/devices/VDSREF0104/associate?pin=8642', { token: await h.alice() })).status === 204 },
 
   // car creation
@@ -902,6 +913,10 @@ export const PROBES: Record<FaultName, Probe> = {
   'token-expires-at-ms': { check: async (h) => (await h.tokenResponse()).expires_at === Math.floor(NOW / 1000) + 3600 },
   // RFC 6749 section 5.1: token_type is case-insensitive.
   'token-type-mac': { check: async (h) => String((await h.tokenResponse()).token_type).toLowerCase() === 'bearer' },
+  // Run with its variant (encoded-credentials): the secret in RFC 6749 § 2.3.1's form (h.exchange's) is taken.
+  'client-basic-raw-only': {
+    check: async (h) => (await h.exchange({ grant_type: 'authorization_code', code: await h.code() })).status === 200,
+  },
   'client-secret-not-checked': {
     check: async (h) => {
       const code = await h.code();
@@ -915,6 +930,56 @@ export const PROBES: Record<FaultName, Probe> = {
   'missing-code-403': { check: async (h) => isError(await h.exchange({ grant_type: 'authorization_code' }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
   'missing-grant-type-500': { check: async (h) => isError(await h.exchange({ code: await h.code() }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
 
+  'client-secret-prefix-compare': {
+    check: async (h) => {
+      const res = await h.post('/v3/auth/access_token', {
+        form: { grant_type: 'authorization_code', code: await h.code() },
+        headers: { authorization: `Basic ${Buffer.from('vds-conformance:reference-client-secre').toString('base64')}` },
+      });
+      return res.status === 401;
+    },
+  },
+  'client-credentials-from-query': {
+    check: async (h) => {
+      const query = 'client_id=vds-conformance&client_secret=reference-client-secret';
+      return (await h.post(`/v3/auth/access_token?${query}`, { form: { grant_type: 'authorization_code', code: await h.code() } })).status === 401;
+    },
+  },
+  'code-compared-case-insensitively': {
+    check: async (h) => {
+      const flipped = [...(await h.code())].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+      return (await h.exchange({ grant_type: 'authorization_code', code: flipped })).status === 403;
+    },
+  },
+  'refresh-compared-on-first-20': {
+    check: async (h) => {
+      const { refresh_token } = await h.tokenResponse();
+      const changed = `${refresh_token.slice(0, 30)}${refresh_token[30] === 'A' ? 'B' : 'A'}${refresh_token.slice(31)}`;
+      return (await h.exchange({ grant_type: 'refresh_token', refresh_token: changed })).status === 403;
+    },
+  },
+  'grant-kinds-one-table': { check: async (h) => (await h.exchange({ grant_type: 'refresh_token', refresh_token: await h.alice() })).status === 403 },
+  'refresh-scope-param-granted': {
+    check: async (h) => {
+      const first = await h.tokenResponse({ scope: 'users_read' });
+      const res = await h.exchange({ grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'users_read cars_read' });
+      return res.status >= 400 || (await h.get('/v3/users/me/cars', JSON.parse(res.text).access_token)).status === 403;
+    },
+  },
+  'code-grant-widens-earlier-tokens': {
+    check: async (h) => {
+      const earlier = (await h.tokenResponse({ scope: 'users_read' })).access_token;
+      await h.tokenResponse({ scope: 'users_read cars_read' });
+      return (await h.get('/v3/users/me/cars', earlier)).status === 403;
+    },
+  },
+  'token-superseded-expires': {
+    check: async (h) => {
+      const earlier = (await h.tokenResponse()).access_token;
+      await h.tokenResponse();
+      return (await h.get('/v3/users/me', earlier)).status === 200;
+    },
+  },
   'token-no-client-400': {
     check: async (h) =>
       isError(
@@ -960,6 +1025,8 @@ export const PROBES: Record<FaultName, Probe> = {
   },
 
   // sign-in
+  'signin-csrf-field-missing': { check: async (h) => (await h.signIn()).status === 302 },
+  'signin-session-store-500': { check: async (h) => (await h.signIn()).status === 302 },
   'state-not-echoed': { check: async (h) => (await h.signIn({ state: 'xyz 42/&' })).location?.searchParams.get('state') === 'xyz 42/&' },
   'state-echoed-raw': { check: async (h) => (await h.signIn({ state: "a b/?&x=1+2#3%41:'" })).location?.searchParams.get('state') === "a b/?&x=1+2#3%41:'" },
   'signin-unknown-client-200': {
@@ -975,6 +1042,13 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => (await h.get(`/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent(`${REDIRECT_URI}/extra`)}`)).status === 404,
   },
   'token-gets-all-app-scopes': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read' }))).status === 403 },
+  'signin-long-scope-all-scopes': {
+    check: async (h) => {
+      const token = await h.token({ scope: 'users_read cars_write status_read locations_read signals_read trips_read devices_management' });
+      return (await h.get('/v3/users/me/cars', token)).status === 403;
+    },
+  },
+  'password-first-8-chars': { check: async (h) => (await h.signIn({ password: 'alice-password-and-more' })).status === 401 },
   'scope-split-on-comma': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read cars_read' }))).status === 200 },
   'redirect-empty-state': {
     check: async (h) => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Mode } from '../../../reference-server/context';
 import { IDLE_MS } from '../../../reference-server/http/idle-close';
 import type { VariantName } from '../../../reference-server/variants';
-import { DAY, firstError, Harness, iso, MONTH_START, NOW, Res, SEED_IDS, STRICT_DATE } from './helpers';
+import { DAY, firstError, Harness, iso, MONTH_START, NOW, passwordOf, Res, SEED_IDS, STRICT_DATE } from './helpers';
 
 export interface VariantProbe {
   mode?: Mode;
@@ -41,6 +41,14 @@ function rawGet(port: number, agent: http.Agent | undefined): Promise<{ status?:
 }
 
 export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
+  'encoded-credentials': {
+    // alice signs in with the password a form must encode, and its code is exchanged with the secret HTTP Basic must encode.
+    check: async (h) => {
+      const code = (await h.signIn({ password: passwordOf('alice', true) })).location?.searchParams.get('code');
+      if (!code) return false;
+      return (await h.exchange({ grant_type: 'authorization_code', code })).status === 200;
+    },
+  },
   'quiet-month': {
     // Nothing in the default range (this month), yet the car has a history and a status.
     check: async (h) => {
