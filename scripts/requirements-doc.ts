@@ -92,7 +92,7 @@ export function renderRequirements(): string {
     '',
     'Sections: the requirements by route group (users, cars, trips, devices, auth); [Routes](#routes); ' +
       'the traceability of [the spec](#the-spec-statement-by-statement) and [the profile](#the-profile-statement-by-statement), ' +
-      'statement by statement, and [unit by unit](#coverage-unit-by-unit); the [changelog](#changelog).',
+      'statement by statement, and [unit by unit](#coverage-unit-by-unit); the [decisions of the suite](#decisions-of-the-suite); the [changelog](#changelog).',
     '',
   );
   for (const group of GROUPS) {
@@ -124,7 +124,7 @@ export function renderRequirements(): string {
         c.requirements.filter((r) => r.routes.includes(route.route)),
       ),
     );
-  out.push(...renderStatements(c, 'spec'), ...renderStatements(c, 'profile'), ...renderCoverage(c, neverFailed), ...renderChangelog());
+  out.push(...renderStatements(c, 'spec'), ...renderStatements(c, 'profile'), ...renderCoverage(c, neverFailed), ...renderDecisions(c), ...renderChangelog());
   if (kills) {
     const never = neverCaught(c, kills).map((id) => c.requirements.find((r) => r.id === id)!);
     out.push('## Requirements that have never caught a fault', '');
@@ -233,6 +233,25 @@ function renderCoverage(c: Catalogue, neverFailed: Set<string>): string[] {
     out.push('', '</details>', '');
   }
   return out;
+}
+
+/**
+ * The suite's decisions where neither document decides (a requirement's `decision`), in the style of
+ * the profile's "Conflicts and decisions" table, with the requirements that rest on each.
+ */
+function renderDecisions(c: Catalogue): string[] {
+  const decided = c.requirements.filter((r) => r.decision);
+  return [
+    '## Decisions of the suite',
+    '',
+    "Where neither document decides what a requirement judges, the suite decides, in the style of the profile's " +
+      '"Conflicts and decisions" table, and says why. Each requirement that rests on a decision is of the profile class.',
+    '',
+    '| point | the documents say | decision | requirements |',
+    '|---|---|---|---|',
+    ...decided.map((r) => `| ${cell(r.decision!.point)} | ${cell(r.decision!.says)} | ${cell(r.decision!.decision)} | ${r.id} |`),
+    '',
+  ];
 }
 
 interface ChangelogEntry {

@@ -93,8 +93,22 @@ export interface Requirement {
   lane?: 'second' | 'lockable-device';
   /** The statements of the documents it tests (contracts/statements.yaml). */
   statements: string[];
+  /**
+   * Where neither document decides what it judges: the suite's decision, in the profile's style (the
+   * point, what the documents say, the decision and why), rendered in docs/REQUIREMENTS.md.
+   */
+  decision?: Decision;
   /** Everything else of the entry: the check's own parameters (request, expect, values, bodies, ...). */
   params: Record<string, unknown>;
+}
+
+/** A decision of the suite where neither document decides (a row of the profile's "Conflicts and decisions" style). */
+interface Decision {
+  point: string;
+  /** What the documents say, or that they say nothing. */
+  says: string;
+  /** The decision, and why. */
+  decision: string;
 }
 
 interface PathParamInfo {
@@ -144,6 +158,7 @@ const REQUIREMENT_KEYS = new Set([
   'judges',
   'group',
   'lane',
+  'decision',
 ]);
 const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'about', 'untestable']);
 const ABOUT_KEYS = new Set(['where', 'per']);
@@ -374,6 +389,8 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
   if (e.judges !== undefined && e.judges !== 'errors-seen') throw new CatalogueError(`${where}: "judges" can only be errors-seen`);
   if (e.lane !== undefined && (!['second', 'lockable-device'].includes(e.lane) || e.per !== 'once' || e.group !== 'devices'))
     throw new CatalogueError(`${where}: "lane" can only be second or lockable-device, on a device check made once (per: once, group: devices)`);
+  // A decision of the suite is the profile class's: core asserts only what the spec states.
+  if (e.decision !== undefined && e.class !== 'profile') throw new CatalogueError(`${where}: only a profile requirement rests on a decision of the suite`);
   const params = Object.fromEntries(Object.entries(e).filter(([k]) => !REQUIREMENT_KEYS.has(k)));
   const envs = e.env ? [e.env] : ['cloud', 'sandbox'];
   return {
@@ -391,6 +408,7 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     judgesErrorsSeen: e.judges === 'errors-seen',
     group: e.group,
     ...(e.lane ? { lane: e.lane } : {}),
+    ...(e.decision ? { decision: e.decision as Decision } : {}),
     statements: Array.isArray(e.statements) ? e.statements.map(String) : [],
     params,
   };

@@ -33,14 +33,21 @@ export const PIN_ASSOCIATION = 'pin-association';
 /**
  * Associates data.freeDeviceId with the user by its pin, once per run: no documented request undoes
  * a user association everywhere (a server may keep it: dissociation is "from its car"), so the
- * spec's requirement (a success) and the profile's (204, no body) judge the same answer.
+ * spec's requirement (a success) and the profile's (204, no body) judge the same answer. `whileLinked`
+ * runs while the link the association made is there, before the device is freed again (what the
+ * link leaves, tried by another user: device-state-cross-user.ts); it is not run when an earlier check
+ * made the association (the link is gone), nor when the association did not succeed. Returns the
+ * association's answer, and whether this call made it.
  */
-async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
+export async function associateByPinOnce(
+  ctx: CheckContext,
+  whileLinked?: (res: ApiResponse) => Promise<void>,
+): Promise<{ res: ApiResponse; madeHere: boolean }> {
   const done = readRunState<ApiResponse | undefined>(ctx.run, PIN_ASSOCIATION, undefined);
   if (done) {
     ctx.api.exchanges.push(done.exchange);
     ctx.warn("judged on the answer to the run's one pin association of data.freeDeviceId (made by the first check that needed it)");
-    return done;
+    return { res: done, madeHere: false };
   }
   const device = ctx.data('freeDeviceId');
   const pin = ctx.data('devicePin');
@@ -49,7 +56,8 @@ async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
     // The answer as ApiClient gave it (plain JSON), kept in the run's state for every check that judges it.
     const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
     writeRunState(ctx.run, PIN_ASSOCIATION, res);
-    return res;
+    if (whileLinked && statusMatches(res.status, '2xx')) await whileLinked(res);
+    return { res, madeHere: true };
   } finally {
     await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
   }
@@ -58,7 +66,7 @@ async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
 /** Pin association: a success (the spec: expectStatus 2xx) or 204 with no body (the profile). */
 export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
-  const res = await associateByPinOnce(ctx);
+  const { res } = await associateByPinOnce(ctx);
   // No documented request undoes a user association: on a server that keeps its state between
   // runs, the device an earlier run associated stays associated (409 "already associated").
   if (res.status === 409 && !ctx.run.freshState) {
@@ -80,7 +88,8 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
 // Failed pin attempts count towards the three-attempt lock and nothing documented resets them, so
 // every attempt a run makes goes to data.lockableDeviceId, the device the target file offers for
 // it, and is recorded (src/setup/run-state.ts), in catalogue order: a wrong pin, two more wrong pins
-// sent together, then the right pin (refused: locked), and a malformed pin last. Whether a malformed
+// sent together (one of them by the second user, where there is one: the lock is the device's, not
+// one user's), then the right pin (refused: locked), and a malformed pin last. Whether a malformed
 // pin counts as a failed attempt is left open (variant malformed-pin-counts): sent last, it cannot
 // make up for a wrong pin the server lost, so the lock is decided by wrong pins alone.
 
@@ -88,16 +97,18 @@ type PinKind = 'malformed' | 'wrong' | 'right';
 interface PinAttempt {
   kind: PinKind;
   status: number;
+  /** Sent with the second user's token (else the primary's). */
+  byOtherUser?: boolean;
 }
 const PIN_ATTEMPTS = 'pin-attempts';
 const MALFORMED_PIN = 'not-a-pin';
 
-async function attemptPin(ctx: CheckContext, kind: PinKind): Promise<ApiResponse> {
+async function attemptPin(ctx: CheckContext, kind: PinKind, byOtherUser = false): Promise<ApiResponse> {
   const device = ctx.data('lockableDeviceId');
   const knownPin = ctx.run.data.lockableDevicePin;
   const pin = kind === 'malformed' ? MALFORMED_PIN : kind === 'right' ? ctx.data('lockableDevicePin') : wrongPin(knownPin ?? ctx.run.data.devicePin ?? '0000');
-  const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
-  writeRunState(ctx.run, PIN_ATTEMPTS, [...pinAttempts(ctx), { kind, status: res.status }]);
+  const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin }, ...(byOtherUser ? { token: 'otherUser' as const } : {}) });
+  writeRunState(ctx.run, PIN_ATTEMPTS, [...pinAttempts(ctx), { kind, status: res.status, ...(byOtherUser ? { byOtherUser } : {}) }]);
   return res;
 }
 
@@ -154,8 +165,10 @@ export async function devicePinMalformed(ctx: CheckContext): Promise<void> {
 
 /**
  * The wrong pins still needed for three failures, sent together (as an attacker guessing pins sends
- * them): each is refused with 400 until three attempts have failed; then even the right pin is 403.
- * A server that counts failures as read-then-write loses the concurrent ones, and never locks.
+ * them), the last of them with the second user's token where there is one (an attacker with two
+ * accounts): each is refused with 400 until three attempts have failed; then even the right pin is
+ * 403. A server that counts failures as read-then-write loses the concurrent ones, and one that counts
+ * them per user as well as per device never adds the second user's: neither locks.
  */
 export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
@@ -163,7 +176,10 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   // On a server that keeps its state, the run's first attempt already met an earlier run's lock: spend no more.
   if (!ctx.run.freshState && pinAttempts(ctx).some((a) => a.status === 403)) throw lockedBefore();
   const before = failuresSoFar(ctx);
-  const answers = await Promise.all(Array.from({ length: Math.max(0, 3 - before.certain) }, () => attemptPin(ctx, 'wrong')));
+  const needed = Math.max(0, 3 - before.certain);
+  const twoUsers = Boolean(ctx.run.tokens.otherUser);
+  if (!twoUsers) ctx.warn('tokens.otherUser is not available: every wrong pin was sent by the primary user (a lock counted per user would not show)');
+  const answers = await Promise.all(Array.from({ length: needed }, (_, i) => attemptPin(ctx, 'wrong', twoUsers && i === needed - 1)));
   for (const res of answers) if (res.status !== 403) expectError(res, { status: 400, type: 'PARAMETERS_ERROR' });
   // In the order the server took them, a 403 may come only once three attempts had failed: those
   // before this batch (the malformed pin may have counted: the documents leave that open) and the
@@ -185,8 +201,8 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   if (statusMatches(locked.status, '2xx')) {
     await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ctx.data('lockableDeviceId') } }).catch(() => undefined); // undone at once
     fail({
-      expected: `after three failed attempts (${answers.length} of them sent together), the device refuses pin association: 403 AUTHORIZATION_ERROR, even for the right pin`,
-      actual: `status ${locked.status}: the device was associated (were the failures sent together all counted?)`,
+      expected: `after three failed attempts (${answers.length} of them sent together${twoUsers ? ', the last by the second user' : ''}), the device refuses pin association: 403 AUTHORIZATION_ERROR, even for the right pin`,
+      actual: `status ${locked.status}: the device was associated (were the failures sent together all counted${twoUsers ? ", the second user's too" : ''}?)`,
       exchange: locked.exchange,
     });
   }
