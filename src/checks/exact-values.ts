@@ -10,6 +10,7 @@ import {
   expectObjects,
   expectStatus,
   fail,
+  NotApplicable,
   NotRun,
   type Route,
   show,
@@ -46,12 +47,14 @@ interface Probe {
  * (.999) must be later than the item, whatever finer precision its date hides (a date written to the
  * millisecond is at most .998 here), and well inside the window.
  */
-function anchors(route: Route, items: Item[], window: { begin: string; end: string }): Item[] {
+function anchors(route: Route, items: Item[], window: { begin: string; end: string }, now: number): Item[] {
   const [from, to] = [Date.parse(window.begin) + MINUTE, Date.parse(window.end)];
   const usable = items
     .filter((i) => {
       const t = dateOf(route, i);
-      return !Number.isNaN(t) && t > from && t < to && t % 1000 <= 998;
+      // The range ends a minute after the item (a trip: after its end), and not after now.
+      const last = Math.max(...route.dates.map((f) => dateOf(route, i, f)));
+      return !Number.isNaN(t) && t > from && t < to && t % 1000 <= 998 && last + 2 * MINUTE < now;
     })
     .sort((a, b) => dateOf(route, a) - dateOf(route, b));
   const picked: Item[] = [];
@@ -76,7 +79,7 @@ function anchors(route: Route, items: Item[], window: { begin: string; end: stri
 export async function queryDateExact(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const window = ctx.window();
-  const picked = anchors(route, await itemsInWindow(ctx, route), window);
+  const picked = anchors(route, await itemsInWindow(ctx, route), window, ctx.now());
   if (picked.length === 0) throw new NotRun('the data window holds no item to put a range just after');
   const probes: Probe[] = picked.flatMap((item, n) => {
     const begin = Math.floor(dateOf(route, item) / 1000) * 1000 + 999;
@@ -128,7 +131,8 @@ export async function deviceIdExact(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
   const device = ctx.data('deviceForCarId');
   const altered = otherCase(device);
-  if (altered === device) throw new NotRun(`${ctx.dataName('deviceForCarId')} ${device} has no letter: it has no other case to send`);
+  // A serial without letters has no other case: the requirement cannot apply to it.
+  if (altered === device) throw new NotApplicable(`${ctx.dataName('deviceForCarId')} ${device} has no letter: it has no other case to send`);
   await withDevice(ctx, true, async () => {
     const res: ApiResponse = await ctx.call(routeOf(ctx, DISSOCIATE), { ids: { deviceId: altered } });
     const after = await carDeviceId(ctx);
