@@ -10,8 +10,8 @@ import {
   type CheckContext,
   ConformanceFailure,
   type ErrorExpectation,
-  expectArray,
   expectError,
+  expectObjects,
   expectStatus,
   fail,
   type FailureDetails,
@@ -51,7 +51,7 @@ interface LeftIds {
 async function theirCars(ctx: CheckContext): Promise<Item[]> {
   const res = await ctx.call(route(ctx, 'GET /users/{userId}/cars'), { ids: { userId: ctx.data('otherUserId') }, token: 'otherUser' });
   expectStatus(res, '2xx', 'the second user reading their own cars');
-  return expectArray(res, 'cars') as Item[];
+  return expectObjects(res, 'cars');
 }
 
 /**
