@@ -35,11 +35,22 @@ export interface ReferenceAppOptions {
   latencyMs?: number;
   /** Some routes answered this much later still ({ 'GET /cars/:carId/status': 200 }): one route got slower. */
   routeLatencyMs?: RouteLatency;
+  /**
+   * Served over TLS with HTTP/2, HTTP/1.1 offered beside it by ALPN (Fastify's http2 with https.allowHTTP1),
+   * as a deployment behind a modern front end is: this certificate and key (PEM).
+   */
+  http2?: { cert: string; key: string };
 }
 
-/** The data a variant asks for: quiet-month and many-cars are the variants that change the seed. */
+/** The data a variant asks for: the variants that change the seed (quiet-month, many-cars, fleet-account, dense-history, sandbox-other-data). */
 export function seedOptions(variants: Variants): SeedOptions {
-  return { quietMonth: variants.has('quiet-month'), manyCars: variants.has('many-cars'), fleetAccount: variants.has('fleet-account') };
+  return {
+    quietMonth: variants.has('quiet-month'),
+    manyCars: variants.has('many-cars'),
+    fleetAccount: variants.has('fleet-account'),
+    denseMonth: variants.has('dense-history'),
+    otherIds: variants.has('sandbox-other-data'),
+  };
 }
 
 /** The control API is test plumbing: neither faults nor variants change its answers. */
@@ -70,7 +81,11 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
 
   const switchesFor = (request: FastifyRequest): Switches => (request.url.startsWith('/_control') ? PLAIN : ctx);
 
-  const app = Fastify({
+  // Over HTTP/2 Fastify types its instance for an HTTP/2 server; the routes and hooks only use what
+  // both have (Fastify's request and reply), so it is handled as the plain instance.
+  const fastify = Fastify as unknown as (serverOptions: object) => FastifyInstance;
+  const app = fastify({
+    ...(options.http2 ? { http2: true, https: { allowHTTP1: true, cert: options.http2.cert, key: options.http2.key } } : {}),
     logger: options.logger ?? false,
     // Long ids (10k characters) must reach the routes so they get the normal auth/404 answers.
     routerOptions: { maxParamLength: 20000 },
@@ -82,6 +97,14 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
       if (latencyMs > 0) await sleep(latencyMs);
       sendApiError(reply, fromFrameworkError(error), switchesFor(request));
     },
+  });
+
+  // The HTTP versions the requests came in (GET /_control/protocols).
+  const protocols = new Map<string, number>();
+  ctx.protocols = protocols;
+  app.addHook('onRequest', (request, _reply, done) => {
+    protocols.set(request.raw.httpVersion, (protocols.get(request.raw.httpVersion) ?? 0) + 1);
+    done();
   });
 
   // Each request reaches fault guards of its own (switches.ts); traced, its answer names them.

@@ -27,6 +27,8 @@ interface CliOptions {
   /** PEM files: the server answers over TLS (HTTPS) with this certificate and key, as a deployment does. */
   tlsCert?: string;
   tlsKey?: string;
+  /** With TLS: HTTP/2, HTTP/1.1 offered beside it by ALPN. */
+  http2: boolean;
 }
 
 /** A bad flag or value: the command prints its message as one line and exits 2. */
@@ -37,6 +39,7 @@ const FLAGS = [
   '--host',
   '--tls-cert',
   '--tls-key',
+  '--http2',
   '--mode',
   '--fault',
   '--variant',
@@ -47,7 +50,7 @@ const FLAGS = [
   '--help',
 ];
 const USAGE =
-  'usage: npm run reference -- [--port N] [--host ADDRESS] [--tls-cert PEM --tls-key PEM] [--mode cloud|sandbox] [--fault NAME] [--variant NAME[,NAME...]] [--latency-ms N] [--route-latency ROUTE=MS[,...]] [--list-faults] [--list-variants]';
+  'usage: npm run reference -- [--port N] [--host ADDRESS] [--tls-cert PEM --tls-key PEM [--http2]] [--mode cloud|sandbox] [--fault NAME] [--variant NAME[,NAME...]] [--latency-ms N] [--route-latency ROUTE=MS[,...]] [--list-faults] [--list-variants]';
 
 function parseMode(value: string, source: string): Mode {
   if (value === 'cloud' || value === 'sandbox') return value;
@@ -140,6 +143,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
     routeLatencyMs: {},
     listFaults: false,
     listVariants: false,
+    http2: false,
   };
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
@@ -153,6 +157,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
     }
     if (flag === '--list-variants') {
       options.listVariants = true;
+      continue;
+    }
+    if (flag === '--http2') {
+      options.http2 = true;
       continue;
     }
     if (flag === '--help') return 'help';
@@ -190,6 +198,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliO
     if (!given.has(flag) && value) apply(options, value, name);
   }
   if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) throw new UsageError('--tls-cert and --tls-key go together (the certificate and its private key)');
+  if (options.http2 && !options.tlsCert) throw new UsageError('--http2 needs --tls-cert and --tls-key (HTTP/2 is offered by ALPN in the TLS handshake)');
   return options;
 }
 
@@ -214,12 +223,17 @@ async function main(): Promise<void> {
     return;
   }
 
+  const http2 =
+    options.http2 && options.tlsCert && options.tlsKey
+      ? { cert: fs.readFileSync(options.tlsCert, 'utf8'), key: fs.readFileSync(options.tlsKey, 'utf8') }
+      : undefined;
   const app = await buildReferenceApp({
     mode: options.mode,
     fault: options.fault ?? undefined,
     variant: options.variant ?? undefined,
     latencyMs: options.latencyMs,
     routeLatencyMs: options.routeLatencyMs,
+    ...(http2 ? { http2 } : {}),
   });
   // Before the start-up line: whoever reads it may stop the server at once (a test, a suite's teardown).
   let closing = false;
@@ -235,7 +249,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
   let server: { address(): ReturnType<typeof app.server.address> } = app.server;
   try {
-    if (options.tlsCert && options.tlsKey) {
+    if (http2) {
+      // HTTP/2 over TLS (and HTTP/1.1 by ALPN): Fastify's own server.
+      await app.listen({ port: options.port, host: options.host });
+    } else if (options.tlsCert && options.tlsKey) {
       // Over TLS: an HTTPS server of its own hands each request to the app, as its HTTP server would.
       await app.ready();
       const tlsServer = https.createServer({ cert: fs.readFileSync(options.tlsCert), key: fs.readFileSync(options.tlsKey) }, (req, res) =>
@@ -256,7 +273,7 @@ async function main(): Promise<void> {
   const slowRoutes = Object.entries(options.routeLatencyMs).map(([route, ms]) => `${route} +${ms} ms`);
   const latency = (options.latencyMs > 0 ? `, latency ${options.latencyMs} ms` : '') + (slowRoutes.length ? `, slower: ${slowRoutes.join(', ')}` : '');
   process.stdout.write(
-    `VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on ${options.tlsCert ? 'https' : 'http'}://${host}:${port}/v3\n`,
+    `VDS reference (mode ${options.mode}, fault ${options.fault ?? 'none'}, variant ${options.variant ?? 'none'}${latency}) listening on ${options.tlsCert ? 'https' : 'http'}://${host}:${port}/v3${http2 ? ' (HTTP/2 and HTTP/1.1)' : ''}\n`,
   );
 }
 

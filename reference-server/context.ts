@@ -19,6 +19,8 @@ export interface AppContext extends Switches {
   readonly now: () => number;
   readonly store: Store;
   readonly tokens: TokenStore;
+  /** The HTTP versions requests came in, counted (GET /_control/protocols): a deployment's test sees which its clients spoke. */
+  protocols?: Map<string, number>;
   /** Variant authorization-server-oidc: oidc-provider runs the sign-in page and the token endpoint. */
   authorizationServer?: AuthorizationServer;
 }

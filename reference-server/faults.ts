@@ -1022,6 +1022,21 @@ export const FAULTS = [
     breaks: 'P-SIGNIN-REDIRECT',
   },
   {
+    name: 'keycloak-redirect-drops-state',
+    family: 'sign-in',
+    description: "The Keycloak-style page's redirect after sign-in carries session_state, iss and the code, but not the state",
+    breaks: 'P-SIGNIN-REDIRECT',
+    variant: 'signin-keycloak',
+  },
+  {
+    name: 'signin-banner-form-dead',
+    family: 'sign-in',
+    description:
+      'Behind the cookie banner, submitting the sign-in form with the right credentials shows the sign-in page again (200, no message): it never signs in',
+    breaks: 'P-SIGNIN-REDIRECT',
+    variant: 'signin-cookie-banner',
+  },
+  {
     name: 'signin-page-no-form',
     family: 'sign-in',
     description: 'The sign-in page (200, HTML) shows a notice instead of the sign-in form',

@@ -20,8 +20,16 @@ export interface VariantInfo {
   readonly mode?: 'cloud' | 'sandbox';
   /** The variant is of the sign-in page: it shows only where tokens are minted through that page. */
   readonly signIn?: boolean;
-  /** The variant replaces what other variants change (another implementation of a part): it runs alone, never combined. */
+  /**
+   * The variant replaces what other variants change (another implementation of a part), or is a load
+   * whose proof is the run's own pace (dense-history): it runs alone, never combined.
+   */
   readonly alone?: boolean;
+  /**
+   * What a target file of a server with this variant says under `data` (the ids its data has, where
+   * they are not the seeded ones fixtures/targets name), for the runs that prove it.
+   */
+  readonly targetData?: Readonly<Record<string, string | number>>;
 }
 
 export const VARIANTS = [
@@ -46,10 +54,27 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § GET /users/{userId}/cars (detailed) ("a JSON array of car records": neither their number nor their order is stated) and § Resources and their fields (no amount of data is stated)',
   },
   {
+    name: 'dense-history',
+    alone: true,
+    description:
+      "The primary user's car with data recorded a position every second of its trips in the last 32 days: a month of its locations or signals is a 10 to 20 MB answer",
+    allowedBy: 'vehicle-data-service-v3.md § Resources and their fields and § Limits (neither an amount of data nor a page size is stated)',
+  },
+  {
     name: 'short-lived-tokens',
     description: 'Access tokens expire 8 s after they are issued (expires_in 8, the refresh token renews them): shorter than a run of the suite',
     allowedBy:
       'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Records (token: expires_at, expires_in, refresh_token)',
+  },
+  {
+    name: 'sandbox-other-data',
+    mode: 'sandbox',
+    alone: true,
+    targetData: { userId: 7302 },
+    description:
+      "Another sandbox's data: other ids for every user, car and trip (users 7302 and 7305, cars from 210044), the primary user's first car (lowest id) one without a device or any data",
+    allowedBy:
+      'v3-profile.md § Hosts and environments ("sandbox ... serves fake data": which data, under which ids, is not stated) and vehicle-data-service-v3.md § GET /users/{userId}/cars (no order of the cars is stated)',
   },
   {
     name: 'stats-no-data-404',
@@ -108,6 +133,46 @@ export const VARIANTS = [
     description: 'GET /auth/auth sends the browser (303) to the login page at a URL of its own, which answers the page, as authorization servers do',
     allowedBy:
       'vehicle-data-service-v3.md § Authentication ("Sign-in is done by the user on a web page served at GET /auth/auth": the spec states the page, not how many answers lead a browser to it) and v3-profile.md § Sign-in page ("200 HTML sign-in page": what the browser is shown)',
+  },
+  {
+    name: 'signin-keycloak',
+    signIn: true,
+    alone: true,
+    description:
+      "Keycloak's login page: a language menu and form above the login form, which posts to login-actions/authenticate with session codes in its URL and a hidden CSRF field; the session in a cookie; wrong credentials answer the page again (200); the redirect adds session_state and iss",
+    allowedBy:
+      'v3-profile.md § Sign-in page (its parameters and the redirect with code and state are stated; the page, its form and other parameters are not) and RFC 9207 (iss on the authorization response)',
+  },
+  {
+    name: 'signin-ory',
+    signIn: true,
+    alone: true,
+    description:
+      'Ory\'s login flow: the sign-in link answers 303 to the login UI of a new flow (its CSRF field matched to a cookie), whose one form holds a "Sign in with GitHub" submit above the E-Mail and Password fields and the password method\'s "Sign in"',
+    allowedBy: 'v3-profile.md § Sign-in page (its parameters and the redirect with code and state are stated; the pages and the form are not)',
+  },
+  {
+    name: 'signin-authentik',
+    signIn: true,
+    alone: true,
+    description:
+      'Authentik\'s flow executor: the sign-in link answers 302 to a page of web components that render each stage in their shadow roots from a JSON flow API (identification and "Log in", then the password and "Continue"), with a form for password managers off screen',
+    allowedBy: 'v3-profile.md § Sign-in page (a sign-in web page: how it is built is not stated, only its parameters and the redirect)',
+  },
+  {
+    name: 'signin-okta',
+    signIn: true,
+    alone: true,
+    description:
+      'Okta\'s sign-in widget: a script renders the username, "Keep me signed in" and "Next", then the password and "Verify", in place (JSON to its identity engine, no page load), then sends the browser on',
+    allowedBy: 'v3-profile.md § Sign-in page (a sign-in web page: how many steps and how it is built are not stated, only its parameters and the redirect)',
+  },
+  {
+    name: 'signin-cookie-banner',
+    signIn: true,
+    description:
+      'Every sign-in page shows, a moment after it loaded, a cookie banner (a modal dialog over a backdrop: Customize, Reject all, Accept all) that takes every click until a choice is made',
+    allowedBy: 'v3-profile.md § Sign-in page (a sign-in web page: what else it shows is not stated)',
   },
   {
     name: 'redirect-form-encoded',

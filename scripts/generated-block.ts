@@ -1,6 +1,6 @@
 // A block of a document rendered by a script, between two marker comments: read it (a test compares it
-// with what the script renders now) and rewrite it. The README's options table and the layers of
-// docs/ARCHITECTURE.md are such blocks.
+// with what the script renders now) and rewrite it. The options table of docs/options.md and the
+// layers of docs/ARCHITECTURE.md are such blocks.
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -1,6 +1,6 @@
-// The README's table of options and environment variables, rendered from src/options/options.ts
-// (OPTION_VARIABLES): `npx tsx scripts/options-doc.ts` rewrites it between its markers; the options'
-// test fails when the README's table is not this one.
+// The table of options and environment variables of docs/options.md, rendered from
+// src/options/options.ts (OPTION_VARIABLES): `npx tsx scripts/options-doc.ts` rewrites it between its
+// markers; the options' test fails when the guide's table is not this one.
 import path from 'node:path';
 import { OPTION_VARIABLES } from '../src/options/options';
 import { writeBlock, type GeneratedBlock } from './generated-block';
@@ -22,7 +22,7 @@ function renderOptionsTable(): string {
 }
 
 export const OPTIONS_TABLE: GeneratedBlock = {
-  file: path.resolve(__dirname, '..', 'README.md'),
+  file: path.resolve(__dirname, '..', 'docs', 'options.md'),
   begin: '<!-- options:begin (npx tsx scripts/options-doc.ts) -->',
   end: '<!-- options:end -->',
   render: renderOptionsTable,

@@ -10,8 +10,11 @@
 import type { Catalogue } from '../src/catalogue/catalogue';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
 import { FAULT_FAMILIES, faultInfo, FAULTS, isFaultName, type FaultFamily } from '../reference-server/faults';
-import { VARIANTS, variantMode, variantRunsAlone } from '../reference-server/variants';
+import { VARIANTS, variantMode, variantRunsAlone, type VariantInfo } from '../reference-server/variants';
 import type { KillMatrix } from './kill-matrix';
+
+/** The registry seen through VariantInfo, so optional members read as optional. */
+const REGISTRY: readonly VariantInfo[] = VARIANTS;
 
 export type PlanTarget = 'local' | 'local-sandbox' | 'local-signin' | 'persistent';
 
@@ -23,6 +26,14 @@ export interface ConformingServer {
   variant?: string;
   /** Requirements that may be reported as not run against this server (what it cannot show). */
   mayNotRun?: string[];
+  /** What its target file says under `data`, where its variants' data has other ids than the seeded ones (variants.ts targetData). */
+  targetData?: Record<string, string | number>;
+}
+
+/** The target file's `data` a set of variants asks for (their targetData together), if any. */
+function targetDataOf(names: string[]): { targetData?: Record<string, string | number> } {
+  const data = Object.assign({}, ...names.map((n) => REGISTRY.find((v) => v.name === n)?.targetData ?? {})) as Record<string, string | number>;
+  return Object.keys(data).length ? { targetData: data } : {};
 }
 
 /**
@@ -56,13 +67,13 @@ export function combinedVariantServers(): ConformingServer[] {
   const combinable = VARIANTS.map((v) => v.name as string).filter((n) => !MAY_NOT_RUN[n] && !variantRunsAlone(n));
   const cloud = combinable.filter((n) => variantMode(n) === 'cloud');
   return [
-    { label: 'variants-combined', target: variantTarget(cloud), variant: cloud.join(',') },
-    { label: 'variants-combined-sandbox', target: 'local-sandbox', variant: combinable.join(',') },
+    { label: 'variants-combined', target: variantTarget(cloud), variant: cloud.join(','), ...targetDataOf(cloud) },
+    { label: 'variants-combined-sandbox', target: 'local-sandbox', variant: combinable.join(','), ...targetDataOf(combinable) },
   ];
 }
 
 export function variantAlone(name: string): ConformingServer {
-  return { label: `variant-${name}`, target: variantTarget([name]), variant: name, mayNotRun: MAY_NOT_RUN[name] };
+  return { label: `variant-${name}`, target: variantTarget([name]), variant: name, mayNotRun: MAY_NOT_RUN[name], ...targetDataOf([name]) };
 }
 
 /**

@@ -25,6 +25,8 @@ export interface Reference {
   reachedGuards(): Promise<Set<string>>;
   /** While on, each answer names the guards its request reached (header x-vds-fault-guards). */
   traceGuards(on: boolean): Promise<void>;
+  /** The HTTP versions its requests came in so far, counted (GET /_control/protocols): {"1.1": n, "2.0": n}. */
+  protocols(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,8 @@ export interface ReferenceOptions {
   variant?: string;
   /** false: the target file says control.reset: false (runs keep what earlier runs left). */
   reset?: boolean;
+  /** The target file's `data` in place of its own (a variant whose data has other ids). */
+  data?: Record<string, string | number>;
   /** Every answer this many milliseconds late, like a distant server. */
   latencyMs?: number;
   /** Some routes later still: 'GET /cars/:carId/status=200' (the reference's --route-latency). */
@@ -45,9 +49,10 @@ export interface ReferenceOptions {
   /**
    * Where it listens and how it is reached, as a deployment is (default 127.0.0.1, plain HTTP): the
    * address it listens on, the host the target file names (a host name, an IPv6 literal in brackets),
-   * and TLS with the certificate and key it serves and the authority's PEM file (the target's caFile).
+   * and TLS with the certificate and key it serves and the authority's PEM file (the target's caFile);
+   * `http2`: over that TLS, HTTP/2 and HTTP/1.1 offered by ALPN.
    */
-  reach?: { listen: string; host: string; tls?: { cert: string; key: string; ca: string } };
+  reach?: { listen: string; host: string; tls?: { cert: string; key: string; ca: string }; http2?: boolean };
 }
 
 /**
@@ -75,7 +80,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     ...(options.routeLatency ? ['--route-latency', options.routeLatency] : []),
   ];
   const reach = options.reach;
-  if (reach) flags.push('--host', reach.listen, ...(reach.tls ? ['--tls-cert', reach.tls.cert, '--tls-key', reach.tls.key] : []));
+  if (reach)
+    flags.push('--host', reach.listen, ...(reach.tls ? ['--tls-cert', reach.tls.cert, '--tls-key', reach.tls.key] : []), ...(reach.http2 ? ['--http2'] : []));
   const child = spawn(process.execPath, ['reference-server/start.cjs', '--port', String(port), '--mode', mode, ...flags], {
     cwd: ROOT,
     stdio: 'ignore',
@@ -122,23 +128,33 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     });
     if (res.status !== 204) throw new Error(`the reference did not switch its guard trace: ${res.status}`);
   };
+  const protocols = async () => (await (await fetch(`${control}/protocols`)).json()) as Record<string, number>;
   const targetFile = writeTargetFile(base, options.target ?? 'local', {
     ...(options.reset === false ? { reset: false } : {}),
+    ...(options.data ? { data: options.data } : {}),
     ...(reach?.tls ? { caFile: reach.tls.ca } : {}),
   });
-  return { port, targetFile, control, setFault, keptToken, reachedGuards, traceGuards, stop };
+  return { port, targetFile, control, setFault, keptToken, reachedGuards, traceGuards, protocols, stop };
 }
 
 /**
  * A target file (fixtures/targets/<name>.yaml) pointed at a server already up at `origin` (no
  * startCommand): its baseUrl and control URL on that origin; `reset: false` keeps the runs' state,
  * `caFile` names the authority of the server's certificate, `oauth` replaces some of its oauth keys,
- * `control` puts its control API elsewhere (a proxy in front of the API only), `keys` sets top-level keys.
+ * `control` puts its control API elsewhere (a proxy in front of the API only), `keys` sets top-level keys,
+ * `data` replaces some of its data keys (a server whose data has other ids).
  */
 export function writeTargetFile(
   origin: string,
   name: ReferenceTarget,
-  extra: { reset?: false; caFile?: string; oauth?: Record<string, string>; control?: string; keys?: Record<string, unknown> } = {},
+  extra: {
+    reset?: false;
+    caFile?: string;
+    oauth?: Record<string, string>;
+    control?: string;
+    keys?: Record<string, unknown>;
+    data?: Record<string, string | number>;
+  } = {},
 ): string {
   const onOrigin = (s: string) => s.replace(/^https?:\/\/[^/]*\$\{VDS_REFERENCE_PORT:-\d+\}/, origin);
   const target = YAML.parse(fs.readFileSync(path.join(ROOT, 'fixtures', 'targets', `${name}.yaml`), 'utf8'));
@@ -149,6 +165,7 @@ export function writeTargetFile(
   Object.assign(target, extra.keys);
   if (extra.caFile) target.caFile = extra.caFile;
   if (extra.oauth) target.oauth = { ...target.oauth, ...extra.oauth };
+  if (extra.data) target.data = { ...target.data, ...extra.data };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-target-')), 'target.yaml');
   fs.writeFileSync(file, YAML.stringify(target));
   return file;

@@ -4,30 +4,25 @@
 // Variants put pages in between, as real authorization servers do: the e-mail first and the password
 // on a second page (signin-two-step), and after the password a page where the user allows the
 // application (signin-consent-page) or only goes on (signin-continue-page): POST /auth/consent.
+// Others reproduce the pages of deployed authorization servers: Keycloak's login page, its session
+// in a cookie and its form posting to login-actions/authenticate (signin-keycloak), and a cookie
+// banner over every page (signin-cookie-banner).
 
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import type { User } from '../data/types';
 import { parseFields } from '../http/body';
 import { ApiError, internalError, LegacyError, parametersError } from '../http/errors';
 import { extraMembers } from '../http/extension';
-import { asQuery, Query } from '../http/params';
+import { asQuery } from '../http/params';
 import { Application, findApplication, Scope, SCOPES } from './clients';
 import { HONEYPOT_FIELD, renderConsentPage, renderErrorPage, renderPasswordStep, renderSignInPage } from './signin-page';
+import { cookies } from '../http/cookies';
+import { first, type SignInRequest } from './signin-request';
+import { vendorFlows } from './vendor-flows';
+import { cookieBanner, renderKeycloakError, renderKeycloakLogin } from './vendor-pages';
 import { IssuedTokens, tokenRecord } from './tokens';
-
-/** First value of a query parameter (HTML routes are lenient with repeats). */
-function first(query: Query, name: string): string | undefined {
-  const value = query[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-interface SignInRequest {
-  clientId: string | undefined;
-  redirectUri: string | undefined;
-  scope: string | undefined;
-  state: string | undefined;
-}
 
 /** The requested scopes the application has (v3-profile.md § Sign-in page); undefined requests all of them. */
 export function scopesOf(app: Application, requested: readonly string[] | undefined): Scope[] {
@@ -56,6 +51,27 @@ function withTrailingSlash(uri: string): string {
   const end = uri.search(/[?#]/);
   return end < 0 ? `${uri}/` : `${uri.slice(0, end)}/${uri.slice(end)}`;
 }
+
+/** Variant signin-keycloak: Keycloak's parameters on the redirect besides the code and the state (OpenID's session_state, RFC 9207's iss). */
+interface KeycloakRedirect {
+  sessionState: string;
+  issuer: string;
+}
+
+/** Variant signin-keycloak: the authentication session the login page's cookie names. */
+interface KeycloakSession {
+  req: SignInRequest;
+  app: Application;
+  redirectUri: string;
+  tabId: string;
+  /** The session code of the form's action: a new one each time the page is shown again. */
+  code: string;
+  execution: string;
+  csrf: string;
+}
+
+/** Variant signin-keycloak: the cookie that carries the authentication session (Keycloak's AUTH_SESSION_ID). */
+const KEYCLOAK_SESSION_COOKIE = 'AUTH_SESSION_ID';
 
 function parseBasic(header: string | undefined): { id: string; secret: string } | 'malformed' | undefined {
   if (header === undefined) return undefined;
@@ -91,13 +107,60 @@ export function oauthRoutes(ctx: AppContext) {
     userName: string;
     req: SignInRequest;
     redirectUri: string;
+    keycloak?: KeycloakRedirect;
   }
   const pending = new Map<string, Pending>();
 
   function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
     // fault signin-page-text-plain: the page string sent without a content type.
     const type = faults.has('signin-page-text-plain') && status === 200 ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8';
-    return reply.code(status).type(type).header('cache-control', 'no-store').send(html);
+    // variant signin-cookie-banner: a consent manager's banner over every page, until a choice is made.
+    const shown = variants.has('signin-cookie-banner') ? html.replace('</body>', `${cookieBanner()}\n</body>`) : html;
+    return reply.code(status).type(type).header('cache-control', 'no-store').send(shown);
+  }
+
+  // variant signin-keycloak: the authentication sessions of the login page, by their cookie.
+  const keycloakSessions = new Map<string, KeycloakSession>();
+  const newId = () => randomBytes(12).toString('base64url');
+
+  /** Keycloak's login page, in a new authentication session (its cookie set), or again with an error. */
+  function showKeycloak(reply: FastifyReply, sessionId: string, session: KeycloakSession, status: number, username?: string, error?: string) {
+    session.code = newId();
+    const action = `login-actions/authenticate?${new URLSearchParams({ session_code: session.code, execution: session.execution, client_id: session.app.clientId, tab_id: session.tabId }).toString()}`;
+    const params = Object.fromEntries(
+      Object.entries({ client_id: session.req.clientId, redirect_uri: session.req.redirectUri, scope: session.req.scope, state: session.req.state }).filter(
+        (e): e is [string, string] => e[1] !== undefined,
+      ),
+    );
+    reply.header('set-cookie', [
+      `${KEYCLOAK_SESSION_COOKIE}=${sessionId}; Path=/v3/auth/; HttpOnly; SameSite=Lax`,
+      `KC_RESTART=${newId()}; Path=/v3/auth/; HttpOnly; SameSite=Lax`,
+    ]);
+    return sendHtml(
+      reply,
+      status,
+      renderKeycloakLogin({ action, csrf: session.csrf, applicationName: session.app.name, signInParams: params, username, error }),
+    );
+  }
+
+  /** POST login-actions/authenticate: the session its cookie names, its current session code and CSRF field, then the credentials. */
+  function keycloakAuthenticate(request: FastifyRequest, reply: FastifyReply) {
+    const q = asQuery(request.query);
+    const { fields } = parseFields(request.body, request.headers['content-type']);
+    const sessionId = cookies(request)[KEYCLOAK_SESSION_COOKIE];
+    const session = sessionId === undefined ? undefined : keycloakSessions.get(sessionId);
+    if (!sessionId || !session) return sendHtml(reply, 400, renderKeycloakError('Cookie not found. Please make sure cookies are enabled in your browser.'));
+    if (first(q, 'session_code') !== session.code || first(q, 'tab_id') !== session.tabId || fields.csrf_token !== session.csrf)
+      return sendHtml(reply, 400, renderKeycloakError('Action expired. Please continue with login now.'));
+    const login = fields.username ?? '';
+    const user = store.userByEmail(login);
+    if (!user || user.password !== fields.password) return showKeycloak(reply, sessionId, session, 200, login, 'Invalid username or password.');
+    keycloakSessions.delete(sessionId);
+    const host = request.headers.host ?? 'localhost';
+    return signedIn(reply, session.app, user, session.req, session.redirectUri, {
+      sessionState: randomUUID(),
+      issuer: `${request.protocol}://${host}/v3/auth/realms/vds`,
+    });
   }
 
   /** The application and the redirect URI, or the 404 page. */
@@ -141,6 +204,24 @@ export function oauthRoutes(ctx: AppContext) {
     }
     // fault signin-page-no-form: a maintenance notice left in place of the form.
     if (faults.has('signin-page-no-form')) return sendHtml(reply, 200, renderErrorPage('Sign in', 'Signing in is not available at the moment.'));
+    // variants signin-ory, signin-authentik, signin-okta: into that server's own sign-in flow (for a registered client).
+    const vendor = resolved.app ? flows.start(reply, req, resolved.app, resolved.redirectUri) : undefined;
+    if (vendor) return vendor;
+    // variant signin-keycloak: Keycloak's login page, in an authentication session of its own (for a registered client).
+    if (variants.has('signin-keycloak') && resolved.app) {
+      const sessionId = `${randomUUID()}.vds-node-1`;
+      const session: KeycloakSession = {
+        req,
+        app: resolved.app,
+        redirectUri: resolved.redirectUri,
+        tabId: newId().slice(0, 11),
+        code: '',
+        execution: randomUUID(),
+        csrf: newId(),
+      };
+      keycloakSessions.set(sessionId, session);
+      return showKeycloak(reply, sessionId, session, 200);
+    }
     return sendHtml(
       reply,
       200,
@@ -168,6 +249,8 @@ export function oauthRoutes(ctx: AppContext) {
     const shown = { applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state };
     // variant signin-two-step: the e-mail alone, then its password on a page of its own.
     if (twoStep && fields.password === undefined && username) return sendHtml(reply, 200, renderPasswordStep({ ...shown, username }));
+    // fault signin-banner-form-dead: behind the cookie banner, the form's submission shows the page again, silently.
+    if (faults.has('signin-banner-form-dead')) return sendHtml(reply, 200, renderSignInPage({ ...shown, ...pageVariants() }));
     const user = username === undefined || bot ? undefined : store.userByEmail(username);
     if (!user || user.password !== fields.password) {
       const html =
@@ -176,11 +259,19 @@ export function oauthRoutes(ctx: AppContext) {
           : renderSignInPage({ ...shown, username, error: 'Wrong email or password', ...pageVariants() });
       return sendHtml(reply, 401, html);
     }
+    return signedIn(reply, app, user, req, resolved.redirectUri);
+  }
+
+  /**
+   * The user is signed in: a page between the sign-in and the redirect when a variant puts one there
+   * (signin-consent-page, signin-continue-page), else the redirect with the code.
+   */
+  function signedIn(reply: FastifyReply, app: Application, user: User, req: SignInRequest, redirectUri: string, keycloak?: KeycloakRedirect) {
     // variants signin-consent-page and signin-continue-page: a page between the password and the redirect.
     const consent = variants.has('signin-consent-page');
     if (consent || variants.has('signin-continue-page')) {
       const ticket = randomBytes(18).toString('base64url');
-      pending.set(ticket, { app, userId: user.id, userName: `${user.firstName} ${user.lastName}`, req, redirectUri: resolved.redirectUri });
+      pending.set(ticket, { app, userId: user.id, userName: `${user.firstName} ${user.lastName}`, req, redirectUri, keycloak });
       return sendHtml(
         reply,
         200,
@@ -193,7 +284,7 @@ export function oauthRoutes(ctx: AppContext) {
         }),
       );
     }
-    return redirectWithCode(reply, app, user.id, req, resolved.redirectUri);
+    return redirectWithCode(reply, app, user.id, req, redirectUri, keycloak);
   }
 
   /** POST /auth/consent: the user allowed the application (or went on), or denied it (RFC 6749 4.1.2.1: access_denied). */
@@ -208,11 +299,21 @@ export function oauthRoutes(ctx: AppContext) {
       if (waiting.req.state !== undefined) location += `&state=${encodeURIComponent(waiting.req.state)}`;
       return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
     }
-    return redirectWithCode(reply, waiting.app, waiting.userId, waiting.req, waiting.redirectUri);
+    return redirectWithCode(reply, waiting.app, waiting.userId, waiting.req, waiting.redirectUri, waiting.keycloak);
   }
 
+  // variants signin-ory, signin-authentik, signin-okta: the flows of those servers, ending in signedIn.
+  const flows = vendorFlows({ ctx, sendHtml, signedIn: (reply, app, user, req, redirectUri) => signedIn(reply, app, user, req, redirectUri) });
+
   /** The redirect of a successful sign-in: `<redirect_uri>?code=...` (plus `&state=...` when given). */
-  function redirectWithCode(reply: FastifyReply, app: Application, userId: number, req: SignInRequest, redirectUri: string): FastifyReply {
+  function redirectWithCode(
+    reply: FastifyReply,
+    app: Application,
+    userId: number,
+    req: SignInRequest,
+    redirectUri: string,
+    keycloak?: KeycloakRedirect,
+  ): FastifyReply {
     const code = tokens.issueCode(
       { clientId: app.clientId, userId, scopes: grantedScopes(app, req.scope, ctx), redirectUri: req.redirectUri ?? null },
       ctx.now(),
@@ -220,14 +321,20 @@ export function oauthRoutes(ctx: AppContext) {
     // fault redirect-uri-trailing-slash: the redirect URI normalised as a directory.
     const target = faults.has('redirect-uri-trailing-slash') ? withTrailingSlash(redirectUri) : redirectUri;
     // fault redirect-code-param-renamed: a non-standard parameter name.
-    let location = `${target}${target.includes('?') ? '&' : '?'}${faults.has('redirect-code-param-renamed') ? 'auth_code' : 'code'}=${encodeURIComponent(code.value)}`;
+    const codeParam = `${faults.has('redirect-code-param-renamed') ? 'auth_code' : 'code'}=${encodeURIComponent(code.value)}`;
     // fault state-not-echoed: the state is dropped from the redirect.
     // fault state-echoed-raw: the state written back as it came, not encoded.
     // variant redirect-form-encoded: the query written as application/x-www-form-urlencoded (a space as '+').
     const encode = (v: string) => (variants.has('redirect-form-encoded') ? new URLSearchParams({ v }).toString().slice(2) : encodeURIComponent(v));
-    if (req.state !== undefined && !faults.has('state-not-echoed')) location += `&state=${faults.has('state-echoed-raw') ? req.state : encode(req.state)}`;
+    let state = '';
+    if (req.state !== undefined && !faults.has('state-not-echoed')) state = `state=${faults.has('state-echoed-raw') ? req.state : encode(req.state)}`;
     // fault redirect-empty-state: the state is always written, empty when none was sent.
-    if (req.state === undefined && faults.has('redirect-empty-state')) location += '&state=';
+    if (req.state === undefined && faults.has('redirect-empty-state')) state = 'state=';
+    // variant signin-keycloak: Keycloak's order (state, session_state, iss, code);
+    // fault keycloak-redirect-drops-state: its redirect leaves the state out.
+    if (keycloak && faults.has('keycloak-redirect-drops-state')) state = '';
+    const params = keycloak ? [state, `session_state=${encode(keycloak.sessionState)}`, `iss=${encode(keycloak.issuer)}`, codeParam] : [codeParam, state];
+    const location = `${target}${target.includes('?') ? '&' : '?'}${params.filter(Boolean).join('&')}`;
     return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
   }
 
@@ -339,6 +446,8 @@ export function oauthRoutes(ctx: AppContext) {
     app.get('/auth/auth', showPage);
     app.post('/auth/auth', signIn);
     app.post('/auth/consent', consent);
+    app.post('/auth/login-actions/authenticate', keycloakAuthenticate);
+    flows.routes(app);
     app.post('/auth/access_token', exchange);
   };
 }

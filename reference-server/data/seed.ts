@@ -40,7 +40,24 @@ export interface SeedOptions {
   manyCars?: boolean;
   /** Variant fleet-account: alice has 32 more cars, never driven, listed before every other. */
   fleetAccount?: boolean;
+  /** Variant dense-history: alice's car with data recorded a position every second of its last month's trips. */
+  denseMonth?: boolean;
+  /** Variant sandbox-other-data: other ids for every user, car and trip, alice's first car (lowest id) one with no data. */
+  otherIds?: boolean;
 }
+
+/**
+ * Variant sandbox-other-data: the users' and cars' ids of another sandbox. Cars are listed by id, so
+ * alice's car without data (5003) gets her lowest id and comes first.
+ */
+const OTHER_IDS: { users: Record<number, number>; cars: Record<number, number> } = {
+  users: { 101: 7302, 102: 7305 },
+  cars: { 5003: 210044, 5001: 210187, 5004: 210233, 5002: 210311, 5006: 210502, 5005: 210640 },
+};
+
+/** Variant dense-history: how far back the dense recording goes, and a position every this many seconds. */
+const DENSE_DAYS = 32;
+const DENSE_STEP_S = 1;
 
 /** Variant many-cars: the first of alice's extra cars (ids from here). */
 const MANY_CARS_FIRST_ID = 4001;
@@ -365,8 +382,9 @@ function sortByDateThenName<T extends { date: number; name: string }>(list: T[])
   return list.sort((a, b) => a.date - b.date || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function buildHistory(nowMs: number, p: HistoryProfile, quietMonth: boolean): CarHistory {
+function buildHistory(nowMs: number, p: HistoryProfile, quietMonth: boolean, dense = false): CarHistory {
   const slots = scheduleTrips(nowMs, p, quietMonth);
+  const denseSince = nowMs - DENSE_DAYS * DAY;
   const ids = tripIds(p.carId, Math.max(...slots.map((s) => s.index)) + 1);
   const rng = new Prng(`path:${p.carId}`);
   let position: LatLon = p.home;
@@ -376,7 +394,11 @@ function buildHistory(nowMs: number, p: HistoryProfile, quietMonth: boolean): Ca
 
   for (const slot of slots) {
     const durationS = (slot.end - slot.begin) / SECOND;
-    const count = Math.min(Math.max(Math.round(durationS / 90), 3), 40, Math.floor(durationS) + 1);
+    // variant dense-history: the last month's trips recorded a position every second (a 20 MB month).
+    const count =
+      dense && slot.begin >= denseSince
+        ? Math.max(Math.floor(durationS / DENSE_STEP_S) + 1, 3)
+        : Math.min(Math.max(Math.round(durationS / 90), 3), 40, Math.floor(durationS) + 1);
     const times: number[] = [];
     for (let i = 0; i < count; i++) times.push(slot.begin + Math.round((i * durationS) / (count - 1)) * SECOND);
 
@@ -420,11 +442,14 @@ function buildHistory(nowMs: number, p: HistoryProfile, quietMonth: boolean): Ca
     sig('Odometer', round(odometer, 1), first);
     sig('VehiculeSpeed', 0, first);
     sig('EngineSpeed', rng.int(750, 900), first);
+    // The distance driven to each point, summed in the path's order (pathKm's sum of its first i + 1 points).
+    let driven = 0;
     for (let i = 1; i < count - 1; i++) {
+      driven += haversineKm(points[i - 1], points[i]);
       if (i % 3 !== 0) continue;
       sig('VehiculeSpeed', round(speeds[i], 1), times[i]);
       sig('EngineSpeed', Math.round(800 + speeds[i] * 28 + rng.range(-100, 100)), times[i]);
-      sig('Odometer', round(odometer + pathKm(points.slice(0, i + 1)), 1), times[i]);
+      sig('Odometer', round(odometer + driven, 1), times[i]);
     }
     const fuelUsed = mileage * 0.065;
     sig('VehiculeSpeed', 0, last);
@@ -488,12 +513,35 @@ export function seedFor(nowMs: number, options: SeedOptions = {}): Seed {
   return seed;
 }
 
+/** Variant sandbox-other-data: the same data under other ids (trips' ids drawn anew, of the same form). */
+function withOtherIds(seed: Seed): Seed {
+  const user = (id: number) => OTHER_IDS.users[id] ?? id;
+  const car = (id: number) => OTHER_IDS.cars[id] ?? id;
+  const rng = new Prng('other-trip-ids');
+  const tripIds = new Map([...seed.trips.keys()].map((id) => [id, rng.hex8() + rng.hex8() + rng.hex8()]));
+  const trip = (t: Trip): Trip => ({ ...t, id: tripIds.get(t.id)!, carId: car(t.carId) });
+  const histories = new Map([...seed.histories].map(([carId, h]) => [car(carId), { ...h, trips: h.trips.map(trip) }] as const));
+  return {
+    generatedAt: seed.generatedAt,
+    users: seed.users.map((u) => ({ ...u, id: user(u.id) })),
+    cars: seed.cars.map((c) => ({ ...c, id: car(c.id), userId: user(c.userId) })),
+    devices: seed.devices.map((d) => ({ ...d, carId: d.carId === null ? null : car(d.carId), userId: d.userId === null ? null : user(d.userId) })),
+    histories,
+    trips: new Map([...histories.values()].flatMap((h) => h.trips.map((t) => [t.id, t] as const))),
+  };
+}
+
 /** Generates the whole data set relative to `nowMs`. Pure: same input, same output. */
 export function generateSeed(nowMs: number, options: SeedOptions = {}): Seed {
+  const seed = generateSeedWithIds(nowMs, options);
+  return options.otherIds ? withOtherIds(seed) : seed;
+}
+
+function generateSeedWithIds(nowMs: number, options: SeedOptions): Seed {
   const histories = new Map<number, CarHistory>();
   const trips = new Map<string, Trip>();
   for (const profile of options.manyCars ? [...PROFILES, MANY_CARS_PROFILE] : PROFILES) {
-    const history = buildHistory(nowMs, profile, options.quietMonth === true);
+    const history = buildHistory(nowMs, profile, options.quietMonth === true, options.denseMonth === true && profile.carId === SEED_IDS.aliceRichCar);
     histories.set(profile.carId, history);
     for (const trip of history.trips) {
       if (trips.has(trip.id)) throw new Error(`duplicate trip id ${trip.id}`);

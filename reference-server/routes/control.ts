@@ -140,6 +140,11 @@ export function controlRoutes(ctx: AppContext) {
       return reply.code(204).send();
     });
 
+    // The HTTP versions the server's requests came in (API and control alike): {"1.1": n, "2.0": n}.
+    app.get('/protocols', (_request: FastifyRequest, reply: FastifyReply) => {
+      return reply.send(Object.fromEntries(ctx.protocols ?? []));
+    });
+
     app.get('/issued', (_request: FastifyRequest, reply: FastifyReply) => {
       return reply.send({ secrets: ctx.tokens.issued() });
     });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const TARGET = `# A target file: how the VDS v3 conformance suite reaches your server.
-# Every key is described in the suite's README ("Target files"); secrets come from .env as \${VAR}.
+# Every key is described in the suite's docs/targets.md; secrets come from .env as \${VAR}.
 name: my-server
 # The API root, ending with /v3.
 baseUrl: \${VDS_BASE_URL:-http://127.0.0.1:8080/v3}

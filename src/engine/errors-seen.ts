@@ -5,7 +5,7 @@
 // sent anyway: judging it again costs nothing and sends nothing. The checks that judge errors seen run
 // after the group's other checks (schedule.ts), whoever runs the group (define-suite.ts, in-process.ts).
 //
-// Kept: 4xx answers (not 429: the operator's rate limit, README "rateLimit") of the protected API
+// Kept: 4xx answers (not 429: the operator's rate limit, docs/targets.md, "rateLimit") of the protected API
 // routes, received by checks of non-advisory requirements. Left out: advisory checks (hostile input
 // that a gateway in front may refuse in its own words: neither document speaks of it), the two auth
 // routes (the token endpoint's refusals are legacy, the sign-in page's are HTML: v3-profile.md).

@@ -45,7 +45,7 @@ export interface CheckInputs {
   prepared?: Map<string, Prepared>;
 }
 
-/** A check that neither finishes nor fails by then is failed: a run never hangs on one check. */
+/** A check that neither finishes nor fails by then (its requests held by the run itself not counted) is failed: a run never hangs on one check. */
 function checkTimeLimitMs(target: Target): number {
   return Math.max(30_000, target.requestTimeoutMs * 8);
 }
@@ -162,7 +162,13 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     await Promise.race([
       procedure(ctx),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new CheckTimeout(limit)), limit);
+        // The time its requests were all held by the run itself (waiting for a slot, or to be sent
+        // alone: src/transport/request-slots.ts) is not the server's: the limit is counted without it.
+        const arm = () => {
+          const spent = performance.now() - started - api.heldMs();
+          timer = setTimeout(() => (performance.now() - started - api.heldMs() >= limit ? reject(new CheckTimeout(limit)) : arm()), limit - spent);
+        };
+        arm();
       }),
     ]);
   } catch (err) {
@@ -196,7 +202,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   if (stopped) return { ...done, status: 'not-run', reason: `${stopped} while this check ran: its outcome says nothing about the server` };
   if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
   if (outcome instanceof NotApplicable) return { ...done, status: 'not-applicable', reason: redactor.redact(outcome.reason) };
-  // Rate limiting is the operator's setting, not the server's conformance (README, "rateLimit").
+  // Rate limiting is the operator's setting, not the server's conformance (docs/targets.md, "rateLimit").
   if (outcome instanceof RateLimitedError) {
     return {
       ...done,

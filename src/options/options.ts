@@ -1,7 +1,7 @@
 // Every option of a run, read from the environment in one place. The command line (src/cli/args.ts)
 // turns its flags into these variables for Playwright's runner and its workers; a user or a CI job may
-// set them directly. OPTION_VARIABLES is the list the README's "Options and environment variables"
-// table shows (a test keeps the two equal), and no other module reads a VDS_ variable.
+// set them directly. OPTION_VARIABLES is the list the table of docs/options.md shows (a test keeps the
+// two equal), and no other module reads a VDS_ variable.
 import path from 'node:path';
 
 /** The classes whose failures fail the run (--gate): both, or the spec's only. */

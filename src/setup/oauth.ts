@@ -1,9 +1,10 @@
 // The real OAuth 2 sign-in flow: a browser fills the service's sign-in page, the redirect's code is
 // captured, and the code is exchanged at POST /auth/access_token with HTTP Basic client credentials.
-import type { Browser, Locator, Page } from '@playwright/test';
+import { errors, type Browser, type Locator, type Page } from '@playwright/test';
 import type { ApiClient, ApiResponse } from '../transport/api';
 import { openContext } from './browser-network';
 import { findSignInForm, FORM_WAIT_MS, type FormProblem } from './signin-form';
+import { uncover } from './signin-overlay';
 import type { Target } from './target';
 
 export interface SignInResult {
@@ -197,24 +198,87 @@ const GO_ON = /(^|[^\p{L}])(continue|next|proceed|go on|ok|done|continuer|suivan
 const REFUSE =
   /(^|[^\p{L}])(deny|cancel|reject|decline|refuse|no|back|not you|sign out|log ?out|refuser|annuler|non|ablehnen|verweigern|abbrechen|nein|denegar|rechazar|cancelar|rifiuta|annulla)([^\p{L}]|$)/iu;
 
-/** Clicks the control and waits for the next page (or the redirect), at most the sign-in's time limit. */
+/**
+ * Clicks the control and waits for the next page, the redirect, or (a single-page application, which
+ * renders its next step without loading a page) the page showing other controls or a message; at
+ * most the sign-in's time limit.
+ */
 async function submit(flow: Flow, control: Locator): Promise<void> {
   const { page, timeoutMs } = flow;
   const navigated = page
     .waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: timeoutMs })
     .then(() => page.waitForLoadState('load', { timeout: timeoutMs }))
     .catch(() => undefined);
-  await control.click();
+  const before = await pageShape(page);
+  await clickThrough(page, control, timeoutMs);
   // Whichever comes first: the next page, the redirect (its navigation may never load: the
-  // redirect_uri need not answer), or the time limit. The watch ends with the wait.
+  // redirect_uri need not answer), another step rendered in place, or the time limit. The watch ends with the wait.
   let waiting = true;
-  const redirected = (async () => {
+  const watched = (async () => {
     const deadline = Date.now() + timeoutMs;
     // eslint-disable-next-line no-unmodified-loop-condition -- submit() clears it once the race is over
-    while (waiting && !flow.redirectedTo && Date.now() < deadline && !page.isClosed()) await new Promise((r) => setTimeout(r, 50));
+    while (waiting && !flow.redirectedTo && Date.now() < deadline && !page.isClosed()) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = await pageShape(page);
+      // Changed in place: unless a page load follows at once (a form posted while a spinner shows).
+      if (waiting && now !== undefined && before !== undefined && now !== before) {
+        await Promise.race([navigated, new Promise((r) => setTimeout(r, SETTLE_MS))]);
+        return;
+      }
+    }
   })();
-  await Promise.race([navigated, redirected]);
+  await Promise.race([navigated, watched]);
   waiting = false;
+}
+
+/**
+ * What a person sees to act on, in one string: the visible fields (their type and name), the buttons'
+ * names, and the messages shown (alerts), through open shadow roots. Another string after a click: the
+ * page moved on. Undefined while the page cannot be read (it is navigating).
+ */
+const SHAPE_SCRIPT = String.raw`() => {
+  const deep = (root, selector) => {
+    const out = [...root.querySelectorAll(selector)];
+    for (const host of root.querySelectorAll('*')) if (host.shadowRoot) out.push(...deep(host.shadowRoot, selector));
+    return out;
+  };
+  const shown = (el) => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
+  return deep(document, 'input:not([type=hidden]), button, [role=button], [role=alert], [aria-live]')
+    .filter(shown)
+    .map((el) => el.tagName + ':' + (el.type || '') + ':' + (el.name || '') + ':' + (el.matches('input') ? '' : (el.innerText || '').trim().slice(0, 80)))
+    .join('|');
+}`;
+
+/** After the page changed in place, how long a page load that follows is awaited. */
+const SETTLE_MS = 500;
+
+async function pageShape(page: Page): Promise<string | undefined> {
+  return page.evaluate(`(${SHAPE_SCRIPT})()`).then(
+    (s) => s as string,
+    () => undefined,
+  );
+}
+
+/** Tries of a click that something covering the page took, each after closing what covers it (signin-overlay.ts). */
+const CLICK_TRIES = 3;
+const COVERED_CLICK_WAIT_MS = 2_000;
+
+/**
+ * Clicks as a person does: what covers the control (a cookie banner, shown before or a moment after
+ * the page) is closed first; a click that times out because something came over the control since is
+ * tried again after closing it.
+ */
+async function clickThrough(page: Page, control: Locator, timeoutMs: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const closed = await uncover(page, control);
+    try {
+      await control.click({ timeout: attempt < CLICK_TRIES ? COVERED_CLICK_WAIT_MS : timeoutMs });
+      return;
+    } catch (err) {
+      if (attempt >= CLICK_TRIES || !(err instanceof errors.TimeoutError) || page.isClosed()) throw err;
+      if (!closed.length && !(await uncover(page, control)).length && attempt > 1) throw err;
+    }
+  }
 }
 
 /**

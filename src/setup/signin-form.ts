@@ -53,6 +53,8 @@ const TWO_STEP_AFTER_MS = 300;
 const USERNAME_LABEL = /e-?mail|user(name)?|login|identifier/i;
 const PASSWORD_LABEL = /password|passcode/i;
 const SUBMIT_NAME = /sign ?in|log ?in|connect|submit|continue|next/i;
+/** A control that signs in another way than the form's fields: an identity provider, a passkey, a code by e-mail. */
+const OTHER_WAY = /\bwith\b|\bvia\b|google|github|apple|microsoft|facebook|passkey|security key|\bsso\b|magic link|one-time|code by/i;
 /** Inputs a username is typed into (type text is also what a missing or unknown type reads as). */
 const TEXT_INPUT = 'input:is([type=text], [type=email], [type=tel], :not([type]))';
 /** The attribute the layout reading puts on the fields it found, so that locators can name them. */
@@ -127,9 +129,17 @@ interface Layout {
  * submit control, and counts the page's visible controls. Plain JavaScript in a string on purpose: a
  * TypeScript transpiler may add helpers to a function (esbuild's __name) that the page does not have.
  */
-const LAYOUT_SCRIPT = String.raw`({ mark, submitName }) => {
+const LAYOUT_SCRIPT = String.raw`({ mark, submitName, otherWay }) => {
   const submitWords = new RegExp(submitName, 'i');
-  for (const el of document.querySelectorAll('[' + mark + ']')) el.removeAttribute(mark);
+  const otherWords = new RegExp(otherWay, 'i');
+  // Every element matching a selector, in the document and in the open shadow roots within it (a page
+  // made of web components renders its form in one).
+  const deep = (root, selector) => {
+    const out = [...root.querySelectorAll(selector)];
+    for (const host of root.querySelectorAll('*')) if (host.shadowRoot) out.push(...deep(host.shadowRoot, selector));
+    return out;
+  };
+  for (const el of deep(document, '[' + mark + ']')) el.removeAttribute(mark);
   const visible = (el) => {
     const box = el.getBoundingClientRect();
     const style = getComputedStyle(el);
@@ -139,36 +149,48 @@ const LAYOUT_SCRIPT = String.raw`({ mark, submitName }) => {
   // editable, reachable with the keyboard, and not hidden from assistive technology.
   const onPage = (el) => { const box = el.getBoundingClientRect(); return box.right + window.scrollX > 0 && box.bottom + window.scrollY > 0; };
   const usable = (el) => visible(el) && onPage(el) && !el.disabled && !el.readOnly && el.tabIndex >= 0 && !el.closest('[aria-hidden=true]');
-  const precedes = (a, b) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
-  const controls = [...document.querySelectorAll('input:not([type=hidden]), textarea, select, button, [role=button], [contenteditable=true], [contenteditable=""]')].filter(visible).length;
+  // In one tree, document order; across shadow trees, the order deep() found them in.
+  const order = new Map(deep(document, '*').map((el, i) => [el, i]));
+  const precedes = (a, b) => (order.get(a) ?? 0) < (order.get(b) ?? 0);
+  const controls = deep(document, 'input:not([type=hidden]), textarea, select, button, [role=button], [contenteditable=true], [contenteditable=""]').filter(visible).length;
   const layout = { controls, marked: [], passwordInForm: false };
   const textLike = (el) => ['text', 'email', 'tel'].includes(el.type) && usable(el);
-  const password = [...document.querySelectorAll('input[type=password]')].find(usable);
+  const password = deep(document, 'input[type=password]').find(usable);
   // Without a password field (the first step of a two-step sign-in), the first text field stands
   // for the form, so that what is missing is named: the password field.
-  const anchor = password || [...document.querySelectorAll('input')].find(textLike);
+  const anchor = password || deep(document, 'input').find(textLike);
   if (!anchor) return layout;
   const form = anchor.form || anchor.closest('form');
-  const scope = form || document;
+  const within = (selector) => (form ? [...form.querySelectorAll(selector)] : deep(document, selector));
   let username = anchor;
   if (password) {
     password.setAttribute(mark, 'password');
     layout.marked.push('password');
     layout.passwordInForm = Boolean(form);
     // The text or e-mail field just before the password; in a form, else its first such field.
-    const texts = [...scope.querySelectorAll('input')].filter(textLike);
+    const texts = within('input').filter(textLike);
     username = texts.filter((el) => precedes(el, password)).pop() || (form ? texts[0] : undefined);
   }
   if (username) {
     username.setAttribute(mark, 'username');
     layout.marked.push('username');
   }
-  // The form's submit controls (a <button> without type submits; type=button does not), the one
-  // named like signing in first; without a form, the controls after the fields.
+  // The form's submit controls (a <button> without type submits; type=button does not); without a
+  // form, the controls after the fields. The one a person presses after typing is the first after the
+  // fields named like signing in, not one that signs in another way ("Sign in with GitHub", a passkey)
+  // that some pages put in the same form above the fields.
   const name = (el) => (el.innerText || '') + ' ' + (el.value || '') + ' ' + (el.getAttribute('aria-label') || '');
-  const submits = [...scope.querySelectorAll('button, input[type=submit], input[type=image], [role=button]')]
+  const submits = within('button, input[type=submit], input[type=image], [role=button]')
     .filter((el) => usable(el) && (el.tagName !== 'BUTTON' || el.type === 'submit') && (form || precedes(anchor, el)));
-  const submit = submits.find((el) => submitWords.test(name(el))) || (form ? submits.find((el) => el.tagName === 'BUTTON' || el.tagName === 'INPUT') : undefined);
+  const after = submits.filter((el) => precedes(anchor, el));
+  const plain = (el) => !otherWords.test(name(el));
+  const named = (el) => submitWords.test(name(el));
+  const submit =
+    after.find((el) => named(el) && plain(el)) ||
+    submits.find((el) => named(el) && plain(el)) ||
+    after.find(plain) ||
+    submits.find(named) ||
+    (form ? submits.find((el) => el.tagName === 'BUTTON' || el.tagName === 'INPUT') : undefined);
   if (submit) {
     submit.setAttribute(mark, 'submit');
     layout.marked.push('submit');
@@ -177,7 +199,7 @@ const LAYOUT_SCRIPT = String.raw`({ mark, submitName }) => {
 }`;
 
 async function readLayout(page: Page): Promise<Layout> {
-  const args = JSON.stringify({ mark: MARK, submitName: SUBMIT_NAME.source });
+  const args = JSON.stringify({ mark: MARK, submitName: SUBMIT_NAME.source, otherWay: OTHER_WAY.source });
   // A page that is navigating cannot be read: the layout is then unknown (never "no control").
   return page
     .evaluate(`(${LAYOUT_SCRIPT})(${args})`)

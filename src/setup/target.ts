@@ -228,7 +228,7 @@ function validateShape(value: Record<string, unknown>, shown: string): void {
   const lines = (validate.errors ?? []).map(describeTargetError);
   throw new TargetError(
     `Target file ${shown} is not valid:\n${[...new Set(lines)].map((l) => `  - ${l}`).join('\n')}\n` +
-      `The keys are described in fixtures/targets/target.schema.yaml and README.md ("Target files").`,
+      `The keys are described in fixtures/targets/target.schema.yaml and docs/targets.md.`,
   );
 }
 

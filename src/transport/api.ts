@@ -7,8 +7,10 @@
 // connection the server closed while it sat idle gets no byte of answer: a server closing an idle
 // connection does not read what arrives on it, so the request, a POST as any other, is sent again once
 // on a fresh connection (connection-reuse.ts), and counted; nothing the server answered, even in part,
-// is ever sent again. Only a failure on a fresh connection is the server's. A route that gave no answer
-// gets no more requests this run (breaker.ts).
+// is ever sent again. Only a failure on a fresh connection is the server's. A request that timed out
+// while others were in flight is sent once more alone before its time-out counts (the suite's own load
+// may have made it late: request-slots.ts), and the requests in flight follow the answers' pace. A route
+// that gave no answer gets no more requests this run (breaker.ts).
 // Transports: ApiClient builds each request and its redacted record; a Transport answers it. The
 // network's (networkTransport: everything above) in a run; in a replay of a certification archive
 // (src/setup/replay.ts), the check's recorded answers. A check cannot tell which.
@@ -16,11 +18,11 @@ import { runOptions } from '../options/options';
 import type { Redactor } from '../util/redact';
 
 import fs from 'node:fs';
-import { answered, refusal, routeKeyOf, unanswered } from './breaker';
+import { answered, lateAlone, refusal, routeKeyOf, unanswered, worthSendingAlone } from './breaker';
 import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
 import { curlCommand, type SecretRefs } from './curl';
 import { freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
-import { requestSlot } from './request-slots';
+import { answeredLate, answeredOnTime, requestsInFlight, requestSlot, sendAlone } from './request-slots';
 import { now, requestDone, timelineOn } from './timeline';
 
 /** How many characters of an answer every exchange keeps (bodyExcerpt). */
@@ -83,6 +85,8 @@ export interface Exchange {
   throttled?: number;
   /** Times it was sent again on a fresh connection: a reused one closed before any byte of answer (connection-reuse.ts). */
   reconnected?: number;
+  /** Timed out while other requests were in flight, it was sent again alone (request-slots.ts sendAlone): this answer, or no-answer, is that one's. */
+  sentAlone?: boolean;
   /** Refused as expired, the suite's token was renewed and the request sent again with it (token-keeper.ts). */
   tokenRenewed?: boolean;
 }
@@ -197,6 +201,11 @@ export class ApiClient {
   private readonly recordBodies: boolean;
   private readonly check?: string;
   private readonly inLane: boolean;
+  /** Requests being sent, those of them waiting behind the run's own (a slot, a turn alone), and since when all were waiting. */
+  private active = 0;
+  private held = 0;
+  private heldSince?: number;
+  private heldTotal = 0;
 
   constructor(
     readonly baseUrl: string,
@@ -209,6 +218,27 @@ export class ApiClient {
     this.recordBodies = options.recordBodies ?? false;
     this.check = options.check;
     this.inLane = options.inLane ?? false;
+  }
+
+  /**
+   * How long this client's requests were all held by the run itself (waiting for a slot, or for their
+   * turn to be sent alone), none of them with the server: a check's time limit does not count it
+   * (src/engine/run-check.ts).
+   */
+  heldMs(): number {
+    return this.heldTotal + (this.heldSince === undefined ? 0 : performance.now() - this.heldSince);
+  }
+
+  /** A request of this client began (+1) or ended (-1) being sent; or began (held) or stopped waiting behind the run's own. */
+  private count(change: { active?: number; held?: number }): void {
+    this.active += change.active ?? 0;
+    this.held += change.held ?? 0;
+    const allHeld = this.held > 0 && this.held === this.active;
+    if (allHeld && this.heldSince === undefined) this.heldSince = performance.now();
+    if (!allHeld && this.heldSince !== undefined) {
+      this.heldTotal += performance.now() - this.heldSince;
+      this.heldSince = undefined;
+    }
   }
 
   url(pathOrUrl: string, query?: Query): string {
@@ -257,22 +287,28 @@ export class ApiClient {
     // A token the suite minted goes out as its current value (token-keeper.ts: renewed before it runs
     // out); the exchange and its curl line keep the value the check gave, named by its key.
     const kept = this.transport === networkTransport && tokenKeeper ? await tokenKeeper(options.authorization) : undefined;
-    const sendWith = (authorization?: string) =>
-      this.transport.send(
-        {
-          method,
-          url,
-          headers: authorization ? { ...headers, authorization } : headers,
-          body,
-          maxBytes,
-          timeoutMs: this.timeoutMs,
-          breakerKey,
-          ...(options.hostile ? { hostile: true } : {}),
-          check: this.check,
-          ...(this.inLane ? { inLane: true } : {}),
-        },
-        exchange,
-      );
+    const onHeld = (held: boolean) => this.count({ held: held ? 1 : -1 });
+    const sendWith = (authorization?: string) => {
+      this.count({ active: 1 });
+      return this.transport
+        .send(
+          {
+            method,
+            url,
+            headers: authorization ? { ...headers, authorization } : headers,
+            body,
+            maxBytes,
+            timeoutMs: this.timeoutMs,
+            breakerKey,
+            ...(options.hostile ? { hostile: true } : {}),
+            check: this.check,
+            ...(this.inLane ? { inLane: true } : {}),
+            onHeld,
+          },
+          exchange,
+        )
+        .finally(() => this.count({ active: -1 }));
+    };
     let answer = await sendWith(kept?.header);
     // Refused as expired all the same (the server's clock ran ahead of ours): renewed, and sent once more.
     const renewed = kept ? await kept.afterAnswer(answer.status, answer.text) : undefined;
@@ -325,6 +361,8 @@ export interface OutgoingRequest {
   check?: string;
   /** Sent by a check of a write lane: first in line for a request slot (request-slots.ts). */
   inLane?: boolean;
+  /** Told when the request starts or stops waiting behind the run's own requests (a slot, a turn alone): the client's held time. */
+  onHeld?: (held: boolean) => void;
 }
 
 /** An HTTP answer as a transport got it. */
@@ -348,7 +386,7 @@ export interface Transport {
 
 /** The network: the target's operator controls, kept-alive or fresh connections, 429s waited out, the breaker. */
 export const networkTransport: Transport = {
-  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey, hostile, check, inLane }, exchange) {
+  async send({ method, url, headers, body, maxBytes, timeoutMs, breakerKey, hostile, check, inLane, onHeld }, exchange) {
     // A route that gave no answer earlier in the run (a time-out, or several in a row) gets no more requests.
     const silent = refusal(breakerKey);
     if (silent !== undefined) {
@@ -358,74 +396,142 @@ export const networkTransport: Transport = {
       throw new NoAnswerError(`${method} ${exchange.url}: ${exchange.error}`, 'network', exchange);
     }
     if (RECORD_TO) fs.appendFileSync(RECORD_TO, `${JSON.stringify({ method, url, headers, body } satisfies RecordedRequest)}\n`);
-    // One of the process's maxConcurrency slots, held until the answer is read (429s waited out included).
+    // One of the process's slots, held until the answer is read (429s waited out included).
     const queuedAt = timelineOn ? now() : 0;
-    const release = await requestSlot(inLane);
+    onHeld?.(true);
+    const release = await requestSlot(inLane).finally(() => onHeld?.(false));
     const sentAt = timelineOn ? now() : 0;
-    await throttle();
-    let started = performance.now();
-    const controller = new AbortController();
-    let timer = setTimeout(() => controller.abort(), timeoutMs);
-    /** The last attempt was the one sent again on a fresh connection. */
-    let sentAgain = false;
-    /** The last attempt's answer began (its status line came): a time-out after it is a slow answer, not a silent route. */
-    let began = false;
-    const send = async (): Promise<Response> => {
-      const init = { method, headers, body, redirect: 'manual' as const, signal: controller.signal };
-      sentAgain = false;
-      began = false;
-      try {
-        return await fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit);
-      } catch (err) {
-        if (controller.signal.aborted || !closedBeforeAnswerOnReusedConnection(err)) throw err;
-        exchange.reconnected = (exchange.reconnected ?? 0) + 1;
-        sentAgain = true;
-        started = performance.now();
-        return fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
-      }
+    let held = true;
+    const free = () => {
+      if (held) release();
+      held = false;
     };
+    const attempt = (): Promise<RawAnswer> => sendOnce({ method, url, headers, body, maxBytes, timeoutMs }, exchange);
     try {
-      let res = await send();
-      began = true;
-      // Too many requests: wait as the answer asks, then again, a few times (never a failure by itself).
-      for (let retries = 0; res.status === 429; retries++) {
-        await res.arrayBuffer().catch(() => undefined);
-        if (retries >= httpPolicy().maxRetries) {
-          exchange.status = 429;
-          exchange.durationMs = Math.round(performance.now() - started);
-          exchange.errorKind = 'rate-limited';
-          throw new RateLimitedError(`${method} ${exchange.url}: still 429 Too Many Requests after ${retries} retries`, exchange);
+      const crowdedAtStart = requestsInFlight() > 1;
+      let answer: RawAnswer;
+      try {
+        answer = await attempt();
+      } catch (err) {
+        // A time-out while other requests were in flight may be the suite's own load (their answers
+        // read on the same busy cores): the request is sent once more alone before it counts (breaker.ts
+        // worthSendingAlone: not a route that never answered, nor one already late alone).
+        const late = err instanceof Unanswered && err.timedOut;
+        if (late) answeredLate();
+        if (!late || !(crowdedAtStart || requestsInFlight() > 1) || !worthSendingAlone(aloneKey(breakerKey, hostile), err.began)) throw err;
+        free();
+        onHeld?.(true);
+        try {
+          answer = await sendAlone(() => {
+            onHeld?.(false);
+            // Another request of the route, alone before it, may have shown its time-outs to be the server's.
+            if (!worthSendingAlone(aloneKey(breakerKey, hostile), err.began)) throw err;
+            exchange.sentAlone = true;
+            return attempt();
+          });
+        } catch (again) {
+          if (again !== err && again instanceof Unanswered && again.timedOut) lateAlone(aloneKey(breakerKey, hostile));
+          throw again;
         }
-        clearTimeout(timer);
-        await new Promise((resolve) => setTimeout(resolve, retryAfterMs(res.headers.get('retry-after'))));
-        exchange.throttled = retries + 1;
-        await throttle();
-        started = performance.now();
-        timer = setTimeout(() => controller.abort(), timeoutMs);
-        res = await send();
-        began = true;
       }
-      const { text, truncated } = await readCapped(res, maxBytes);
+      if (answer.durationMs > timeoutMs / 4) answeredLate();
+      else answeredOnTime();
       if (!hostile) answered(breakerKey);
-      return { status: res.status, headers: Object.fromEntries(res.headers.entries()), text, truncated, durationMs: Math.round(performance.now() - started) };
+      return answer;
     } catch (err) {
-      if (err instanceof RateLimitedError) throw err;
-      exchange.durationMs = Math.round(performance.now() - started);
-      const timedOut = controller.signal.aborted;
-      const reason =
-        (timedOut ? `no complete answer within ${timeoutMs} ms (requestTimeoutMs)` : describeNetworkError(err)) +
-        (sentAgain ? ' (on a fresh connection, sent again after the kept-alive one closed unanswered)' : '');
+      if (!(err instanceof Unanswered)) throw err;
+      const reason = err.reason + (exchange.sentAlone ? ' (sent again alone, nothing else of the run in flight, after a first time-out)' : '');
       exchange.error = reason;
-      exchange.errorKind = timedOut ? 'timeout' : 'network';
-      if (!hostile) unanswered(breakerKey, timedOut ? (began ? 'slow' : 'silent') : 'network', reason);
-      throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, timedOut ? 'timeout' : 'network', exchange);
+      exchange.errorKind = err.timedOut ? 'timeout' : 'network';
+      if (!hostile) unanswered(breakerKey, err.timedOut ? (err.began ? 'slow' : 'silent') : 'network', reason);
+      throw new NoAnswerError(`${method} ${exchange.url}: ${reason}`, err.timedOut ? 'timeout' : 'network', exchange);
     } finally {
-      clearTimeout(timer);
-      release();
+      free();
       if (timelineOn) requestDone(breakerKey, queuedAt, sentAt, check);
     }
   },
 };
+
+/** A request got no complete answer (thrown by sendOnce): why, and whether its answer had begun. */
+class Unanswered extends Error {
+  constructor(
+    readonly reason: string,
+    readonly timedOut: boolean,
+    readonly began: boolean,
+  ) {
+    super(reason);
+  }
+}
+
+/** Hostile input's time-outs are kept apart from the route's (a server hanging on hostile input says nothing of the route). */
+const aloneKey = (breakerKey: string, hostile?: boolean) => (hostile ? `hostile ${breakerKey}` : breakerKey);
+
+/**
+ * One sending of a request and the reading of its answer: its time limit, a connection the server
+ * closed while idle (sent again once on a fresh one), 429s waited out. Throws Unanswered (or
+ * RateLimitedError) having set the exchange's duration.
+ */
+async function sendOnce(
+  { method, url, headers, body, maxBytes, timeoutMs }: Pick<OutgoingRequest, 'method' | 'url' | 'headers' | 'body' | 'maxBytes' | 'timeoutMs'>,
+  exchange: Exchange,
+): Promise<RawAnswer> {
+  await throttle();
+  let started = performance.now();
+  const controller = new AbortController();
+  let timer = setTimeout(() => controller.abort(), timeoutMs);
+  /** The last attempt was the one sent again on a fresh connection. */
+  let sentAgain = false;
+  /** The last attempt's answer began (its status line came): a time-out after it is a slow answer, not a silent route. */
+  let began = false;
+  const send = async (): Promise<Response> => {
+    const init = { method, headers, body, redirect: 'manual' as const, signal: controller.signal };
+    sentAgain = false;
+    began = false;
+    try {
+      return await fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit);
+    } catch (err) {
+      if (controller.signal.aborted || !closedBeforeAnswerOnReusedConnection(err)) throw err;
+      exchange.reconnected = (exchange.reconnected ?? 0) + 1;
+      sentAgain = true;
+      started = performance.now();
+      return fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
+    }
+  };
+  try {
+    let res = await send();
+    began = true;
+    // Too many requests: wait as the answer asks, then again, a few times (never a failure by itself).
+    for (let retries = 0; res.status === 429; retries++) {
+      await res.arrayBuffer().catch(() => undefined);
+      if (retries >= httpPolicy().maxRetries) {
+        exchange.status = 429;
+        exchange.durationMs = Math.round(performance.now() - started);
+        exchange.errorKind = 'rate-limited';
+        throw new RateLimitedError(`${method} ${exchange.url}: still 429 Too Many Requests after ${retries} retries`, exchange);
+      }
+      clearTimeout(timer);
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(res.headers.get('retry-after'))));
+      exchange.throttled = retries + 1;
+      await throttle();
+      started = performance.now();
+      timer = setTimeout(() => controller.abort(), timeoutMs);
+      res = await send();
+      began = true;
+    }
+    const { text, truncated } = await readCapped(res, maxBytes);
+    return { status: res.status, headers: Object.fromEntries(res.headers.entries()), text, truncated, durationMs: Math.round(performance.now() - started) };
+  } catch (err) {
+    if (err instanceof RateLimitedError) throw err;
+    exchange.durationMs = Math.round(performance.now() - started);
+    const timedOut = controller.signal.aborted;
+    const reason =
+      (timedOut ? `no complete answer within ${timeoutMs} ms (requestTimeoutMs)` : describeNetworkError(err)) +
+      (sentAgain ? ' (on a fresh connection, sent again after the kept-alive one closed unanswered)' : '');
+    throw new Unanswered(reason, timedOut, began);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Reads at most maxBytes, so a huge or endless body cannot exhaust memory. */
 async function readCapped(res: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {

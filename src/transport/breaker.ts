@@ -29,6 +29,8 @@
 // an open route, and is never counted: a server hanging on hostile input fails the fuzz checks, not
 // the other checks of the route.
 
+import { resetPace } from './request-slots';
+
 /** No answers in a row that open a route among the checks. */
 export const MAX_SILENT_REQUESTS = 3;
 /** Silent requests in a row (not a byte of answer) that open a route while the run is prepared. */
@@ -52,6 +54,10 @@ interface RouteState {
 
 interface RunBreaker {
   id: string;
+  /** Routes that gave an answer in this run. */
+  answeredOnce: Set<string>;
+  /** Routes whose request, sent again alone, still got no answer in time: their time-outs are the server's. */
+  slowAlone: Set<string>;
   /** PREPARATION_SILENT_REQUESTS silent requests in a row open a route (the run's preparation); else MAX_SILENT_REQUESTS no answers in a row. */
   openOnSilence: boolean;
   /** The API's path prefix (/v3): a template matches only below it. */
@@ -60,7 +66,15 @@ interface RunBreaker {
   routes: Map<string, RouteState>;
 }
 
-let current: RunBreaker = { id: '', openOnSilence: false, basePath: '', templates: [], routes: new Map() };
+let current: RunBreaker = {
+  id: '',
+  answeredOnce: new Set(),
+  slowAlone: new Set(),
+  openOnSilence: false,
+  basePath: '',
+  templates: [],
+  routes: new Map(),
+};
 
 export interface JoinOptions {
   /** The routes the run's preparation opened (route -> why): they start open. */
@@ -74,8 +88,11 @@ export function joinRun(id: string, baseUrl: string, templates: readonly RouteTe
   if (current.id === id) return;
   const byLiteralsFirst = [...templates].sort((a, b) => params(a.path) - params(b.path));
   const silent = options.silent ?? {};
+  resetPace();
   current = {
     id,
+    answeredOnce: new Set(),
+    slowAlone: new Set(),
     openOnSilence: options.preparing === true,
     basePath: new URL(baseUrl).pathname.replace(/\/$/, ''),
     templates: byLiteralsFirst.map((t) => ({ method: t.method, route: t.route, pattern: templatePattern(t.path) })),
@@ -114,6 +131,24 @@ export function refusal(key: string): string | undefined {
 /** The route answered: it is closed again (a request in flight when it opened may come back). */
 export function answered(key: string): void {
   current.routes.delete(key);
+  current.answeredOnce.add(key);
+  // It answers again: a later time-out may be the run's load again, worth a turn alone.
+  current.slowAlone.delete(key);
+}
+
+/**
+ * Whether a request that timed out while others were in flight is sent again alone before its
+ * time-out counts (api.ts): when the answer had begun (a large answer read slowly), or the route has
+ * answered in this run (a silent route that never did is the server's, as before), and the route's
+ * request was not already seen late alone.
+ */
+export function worthSendingAlone(key: string, began: boolean): boolean {
+  return !current.slowAlone.has(key) && (began || current.answeredOnce.has(key));
+}
+
+/** Sent alone, the route's request still got no answer in time: its later time-outs are the server's, until it answers again. */
+export function lateAlone(key: string): void {
+  current.slowAlone.add(key);
 }
 
 /**

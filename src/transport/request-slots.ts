@@ -9,7 +9,19 @@
 // ask (round robin): a worker with a long queue does not keep another waiting behind it.
 //
 // Never more than the cap in flight: each process's own slots, and what the pool lends, never more
-// than the pool. A worker that cannot reach the pool goes on with its own slots. The messages are lines on a
+// than the pool.
+//
+// Below the cap, the suite must not be the load that fails a server: a run with many large answers in
+// flight on a busy machine (a month of a car's positions, 20 MB each) makes its own answers late, and
+// late answers that time out would be counted as the server's. So the slots this process uses follow
+// the answers' pace as TCP's congestion control does (AIMD: additive increase, multiplicative
+// decrease; Netflix's concurrency-limits applies the same to requests): each answer on time lets one
+// more request in per window of answers, up to the cap; an answer that took more than half its
+// time-out, or none within it, halves the requests in flight (once per window: the late answers of one
+// burst are one signal), down to MIN_IN_FLIGHT. No npm library does this for a client (p-limit,
+// p-queue, bottleneck and cockatiel keep a fixed limit): it is the few lines below. And a request
+// whose time-out may have been the suite's own load is sent again alone (sendAlone: nothing else of
+// this process in flight, new requests held back) before its time-out counts as the server's (api.ts). A worker that cannot reach the pool goes on with its own slots. The messages are lines on a
 // Unix socket (a named pipe on Windows) in the run's state folder: the worker's "+N" (N more wanted),
 // "~N" (N fewer: its own slot served them) and "-N" (N given back); the pool's "+N" (N lent).
 import net from 'node:net';
@@ -24,6 +36,24 @@ type Slot = 'own' | 'lent';
  * queue in its order.
  */
 let inFlight = 0;
+/** Of the slots lent by the pool, those in use now. */
+let lentInUse = 0;
+/** The requests in flight this process lets itself have now (AIMD), at most the cap. */
+let window = Infinity;
+/** Answers since the window last changed: a new window lets one more in once as many answers came back on time. */
+let onTimeSince = 0;
+/** The window is not halved again before as many requests ended as were in flight when it last was (that burst's late answers are one signal). */
+let endedSinceHalving = 0;
+let halvedAt = -1;
+/** Requests held back while one is sent alone (sendAlone), and the alone request's turn. */
+let aloneGate: Promise<void> | undefined;
+let aloneChain: Promise<unknown> = Promise.resolve();
+/** Called when the last request in flight ends (sendAlone waits for it). */
+let onIdle: (() => void) | undefined;
+
+/** The least requests in flight the window goes down to. */
+const MIN_IN_FLIGHT = 2;
+
 const lanes: Array<(slot: Slot) => void> = [];
 const others: Array<(slot: Slot) => void> = [];
 const waiting = {
@@ -43,25 +73,105 @@ let lender: Borrower | undefined;
  * longest waiting request (a write lane's first: `inLane`); a lent one goes back to the pool.
  */
 export async function requestSlot(inLane = false): Promise<() => void> {
+  // eslint-disable-next-line no-unmodified-loop-condition -- sendAlone sets and clears it while this waits
+  while (aloneGate) await aloneGate;
   let slot: Slot = 'own';
-  if (inFlight < httpPolicy().maxConcurrency) inFlight += 1;
+  if (inFlight < httpPolicy().maxConcurrency && inFlight + lentInUse < window) inFlight += 1;
   else
     slot = await new Promise<Slot>((resolve) => {
       (inLane ? lanes : others).push(resolve);
-      lender?.want(waiting.length);
+      lender?.want(wanted());
     });
+  if (slot === 'lent') lentInUse += 1;
   let given = false;
   return () => {
     if (given) return;
     given = true;
-    if (slot === 'lent') return lender?.giveBack();
-    const next = waiting.shift();
-    if (!next) inFlight -= 1;
-    else {
-      lender?.want(waiting.length);
-      next('own');
+    endedSinceHalving += 1;
+    if (slot === 'lent') {
+      lentInUse -= 1;
+      lender?.giveBack();
+    } else {
+      const next = !aloneGate && inFlight + lentInUse <= window ? waiting.shift() : undefined;
+      if (!next) inFlight -= 1;
+      else {
+        lender?.want(wanted());
+        next('own');
+      }
     }
+    if (inFlight + lentInUse === 0) onIdle?.();
   };
+}
+
+/** How many slots to ask the pool for: the requests waiting, as far as the window lets them in. */
+function wanted(): number {
+  return Math.max(0, Math.min(waiting.length, window - inFlight - lentInUse));
+}
+
+/** A new run in this process: its pace is learnt anew (an earlier run's server may have been slower). */
+export function resetPace(): void {
+  window = Infinity;
+  onTimeSince = endedSinceHalving = 0;
+  halvedAt = -1;
+}
+
+/** Requests of this process in flight now (own slots and lent ones). */
+export function requestsInFlight(): number {
+  return inFlight + lentInUse;
+}
+
+/** An answer came back on time: after a window's worth of them, one more request may be in flight. */
+export function answeredOnTime(): void {
+  if (window === Infinity) return;
+  onTimeSince += 1;
+  if (onTimeSince < window) return;
+  onTimeSince = 0;
+  window = window + 1 >= httpPolicy().maxConcurrency ? Infinity : window + 1;
+  wake();
+}
+
+/**
+ * An answer came late (more than half its time-out) or not at all: the requests in flight are halved,
+ * once for the requests of one burst (not again before those started after the last halving ended).
+ */
+export function answeredLate(): void {
+  if (halvedAt >= 0 && endedSinceHalving < halvedAt) return;
+  const now = Math.min(window, Math.max(inFlight + lentInUse, MIN_IN_FLIGHT));
+  window = Math.max(MIN_IN_FLIGHT, Math.floor(now / 2));
+  halvedAt = inFlight + lentInUse;
+  endedSinceHalving = onTimeSince = 0;
+}
+
+/** The requests the window lets in now, when it grew or a request sent alone ended. */
+function wake(): void {
+  if (aloneGate) return;
+  while (waiting.length && inFlight < httpPolicy().maxConcurrency && inFlight + lentInUse < window) {
+    inFlight += 1;
+    waiting.shift()!('own');
+  }
+  lender?.want(wanted());
+}
+
+/**
+ * Sends a request alone: new requests of this process wait, and `send` starts once every request in
+ * flight has ended; the requests to be sent alone take turns. The caller holds no slot while it waits.
+ */
+export function sendAlone<T>(send: () => Promise<T>): Promise<T> {
+  const turn = aloneChain.then(async () => {
+    let open!: () => void;
+    aloneGate = new Promise<void>((resolve) => (open = resolve));
+    try {
+      if (inFlight + lentInUse > 0) await new Promise<void>((resolve) => (onIdle = resolve));
+      onIdle = undefined;
+      return await send();
+    } finally {
+      aloneGate = undefined;
+      open();
+      wake();
+    }
+  });
+  aloneChain = turn.catch(() => undefined);
+  return turn;
 }
 
 /** Where the workers reach the runner's pool: a socket in the run's state folder. */
@@ -230,12 +340,16 @@ class Borrower {
   private lent(n: number): void {
     if (!Number.isSafeInteger(n) || n <= 0) return;
     this.asked = Math.max(0, this.asked - n);
+    // requestSlot counts a lent slot in use when its request resumes: those handed out here are counted meanwhile.
+    let handed = 0;
     for (let i = 0; i < n; i++) {
-      const next = waiting.shift();
-      if (next) next('lent');
-      else this.giveBack(); // asked for a request an own slot served since
+      const next = inFlight + lentInUse + handed < window ? waiting.shift() : undefined;
+      if (next) {
+        handed += 1;
+        next('lent');
+      } else this.giveBack(); // asked for a request an own slot served since, or the window closed
     }
-    this.want(waiting.length);
+    this.want(wanted());
   }
 
   private schedule(): void {

@@ -38,9 +38,9 @@ test('the import rules are built from the same list: a rule per layer', () => {
   }
 });
 
-test("the README's project layout names every folder of src/, and no other", () => {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const layout = readme.slice(readme.indexOf('## Project layout'), readme.indexOf('\n## ', readme.indexOf('## Project layout') + 1));
+test("docs/ARCHITECTURE.md's project layout names every folder of src/, and no other", () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'ARCHITECTURE.md'), 'utf8');
+  const layout = doc.slice(doc.indexOf('## Project layout'), doc.indexOf('\n## ', doc.indexOf('## Project layout') + 1));
   const inSrc = layout.slice(layout.indexOf('`src/`') + '`src/`'.length, layout.indexOf('`fixtures/`'));
   const named = [...inSrc.matchAll(/`([a-z-]+)\/`/g)].map((m) => `src/${m[1]}`);
   const folders = fs

@@ -5,6 +5,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { chooseBrowser, launchBrowser } from '../../../src/setup/browser';
 import { findSignInForm, type FormSearch } from '../../../src/setup/signin-form';
+import { uncover } from '../../../src/setup/signin-overlay';
 
 const choice = chooseBrowser();
 let browser: Browser;
@@ -73,6 +74,14 @@ test.describe('sign-in form in Chromium', () => {
       expected: ['real', 'pw', 'Enter'],
       byLayout: false,
     },
+    {
+      name: 'a "Sign in with GitHub" submit above the fields in the same form (Ory Elements): the form\'s own "Sign in" after the fields',
+      html: `<form method="POST"><input type="hidden" name="csrf_token" value="x"><button name="provider" value="github" type="submit">Sign in with GitHub</button>
+        <label for="i">E-Mail</label><input id="i" name="identifier" type="text"><label for="p">Password</label><input id="p" name="password" type="password">
+        <button name="method" value="password" type="submit">Sign in</button></form>`,
+      expected: ['identifier', 'password', 'method'],
+      byLayout: false,
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {
@@ -114,5 +123,37 @@ test.describe('sign-in form in Chromium', () => {
     const wrongSelector = await search('<form><input name="u"><input name="p" type="password"><button>Sign in</button></form>', { username: '#nope' });
     expect(wrongSelector.result).toEqual({ problem: { kind: 'unidentified', missing: ['oauth.signInPage.username (#nope) matches nothing visible'] } });
     for (const s of [notice, twoStep, twoSecrets, wrongSelector]) await s.page.close();
+  });
+
+  test('fields without labels in a shadow root are read from its layout (web components)', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.setContent(
+        `<x-login></x-login><script>customElements.define('x-login', class extends HTMLElement { connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<form><input name="uid" placeholder="Login"><input name="pw" type="password"><button>Log in</button></form>'; } });</script>`,
+      );
+      const result = await findSignInForm(page, { oauth: {} }, 1000);
+      expect('form' in result && (await result.form.password!.evaluate((el) => (el as HTMLInputElement).name))).toBe('pw');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a banner over the form is closed by the least a person agrees to; "Customize" and a consent "Deny" are never clicked', async () => {
+    const page = await browser.newPage();
+    try {
+      const banner = (buttons: string) =>
+        `<form><input name="u"><button id="go" type="submit">Connexion</button></form>
+        <div id="cover" style="position:fixed;inset:0;background:rgba(0,0,0,.5)"><div role="dialog" aria-modal="true" style="background:#fff;margin:5rem;padding:1rem">${buttons}</div></div>
+        <script>for (const b of document.querySelectorAll('#cover button')) b.onclick = () => { window.clicked = b.innerText; if (b.dataset.close) document.getElementById('cover').remove(); };</script>`;
+      await page.setContent(banner('<button>Paramètres</button><button data-close="1">Tout refuser</button><button data-close="1">Tout accepter</button>'));
+      expect(await uncover(page, page.locator('#go'))).toEqual(['Tout refuser']);
+      expect(await page.evaluate(() => (window as unknown as { clicked: string }).clicked)).toBe('Tout refuser');
+      await page.evaluate(() => delete (window as unknown as { clicked?: string }).clicked);
+      await page.setContent(banner('<button>Deny</button><button>Manage settings</button>'));
+      expect(await uncover(page, page.locator('#go')), 'nothing a person would choose to go on').toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { clicked?: string }).clicked)).toBeUndefined();
+    } finally {
+      await page.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 // One typed options module (src/options/options.ts): no other module of the suite reads a VDS_
-// variable, every variable the suite uses is in its list, and the README lists each; tokens reach the
+// variable, every variable the suite uses is in its list, and docs/options.md lists each; tokens reach the
 // workers through a file of the run's state folder (mode 0600), never through the environment.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,14 +34,14 @@ test("only src/options reads VDS_ variables; the command line (src/cli) only bui
   expect(offenders).toEqual([]);
 });
 
-test('every VDS_ variable the suite names is one of the options, and the README lists every option', () => {
+test('every VDS_ variable the suite names is one of the options, and docs/options.md lists every option', () => {
   const known = new Set(OPTION_VARIABLES.map((o) => o.name));
   // Names the target files and curl lines use for secrets (${VDS_CLOUD_TOKEN}, $VDS_TOKEN_FULL) are not options.
   const secretNames = /^VDS_(TOKEN_|CLOUD_|LOCAL_|SANDBOX_|CLIENT_|USERNAME|PASSWORD|OTHER_|RESTRICTED_|REDIRECT_URI|BASE_URL|GATEWAY_KEY)/;
   const named = new Set(SUITE.flatMap((f) => [...fs.readFileSync(path.join(ROOT, f), 'utf8').matchAll(/\bVDS_[A-Z_]+[A-Z]\b/g)].map((m) => m[0])));
   expect([...named].filter((n) => !known.has(n) && !secretNames.test(n)).sort()).toEqual([]);
-  // The README's table is the list, rendered (npx tsx scripts/options-doc.ts).
-  expect(blockInDocument(OPTIONS_TABLE), 'README.md: run `npx tsx scripts/options-doc.ts`').toBe(renderedBlock(OPTIONS_TABLE));
+  // The guide's table is the list, rendered (npx tsx scripts/options-doc.ts).
+  expect(blockInDocument(OPTIONS_TABLE), 'docs/options.md: run `npx tsx scripts/options-doc.ts`').toBe(renderedBlock(OPTIONS_TABLE));
 });
 
 test('the run context reaches the workers as a file readable by its owner only; the environment carries its folder, never a token', () => {

@@ -30,6 +30,7 @@ for (const server of servers) {
       target: persistent ? 'local' : (server.target as ReferenceTarget),
       variant: server.variant,
       ...(persistent ? { reset: false } : {}),
+      ...(server.targetData ? { data: server.targetData } : {}),
     });
     try {
       const target = loadTarget(reference.targetFile);

@@ -7,6 +7,9 @@
 //   - at the IPv6 literal [::1];
 //   - over HTTPS (the reference's own TLS) with a certificate of a private authority made here, given
 //     as caFile;
+//   - over HTTP/2 on TLS, HTTP/1.1 offered beside it by ALPN (Fastify's http2 with allowHTTP1), as a
+//     modern front end serves: the browser speaks HTTP/2 to it, the API requests HTTP/1.1 (undici's
+//     fetch offers no h2 by default), both to the same server;
 //   - behind nginx (Debian's package) configured as a production site, over TLS of another authority;
 //   - through a forward proxy given by HTTPS_PROXY / HTTP_PROXY, which both the API requests and the
 //     browser go through (the proxy shows both came).
@@ -88,6 +91,20 @@ test.describe('deployments', () => {
     await withReference({ target: 'local', reach: { listen: '::', host: name, tls } }, (reference) =>
       judgeClean(`deployment-https (${name})`, reference.targetFile, catalogue, browserChoice),
     );
+  });
+
+  test('deployment: HTTP/2 over TLS (h2 and http/1.1 by ALPN), a private authority given as caFile', async ({ catalogue, browserChoice }) => {
+    test.skip(!hasOpenssl, 'openssl is not installed: no certificate can be made');
+    const name = (await machineName()) ?? 'localhost';
+    const authority = makeAuthority('http2');
+    const tls = { ...authority.issue([name, 'localhost', '127.0.0.1', '::1']), ca: authority.ca };
+    await withReference({ target: 'local-signin', reach: { listen: '::', host: name, tls, http2: true } }, async (reference) => {
+      await judgeClean(`deployment-http2 (${name})`, reference.targetFile, catalogue, browserChoice);
+      // Both kinds of client reached it, each by the protocol it offered: the browser (the sign-in pages) by HTTP/2.
+      const seen = await reference.protocols();
+      expect(seen['2.0'] ?? 0, `requests by HTTP/2 (the browser): ${JSON.stringify(seen)}`).toBeGreaterThan(0);
+      expect(seen['1.1'] ?? 0, `requests by HTTP/1.1 (the API requests): ${JSON.stringify(seen)}`).toBeGreaterThan(100);
+    });
   });
 
   test('deployment: behind nginx as a production site (TLS, keep-alive, gzip, buffering, its own error pages)', async ({ catalogue, browserChoice }) => {

@@ -8,7 +8,7 @@
 // fault, a changed check), every check (of the core class first, for a fault of the spec). A fault
 // nothing catches fails here, and so fails npm test.
 //
-// A fault that breaks only the profile must never fail core (README: a core failure always means the
+// A fault that breaks only the profile must never fail core (docs/checks.md: a core failure always means the
 // spec is broken): against each, every core check that can see it runs too (core-reach.ts), and the
 // test fails on any core failure.
 import { keysPattern, requirementsPattern } from '../../../src/catalogue/selection';

@@ -71,10 +71,11 @@ test('bad flags and values: one line naming the problem and the valid values, ex
     [
       ['--prot', '1'],
       {},
-      /Unknown option '--prot' \(valid: --port, --host, --tls-cert, --tls-key, --mode, --fault, --variant, --latency-ms, --route-latency, --list-faults, --list-variants/,
+      /Unknown option '--prot' \(valid: --port, --host, --tls-cert, --tls-key, --http2, --mode, --fault, --variant, --latency-ms, --route-latency, --list-faults, --list-variants/,
     ],
     [['--variant', 'nope'], {}, /Unknown --variant 'nope' \(valid: none, quiet-month, .*; see --list-variants\)/],
     [['--variant'], {}, /Option --variant needs a value/],
+    [['--http2'], {}, /--http2 needs --tls-cert and --tls-key/],
     [[], { VDS_REFERENCE_VARIANT: 'nope' }, /Unknown VDS_REFERENCE_VARIANT 'nope' \(valid: none, quiet-month, /],
     [['--latency-ms', 'abc'], {}, /Invalid --latency-ms 'abc' \(valid: an integer number of ms, 0 or more\)/],
     [['--latency-ms', '-5'], {}, /Invalid --latency-ms '-5'/],

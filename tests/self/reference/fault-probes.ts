@@ -1087,6 +1087,10 @@ export const PROBES: Record<FaultName, Probe> = {
   'geojson-content-type-text-plain': {
     check: async (h) => /^application\/(geo\+)?json/.test((await h.get(`/v3/cars/${RICH}/locations.geojson?limit=1`, await h.alice())).contentType),
   },
+  // Run with its variant (signin-keycloak): the login page's redirect after sign-in.
+  'keycloak-redirect-drops-state': { check: async (h) => (await h.signIn({ state: 'kc 7/&' })).location?.searchParams.get('state') === 'kc 7/&' },
+  // Run with its variant (signin-cookie-banner): the form behind the banner signs in.
+  'signin-banner-form-dead': { check: async (h) => typeof (await h.signIn({ state: 'b' })).location?.searchParams.get('code') === 'string' },
   'signin-page-no-form': { check: async (h) => /<form[\s\S]*name="password"/.test((await h.get('/v3/auth/auth?client_id=vds-conformance')).text) },
   'signin-page-text-plain': { check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).contentType.startsWith('text/html') },
 

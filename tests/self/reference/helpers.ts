@@ -76,6 +76,8 @@ export class Harness {
   private readonly loginField: string;
   /** Variant authorization-server-oidc: signing in goes through oidc-provider's interaction (with its cookies). */
   private readonly oidc: boolean;
+  /** Variant signin-keycloak: the login page's form posts to login-actions/authenticate, in the session its cookie names. */
+  private readonly keycloak: boolean;
 
   private constructor(
     readonly app: FastifyInstance,
@@ -88,6 +90,7 @@ export class Harness {
     this.seed = seedFor(clock.now, seedOptions(variants));
     this.loginField = variants.has('signin-form-unlabelled') ? 'login' : 'username';
     this.oidc = variants.has('authorization-server-oidc');
+    this.keycloak = variants.has('signin-keycloak');
   }
 
   /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */
@@ -152,12 +155,27 @@ export class Harness {
     if (options.scope !== undefined) form.scope = options.scope;
     if (options.state !== undefined) form.state = options.state;
     if (options.redirectUri !== undefined) form.redirect_uri = options.redirectUri;
-    let res = await this.post('/v3/auth/auth', { form });
+    let res = this.keycloak ? await this.signInThroughKeycloak(form) : await this.post('/v3/auth/auth', { form });
     // Variants signin-consent-page and signin-continue-page: a page between the password and the redirect.
     const ticket = res.status === 200 ? /name="ticket" value="([^"]+)"/.exec(res.text)?.[1] : undefined;
     if (ticket && options.consent !== 'stop') res = await this.post('/v3/auth/consent', { form: { ticket, decision: options.consent ?? 'allow' } });
     const location = typeof res.headers.location === 'string' ? new URL(res.headers.location) : null;
     return { ...res, location };
+  }
+
+  /**
+   * Variant signin-keycloak: the sign-in link shows the login page and sets its session cookie; its
+   * form (its action's session codes, its CSRF field) is posted back with that cookie.
+   */
+  private async signInThroughKeycloak(form: Record<string, string>): Promise<Res> {
+    const { username, password, ...link } = form;
+    const page = await this.get(`/v3/auth/auth?${new URLSearchParams(link).toString()}`);
+    const set = page.headers['set-cookie'];
+    const cookie = (Array.isArray(set) ? set : [String(set ?? '')]).map((line) => line.split(';')[0]).join('; ');
+    const action = /id="kc-form-login"[^>]*action="([^"]+)"/.exec(page.text)?.[1]?.replace(/&amp;/g, '&');
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1];
+    if (page.status !== 200 || !action || !csrf) return page;
+    return this.post(`/v3/auth/${action}`, { form: { username, password, csrf_token: csrf, credentialId: '' }, headers: { cookie } });
   }
 
   /**

@@ -69,6 +69,31 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'dense-history': {
+    // A position every second of the last month's trips: 28 days of the car's locations are megabytes.
+    check: async (h) => {
+      const res = await h.get(`/v3/cars/${RICH}/locations?${range(NOW - 28 * DAY, NOW)}`, await h.alice());
+      return res.status === 200 && Array.isArray(res.json) && res.json.length > 50_000 && res.text.length > 5_000_000;
+    },
+  },
+  'sandbox-other-data': {
+    mode: 'sandbox',
+    // Other ids: the primary user is 7302 (101 is nobody), and her first car has neither device nor data.
+    check: async (h) => {
+      const cars = await h.get('/v3/users/7302/cars');
+      const first = Array.isArray(cars.json) ? (cars.json[0] as { id?: number; deviceId?: unknown }) : undefined;
+      const history = first ? await h.get(`/v3/cars/${first.id}/trips?${range(NOW - 28 * DAY, NOW)}`) : undefined;
+      return (
+        (await h.get('/v3/users/101')).status === 404 &&
+        cars.status === 200 &&
+        first?.id === 210044 &&
+        first.deviceId === null &&
+        history?.status === 200 &&
+        Array.isArray(history.json) &&
+        history.json.length === 0
+      );
+    },
+  },
   'short-lived-tokens': {
     // A token says it lives 8 s, works, is refused as expired once they passed, and its refresh token renews it.
     check: async (h) => {
@@ -223,6 +248,69 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
         new URL(location, 'http://reference.test/v3/auth/auth').pathname + new URL(location, 'http://reference.test/v3/auth/auth').search,
       );
       return first.status === 303 && location.includes('login=1') && page.status === 200 && page.contentType.startsWith('text/html');
+    },
+  },
+  'signin-keycloak': {
+    // Keycloak's page: a session cookie, a form posting to login-actions/authenticate with session codes
+    // and a CSRF field, a language form; the redirect in Keycloak's order, with session_state and iss.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance&state=k1');
+      const done = await h.signIn({ state: 'k1' });
+      const names = [...(done.location?.searchParams.keys() ?? [])];
+      return (
+        page.status === 200 &&
+        String(page.headers['set-cookie']).includes('AUTH_SESSION_ID=') &&
+        /action="login-actions\/authenticate\?session_code=[^"]+&amp;execution=[^"]+&amp;client_id=vds-conformance&amp;tab_id=/.test(page.text) &&
+        page.text.includes('name="csrf_token"') &&
+        page.text.includes('id="kc-locale-form"') &&
+        done.status === 302 &&
+        names.join(',') === 'state,session_state,iss,code' &&
+        done.location?.searchParams.get('state') === 'k1'
+      );
+    },
+  },
+  'signin-ory': {
+    // Into Ory's flow: 303 to its login UI, one form with a CSRF field, the GitHub button above the fields.
+    check: async (h) => {
+      const start = await h.get('/v3/auth/auth?client_id=vds-conformance&state=o');
+      const location = String(start.headers.location ?? '');
+      const page = await h.get(`/v3/auth/${location}`);
+      return (
+        start.status === 303 &&
+        location.startsWith('ui/login?flow=') &&
+        page.status === 200 &&
+        page.text.indexOf('Sign in with GitHub') < page.text.indexOf('name="identifier"') &&
+        page.text.includes('name="csrf_token"')
+      );
+    },
+  },
+  'signin-authentik': {
+    // Into Authentik's flow executor: 302, a session cookie, and its flow API's first challenge.
+    check: async (h) => {
+      const start = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      const cookie = String(start.headers['set-cookie'] ?? '').split(';')[0];
+      const challenge = await h.get('/v3/auth/api/v3/flows/executor/default-authentication-flow/', undefined, { cookie });
+      return (
+        start.status === 302 && cookie.startsWith('authentik_session=') && (challenge.json as { component?: string })?.component === 'ak-stage-identification'
+      );
+    },
+  },
+  'signin-okta': {
+    // Okta's widget: the page is its container and the script that renders each step from the identity engine.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      return (
+        page.status === 200 && page.text.includes('id="okta-sign-in"') && page.text.includes('/idp/idx/identify') && !page.text.includes('type="password"')
+      );
+    },
+  },
+  'signin-cookie-banner': {
+    // Every page carries the banner (a modal dialog over a backdrop), shown until a choice is kept in its cookie.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      return (
+        page.status === 200 && page.text.includes('role="dialog" aria-modal="true"') && page.text.includes('>Reject all<') && page.text.includes('>Accept all<')
+      );
     },
   },
   'redirect-form-encoded': {
