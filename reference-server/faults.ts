@@ -24,6 +24,7 @@ export const FAULT_FAMILIES = [
   'authentication',
   'scopes',
   'cross-user',
+  'caches',
   'query',
   'geojson',
   'coherence',
@@ -343,6 +344,43 @@ export const FAULTS = [
       "Dissociation reads a device's owner from its user link, not from its car: anyone can dissociate another user's device linked to their car by its installer",
     breaks: 'P-DEV-403',
   },
+  {
+    name: 'associate-device-owner-unchecked',
+    family: 'cross-user',
+    description:
+      'Car association checks who owns the car, never who owns the device: another user puts a device linked to the first by its pin on their own car, taking it',
+    breaks: 'P-DEV-403',
+  },
+  {
+    name: 'dissociate-user-link-unchecked',
+    family: 'cross-user',
+    description: "Dissociation checks the owner of a device on a car only: another user's token dissociates a device linked to the first by its pin",
+    breaks: 'P-DEV-403',
+  },
+  {
+    name: 'pin-link-per-user',
+    family: 'cross-user',
+    description:
+      "Pin association counts only the token's own user's link as associated: another user giving the pin of a device linked to the first by its pin takes it (204)",
+    breaks: 'P-DEV-403',
+  },
+
+  // caches: an answer kept for another user
+  {
+    name: 'response-cache-shared',
+    family: 'caches',
+    description:
+      "One read route's successes are kept 5 s by a cache keyed by method and URL alone: right after a success, a request without a token, with a token without scopes or with another user's token gets the same answer (per route)",
+    routes: 'get',
+    breaks: 'S-AUTH-CLOUD-ONLY',
+  },
+  {
+    name: 'response-cache-by-scopes',
+    family: 'caches',
+    description:
+      "The cars' and trips' read routes keep their successes 5 s by URL and the token's scopes, not its user: another user's token with the same scopes gets the first user's car or trip",
+    breaks: 'P-ERR-FORBIDDEN',
+  },
 
   // query parameters
   { name: 'limit-ignored', family: 'query', description: 'The limit parameter is ignored', breaks: 'P-QUERY-LIMIT' },
@@ -418,6 +456,12 @@ export const FAULTS = [
     breaks: 'P-ERR-SIGNAL-NAME',
   },
   {
+    name: 'signal-name-case-insensitive',
+    family: 'query',
+    description: 'Signal names in name= are matched whatever their case: name=locksts answers the LockSts signals instead of 400 "Wrong signal name"',
+    breaks: 'P-ERR-SIGNAL-NAME',
+  },
+  {
     name: 'default-end-ten-minutes-ago',
     family: 'query',
     description: 'Without end, the default end is now minus 10 minutes instead of now',
@@ -457,6 +501,12 @@ export const FAULTS = [
     name: 'range-offset-sign-inverted',
     family: 'query',
     description: 'begin and end written with a non-zero offset have the offset added instead of subtracted',
+    breaks: 'P-QUERY-RANGE',
+  },
+  {
+    name: 'range-bound-whole-seconds',
+    family: 'query',
+    description: 'begin and end are read to the whole second (their fraction dropped): begin=...:00.999Z lists an item dated ...:00.500Z',
     breaks: 'P-QUERY-RANGE',
   },
   {
@@ -682,6 +732,19 @@ export const FAULTS = [
   { name: 'malformed-pin-500', family: 'devices', description: 'A malformed pin answers 500 instead of 400', breaks: 'P-DEV-400' },
   { name: 'unknown-device-400', family: 'devices', description: 'A well-formed device id that does not exist answers 400 instead of 404', breaks: 'P-DEV-404' },
   {
+    name: 'device-id-case-insensitive',
+    family: 'devices',
+    description:
+      "A device id is looked up whatever its case: the serial with its letters' case changed names that device (dissociating vdsref0101 dissociates VDSREF0101)",
+    breaks: 'P-DEV-404',
+  },
+  {
+    name: 'pin-failures-per-user',
+    family: 'devices',
+    description: "Failed pin attempts are counted per device and user: another user's wrong pins never count towards a device's lock, so two accounts guess on",
+    breaks: 'P-DEV-403',
+  },
+  {
     name: 'pin-lockout-right-pin-accepted',
     family: 'devices',
     description: 'After 3 failed pin attempts only wrong pins are refused (403); the right pin still associates',
@@ -815,6 +878,25 @@ export const FAULTS = [
     name: 'car-create-empty-plate-refused',
     family: 'car-creation',
     description: 'An empty numberPlate is refused (a blank plate fails the plate check)',
+    breaks: 'P-CREATE-BODY',
+  },
+  {
+    name: 'car-create-body-user-id',
+    family: 'car-creation',
+    description: "Car creation takes a userId member of the body over the path's user: a car offered another user's id is created for that user",
+    breaks: 'S-ENDPOINT-PURPOSE',
+  },
+  {
+    name: 'car-create-body-id',
+    family: 'car-creation',
+    description: "Car creation takes an id member of the body as the new car's id: a car offered another car's id replaces that car (another user's too)",
+    breaks: 'S-CAR-ID',
+  },
+  {
+    name: 'car-create-body-members',
+    family: 'car-creation',
+    description:
+      "Car creation copies the body's other members of the car record onto the new car (deviceId, cardbId, creationDate, lastUpdateDate), setting only id and userId itself",
     breaks: 'P-CREATE-BODY',
   },
 

@@ -256,6 +256,20 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Conflicts and decisions (GeoJSON content type)',
   },
   {
+    name: 'car-body-strict',
+    description:
+      'A car creation body with a member the profile does not list for it (an id, a userId, a deviceId, dates) is refused: 400 PARAMETERS_ERROR naming the member',
+    allowedBy:
+      'v3-profile.md § Query parameters (car creation body: its members listed, other members not stated) and § Errors (car creation body invalid: 400); docs/REQUIREMENTS.md § Decisions of the suite (members the creation body does not take: refused or ignored)',
+  },
+  {
+    name: 'car-body-user-id-checked',
+    description:
+      "A car creation body whose userId names another user than the path's is refused as that user's (403 AUTHORIZATION_ERROR \"Token can't access this user\"); its other unknown members are ignored",
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication (a token unable to access a given user: 403 AUTHORIZATION_ERROR); docs/REQUIREMENTS.md § Decisions of the suite (members the creation body does not take: refused or ignored)',
+  },
+  {
     name: 'associate-unknown-car-400',
     description: 'Associating a device with a well-formed carId that does not exist answers 400 PARAMETERS_ERROR instead of 404',
     allowedBy: 'v3-profile.md § Conflicts and decisions (unknown carId when associating a device)',

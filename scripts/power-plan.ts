@@ -39,12 +39,13 @@ function targetDataOf(names: string[]): { targetData?: Record<string, string | n
 /**
  * What each conforming server cannot show, and so may leave not run (every other check must run
  * and pass). A server that keeps its state: the second run finds the pin device associated (no
- * documented request undoes a user association) and the lockable device locked (its malformed pin,
- * sent last, is still judged: 400, or 403 for the lock the run's first attempt met).
+ * documented request undoes a user association: the run makes no link of its own to offer the second
+ * user either) and the lockable device locked (its malformed pin, sent last, is still judged: 400, or
+ * 403 for the lock the run's first attempt met).
  */
 export const MAY_NOT_RUN: Record<string, string[]> = {
   'quiet-month': ['QUERY-RANGE-DEFAULT', 'QUERY-LIMIT-DEFAULT-RANGE'],
-  'persistent-second-run': ['CORE-DEVICE-PIN', 'DEV-PIN-ASSOCIATE', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
+  'persistent-second-run': ['CORE-DEVICE-PIN', 'DEV-PIN-ASSOCIATE', 'DEV-PIN-LINK-CROSS-USER', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
 };
 
 /** The target on which a set of variants shows: a sandbox, the sign-in page, or the cloud API. */

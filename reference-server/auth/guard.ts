@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError, internalError, REWORDED_TIP_PREFIX } from '../http/errors';
+import { answerFromCache } from '../http/response-cache';
 import type { RouteKey } from '../route-keys';
 import { findApplication, SCOPES, type Scope } from './clients';
 import { requiredScopes, sandboxOpen } from './scopes';
@@ -178,6 +179,9 @@ function checkOwner<R>(route: RouteKey, resource: Owned<R>, token: AccessToken, 
 
 type Step = 'auth' | 'scope' | 'load' | 'access' | 'query';
 
+/** The routes fault response-cache-by-scopes caches: the cars' and the trips' read routes. */
+const CACHED_BY_SCOPES = /^GET \/(cars|trips)\//;
+
 function stepOrder(ctx: AppContext): Step[] {
   const { faults } = ctx;
   // fault auth-checked-after-existence: the id lookup runs before the auth middleware.
@@ -204,6 +208,9 @@ export async function runRoute<R = undefined, Q = undefined>(
     (ctx.mode === 'sandbox' && sandboxOpen(steps.route, ctx.faults)) ||
     // fault status-route-unprotected: the route was registered without the auth hook.
     (steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-route-unprotected'));
+  // fault response-cache-shared (per route): a cache in front of the route keeps its successes by method
+  // and URL, and answers them again to whoever asks meanwhile, before any check.
+  if (ctx.faults.on('response-cache-shared', steps.route) && answerFromCache(ctx.store, `${request.method} ${request.url}`, request, reply)) return reply;
   let token: AccessToken | null = null;
   let resource: Owned<R> | undefined;
   let query: Q = undefined as Q;
@@ -212,6 +219,11 @@ export async function runRoute<R = undefined, Q = undefined>(
       case 'auth':
         // Sandbox read routes ignore any Authorization header (profile: "may ignore it").
         if (!open) token = await authenticate(request, ctx, steps.route);
+        // fault response-cache-by-scopes: the cars and trips routes' successes are cached once the token is
+        // authenticated, by URL and the token's scopes (what the answer was thought to depend on), not its user.
+        if (token && CACHED_BY_SCOPES.test(steps.route) && ctx.faults.has('response-cache-by-scopes')) {
+          if (answerFromCache(ctx.store, `${request.method} ${request.url} ${[...token.scopes].sort().join(' ')}`, request, reply)) return reply;
+        }
         // fault status-says-token-expired: this route compares the expiry (ms) with a clock in seconds, so every token has expired.
         if (token && steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-says-token-expired')) {
           throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');

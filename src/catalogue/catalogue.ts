@@ -452,6 +452,8 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
   if (e.judges !== undefined && e.judges !== 'errors-seen') throw new CatalogueError(`${where}: "judges" can only be errors-seen`);
   if (e.lane !== undefined && (!['second', 'lockable-device'].includes(e.lane) || e.per !== 'once' || e.group !== 'devices'))
     throw new CatalogueError(`${where}: "lane" can only be second or lockable-device, on a device check made once (per: once, group: devices)`);
+  // A decision of the suite is the profile class's: core asserts only what the spec states.
+  if (e.decision !== undefined && e.class !== 'profile') throw new CatalogueError(`${where}: only a profile requirement rests on a decision of the suite`);
   const params = Object.fromEntries(Object.entries(e).filter(([k]) => !REQUIREMENT_KEYS.has(k)));
   const envs = e.env ? [e.env] : ['cloud', 'sandbox'];
   return {

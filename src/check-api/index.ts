@@ -11,7 +11,16 @@ export * from './near-miss';
 export { NoAnswerError, type ApiResponse } from '../transport/api';
 export { errorProvokers, errorStatusesOf, resourceParam, type Route } from '../catalogue/catalogue';
 export { expandDeep, expandTemplate, rawBody, rfc3339, unknownIdLike } from '../catalogue/templates';
-export { canonicalJson, checkContract, describeViolations, documentedKey, documentedOnly } from '../schemas/validate';
+export {
+  canonicalJson,
+  checkContract,
+  describeViolations,
+  documentedKey,
+  documentedOnly,
+  isRfc3339DateTime,
+  memberSchemas,
+  type MemberSchema,
+} from '../schemas/validate';
 export type { DataKey } from '../setup/run-context';
 export { SCOPES, type TokenKey } from '../setup/target';
 export {

@@ -14,6 +14,10 @@ import * as deviceAccess from './device-access';
 import * as lifecycle from './device-lifecycle';
 import * as pins from './pin-attempts';
 import * as word from './token-word';
+import * as caches from './shared-cache';
+import * as members from './car-members';
+import * as exact from './exact-values';
+import { deviceStateCrossUser } from './device-state-cross-user';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -40,6 +44,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'query-range-equal': query.queryRangeEqual,
   'query-date-forms': query.queryDateForms,
   'query-pairs': queryPairs,
+  'query-date-exact': exact.queryDateExact,
   'query-range-geojson': query.queryRangeGeojson,
   'query-range-stats': query.queryRangeStats,
   'stats-bounds': query.statsBounds,
@@ -69,12 +74,15 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'car-create': carCreation.carCreate,
   'car-create-read-back': carCreation.carCreateReadBack,
   'car-create-invalid': carCreation.carCreateInvalid,
+  'core-car-create-owner': members.coreCarCreateOwner,
+  'car-create-server-members': members.carCreateServerMembers,
   'device-forbidden': deviceAccess.deviceForbidden,
   'device-pin-malformed': pins.devicePinMalformed,
   'device-car-associate': lifecycle.deviceCarAssociate,
   'device-car-associate-again': lifecycle.deviceCarAssociateAgain,
   'device-car-associate-race': lifecycle.deviceCarAssociateRace,
   'device-cross-user': deviceAccess.deviceCrossUser,
+  'device-state-cross-user': deviceStateCrossUser,
   'device-dissociate': lifecycle.deviceDissociate,
   'device-dissociate-again': lifecycle.deviceDissociateAgain,
   'device-dissociate-race': lifecycle.deviceDissociateRace,
@@ -84,6 +92,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'device-pin-wrong': pins.devicePinWrong,
   'device-pin-lockout': pins.devicePinLockout,
   'device-bad-car': lifecycle.deviceBadCar,
+  'device-id-exact': exact.deviceIdExact,
   'core-signin-page': auth.coreSigninPage,
   'core-token-endpoint': auth.coreTokenEndpoint,
   'no-password-grant': auth.noPasswordGrant,
@@ -113,6 +122,8 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-lifetime-kept': word.tokenLifetimeKept,
   'token-scopes-kept': word.tokenScopesKept,
   'token-refresh-no-wider': word.tokenRefreshNoWider,
+  'core-no-shared-cache': caches.coreNoSharedCache,
+  'no-shared-cache': caches.noSharedCache,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
 };

@@ -53,14 +53,21 @@ function usedUp(ctx: CheckContext): NotRun {
  * spec's requirement (a success) and the profile's (204, no body) judge the same answer. It comes
  * before every other association of the device in the run (catalogue order: DEV-ASSOCIATED-BY-PIN
  * after it), since on a server that keeps a device's link to its user once it was on their car, any
- * earlier association would leave the device associated for good.
+ * earlier association would leave the device associated for good. `whileLinked` runs while the link
+ * the association made is there, before the device is freed again (what the link leaves, tried by
+ * another user: device-state-cross-user.ts); it is not run when an earlier check made the association
+ * (the link is gone), nor when the association did not succeed. Returns the association's answer, and
+ * whether this call made it.
  */
-async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
+export async function associateByPinOnce(
+  ctx: CheckContext,
+  whileLinked?: (res: ApiResponse) => Promise<void>,
+): Promise<{ res: ApiResponse; madeHere: boolean }> {
   const done = readRunState<ApiResponse | undefined>(ctx.run, PIN_ASSOCIATION, undefined);
   if (done) {
     ctx.api.exchanges.push(done.exchange);
     ctx.warn("judged on the answer to the run's one pin association of data.freeDeviceId (made by the first check that needed it)");
-    return done;
+    return { res: done, madeHere: false };
   }
   const device = ctx.data('freeDeviceId');
   const pin = ctx.data('devicePin');
@@ -69,7 +76,8 @@ async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
     // The answer as ApiClient gave it (plain JSON), kept in the run's state for every check that judges it.
     const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
     writeRunState(ctx.run, PIN_ASSOCIATION, res);
-    return res;
+    if (whileLinked && statusMatches(res.status, '2xx')) await whileLinked(res);
+    return { res, madeHere: true };
   } finally {
     await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
   }
@@ -78,7 +86,7 @@ async function associateByPinOnce(ctx: CheckContext): Promise<ApiResponse> {
 /** Pin association: a success (the spec: expectStatus 2xx) or 204 with no body (the profile). */
 export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
-  const res = await associateByPinOnce(ctx);
+  const { res } = await associateByPinOnce(ctx);
   // No documented request undoes a user association: on a server that keeps its state between
   // runs, the device an earlier run associated stays associated (409 "already associated").
   if (res.status === 409 && !ctx.run.freshState) throw usedUp(ctx);
@@ -96,7 +104,8 @@ export async function devicePinAssociate(ctx: CheckContext): Promise<void> {
 // Failed pin attempts count towards the three-attempt lock and nothing documented resets them, so
 // every attempt a run makes goes to data.lockableDeviceId, the device the target file offers for
 // it, and is recorded (src/setup/run-state.ts), in catalogue order: a wrong pin, then the wrong pins
-// still needed for the lock sent together, then the right pin (refused: locked), and a malformed pin
+// still needed for the lock sent together (the last of them by the second user, where there is one:
+// the lock is the device's, not one user's), then the right pin (refused: locked), and a malformed pin
 // last. The wrong pins are the right pin's near-misses (check-api near-miss.ts), as a user mistypes it
 // and an attacker guesses around it: first the pin with a leading zero (a server comparing pins as
 // numbers takes it), then a digit changed, two swapped and every digit changed, together. A pin of
@@ -111,6 +120,8 @@ type PinKind = 'malformed' | 'wrong' | 'near' | 'right';
 interface PinAttempt {
   kind: PinKind;
   status: number;
+  /** Sent with the second user's token (else the primary's). */
+  byOtherUser?: boolean;
 }
 const PIN_ATTEMPTS = 'pin-attempts';
 const MALFORMED_PIN = 'not-a-pin';
@@ -142,11 +153,12 @@ function wrongPins(ctx: CheckContext): { first: PinToTry; sameLength: PinToTry[]
   return { first: { kind: 'near', pin: zero.value, what: `the pin with ${PIN_NEAR_MISS_WORDS['leading-zero']}` }, sameLength };
 }
 
-async function attemptPin(ctx: CheckContext, kind: 'malformed' | 'right' | PinToTry): Promise<ApiResponse> {
+async function attemptPin(ctx: CheckContext, kind: 'malformed' | 'right' | PinToTry, byOtherUser = false): Promise<ApiResponse> {
   const device = ctx.data('lockableDeviceId');
   const pin = kind === 'malformed' ? MALFORMED_PIN : kind === 'right' ? ctx.data('lockableDevicePin') : kind.pin;
-  const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin } });
-  writeRunState(ctx.run, PIN_ATTEMPTS, [...pinAttempts(ctx), { kind: typeof kind === 'string' ? kind : kind.kind, status: res.status }]);
+  const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin }, ...(byOtherUser ? { token: 'otherUser' as const } : {}) });
+  const attempt: PinAttempt = { kind: typeof kind === 'string' ? kind : kind.kind, status: res.status, ...(byOtherUser ? { byOtherUser } : {}) };
+  writeRunState(ctx.run, PIN_ATTEMPTS, [...pinAttempts(ctx), attempt]);
   return res;
 }
 
@@ -215,8 +227,10 @@ export async function devicePinMalformed(ctx: CheckContext): Promise<void> {
 
 /**
  * The wrong pins still needed for three failures, sent together (as an attacker guessing pins sends
- * them): each is refused with 400 until three attempts have failed; then even the right pin is 403.
- * A server that counts failures as read-then-write loses the concurrent ones, and never locks.
+ * them), the last of them with the second user's token where there is one (an attacker with two
+ * accounts): each is refused with 400 until three attempts have failed; then even the right pin is
+ * 403. A server that counts failures as read-then-write loses the concurrent ones, and one that counts
+ * them per user as well as per device never adds the second user's: neither locks.
  */
 export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
@@ -224,10 +238,13 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   // On a server that keeps its state, the run's first attempt already met an earlier run's lock: spend no more.
   if (!ctx.run.freshState && pinAttempts(ctx).some((a) => a.status === 403)) throw lockedBefore();
   const before = failuresSoFar(ctx);
-  // The wrong pins of the pin's length still needed for three sure failures (those after the ones spent).
+  // The wrong pins of the pin's length still needed for three sure failures (those after the ones spent),
+  // the last of them by the second user where there is one.
   const spent = pinAttempts(ctx).filter((a) => a.kind === 'wrong').length;
   const pins = wrongPins(ctx).sameLength.slice(spent, spent + Math.max(0, 3 - before.certain));
-  const answers = await Promise.all(pins.map((p) => attemptPin(ctx, p)));
+  const twoUsers = Boolean(ctx.run.tokens.otherUser);
+  if (!twoUsers) ctx.warn('tokens.otherUser is not available: every wrong pin was sent by the primary user (a lock counted per user would not show)');
+  const answers = await Promise.all(pins.map((p, i) => attemptPin(ctx, p, twoUsers && i === pins.length - 1)));
   const accepted = answers.findIndex((res) => statusMatches(res.status, '2xx'));
   if (accepted >= 0) await wronglyAssociated(ctx, answers[accepted], pins[accepted].what);
   answers.forEach((res, i) => {
@@ -253,8 +270,8 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   if (statusMatches(locked.status, '2xx')) {
     await ctx.call(route(ctx, DISSOCIATE), { ids: { deviceId: ctx.data('lockableDeviceId') } }).catch(() => undefined); // undone at once
     fail({
-      expected: `after three failed attempts (${answers.length} of them sent together), the device refuses pin association: 403 AUTHORIZATION_ERROR, even for the right pin`,
-      actual: `status ${locked.status}: the device was associated (were the failures sent together all counted?)`,
+      expected: `after three failed attempts (${answers.length} of them sent together${twoUsers ? ', the last by the second user' : ''}), the device refuses pin association: 403 AUTHORIZATION_ERROR, even for the right pin`,
+      actual: `status ${locked.status}: the device was associated (were the failures sent together all counted${twoUsers ? ", the second user's too" : ''}?)`,
       exchange: locked.exchange,
     });
   }

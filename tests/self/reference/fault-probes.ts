@@ -319,8 +319,49 @@ export const PROBES: Record<FaultName, Probe> = {
       );
     },
   },
+  'associate-device-owner-unchecked': {
+    // A device alice linked to herself by its pin: bob cannot put it on his car.
+    check: async (h) => {
+      if ((await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token: await h.alice() })).status !== 204) return false;
+      const res = await h.post(`/v3/devices/VDSREF0105/associate?carId=${BOB_BARE}`, { token: await h.bob() });
+      return (
+        isError(res, 403, 'AUTHORIZATION_ERROR', "Token can't access this user") && (await h.get(`/v3/cars/${BOB_BARE}`, await h.bob())).json.deviceId === null
+      );
+    },
+  },
+  'dissociate-user-link-unchecked': {
+    // A device alice linked to herself by its pin: bob cannot dissociate it.
+    check: async (h) => {
+      if ((await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token: await h.alice() })).status !== 204) return false;
+      return isError(await h.post('/v3/devices/VDSREF0105/dissociate', { token: await h.bob() }), 403, 'AUTHORIZATION_ERROR', "Token can't access this user");
+    },
+  },
+  'pin-link-per-user': {
+    // A device alice linked to herself by its pin: bob's right pin is refused (already associated), and it stays hers.
+    check: async (h) => {
+      if ((await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token: await h.alice() })).status !== 204) return false;
+      const res = await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token: await h.bob() });
+      return res.status === 409 && (await h.post('/v3/devices/VDSREF0105/dissociate', { token: await h.alice() })).status === 204;
+    },
+  },
   'cross-user-user-readable': {
     check: async (h) => isError(await h.get(`/v3/users/${BOB}`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this user"),
+  },
+
+  // caches
+  'response-cache-shared': {
+    // Right after alice's success, the same URL without a token: refused, not her answer again.
+    check: async (h, route) => {
+      if ((await callRoute(h, route, await h.alice())).status !== 200) return false;
+      return (await h.request(caseOf(h, route).method, caseOf(h, route).own)).status === 401;
+    },
+  },
+  'response-cache-by-scopes': {
+    // Right after alice's success, bob's token (the same scopes) on her car: refused, not her car.
+    check: async (h) => {
+      if ((await h.get(`/v3/cars/${RICH}`, await h.alice())).status !== 200) return false;
+      return isError(await h.get(`/v3/cars/${RICH}`, await h.bob()), 403, 'AUTHORIZATION_ERROR', "Token can't access this car");
+    },
   },
 
   // query
@@ -428,6 +469,9 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) =>
       isError(await h.get(`/v3/cars/${RICH}/signals?name=LockSts,NoSuchSignal`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Wrong signal name'),
   },
+  'signal-name-case-insensitive': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/signals?name=locksts`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Wrong signal name'),
+  },
   'default-end-ten-minutes-ago': {
     // The latest location of the rich car is a minute before now: inside the default range.
     check: async (h) => {
@@ -472,6 +516,20 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'range-offset-dropped': { check: (h) => sameLocationsWithOffset(h, 330) },
   'range-offset-sign-inverted': { check: (h) => sameLocationsWithOffset(h, -420) },
+  'range-bound-whole-seconds': {
+    // begin a fraction of a second after a location: that location is not listed.
+    check: async (h) => {
+      const at = h.seed.histories.get(RICH)!.locations.at(-20)!.date;
+      const begin = Math.floor(at / 1000) * 1000 + 999;
+      const listed = (
+        await h.get(
+          `/v3/cars/${RICH}/locations?begin=${encodeURIComponent(new Date(begin).toISOString())}&end=${encodeURIComponent(iso(begin + 600_000))}`,
+          await h.alice(),
+        )
+      ).json as any[];
+      return at < begin && listed.length > 0 && listed.every((l) => Date.parse(l.date) >= begin);
+    },
+  },
   'inclusive-end-only': {
     check: async (h) => {
       const trip = (await tripsOf(h, '')).at(-2);
@@ -737,6 +795,13 @@ export const PROBES: Record<FaultName, Probe> = {
   'unknown-device-400': {
     check: async (h) => (await h.post('/v3/devices/VDSREF9999/dissociate', { token: await h.alice() })).status === 404,
   },
+  'device-id-case-insensitive': {
+    // The serial in lower case names no device: 404, and the seeded device stays on its car.
+    check: async (h) => {
+      const res = await h.post('/v3/devices/vdsref0001/dissociate', { token: await h.alice() });
+      return res.status === 404 && (await h.get(`/v3/cars/${RICH}`, await h.alice())).json.deviceId === 'VDSREF0001';
+    },
+  },
   'associate-check-then-act': {
     check: async (h) => {
       // Two associations of one free device sent together: one wins, the other finds it associated.
@@ -756,6 +821,14 @@ export const PROBES: Record<FaultName, Probe> = {
       const token = await h.alice();
       await Promise.all([1, 2, 3].map(() => h.post('/v3/devices/VDSREF0104/associate?pin=0000', { token })));
       return isError(await h.post('/v3/devices/VDSREF0104/associate?pin=8642', { token }), 403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts');
+    },
+  },
+  'pin-failures-per-user': {
+    // Two wrong pins by alice and one by bob lock the device: alice's right pin is then refused.
+    check: async (h) => {
+      const [alice, bob] = [await h.alice(), await h.bob()];
+      for (const token of [alice, alice, bob]) if ((await h.post('/v3/devices/VDSREF0106/associate?pin=111111', { token })).status !== 400) return false;
+      return (await h.post('/v3/devices/VDSREF0106/associate?pin=271828', { token: alice })).status === 403;
     },
   },
   'pin-lockout-right-pin-accepted': {
@@ -865,6 +938,30 @@ export const PROBES: Record<FaultName, Probe> = {
   'car-create-empty-name-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, name: '' })).status === 201 },
   'car-create-empty-plate-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, numberPlate: '' })).status === 201 },
   'created-car-ignores-timezone': { check: async (h) => (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'Asia/Tokyo' },
+  'car-create-body-user-id': {
+    // A body naming bob as userId: the car is alice's (the path's user), and bob's list does not hold it.
+    check: async (h) => {
+      const res = await createCar(h, { ...VALID_CAR, model: 'Owner probe', userId: BOB });
+      const bobs = (await h.get(`/v3/users/${BOB}/cars`, await h.bob())).json as any[];
+      return res.status === 201 && res.json.userId === ALICE && !bobs.some((c) => c.model === 'Owner probe');
+    },
+  },
+  'car-create-body-id': {
+    // A body offering bob's car's id: the new car gets an id of its own, bob's car stays his.
+    check: async (h) => {
+      const res = await createCar(h, { ...VALID_CAR, id: BOB_CAR });
+      const bobs = (await h.get(`/v3/users/${BOB}/cars`, await h.bob())).json as any[];
+      return res.status === 201 && res.json.id !== BOB_CAR && bobs.some((c) => c.id === BOB_CAR && c.model !== VALID_CAR.model);
+    },
+  },
+  'car-create-body-members': {
+    // A body offering the server's members: the new car keeps none of them.
+    check: async (h) => {
+      const res = await createCar(h, { ...VALID_CAR, deviceId: 'VDSREF0003', cardbId: 7, creationDate: '2001-02-03T04:05:06+00:00' });
+      const car = (await h.get(`/v3/cars/${res.json.id}`, await h.alice())).json;
+      return res.status === 201 && car.deviceId === null && car.cardbId !== 7 && !car.creationDate.startsWith('2001');
+    },
+  },
 
   // token endpoint
   'auth-code-reusable': {

@@ -426,6 +426,22 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'car-body-strict': {
+    // A creation body with a member the profile does not list for it is refused with 400.
+    check: async (h) => {
+      const res = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token: await h.alice(), json: { make: 'Renault', model: 'Clio', cardbId: 7 } });
+      return res.status === 400 && firstError(res).type === 'PARAMETERS_ERROR';
+    },
+  },
+  'car-body-user-id-checked': {
+    // A creation body naming another user as userId is refused as that user's; other unknown members are ignored.
+    check: async (h) => {
+      const token = await h.alice();
+      const bob = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token, json: { make: 'Renault', model: 'Clio', userId: SEED_IDS.bob } });
+      const other = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token, json: { make: 'Renault', model: 'Clio', cardbId: 7 } });
+      return bob.status === 403 && firstError(bob).message === "Token can't access this user" && other.status === 201;
+    },
+  },
   'associate-unknown-car-400': {
     check: async (h) => {
       const res = await h.post('/v3/devices/VDSREF0101/associate?carId=424242', { token: await h.alice() });
