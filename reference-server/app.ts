@@ -12,6 +12,7 @@ import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
 import { clientErrorHandler } from './http/client-error';
 import { closeIdleConnections } from './http/idle-close';
+import { remember } from './http/response-cache';
 import { ApiError, fromFrameworkError, LegacyError, parametersError, sendApiError, sendLegacyError } from './http/errors';
 import { carsRoutes } from './routes/cars';
 import { controlRoutes } from './routes/control';
@@ -49,6 +50,7 @@ export function seedOptions(variants: Variants): SeedOptions {
     fleetAccount: variants.has('fleet-account'),
     denseMonth: variants.has('dense-history'),
     otherIds: variants.has('sandbox-other-data'),
+    encodedPasswords: variants.has('encoded-credentials'),
   };
 }
 
@@ -108,8 +110,10 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
 
   // Each request reaches fault guards of its own (switches.ts); traced, its answer names them.
   app.addHook('onRequest', (_request, _reply, done) => trackRequestGuards(done));
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (faults.tracing) reply.header(FAULT_GUARDS_HEADER, guardsOfThisRequest().join(','));
+    // faults of family caches: a success of a read route that looked the cache up is kept (http/response-cache.ts).
+    remember(ctx.store, request, reply, payload);
     return payload;
   });
 

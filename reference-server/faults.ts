@@ -24,6 +24,7 @@ export const FAULT_FAMILIES = [
   'authentication',
   'scopes',
   'cross-user',
+  'caches',
   'query',
   'geojson',
   'coherence',
@@ -186,6 +187,12 @@ export const FAULTS = [
     breaks: 'P-ERR-AUTH-EXPIRED',
   },
   {
+    name: 'expired-token-revoked',
+    family: 'authentication',
+    description: 'An expired token answers 403 "Token has been revoked" (the two refusals share one message)',
+    breaks: 'P-ERR-AUTH-EXPIRED',
+  },
+  {
     name: 'auth-checked-after-existence',
     family: 'authentication',
     description: 'Unknown ids answer 404 before authentication is checked (existence leak)',
@@ -196,6 +203,12 @@ export const FAULTS = [
     family: 'authentication',
     description: 'An unknown token answers 403 AUTHORIZATION_ERROR "Token has been revoked" instead of 401 "Invalid token"',
     breaks: 'P-ERR-AUTH-INVALID',
+  },
+  {
+    name: 'refresh-token-as-access',
+    family: 'authentication',
+    description: 'A refresh token is taken as a bearer token (one table of tokens, their kind never read): it reads what its grant does',
+    breaks: 'S-AUTH-BEARER',
   },
   {
     name: 'bearer-scheme-not-checked',
@@ -331,6 +344,43 @@ export const FAULTS = [
       "Dissociation reads a device's owner from its user link, not from its car: anyone can dissociate another user's device linked to their car by its installer",
     breaks: 'P-DEV-403',
   },
+  {
+    name: 'associate-device-owner-unchecked',
+    family: 'cross-user',
+    description:
+      'Car association checks who owns the car, never who owns the device: another user puts a device linked to the first by its pin on their own car, taking it',
+    breaks: 'P-DEV-403',
+  },
+  {
+    name: 'dissociate-user-link-unchecked',
+    family: 'cross-user',
+    description: "Dissociation checks the owner of a device on a car only: another user's token dissociates a device linked to the first by its pin",
+    breaks: 'P-DEV-403',
+  },
+  {
+    name: 'pin-link-per-user',
+    family: 'cross-user',
+    description:
+      "Pin association counts only the token's own user's link as associated: another user giving the pin of a device linked to the first by its pin takes it (204)",
+    breaks: 'P-DEV-403',
+  },
+
+  // caches: an answer kept for another user
+  {
+    name: 'response-cache-shared',
+    family: 'caches',
+    description:
+      "One read route's successes are kept 5 s by a cache keyed by method and URL alone: right after a success, a request without a token, with a token without scopes or with another user's token gets the same answer (per route)",
+    routes: 'get',
+    breaks: 'S-AUTH-CLOUD-ONLY',
+  },
+  {
+    name: 'response-cache-by-scopes',
+    family: 'caches',
+    description:
+      "The cars' and trips' read routes keep their successes 5 s by URL and the token's scopes, not its user: another user's token with the same scopes gets the first user's car or trip",
+    breaks: 'P-ERR-FORBIDDEN',
+  },
 
   // query parameters
   { name: 'limit-ignored', family: 'query', description: 'The limit parameter is ignored', breaks: 'P-QUERY-LIMIT' },
@@ -406,6 +456,12 @@ export const FAULTS = [
     breaks: 'P-ERR-SIGNAL-NAME',
   },
   {
+    name: 'signal-name-case-insensitive',
+    family: 'query',
+    description: 'Signal names in name= are matched whatever their case: name=locksts answers the LockSts signals instead of 400 "Wrong signal name"',
+    breaks: 'P-ERR-SIGNAL-NAME',
+  },
+  {
     name: 'default-end-ten-minutes-ago',
     family: 'query',
     description: 'Without end, the default end is now minus 10 minutes instead of now',
@@ -445,6 +501,12 @@ export const FAULTS = [
     name: 'range-offset-sign-inverted',
     family: 'query',
     description: 'begin and end written with a non-zero offset have the offset added instead of subtracted',
+    breaks: 'P-QUERY-RANGE',
+  },
+  {
+    name: 'range-bound-whole-seconds',
+    family: 'query',
+    description: 'begin and end are read to the whole second (their fraction dropped): begin=...:00.999Z lists an item dated ...:00.500Z',
     breaks: 'P-QUERY-RANGE',
   },
   {
@@ -670,6 +732,19 @@ export const FAULTS = [
   { name: 'malformed-pin-500', family: 'devices', description: 'A malformed pin answers 500 instead of 400', breaks: 'P-DEV-400' },
   { name: 'unknown-device-400', family: 'devices', description: 'A well-formed device id that does not exist answers 400 instead of 404', breaks: 'P-DEV-404' },
   {
+    name: 'device-id-case-insensitive',
+    family: 'devices',
+    description:
+      "A device id is looked up whatever its case: the serial with its letters' case changed names that device (dissociating vdsref0101 dissociates VDSREF0101)",
+    breaks: 'P-DEV-404',
+  },
+  {
+    name: 'pin-failures-per-user',
+    family: 'devices',
+    description: "Failed pin attempts are counted per device and user: another user's wrong pins never count towards a device's lock, so two accounts guess on",
+    breaks: 'P-DEV-403',
+  },
+  {
     name: 'pin-lockout-right-pin-accepted',
     family: 'devices',
     description: 'After 3 failed pin attempts only wrong pins are refused (403); the right pin still associates',
@@ -688,6 +763,12 @@ export const FAULTS = [
     description:
       'A wrong pin is counted read-modify-write around an awaited audit write: wrong pins sent together count once, and the lock after three failures does not come',
     breaks: 'P-DEV-403',
+  },
+  {
+    name: 'pin-compared-as-number',
+    family: 'devices',
+    description: 'The pin is read as a number (any digits) and compared numerically: the pin with a leading zero associates the device',
+    breaks: 'P-DEV-400',
   },
   {
     name: 'pin-association-500',
@@ -799,6 +880,25 @@ export const FAULTS = [
     description: 'An empty numberPlate is refused (a blank plate fails the plate check)',
     breaks: 'P-CREATE-BODY',
   },
+  {
+    name: 'car-create-body-user-id',
+    family: 'car-creation',
+    description: "Car creation takes a userId member of the body over the path's user: a car offered another user's id is created for that user",
+    breaks: 'S-ENDPOINT-PURPOSE',
+  },
+  {
+    name: 'car-create-body-id',
+    family: 'car-creation',
+    description: "Car creation takes an id member of the body as the new car's id: a car offered another car's id replaces that car (another user's too)",
+    breaks: 'S-CAR-ID',
+  },
+  {
+    name: 'car-create-body-members',
+    family: 'car-creation',
+    description:
+      "Car creation copies the body's other members of the car record onto the new car (deviceId, cardbId, creationDate, lastUpdateDate), setting only id and userId itself",
+    breaks: 'P-CREATE-BODY',
+  },
 
   // token endpoint
   { name: 'auth-code-reusable', family: 'token-endpoint', description: 'An authorization code can be exchanged more than once', breaks: 'P-DEC-AUTH-CODES' },
@@ -837,7 +937,66 @@ export const FAULTS = [
   },
   { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds', breaks: 'P-REC-TOKEN' },
   { name: 'token-type-mac', family: 'token-endpoint', description: 'token_type is "mac" instead of "bearer"', breaks: 'P-REC-TOKEN' },
+  {
+    name: 'client-basic-raw-only',
+    family: 'token-endpoint',
+    description:
+      "HTTP Basic client credentials are compared as they come, never form-urldecoded: a secret holding what RFC 6749 § 2.3.1's form encodes is taken only raw",
+    breaks: 'P-TOKEN-REQUEST',
+    variant: 'encoded-credentials',
+  },
   { name: 'client-secret-not-checked', family: 'token-endpoint', description: 'The token endpoint accepts any client secret', breaks: 'P-DEC-TOKEN-CLIENT' },
+  {
+    name: 'client-secret-prefix-compare',
+    family: 'token-endpoint',
+    description:
+      'The client secret is compared on the characters given (strncmp with the presented length): the secret with its last character dropped is taken',
+    breaks: 'P-DEC-TOKEN-CLIENT',
+  },
+  {
+    name: 'client-credentials-from-query',
+    family: 'token-endpoint',
+    description: "The token endpoint reads client_id and client_secret from the request URI's query too (parameters merged from the URI and the body)",
+    breaks: 'P-DEC-TOKEN-CLIENT',
+  },
+  {
+    name: 'code-compared-case-insensitively',
+    family: 'token-endpoint',
+    description: "Authorization codes are looked up in a column whose collation ignores case: a code with its letters' case flipped is exchanged",
+    breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'refresh-compared-on-first-20',
+    family: 'token-endpoint',
+    description: 'Refresh tokens are looked up by an index on their first 20 characters: one changed further on, or one more, still refreshes',
+    breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'grant-kinds-one-table',
+    family: 'token-endpoint',
+    description: 'One table of tokens, their kind never read: an access token presented as a refresh token is refreshed',
+    breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'refresh-scope-param-granted',
+    family: 'token-endpoint',
+    description: 'A scope asked with the refresh grant is granted as far as the application has it: the token is widened beyond its original grant',
+    breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'code-grant-widens-earlier-tokens',
+    family: 'token-endpoint',
+    description:
+      "Every token of a user and application reads the scopes of their grant, which a later code exchange widens: an earlier token gains the later one's scopes",
+    breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'token-superseded-expires',
+    family: 'token-endpoint',
+    description:
+      'One session per user and application: a code exchange makes the earlier access tokens of the user and application expire, though their expires_in said an hour',
+    breaks: 'P-REC-TOKEN',
+  },
   {
     name: 'missing-code-403',
     family: 'token-endpoint',
@@ -894,6 +1053,19 @@ export const FAULTS = [
   },
 
   // sign-in page
+  {
+    name: 'signin-csrf-field-missing',
+    family: 'sign-in',
+    description:
+      'The sign-in POST demands a CSRF token that the page no longer renders: signing in with the right credentials answers 403 "Invalid CSRF token"',
+    breaks: 'S-AUTH-WEB-SIGN-IN',
+  },
+  {
+    name: 'signin-session-store-500',
+    family: 'sign-in',
+    description: 'Signing in with the right credentials answers 500 (the session cannot be written); a wrong password is still refused',
+    breaks: 'S-AUTH-WEB-SIGN-IN',
+  },
   { name: 'state-not-echoed', family: 'sign-in', description: 'The redirect after sign-in drops the state parameter', breaks: 'P-SIGNIN-REDIRECT' },
   {
     name: 'state-echoed-raw',
@@ -919,6 +1091,18 @@ export const FAULTS = [
     family: 'sign-in',
     description: "The token gets all of the application's scopes, ignoring the requested scope",
     breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'signin-long-scope-all-scopes',
+    family: 'sign-in',
+    description: "A scope list longer than 64 characters is not stored and the application's default scopes (all of them) are granted",
+    breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'password-first-8-chars',
+    family: 'sign-in',
+    description: 'The sign-in checks a password on its first 8 characters, as DES crypt does: the password one shorter or one longer signs in',
+    breaks: 'P-SIGNIN-REDIRECT',
   },
   { name: 'scope-split-on-comma', family: 'sign-in', description: 'The scope parameter is split on commas instead of spaces', breaks: 'P-SIGNIN-SCOPE' },
   {
@@ -1000,6 +1184,20 @@ export const FAULTS = [
 
   // per-route faults (see the header), narrowest first: a check-level top-up runs them in this order
   // after the plain faults, so each check is credited to the narrowest defect that breaks it.
+  {
+    name: 'route-token-prefix-match',
+    family: 'authentication',
+    description: "One route looks the bearer token up as a prefix (a LIKE 'token%' query): the token with its last character dropped is taken (per route)",
+    routes: 'all',
+    breaks: 'S-AUTH-BEARER',
+  },
+  {
+    name: 'route-token-from-query',
+    family: 'authentication',
+    description: 'One route also takes the token from the access_token query parameter, without an Authorization header (per route)',
+    routes: 'all',
+    breaks: 'S-AUTH-CLOUD-ONLY',
+  },
   {
     name: 'route-scope-overdemanding',
     family: 'scopes',

@@ -67,6 +67,12 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Records (token: expires_at, expires_in, refresh_token)',
   },
   {
+    name: 'expired-tokens-forgotten',
+    description: 'An access token is forgotten 5 s after it expired (a purge of expired tokens): it is then unknown, 401 AUTHENTICATION_ERROR "Invalid token"',
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Errors (token expired: 403; token unknown: 401: how long an expired token is remembered is not stated)',
+  },
+  {
     name: 'sandbox-other-data',
     mode: 'sandbox',
     alone: true,
@@ -86,6 +92,13 @@ export const VARIANTS = [
     description: 'Dissociating a device associated only with a user (by pin, no car) answers 409 and keeps the association',
     allowedBy:
       'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car") and v3-profile.md § Errors, Devices (dissociate a device that is not associated: 409)',
+  },
+  {
+    name: 'dissociate-keeps-user-link',
+    description:
+      "Dissociating a device from its car keeps the device's link to the user: once associated (by car or by pin) the device stays the user's, so a later pin association answers 409 and a dissociation without a car answers 409",
+    allowedBy:
+      'vehicle-data-service-v3.md § Devices ("Dissociate the device from its car": the user link is not said to go) and § States and transitions (not shown), and v3-profile.md § Errors, Devices (associate a device that is already associated: 409; dissociate a device that is not associated: 409)',
   },
   {
     name: 'empty-scope-as-absent',
@@ -183,6 +196,14 @@ export const VARIANTS = [
       'v3-profile.md § Errors, Sign-in page ("After sign-in the browser is redirected" with the code and the state) and RFC 6749 § 4.1.2 (the parameters added "using the application/x-www-form-urlencoded format")',
   },
   {
+    name: 'encoded-credentials',
+    signIn: true,
+    description:
+      "The applications' client secrets and the users' passwords hold what HTTP Basic and forms must encode (a space, + % & : /, non-ASCII letters); the token endpoint reads HTTP Basic as RFC 6749 § 2.3.1 writes it (each part form-urlencoded)",
+    allowedBy:
+      'v3-profile.md § Scopes per route (POST /auth/access_token: "HTTP Basic (client id : client secret)"; no character of a secret or a password is excluded) and RFC 6749 § 2.3.1 (the client id and secret are encoded with application/x-www-form-urlencoded before HTTP Basic)',
+  },
+  {
     name: 'authorization-server-oidc',
     signIn: true,
     alone: true,
@@ -233,6 +254,20 @@ export const VARIANTS = [
     name: 'geojson-geo-json',
     description: 'Both .geojson routes answer with content-type application/geo+json',
     allowedBy: 'v3-profile.md § Conflicts and decisions (GeoJSON content type)',
+  },
+  {
+    name: 'car-body-strict',
+    description:
+      'A car creation body with a member the profile does not list for it (an id, a userId, a deviceId, dates) is refused: 400 PARAMETERS_ERROR naming the member',
+    allowedBy:
+      'v3-profile.md § Query parameters (car creation body: its members listed, other members not stated) and § Errors (car creation body invalid: 400); docs/REQUIREMENTS.md § Decisions of the suite (members the creation body does not take: refused or ignored)',
+  },
+  {
+    name: 'car-body-user-id-checked',
+    description:
+      "A car creation body whose userId names another user than the path's is refused as that user's (403 AUTHORIZATION_ERROR \"Token can't access this user\"); its other unknown members are ignored",
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication (a token unable to access a given user: 403 AUTHORIZATION_ERROR); docs/REQUIREMENTS.md § Decisions of the suite (members the creation body does not take: refused or ignored)',
   },
   {
     name: 'associate-unknown-car-400',

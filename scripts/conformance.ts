@@ -1,25 +1,8 @@
-// `npm run conformance -- [flags]`: the conformance run for users, who type flags rather than env
-// vars (src/cli/args.ts), in a prepared reports folder, exiting with the status the certificate's gate
-// decided (src/cli/run.ts, src/verdict/exit-codes.ts). `npm run merge -- DIR` (--merge DIR) merges the blob
-// reports of sharded runs instead.
-import { parseArgs, USAGE, UsageError } from '../src/cli/args';
-import { run } from '../src/cli/run';
-import { EXIT } from '../src/verdict/exit-codes';
-import { OptionError } from '../src/playwright/report-options';
+// `npm run conformance -- [subcommand] [flags]` in a clone: the command the installed package runs as
+// `vds-conformance` (bin/vds-conformance.js), exiting with the status it decided (src/cli/main.ts).
+// `npm run merge -- DIR` (--merge DIR) and `npm run report` (report) are the same command.
+import { main } from '../src/cli/main';
 
-async function main(): Promise<void> {
-  try {
-    const inv = parseArgs(process.argv.slice(2));
-    if (inv.help) {
-      console.log(USAGE);
-      return;
-    }
-    process.exitCode = await run(inv);
-  } catch (err) {
-    if (!(err instanceof UsageError || err instanceof OptionError)) throw err;
-    console.error(`conformance: ${err.message}`);
-    process.exitCode = EXIT.usage;
-  }
-}
-
-void main();
+void main(process.argv.slice(2), 'npm run conformance --').then((code) => {
+  process.exitCode = code;
+});

@@ -46,7 +46,7 @@ import { NOT_SELECTED } from '../src/verdict/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
 import { conformingServers, faultGatePlan, faultTarget, faultVariant, isCaught, MAY_NOT_RUN } from './power-plan';
 import { FAULTS } from '../reference-server/faults';
-import { freshRunEnv, startReference } from './reference-process';
+import { freshRunEnv, startReference, variantCredentialEnv } from './reference-process';
 import { gatePowerLine, type GatePower } from './mutation-summary';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
 
@@ -138,7 +138,7 @@ function runSuite(run: Run): Promise<Outcome> {
     CI: '',
   };
   if (run.fault) env.VDS_REFERENCE_FAULT = run.fault;
-  if (run.variant) env.VDS_REFERENCE_VARIANT = run.variant;
+  if (run.variant) Object.assign(env, { VDS_REFERENCE_VARIANT: run.variant }, variantCredentialEnv(run.variant));
   return new Promise((resolve) => {
     // The README's command (`npm run conformance` runs `node --require tsx/cjs scripts/conformance.ts`),
     // straight from node: npm would add a process and a second a run.

@@ -39,12 +39,13 @@ function targetDataOf(names: string[]): { targetData?: Record<string, string | n
 /**
  * What each conforming server cannot show, and so may leave not run (every other check must run
  * and pass). A server that keeps its state: the second run finds the pin device associated (no
- * documented request undoes a user association) and the lockable device locked (its malformed pin,
- * sent last, is still judged: 400, or 403 for the lock the run's first attempt met).
+ * documented request undoes a user association: the run makes no link of its own to offer the second
+ * user either) and the lockable device locked (its malformed pin, sent last, is still judged: 400, or
+ * 403 for the lock the run's first attempt met).
  */
 export const MAY_NOT_RUN: Record<string, string[]> = {
   'quiet-month': ['QUERY-RANGE-DEFAULT', 'QUERY-LIMIT-DEFAULT-RANGE'],
-  'persistent-second-run': ['CORE-DEVICE-PIN', 'DEV-PIN-ASSOCIATE', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
+  'persistent-second-run': ['CORE-DEVICE-PIN', 'DEV-PIN-ASSOCIATE', 'DEV-PIN-LINK-CROSS-USER', 'DEV-PIN-WRONG', 'DEV-PIN-LOCKOUT'],
 };
 
 /** The target on which a set of variants shows: a sandbox, the sign-in page, or the cloud API. */
@@ -71,8 +72,22 @@ export function combinedVariantServers(): ConformingServer[] {
   ];
 }
 
+/**
+ * What a variant that runs alone runs with all the same: the authorization server in place of the
+ * hand-written one is proven with the client secrets and passwords HTTP Basic and forms must encode
+ * (its client authentication decodes them as RFC 6749 § 2.3.1 writes them).
+ */
+const ALONE_WITH: Record<string, string[]> = { 'authorization-server-oidc': ['encoded-credentials'] };
+
 export function variantAlone(name: string): ConformingServer {
-  return { label: `variant-${name}`, target: variantTarget([name]), variant: name, mayNotRun: MAY_NOT_RUN[name], ...targetDataOf([name]) };
+  const variant = [name, ...(ALONE_WITH[name] ?? [])];
+  return {
+    label: `variant-${variant.join('+')}`,
+    target: variantTarget(variant),
+    variant: variant.join(','),
+    mayNotRun: MAY_NOT_RUN[name],
+    ...targetDataOf(variant),
+  };
 }
 
 /**
@@ -86,7 +101,7 @@ export function conformingServers(eachVariantAlone = false): ConformingServer[] 
     { label: 'clean-local', target: 'local' },
     { label: 'clean-local-sandbox', target: 'local-sandbox' },
     { label: 'clean-local-signin', target: 'local-signin' },
-    { label: 'persistent-twice', target: 'persistent', variant: 'dissociate-cars-only' },
+    { label: 'persistent-twice', target: 'persistent', variant: 'dissociate-keeps-user-link' },
     ...combinedVariantServers(),
     ...alone.map(variantAlone),
   ];

@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import YAML from 'yaml';
+import { ENCODED_SECRETS, ENCODED_VSCHAR_SECRETS } from '../reference-server/auth/clients';
+import { ENCODED_PASSWORDS } from '../reference-server/data/seed';
 import { freePort } from '../src/util/free-port';
 import { stopGroup } from '../src/util/process-group';
 
@@ -133,8 +135,38 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     ...(options.reset === false ? { reset: false } : {}),
     ...(options.data ? { data: options.data } : {}),
     ...(reach?.tls ? { caFile: reach.tls.ca } : {}),
+    ...(variantCredentials(options.variant) ? { oauth: variantCredentials(options.variant) } : {}),
   });
   return { port, targetFile, control, setFault, keptToken, reachedGuards, traceGuards, protocols, stop };
+}
+
+/**
+ * The credentials a target file gives for a reference with these variants: variant encoded-credentials
+ * changes the applications' secrets and the users' passwords (what a vendor's target file would hold).
+ */
+export function variantCredentials(variant: string | undefined): Record<string, string> | undefined {
+  const variants = variant?.split(',') ?? [];
+  if (!variants.includes('encoded-credentials')) return undefined;
+  // oidc-provider keeps client secrets to printable ASCII (RFC 6749 Appendix A.2).
+  const secrets = variants.includes('authorization-server-oidc') ? ENCODED_VSCHAR_SECRETS : ENCODED_SECRETS;
+  return {
+    clientSecret: secrets['vds-conformance'],
+    restrictedClientSecret: secrets['vds-limited'],
+    password: ENCODED_PASSWORDS['alice@reference.test'],
+    otherPassword: ENCODED_PASSWORDS['bob@reference.test'],
+  };
+}
+
+/** The same credentials as the local target files read them from the environment (VDS_LOCAL_*), for a run of the command. */
+export function variantCredentialEnv(variant: string | undefined): Record<string, string> {
+  const given = variantCredentials(variant);
+  if (!given) return {};
+  return {
+    VDS_LOCAL_CLIENT_SECRET: given.clientSecret,
+    VDS_LOCAL_LIMITED_CLIENT_SECRET: given.restrictedClientSecret,
+    VDS_LOCAL_PASSWORD: given.password,
+    VDS_LOCAL_OTHER_PASSWORD: given.otherPassword,
+  };
 }
 
 /**

@@ -22,7 +22,7 @@ import type { Adapter, AdapterPayload, KoaContextWithOIDC } from 'oidc-provider'
 import type Provider from 'oidc-provider';
 import type { AppContext } from '../context';
 import { parseFields } from '../http/body';
-import { APPLICATIONS, findApplication, type Scope, SCOPES } from './clients';
+import { APPLICATIONS, findApplication, type Scope, SCOPES, secretOf } from './clients';
 import { escapeHtml, page, renderErrorPage } from './signin-page';
 import type { AccessToken } from './tokens';
 
@@ -243,7 +243,9 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
     adapter: adapterFor(storage, (value) => ctx.tokens.recordIssued(value)),
     clients: APPLICATIONS.map((a) => ({
       client_id: a.clientId,
-      client_secret: a.secret,
+      // variant encoded-credentials: a secret HTTP Basic must encode (oidc-provider decodes it as RFC 6749 2.3.1 says,
+      // and keeps it printable ASCII, Appendix A.2).
+      client_secret: secretOf(a, ctx.variants.has('encoded-credentials'), true),
       client_name: a.name,
       // One registered redirect URI (the suite's): with several, OpenID Connect makes redirect_uri required, where the profile has it optional.
       redirect_uris: [a.redirectUris[0]],

@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError, internalError, REWORDED_TIP_PREFIX } from '../http/errors';
+import { answerFromCache } from '../http/response-cache';
 import type { RouteKey } from '../route-keys';
 import { findApplication, SCOPES, type Scope } from './clients';
 import { requiredScopes, sandboxOpen } from './scopes';
@@ -38,10 +39,15 @@ const AUTH_TIPS = {
   invalid: 'Get a new access token from /auth/access_token',
 };
 
+/** Variant expired-tokens-forgotten: how long after its expiry a token is purged. */
+const FORGET_EXPIRED_AFTER_MS = 5_000;
 /** Authentication: the Bearer header and the token's state. */
-async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<AccessToken> {
+async function authenticate(request: FastifyRequest, ctx: AppContext, route: RouteKey): Promise<AccessToken> {
   const { faults } = ctx;
-  const header = request.headers.authorization;
+  // fault route-token-from-query (per route): this route also takes the token from ?access_token= (RFC 6750 2.3 left on).
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.access_token;
+  const header =
+    request.headers.authorization ?? (faults.on('route-token-from-query', route) && typeof fromQuery === 'string' ? `Bearer ${fromQuery}` : undefined);
   if (header === undefined || header.trim() === '') {
     // fault missing-auth-403: "no header" treated as "not allowed".
     throw new ApiError(faults.has('missing-auth-403') ? 403 : 401, 'AUTHENTICATION_ERROR', 'Authorization is missing', AUTH_TIPS.missing);
@@ -57,7 +63,15 @@ async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<A
   }
   // fault unknown-token-as-first-user: a token the store does not know falls back to a default session.
   // variant authorization-server-oidc: the tokens oidc-provider issued are looked up in it.
-  const known = ctx.tokens.access(match[1]) ?? (await ctx.authorizationServer?.accessToken(match[1]));
+  // fault route-token-prefix-match (per route): this route looks the token up as a prefix (a LIKE 'value%' query).
+  // fault refresh-token-as-access: the lookup falls back to the refresh tokens (one table, the kind never read).
+  const found =
+    ctx.tokens.access(match[1]) ??
+    (faults.on('route-token-prefix-match', route) ? ctx.tokens.accessByPrefix(match[1]) : undefined) ??
+    (faults.has('refresh-token-as-access') ? ctx.tokens.accessOfRefresh(match[1]) : undefined) ??
+    (await ctx.authorizationServer?.accessToken(match[1]));
+  // variant expired-tokens-forgotten: an expired token is purged a while after it expired: then unknown.
+  const known = found && ctx.variants.has('expired-tokens-forgotten') && ctx.tokens.isForgotten(found, ctx.now(), FORGET_EXPIRED_AFTER_MS) ? undefined : found;
   const token = known ?? (faults.has('unknown-token-as-first-user') ? defaultSession(ctx) : undefined);
   if (!token) {
     // fault unknown-token-revoked: a token missing from the store is taken for a revoked one.
@@ -74,6 +88,9 @@ async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<A
     // fault expired-token-401: expiry reported as an authentication failure.
     if (faults.has('expired-token-401'))
       throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
+    // fault expired-token-revoked: one refusal for both, in the revocation's words.
+    if (faults.has('expired-token-revoked'))
+      throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
     throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
   }
   return token;
@@ -162,6 +179,9 @@ function checkOwner<R>(route: RouteKey, resource: Owned<R>, token: AccessToken, 
 
 type Step = 'auth' | 'scope' | 'load' | 'access' | 'query';
 
+/** The routes fault response-cache-by-scopes caches: the cars' and the trips' read routes. */
+const CACHED_BY_SCOPES = /^GET \/(cars|trips)\//;
+
 function stepOrder(ctx: AppContext): Step[] {
   const { faults } = ctx;
   // fault auth-checked-after-existence: the id lookup runs before the auth middleware.
@@ -188,6 +208,9 @@ export async function runRoute<R = undefined, Q = undefined>(
     (ctx.mode === 'sandbox' && sandboxOpen(steps.route, ctx.faults)) ||
     // fault status-route-unprotected: the route was registered without the auth hook.
     (steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-route-unprotected'));
+  // fault response-cache-shared (per route): a cache in front of the route keeps its successes by method
+  // and URL, and answers them again to whoever asks meanwhile, before any check.
+  if (ctx.faults.on('response-cache-shared', steps.route) && answerFromCache(ctx.store, `${request.method} ${request.url}`, request, reply)) return reply;
   let token: AccessToken | null = null;
   let resource: Owned<R> | undefined;
   let query: Q = undefined as Q;
@@ -195,7 +218,12 @@ export async function runRoute<R = undefined, Q = undefined>(
     switch (step) {
       case 'auth':
         // Sandbox read routes ignore any Authorization header (profile: "may ignore it").
-        if (!open) token = await authenticate(request, ctx);
+        if (!open) token = await authenticate(request, ctx, steps.route);
+        // fault response-cache-by-scopes: the cars and trips routes' successes are cached once the token is
+        // authenticated, by URL and the token's scopes (what the answer was thought to depend on), not its user.
+        if (token && CACHED_BY_SCOPES.test(steps.route) && ctx.faults.has('response-cache-by-scopes')) {
+          if (answerFromCache(ctx.store, `${request.method} ${request.url} ${[...token.scopes].sort().join(' ')}`, request, reply)) return reply;
+        }
         // fault status-says-token-expired: this route compares the expiry (ms) with a clock in seconds, so every token has expired.
         if (token && steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-says-token-expired')) {
           throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');

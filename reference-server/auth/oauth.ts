@@ -16,7 +16,7 @@ import { parseFields } from '../http/body';
 import { ApiError, internalError, LegacyError, parametersError } from '../http/errors';
 import { extraMembers } from '../http/extension';
 import { asQuery } from '../http/params';
-import { Application, findApplication, Scope, SCOPES } from './clients';
+import { Application, findApplication, Scope, SCOPES, secretOf } from './clients';
 import { HONEYPOT_FIELD, renderConsentPage, renderErrorPage, renderPasswordStep, renderSignInPage } from './signin-page';
 import { cookies } from '../http/cookies';
 import { first, type SignInRequest } from './signin-request';
@@ -39,6 +39,8 @@ function grantedScopes(app: Application, requested: string | undefined, ctx: App
   if (faults.has('token-gets-all-app-scopes') || requested === undefined) return scopesOf(app, undefined);
   // variant empty-scope-as-absent: an empty value read like a missing parameter (the profile does not define it).
   if (requested.trim() === '') return variants.has('empty-scope-as-absent') ? scopesOf(app, undefined) : [];
+  // fault signin-long-scope-all-scopes: a scope list longer than its 64-character column is not stored: the application's default (all) stands.
+  if (faults.has('signin-long-scope-all-scopes') && requested.length > 64) return scopesOf(app, undefined);
   // Space-separated (a literal '+' is accepted too); fault scope-split-on-comma: the wrong separator.
   const asked = faults.has('scope-split-on-comma') ? requested.split(',') : requested.split(/[\s+]+/);
   // fault scope-not-restricted-to-app: the request is checked against every scope, not the application's.
@@ -73,7 +75,8 @@ interface KeycloakSession {
 /** Variant signin-keycloak: the cookie that carries the authentication session (Keycloak's AUTH_SESSION_ID). */
 const KEYCLOAK_SESSION_COOKIE = 'AUTH_SESSION_ID';
 
-function parseBasic(header: string | undefined): { id: string; secret: string } | 'malformed' | undefined {
+/** `formDecoded`: RFC 6749 2.3.1's form read back (false: fault client-basic-raw-only, the parts taken as they come). */
+function parseBasic(header: string | undefined, formDecoded = true): { id: string; secret: string } | 'malformed' | undefined {
   if (header === undefined) return undefined;
   const match = /^basic +(\S+) *$/i.exec(header);
   if (!match) return undefined;
@@ -82,6 +85,7 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
   if (colon < 0) return 'malformed';
   // RFC 6749 2.3.1: both parts are form-urlencoded before base64.
   const unescape = (s: string) => {
+    if (!formDecoded) return s;
     try {
       return decodeURIComponent(s.replace(/\+/g, ' '));
     } catch {
@@ -238,6 +242,10 @@ export function oauthRoutes(ctx: AppContext) {
 
   function signIn(request: FastifyRequest, reply: FastifyReply) {
     const { fields } = parseFields(request.body, request.headers['content-type']);
+    // fault signin-csrf-field-missing: the POST demands a CSRF token the page no longer renders.
+    if (faults.has('signin-csrf-field-missing') && fields.csrf_token === undefined) {
+      return sendHtml(reply, 403, renderErrorPage('Forbidden', 'Invalid CSRF token: go back, reload the page and sign in again.'));
+    }
     const req: SignInRequest = { clientId: fields.client_id, redirectUri: fields.redirect_uri, scope: fields.scope, state: fields.state };
     const resolved = resolveClient(req, reply, false);
     if (!resolved.ok) return resolved.reply;
@@ -252,7 +260,10 @@ export function oauthRoutes(ctx: AppContext) {
     // fault signin-banner-form-dead: behind the cookie banner, the form's submission shows the page again, silently.
     if (faults.has('signin-banner-form-dead')) return sendHtml(reply, 200, renderSignInPage({ ...shown, ...pageVariants() }));
     const user = username === undefined || bot ? undefined : store.userByEmail(username);
-    if (!user || user.password !== fields.password) {
+    // fault password-first-8-chars: the password checked as DES crypt does, on its first 8 characters.
+    const passwordMatches = (stored: string, given: string | undefined) =>
+      faults.has('password-first-8-chars') ? given !== undefined && stored.slice(0, 8) === given.slice(0, 8) : stored === given;
+    if (!user || !passwordMatches(user.password, fields.password)) {
       const html =
         twoStep && username
           ? renderPasswordStep({ ...shown, username, error: 'Wrong email or password' })
@@ -267,6 +278,9 @@ export function oauthRoutes(ctx: AppContext) {
    * (signin-consent-page, signin-continue-page), else the redirect with the code.
    */
   function signedIn(reply: FastifyReply, app: Application, user: User, req: SignInRequest, redirectUri: string, keycloak?: KeycloakRedirect) {
+    // fault signin-session-store-500: the session of a right sign-in cannot be written.
+    if (faults.has('signin-session-store-500'))
+      return sendHtml(reply, 500, renderErrorPage('Internal Server Error', 'Something went wrong. Please try again later.'));
     // variants signin-consent-page and signin-continue-page: a page between the password and the redirect.
     const consent = variants.has('signin-consent-page');
     if (consent || variants.has('signin-continue-page')) {
@@ -365,8 +379,18 @@ export function oauthRoutes(ctx: AppContext) {
   function exchange(request: FastifyRequest, reply: FastifyReply) {
     const { fields, malformed } = parseFields(request.body, request.headers['content-type']);
     // Client authentication first (RFC 6749 5.2 invalid_client): HTTP Basic, else form fields.
-    const basic = parseBasic(request.headers.authorization);
-    const credentials = basic ?? (fields.client_id !== undefined ? { id: fields.client_id, secret: fields.client_secret ?? '' } : undefined);
+    // fault client-basic-raw-only: the Basic credentials compared as they come, never form-urldecoded.
+    const basic = parseBasic(request.headers.authorization, !faults.has('client-basic-raw-only'));
+    // fault client-credentials-from-query: the request's parameters read from the URI and the body alike (RFC 6749 2.3.1: never the URI).
+    const query = asQuery(request.query);
+    const inQuery = faults.has('client-credentials-from-query') && first(query, 'client_id') !== undefined;
+    const credentials =
+      basic ??
+      (fields.client_id !== undefined
+        ? { id: fields.client_id, secret: fields.client_secret ?? '' }
+        : inQuery
+          ? { id: first(query, 'client_id')!, secret: first(query, 'client_secret') ?? '' }
+          : undefined);
     const challenge = { 'www-authenticate': 'Basic realm="vds"' };
     if (credentials === undefined) {
       // fault token-no-client-400: absent client credentials taken for a missing form parameter.
@@ -381,7 +405,11 @@ export function oauthRoutes(ctx: AppContext) {
     }
     const app = credentials === 'malformed' ? undefined : findApplication(credentials.id);
     // fault client-secret-not-checked: only the client id is looked up.
-    if (credentials === 'malformed' || !app || (credentials.secret !== app.secret && !faults.has('client-secret-not-checked'))) {
+    // variant encoded-credentials: the application's secret holds what HTTP Basic must encode.
+    const secret = app && secretOf(app, variants.has('encoded-credentials'));
+    // fault client-secret-prefix-compare: the secret compared on the characters given (strncmp with the presented length).
+    const secretMatches = (given: string) => (faults.has('client-secret-prefix-compare') ? given.length >= 8 && secret!.startsWith(given) : given === secret);
+    if (credentials === 'malformed' || !app || (!secretMatches(credentials.secret) && !faults.has('client-secret-not-checked'))) {
       throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Invalid client credentials', 'Check the client id and secret of your application', challenge);
     }
     if (malformed) throw parametersError(400, 'Malformed body', 'Send application/x-www-form-urlencoded parameters');
@@ -401,7 +429,8 @@ export function oauthRoutes(ctx: AppContext) {
         if (faults.has('missing-code-403')) throw new LegacyError(403, 'Invalid authentication');
         throw missing();
       }
-      const code = tokens.code(fields.code);
+      // fault code-compared-case-insensitively: the code column's collation ignores case.
+      const code = faults.has('code-compared-case-insensitively') ? tokens.codeIgnoringCase(fields.code) : tokens.code(fields.code);
       const valid =
         code !== undefined &&
         // fault auth-code-reusable: the used flag is set but never read.
@@ -413,6 +442,12 @@ export function oauthRoutes(ctx: AppContext) {
       if (!valid) throw invalidAuthentication(true);
       code.used = true;
       const issued = tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs);
+      const earlier = tokens.earlierForCode(app.clientId, code.userId, issued.access);
+      tokens.issuedForCode(issued.access);
+      // fault code-grant-widens-earlier-tokens: the user's grant to the application, widened, is what every token of it reads.
+      if (faults.has('code-grant-widens-earlier-tokens')) for (const t of earlier) t.scopes = [...new Set([...t.scopes, ...issued.access.scopes])];
+      // fault token-superseded-expires: one session per user and application: the earlier tokens expire, whatever their expires_in said.
+      if (faults.has('token-superseded-expires')) for (const t of earlier) t.forcedExpired = true;
       // fault code-grant-answers-other-token: the answer is built from a second, never stored, token value.
       if (faults.has('code-grant-answers-other-token')) issued.access = { ...issued.access, value: randomBytes(24).toString('base64url') };
       return tokenAnswer(reply, issued, 'authorization_code');
@@ -424,12 +459,21 @@ export function oauthRoutes(ctx: AppContext) {
         if (faults.has('refresh-missing-token-403')) throw new LegacyError(403, 'Invalid authentication');
         throw missing();
       }
-      const refresh = tokens.refresh(fields.refresh_token);
+      // fault refresh-compared-on-first-20: the refresh token looked up by an index on its first 20 characters.
+      // fault grant-kinds-one-table: one table of tokens, the kind never read: an access token refreshes too.
+      const refresh = faults.has('refresh-compared-on-first-20')
+        ? tokens.refreshByFirst(fields.refresh_token, 20)
+        : (tokens.refresh(fields.refresh_token) ?? (faults.has('grant-kinds-one-table') ? tokens.refreshOfAccess(fields.refresh_token) : undefined));
       // fault refresh-client-not-checked: the refresh token's application is never compared with the client's.
       if (!refresh || refresh.used || (refresh.clientId !== app.clientId && !faults.has('refresh-client-not-checked'))) throw invalidAuthentication(false);
       refresh.used = true;
       // fault refresh-grants-all-app-scopes: the new token gets the application's scopes, not the grant's.
-      const scopes = faults.has('refresh-grants-all-app-scopes') ? scopesOf(app, undefined) : refresh.scopes;
+      // fault refresh-scope-param-granted: a scope asked with the refresh grant is granted as the application has it (RFC 6749 6: never wider).
+      const scopes = faults.has('refresh-grants-all-app-scopes')
+        ? scopesOf(app, undefined)
+        : faults.has('refresh-scope-param-granted') && fields.scope
+          ? scopesOf(app, fields.scope.split(' '))
+          : refresh.scopes;
       return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, scopes, nowMs), 'refresh_token');
     }
 

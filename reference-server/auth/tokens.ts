@@ -30,6 +30,8 @@ export interface AccessToken {
   lifetimeS: number;
   /** Set by POST /_control/tokens/expire. */
   forcedExpired: boolean;
+  /** When POST /_control/tokens/expire expired it (its expiresAt, else). */
+  forcedExpiredAt?: number;
   revoked: boolean;
 }
 
@@ -106,12 +108,73 @@ export class TokenStore {
     return this.accessTokens.get(value);
   }
 
+  /** Fault route-token-prefix-match: the first access token that begins with `value` (at least 8 characters). */
+  accessByPrefix(value: string): AccessToken | undefined {
+    if (value.length < 8) return undefined;
+    for (const [key, token] of this.accessTokens) if (key.startsWith(value)) return token;
+    return undefined;
+  }
+
+  /** Fault refresh-token-as-access: a refresh token taken for the access token of its grant (its user, client and scopes, alive). */
+  accessOfRefresh(value: string): AccessToken | undefined {
+    const refresh = this.refreshTokens.get(value);
+    if (!refresh) return undefined;
+    return {
+      value,
+      clientId: refresh.clientId,
+      userId: refresh.userId,
+      scopes: [...refresh.scopes],
+      expiresAt: Number.MAX_SAFE_INTEGER,
+      lifetimeS: this.lifetimeS,
+      forcedExpired: false,
+      revoked: false,
+    };
+  }
+
   refresh(value: string): RefreshToken | undefined {
     return this.refreshTokens.get(value);
   }
 
+  /** Fault code-compared-case-insensitively: the code looked up as a case-insensitive column compares it. */
+  codeIgnoringCase(value: string): AuthCode | undefined {
+    const lower = value.toLowerCase();
+    for (const [key, code] of this.codes) if (key.toLowerCase() === lower) return code;
+    return undefined;
+  }
+
+  /** Fault refresh-compared-on-first-20: the refresh token looked up by its first 20 characters (an index prefix). */
+  refreshByFirst(value: string, length: number): RefreshToken | undefined {
+    for (const [key, refresh] of this.refreshTokens) if (key.slice(0, length) === value.slice(0, length)) return refresh;
+    return undefined;
+  }
+
+  /** Fault grant-kinds-one-table: an access token taken for a refresh token of its grant (a new one each time). */
+  refreshOfAccess(value: string): RefreshToken | undefined {
+    const access = this.accessTokens.get(value);
+    return access && { value, clientId: access.clientId, userId: access.userId, scopes: [...access.scopes], used: false };
+  }
+
+  /** The access tokens issued for a code (the token endpoint's authorization_code grant), oldest first. */
+  private byCode: AccessToken[] = [];
+
+  /** Records an access token the code grant issued (faults code-grant-widens-earlier-tokens, token-superseded-expires look back at them). */
+  issuedForCode(access: AccessToken): void {
+    this.byCode.push(access);
+  }
+
+  /** The access tokens issued earlier for a code to this application and user. */
+  earlierForCode(clientId: string, userId: number, except: AccessToken): AccessToken[] {
+    return this.byCode.filter((t) => t !== except && t.clientId === clientId && t.userId === userId && this.accessTokens.get(t.value) === t);
+  }
+
   isExpired(token: AccessToken, nowMs: number): boolean {
     return token.forcedExpired || nowMs >= token.expiresAt;
+  }
+
+  /** Whether a server that purges expired tokens after `afterMs` has forgotten it (variant expired-tokens-forgotten). */
+  isForgotten(token: AccessToken, nowMs: number, afterMs: number): boolean {
+    const expiredAt = token.forcedExpired ? (token.forcedExpiredAt ?? 0) : token.expiresAt;
+    return this.isExpired(token, nowMs) && nowMs >= expiredAt + afterMs;
   }
 
   /** A secret issued by another authorization server of this app (variant authorization-server-oidc). */
@@ -126,6 +189,7 @@ export class TokenStore {
 
   /** Forgets every code and token, but the access tokens minted to be kept (they stay as they are). */
   clear(): void {
+    this.byCode = [];
     this.codes.clear();
     for (const value of this.accessTokens.keys()) if (!this.kept.has(value)) this.accessTokens.delete(value);
     this.refreshTokens.clear();

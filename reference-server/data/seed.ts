@@ -44,7 +44,15 @@ export interface SeedOptions {
   denseMonth?: boolean;
   /** Variant sandbox-other-data: other ids for every user, car and trip, alice's first car (lowest id) one with no data. */
   otherIds?: boolean;
+  /** Variant encoded-credentials: the users' passwords hold what a form must encode (ENCODED_PASSWORDS). */
+  encodedPasswords?: boolean;
 }
+
+/** Variant encoded-credentials: passwords holding a space, '+', '%', '&', ':', '/' and non-ASCII letters. */
+export const ENCODED_PASSWORDS: Readonly<Record<string, string>> = {
+  'alice@reference.test': 'Pässwörd +%41&:/ alice',
+  'bob@reference.test': 'bøb pass +%20&:/',
+};
 
 /**
  * Variant sandbox-other-data: the users' and cars' ids of another sandbox. Cars are listed by id, so
@@ -76,8 +84,8 @@ export interface Seed {
 
 const at = (iso: string) => Date.parse(iso);
 
-function seedUsers(): User[] {
-  return [
+function seedUsers(options: SeedOptions = {}): User[] {
+  const users: User[] = [
     {
       id: SEED_IDS.alice,
       firstName: 'Alice',
@@ -109,6 +117,7 @@ function seedUsers(): User[] {
       password: 'bob-password',
     },
   ];
+  return options.encodedPasswords ? users.map((u) => ({ ...u, password: ENCODED_PASSWORDS[u.email] ?? u.password })) : users;
 }
 
 /**
@@ -262,6 +271,9 @@ function seedDevices(options: SeedOptions = {}): Device[] {
     { id: 'VDSREF0104', pin: '8642', carId: null, userId: null },
     { id: 'VDSREF0105', pin: '31415', carId: null, userId: null },
     { id: 'VDSREF0106', pin: '271828', carId: null, userId: null },
+    // More free devices: a pin device and a lockable one for each of three runs against one server that keeps its state.
+    { id: 'VDSREF0107', pin: '16180', carId: null, userId: null },
+    { id: 'VDSREF0108', pin: '14142', carId: null, userId: null },
   ];
 }
 
@@ -548,5 +560,5 @@ function generateSeedWithIds(nowMs: number, options: SeedOptions): Seed {
       trips.set(trip.id, trip);
     }
   }
-  return { generatedAt: nowMs, users: seedUsers(), cars: seedCars(options), devices: seedDevices(options), histories, trips };
+  return { generatedAt: nowMs, users: seedUsers(options), cars: seedCars(options), devices: seedDevices(options), histories, trips };
 }

@@ -27,8 +27,17 @@ const AUDIT_LOG_SIZE = 200;
 /** A car to create: the fields of the Car record that creation sets, and the creation time. */
 export type NewCar = Pick<Car, 'userId' | 'name' | 'make' | 'model' | 'year' | 'numberPlate' | 'cardbId' | 'timezone'> & { createdAt: number };
 
+/** An answer a faulty server's response cache keeps (http/response-cache.ts): when, its body and content type. */
+export interface CachedAnswer {
+  at: number;
+  payload: string;
+  contentType: string;
+}
+
 export class Store {
   readonly seed: Seed;
+  /** The response cache of the faults of family `caches` (http/response-cache.ts); empty on the correct server. */
+  readonly responseCache = new Map<string, CachedAnswer>();
   private cars = new Map<number, Car>();
   private devices = new Map<string, Device>();
   private pinFailures = new Map<string, number>();
@@ -45,6 +54,7 @@ export class Store {
     this.cars = new Map(this.seed.cars.map((c) => [c.id, { ...c }]));
     this.devices = new Map(this.seed.devices.map((d) => [d.id, { ...d }]));
     this.pinFailures.clear();
+    this.responseCache.clear();
     this.auditLog = [];
     this.nextCarId = SEED_IDS.firstCreatedCarId;
   }
@@ -84,9 +94,19 @@ export class Store {
     return this.devices.get(id);
   }
 
+  /** Fault device-id-case-insensitive: the device whose serial is `id` in any case. */
+  deviceIgnoringCase(id: string): Device | undefined {
+    return [...this.devices.values()].find((d) => d.id.toLowerCase() === id.toLowerCase());
+  }
+
   /** `keepCounter` (fault created-car-id-reused): the next id is read but the counter is not moved on. */
   createCar(input: NewCar, keepCounter = false): Car {
     return this.storeCar(keepCounter ? this.nextCarId : this.nextCarId++, input);
+  }
+
+  /** Fault car-create-body-id: the car stored under an id the client gave, replacing any car that has it. */
+  createCarWithId(id: number, input: NewCar): Car {
+    return this.storeCar(id, input);
   }
 
   /**

@@ -90,7 +90,7 @@ export interface Device {
   userId: number | null;
 }
 
-const SIGNAL_NAMES = [
+export const SIGNAL_NAMES = [
   'Odometer',
   'FuelLevel',
   'ComputedFuelLevel',

@@ -3,7 +3,7 @@
 
 import { monthStartUtc, parseRfc3339, zoneOffsetMinutes } from '../clock';
 import type { Switches } from '../context';
-import { isSignalName } from '../data/types';
+import { isSignalName, SIGNAL_NAMES } from '../data/types';
 import type { Faults, Variants } from '../switches';
 import { ApiError, parametersError } from './errors';
 
@@ -80,6 +80,8 @@ function parseDate(query: Query, name: 'begin' | 'end', faults: Faults): number 
     return ms;
   };
   const ms = faults.has('date-param-offset-only') && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/.test(raw) ? null : read(raw);
+  // fault range-bound-whole-seconds: the bound kept in a column of whole seconds (its fraction dropped).
+  if (ms !== null && ms !== undefined && faults.has('range-bound-whole-seconds')) return Math.floor(ms / 1000) * 1000;
   if (ms === null) {
     // fault unparseable-date-ignored: a bad date silently falls back to the default.
     if (faults.has('unparseable-date-ignored')) return undefined;
@@ -165,7 +167,11 @@ export function geojsonOrder<T>(items: readonly T[], variants: Variants): T[] {
 export function parseSignalNames(query: Query, faults: Faults): Set<string> | null {
   const raw = single(query, 'name');
   if (raw === undefined) return null;
-  const names = raw.split(',').map((n) => n.trim());
+  // fault signal-name-case-insensitive: each name matched to a known one whatever its case (a case-insensitive collation).
+  const names = raw
+    .split(',')
+    .map((n) => n.trim())
+    .map((n) => (faults.has('signal-name-case-insensitive') ? (SIGNAL_NAMES.find((k) => k.toLowerCase() === n.toLowerCase()) ?? n) : n));
   const known = names.filter((n) => isSignalName(n));
   if (known.length < names.length) {
     // fault unknown-signal-name-accepted: unknown names are dropped without error.

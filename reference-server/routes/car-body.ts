@@ -5,11 +5,18 @@
 import { hashString } from '../data/prng';
 import type { Car } from '../data/types';
 import { isPlainObject, parseJson, rawBody } from '../http/body';
+import { accessDenied } from '../auth/guard';
 import { internalError, parametersError } from '../http/errors';
-import type { Faults } from '../switches';
+import type { Faults, Variants } from '../switches';
 
 /** The fields of the Car record that the body gives. */
-export type CarInput = Pick<Car, 'name' | 'make' | 'model' | 'year' | 'numberPlate' | 'timezone'>;
+export type CarInput = Pick<Car, 'name' | 'make' | 'model' | 'year' | 'numberPlate' | 'timezone'> & {
+  /** The body's other members, which the server never keeps (but for the faults that do: routes/users.ts). */
+  others: Record<string, unknown>;
+};
+
+/** The members of the creation body (profile, "Car creation body"). */
+const BODY_MEMBERS: ReadonlySet<string> = new Set(['make', 'model', 'name', 'year', 'numberPlate', 'timezone']);
 
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 
@@ -47,7 +54,12 @@ function text(body: Record<string, unknown>, field: string, min: number, max: nu
   return value;
 }
 
-export function parseCarBody(raw: unknown, faults: Faults): CarInput {
+/**
+ * The body of POST /users/{userId}/cars for `userId` (the path's user), validated: 400 for a rule the
+ * profile states. Its other members are ignored (variant car-body-strict: refused with 400; variant
+ * car-body-user-id-checked: a userId naming another user refused as that user's, 403).
+ */
+export function parseCarBody(raw: unknown, faults: Faults, variants: Variants, userId: number): CarInput {
   // fault car-text-latin1: the body's bytes decoded as Latin-1 (every non-ASCII character garbled).
   const parsed = parseJson(faults.has('car-text-latin1') ? Buffer.from(rawBody(raw), 'utf8').toString('latin1') : raw);
   if (!parsed.ok) throw invalid('Body must be a JSON object');
@@ -59,6 +71,11 @@ export function parseCarBody(raw: unknown, faults: Faults): CarInput {
     throw invalid('Body must be a JSON object');
   }
   const body = parsed.value;
+  // variant car-body-user-id-checked: a userId member naming another user than the path's is refused as that user's.
+  if (variants.has('car-body-user-id-checked') && body.userId !== undefined && body.userId !== userId) throw accessDenied('user');
+  // variant car-body-strict: a member the profile's creation body does not list is refused.
+  const unknown = Object.keys(body).filter((k) => !BODY_MEMBERS.has(k));
+  if (variants.has('car-body-strict') && unknown.length) throw invalid(`Unknown member ${unknown.map((k) => `'${k}'`).join(', ')}`);
   // fault car-create-short-make-accepted: minimum length 1 instead of 3.
   const make = text(body, 'make', faults.has('car-create-short-make-accepted') ? 1 : 3, 64, true, faults) as string;
   // fault car-create-model-optional: model validated like the optional fields.
@@ -92,6 +109,7 @@ export function parseCarBody(raw: unknown, faults: Faults): CarInput {
     year,
     numberPlate,
     timezone,
+    others: Object.fromEntries(unknown.map((k) => [k, body[k]])),
   };
 }
 

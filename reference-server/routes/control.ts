@@ -136,7 +136,9 @@ export function controlRoutes(ctx: AppContext) {
     });
 
     app.post('/tokens/expire', async (request: FastifyRequest, reply: FastifyReply) => {
-      (await tokenFrom(request)).forcedExpired = true;
+      const token = await tokenFrom(request);
+      token.forcedExpired = true;
+      token.forcedExpiredAt ??= ctx.now();
       return reply.code(204).send();
     });
 

@@ -36,7 +36,8 @@ export function devicesRoutes(ctx: AppContext) {
       if (faults.has('malformed-device-id-500')) throw internalError(`Invalid serial number '${raw.slice(0, 40)}'`);
       throw parametersError(400, 'Malformed device id', 'Use the serial number of the device, e.g. VDSREF0101');
     }
-    const device = store.device(raw);
+    // fault device-id-case-insensitive: the serial looked up whatever its case (a case-insensitive collation).
+    const device = store.device(raw) ?? (faults.has('device-id-case-insensitive') ? store.deviceIgnoringCase(raw) : undefined);
     if (!device) {
       // fault dissociate-unknown-device-409: dissociation takes "no such device" for "no association".
       if (onDissociate && faults.has('dissociate-unknown-device-409')) throw conflict('Device is not associated', false);
@@ -65,10 +66,18 @@ export function devicesRoutes(ctx: AppContext) {
     return parametersError(status, message, onAssociate ? 'Dissociate the device first' : 'Associate the device before dissociating it');
   }
 
-  /** Whether the device refuses pin association: it failed MAX_PIN_FAILURES attempts already. */
-  function pinLocked(deviceId: string): boolean {
+  /**
+   * Whose failed pin attempts count together: the device's, whoever made them (fault pin-failures-per-user:
+   * each user's apart, so a second account guesses on).
+   */
+  function failureKey(deviceId: string, userId: number | undefined): string {
+    return userId !== undefined && faults.has('pin-failures-per-user') ? `${deviceId}|${userId}` : deviceId;
+  }
+
+  /** Whether the device refuses pin association (to this user): it failed MAX_PIN_FAILURES attempts already. */
+  function pinLocked(deviceId: string, userId?: number): boolean {
     // fault pin-lockout-never: the failure counter is kept but never read.
-    return store.pinFailureCount(deviceId) >= MAX_PIN_FAILURES && !faults.has('pin-lockout-never');
+    return store.pinFailureCount(failureKey(deviceId, userId)) >= MAX_PIN_FAILURES && !faults.has('pin-lockout-never');
   }
 
   function tooManyAttempts(): ApiError {
@@ -93,7 +102,8 @@ export function devicesRoutes(ctx: AppContext) {
       // variant pin-lock-before-format: a locked device refuses every pin association before the pin is read
       // (the documents do not place the lock in the order of checks).
       if (variants.has('pin-lock-before-format') && pinLocked(request.params.deviceId)) throw tooManyAttempts();
-      if (!PIN.test(pin)) {
+      // fault pin-compared-as-number: the pin read as a number (any digits), compared numerically.
+      if (!(faults.has('pin-compared-as-number') ? /^\d{1,12}$/ : PIN).test(pin)) {
         // fault malformed-pin-500: the pin is parsed as a number before it is validated.
         if (faults.has('malformed-pin-500')) throw internalError(`Cannot convert '${pin.slice(0, 40)}' to a pin`);
         // variant malformed-pin-counts: any refused pin is a failed attempt, malformed ones included.
@@ -117,7 +127,8 @@ export function devicesRoutes(ctx: AppContext) {
     // fault associate-device-owner-user-link: the device's owner is read from its user link alone; a device its
     // installer linked to another user's car has none, and only the conflict check below refuses it (409).
     const deviceOwner = faults.has('associate-device-owner-user-link') ? device.userId : ownerOf(device);
-    if (deviceOwner !== null && deviceOwner !== token.userId) throw accessDenied('user');
+    // fault associate-device-owner-unchecked: the device's owner is never compared with the token's user (only the car's).
+    if (deviceOwner !== null && deviceOwner !== token.userId && !faults.has('associate-device-owner-unchecked')) throw accessDenied('user');
     // fault associate-conflict-same-car-only: "already associated?" compares the device's car with the one named.
     if (device.carId !== null && (device.carId === car.id || !faults.has('associate-conflict-same-car-only')))
       throw conflict('Device already associated', true);
@@ -142,23 +153,28 @@ export function devicesRoutes(ctx: AppContext) {
 
   async function associatePin(device: Device, pin: string, token: AccessToken, reply: FastifyReply): Promise<FastifyReply> {
     // fault pin-lockout-right-pin-accepted: the lock is checked only once the pin turned out wrong.
-    if (pinLocked(device.id) && !(faults.has('pin-lockout-right-pin-accepted') && pin === device.pin)) throw tooManyAttempts();
+    if (pinLocked(device.id, token.userId) && !(faults.has('pin-lockout-right-pin-accepted') && pin === device.pin)) throw tooManyAttempts();
     // fault pin-associate-ignores-car-link: only an earlier pin link (a user link without a car) counts as associated.
+    // fault pin-link-per-user: only a link of the token's own user counts (a device linked to another user is taken over).
     const associated = faults.has('pin-associate-ignores-car-link')
       ? device.userId !== null && device.carId === null
-      : device.userId !== null || device.carId !== null;
+      : faults.has('pin-link-per-user')
+        ? device.userId === token.userId || device.carId !== null
+        : device.userId !== null || device.carId !== null;
     if (associated) throw conflict('Device already associated', true);
     // fault pin-not-checked: only the pin's format is validated.
-    if (pin !== device.pin && !faults.has('pin-not-checked')) {
+    const wrong = faults.has('pin-compared-as-number') ? Number(pin) !== Number(device.pin) : pin !== device.pin;
+    if (wrong && !faults.has('pin-not-checked')) {
       const entry = { at: ctx.now(), userId: token.userId, action: 'pin-failure', deviceId: device.id } as const;
+      const key = failureKey(device.id, token.userId);
       if (faults.has('pin-failures-lost-update')) {
         // fault pin-failures-lost-update: the count is read, the audit entry waited for, then the count read
         // plus one written back: wrong pins sent together overwrite each other's count (lost updates).
-        const failures = store.pinFailureCount(device.id);
+        const failures = store.pinFailureCount(key);
         await store.audit(entry);
-        store.setPinFailureCount(device.id, failures + 1);
+        store.setPinFailureCount(key, failures + 1);
       } else {
-        store.recordPinFailure(device.id);
+        store.recordPinFailure(key);
         void store.audit(entry);
       }
       throw parametersError(400, 'Wrong pin', `Check the pin of the device; ${MAX_PIN_FAILURES} failed attempts lock it`);
@@ -191,10 +207,12 @@ export function devicesRoutes(ctx: AppContext) {
           const owner = faults.has('dissociate-owner-user-link') ? device.userId : car.userId;
           if (owner !== null && owner !== token!.userId && !faults.has('device-owner-not-checked')) throw accessDenied('car');
         } else if (device.userId !== null) {
-          if (device.userId !== token!.userId) throw accessDenied('user');
+          // fault dissociate-user-link-unchecked: only a device on a car has its owner checked.
+          if (device.userId !== token!.userId && !faults.has('dissociate-user-link-unchecked')) throw accessDenied('user');
           // variant dissociate-cars-only: the spec's route "dissociates the device from its car"; a device linked
-          // only to a user has no car to be dissociated from.
-          if (variants.has('dissociate-cars-only')) throw conflict('Device is not associated with a car', false);
+          // only to a user has no car to be dissociated from. So for variant dissociate-keeps-user-link, where the
+          // user link is the device's for good.
+          if (variants.has('dissociate-cars-only') || variants.has('dissociate-keeps-user-link')) throw conflict('Device is not associated with a car', false);
         } else if (!faults.has('dissociate-unassociated-204')) {
           // fault dissociate-unassociated-204: dissociation treated as idempotent.
           throw conflict('Device is not associated', false);
@@ -210,7 +228,8 @@ export function devicesRoutes(ctx: AppContext) {
           car.lastUpdateDate = ctx.now();
         }
         device.carId = null;
-        device.userId = null;
+        // variant dissociate-keeps-user-link: the device stays linked to its user (the car's owner) once off the car.
+        if (!variants.has('dissociate-keeps-user-link')) device.userId = null;
         return reply.code(204).send();
       },
     }));

@@ -10,6 +10,18 @@ import type { Car } from '../data/types';
 
 type UserRequest = FastifyRequest<{ Params: { userId: string } }>;
 
+/**
+ * Fault car-create-body-members: the body's members of the car record (but id and userId, set by the
+ * server) copied onto it as they came, dates read as instants.
+ */
+function massAssign(car: Car, others: Record<string, unknown>): void {
+  const record = car as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(others)) {
+    if (key === 'id' || key === 'userId' || !(key in record)) continue;
+    record[key] = key.endsWith('Date') && typeof value === 'string' ? Date.parse(value) : value;
+  }
+}
+
 /** How long the car-type lookup of a created car takes with fault created-car-id-race (a remote car database). */
 const CAR_TYPE_LOOKUP_MS = 250;
 
@@ -54,14 +66,22 @@ export function usersRoutes(ctx: AppContext) {
 
     register(app, ctx, 'POST /users/:userId/cars', (request: UserRequest, reply: FastifyReply) => ({
       load: load(request),
-      query: () => parseCarBody(request.body, faults),
-      respond: async (user, input) => {
-        const newCar = { ...input, userId: user.id, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() };
+      query: () => parseCarBody(request.body, faults, variants, Number(request.params.userId)),
+      respond: async (user, { others, ...input }) => {
+        // fault car-create-body-user-id: the body's userId, when it names a user, wins over the path's.
+        const owner = faults.has('car-create-body-user-id') && typeof others.userId === 'number' && store.user(others.userId) ? others.userId : user.id;
+        const newCar = { ...input, userId: owner, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() };
+        // fault car-create-body-id: a body's integer id is the new car's, replacing a car that has it.
+        if (faults.has('car-create-body-id') && Number.isSafeInteger(others.id) && (others.id as number) > 0) {
+          return reply.code(201).send(createdCarView(store.createCarWithId(others.id as number, newCar), ctx));
+        }
         // fault created-car-id-race: the id is taken before an awaited car-type lookup, the car stored after it.
         // fault created-car-id-reused: every created car gets the same id (the counter is never moved on).
         const car = faults.has('created-car-id-race')
           ? await store.createCarLate(newCar, CAR_TYPE_LOOKUP_MS)
           : store.createCar(newCar, faults.has('created-car-id-reused'));
+        // fault car-create-body-members: the body's other members are copied onto the new car, all but id and userId.
+        if (faults.has('car-create-body-members')) massAssign(car, others);
         // fault created-car-200: the generic success status.
         return reply.code(faults.has('created-car-200') ? 200 : 201).send(createdCarView(car, ctx));
       },

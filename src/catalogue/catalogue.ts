@@ -31,6 +31,12 @@ export interface Route {
   sandboxOpen: boolean;
   /** The documented answer in place of the success when the range holds no data (car statistics). */
   noData?: { status: number; message: string };
+  /** The documented request body: its contract and content type (default application/json). */
+  body?: { contract: string; contentType?: string };
+  /** basic: the application's credentials by HTTP Basic (the token endpoint), not a bearer token. */
+  clientAuth?: 'basic';
+  /** Documented answers besides the success that no requirement's `expect` describes (the legacy body, an HTML page). */
+  errors?: RouteError[];
   /** Needs no bearer token (the two auth routes). */
   public: boolean;
   /** The spec's Purpose column for the route, quoted. */
@@ -38,6 +44,31 @@ export interface Route {
   cite: string;
   /** The records (schemas) its success is made of: its contract and every schema that one refers to. */
   records: string[];
+}
+
+/** A documented answer of routes.yaml `errors`: the error array's type and message, or another body (its contract, its content type). */
+export interface RouteError {
+  status: number;
+  type?: string;
+  message?: string;
+  contract?: string;
+  contentTypes?: string[];
+  /** The condition the document names. */
+  when: string;
+  cite: string;
+}
+
+/** One of the profile's query parameters (routes.yaml queryParameters). */
+interface QueryParameter {
+  meaning: string;
+  cite: string;
+  /** The profile requirement that judges a refusal of it. */
+  judgedBy: string;
+  /** The JSON Schema of its value (a $ref names a contract's definition). */
+  schema?: Record<string, unknown>;
+  /** false: a list written as one comma-separated value. */
+  explode?: boolean;
+  required?: boolean;
 }
 
 /** The document a statement is quoted from: the spec (core) or the profile. */
@@ -91,8 +122,15 @@ export interface Requirement {
    * `lockable-device`, the pin attempts on data.lockableDeviceId, which no other check touches.
    */
   lane?: 'second' | 'lockable-device';
+  /**
+   * What its checks need of a target besides what its routes imply (contracts/inputs.yaml: a second
+   * user's token, a browser, a device, ...): src/catalogue/needs.ts adds the rest.
+   */
+  needs: string[];
   /** The statements of the documents it tests (contracts/statements.yaml). */
   statements: string[];
+  /** The suite's decisions it rests on where neither document decides (contracts/decisions.yaml). */
+  decisions: string[];
   /** Everything else of the entry: the check's own parameters (request, expect, values, bodies, ...). */
   params: Record<string, unknown>;
 }
@@ -103,14 +141,27 @@ interface PathParamInfo {
   forbidden?: string;
 }
 
+/**
+ * A decision of the suite (contracts/decisions.yaml): where neither document decides what a server
+ * must do and a check asks it all the same, what the documents say and what the suite decided, with
+ * what it rests on, in the profile's style (v3-profile.md § Conflicts and decisions).
+ */
+interface Decision {
+  id: string;
+  point: string;
+  documents: string;
+  decision: string;
+}
+
 export interface Catalogue {
   scopes: Scope[];
   routes: Route[];
   requirements: Requirement[];
   statements: Statement[];
+  decisions: Decision[];
   pathParams: Record<string, PathParamInfo>;
   /** The profile's query parameters: meaning, citation, and the profile requirement that judges a refusal of them. */
-  queryParameters: Record<string, { meaning: string; cite: string; judgedBy: string }>;
+  queryParameters: Record<string, QueryParameter>;
   route(id: string): Route;
   requirement(id: string): Requirement;
 }
@@ -144,6 +195,8 @@ const REQUIREMENT_KEYS = new Set([
   'judges',
   'group',
   'lane',
+  'needs',
+  'decisions',
 ]);
 const STATEMENT_KEYS = new Set(['id', 'section', 'text', 'about', 'untestable']);
 const ABOUT_KEYS = new Set(['where', 'per']);
@@ -156,31 +209,40 @@ let cached: Catalogue | undefined;
 export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
   if (cached && dir === CONTRACTS_DIR) return cached;
   // The three documents parsed, requirements.yaml checked against its schema: kept between runs (parsed-cache.ts).
-  const files = ['routes.yaml', 'requirements.yaml', 'statements.yaml', 'requirements.schema.yaml'].map((f) => path.join(dir, f));
-  const [routesDoc, reqDoc, statementsDoc] = cachedParse(files, (texts) => {
+  const files = ['routes.yaml', 'requirements.yaml', 'statements.yaml', 'requirements.schema.yaml', 'decisions.yaml'].map((f) => path.join(dir, f));
+  const [routesDoc, reqDoc, statementsDoc, decisionsDoc] = cachedParse(files, (texts) => {
     const docs = texts.slice(0, 3).map((text, i) => parseYaml(text, files[i]));
     checkAgainstSchema(docs[1], files[3], texts[3]);
-    return docs;
+    // decisions.yaml is optional (a catalogue whose checks ask nothing the documents leave open).
+    return [...docs, texts[4] ? parseYaml(texts[4], files[4]) : {}];
   });
   const scopes = routesDoc.scopes as Scope[];
   const pathParams = routesDoc.pathParams as Record<string, PathParamInfo>;
   const records = recordsUsed(path.join(dir, 'schemas'));
-  const routes = (routesDoc.routes as Array<Record<string, any>>).map((r) => parseRoute(r, scopes, pathParams, records));
+  const queryParameters = (routesDoc.queryParameters ?? {}) as Record<string, QueryParameter>;
+  const routes = (routesDoc.routes as Array<Record<string, any>>).map((r) => parseRoute(r, scopes, pathParams, queryParameters, records));
   const byRoute = new Map(routes.map((r) => [r.route, r]));
   if (byRoute.size !== routes.length) throw new CatalogueError('routes.yaml: two routes share an id');
   const statements = parseStatements(statementsDoc, routes, byRoute);
   const statementsById = new Map(statements.map((st) => [st.id, st]));
+  const decisions = parseDecisions(decisionsDoc);
+  const decisionIds = new Set(decisions.map((d) => d.id));
 
   const seen = new Set<string>();
   const requirements = (reqDoc.requirements as Array<Record<string, any>>).map((entry) => {
     const req = parseRequirement(entry, routes, byRoute);
     if (seen.has(req.id)) throw new CatalogueError(`requirements.yaml: duplicate id ${req.id}`);
     checkStatements(req, statementsById);
+    for (const id of req.decisions)
+      if (!decisionIds.has(id)) throw new CatalogueError(`requirements.yaml: ${req.id}: unknown decision ${id} (contracts/decisions.yaml)`);
+    // The spec alone decides a core requirement: a decision of the suite is the profile class's.
+    if (req.class === 'core' && req.decisions.length)
+      throw new CatalogueError(`requirements.yaml: ${req.id}: a core requirement rests on the spec alone, never on a decision of the suite`);
     seen.add(req.id);
     return req;
   });
   const byId = new Map(requirements.map((r) => [r.id, r]));
-  for (const [name, q] of Object.entries((routesDoc.queryParameters ?? {}) as Record<string, { judgedBy?: string }>)) {
+  for (const [name, q] of Object.entries(queryParameters)) {
     if (!q.judgedBy || !byId.has(q.judgedBy)) throw new CatalogueError(`routes.yaml: query parameter ${name} names no known requirement in "judgedBy"`);
   }
   const catalogue: Catalogue = {
@@ -188,8 +250,9 @@ export function loadCatalogue(dir = CONTRACTS_DIR): Catalogue {
     routes,
     requirements,
     statements,
+    decisions,
     pathParams,
-    queryParameters: routesDoc.queryParameters,
+    queryParameters,
     route(id) {
       const r = byRoute.get(id);
       if (!r) throw new CatalogueError(`unknown route "${id}"`);
@@ -315,7 +378,13 @@ function recordsUsed(schemasDir: string): Map<string, Set<string>> {
   return closure;
 }
 
-function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<string, PathParamInfo>, records: Map<string, Set<string>>): Route {
+function parseRoute(
+  r: Record<string, any>,
+  scopes: Scope[],
+  pathParams: Record<string, PathParamInfo>,
+  queryParameters: Record<string, QueryParameter>,
+  records: Map<string, Set<string>>,
+): Route {
   const match = /^(GET|POST) (\/[^?\s]*)(?:\?(.*))?$/.exec(String(r.route));
   if (!match) throw new CatalogueError(`routes.yaml: route "${r.route}" is not "METHOD /path"`);
   const [, method, routePath, queryPart] = match;
@@ -329,6 +398,12 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
   }
   if (!r.success?.status) throw new CatalogueError(`routes.yaml: ${r.route} has no success status`);
   if (typeof r.purpose !== 'string' || !r.purpose) throw new CatalogueError(`routes.yaml: ${r.route} has no purpose (the spec's Purpose column)`);
+  for (const q of r.query ?? []) {
+    if (!queryParameters[q]) throw new CatalogueError(`routes.yaml: ${r.route} takes query parameter ${q}, which queryParameters does not describe`);
+  }
+  for (const contract of [r.body?.contract, ...(r.errors ?? []).map((e: RouteError) => e.contract)].filter(Boolean)) {
+    if (!records.has(contract)) throw new CatalogueError(`routes.yaml: ${r.route} names contract ${contract}, which contracts/schemas does not hold`);
+  }
   return {
     route: r.route,
     method: method as Route['method'],
@@ -342,6 +417,9 @@ function parseRoute(r: Record<string, any>, scopes: Scope[], pathParams: Record<
     dates: r.dates ?? [],
     sandboxOpen: r.sandboxOpen === true,
     noData: r.noData,
+    ...(r.body ? { body: r.body } : {}),
+    ...(r.clientAuth ? { clientAuth: r.clientAuth } : {}),
+    ...(r.errors ? { errors: r.errors } : {}),
     public: r.public === true,
     purpose: r.purpose,
     cite: r.cite,
@@ -374,6 +452,8 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
   if (e.judges !== undefined && e.judges !== 'errors-seen') throw new CatalogueError(`${where}: "judges" can only be errors-seen`);
   if (e.lane !== undefined && (!['second', 'lockable-device'].includes(e.lane) || e.per !== 'once' || e.group !== 'devices'))
     throw new CatalogueError(`${where}: "lane" can only be second or lockable-device, on a device check made once (per: once, group: devices)`);
+  // A decision of the suite is the profile class's: core asserts only what the spec states.
+  if (e.decision !== undefined && e.class !== 'profile') throw new CatalogueError(`${where}: only a profile requirement rests on a decision of the suite`);
   const params = Object.fromEntries(Object.entries(e).filter(([k]) => !REQUIREMENT_KEYS.has(k)));
   const envs = e.env ? [e.env] : ['cloud', 'sandbox'];
   return {
@@ -391,9 +471,28 @@ function parseRequirement(e: Record<string, any>, routes: Route[], byRoute: Map<
     judgesErrorsSeen: e.judges === 'errors-seen',
     group: e.group,
     ...(e.lane ? { lane: e.lane } : {}),
+    needs: Array.isArray(e.needs) ? e.needs.map(String) : [],
     statements: Array.isArray(e.statements) ? e.statements.map(String) : [],
+    decisions: Array.isArray(e.decisions) ? e.decisions.map(String) : [],
     params,
   };
+}
+
+const DECISION_KEYS = ['id', 'point', 'documents', 'decision'];
+
+/** contracts/decisions.yaml: each entry complete, its id D-THING and unique. */
+function parseDecisions(doc: Record<string, any>): Decision[] {
+  const list = (doc.decisions ?? []) as Array<Record<string, any>>;
+  const out: Decision[] = [];
+  for (const e of list) {
+    const where = `decisions.yaml: ${e.id ?? '(entry without id)'}`;
+    for (const key of Object.keys(e)) if (!DECISION_KEYS.includes(key)) throw new CatalogueError(`${where}: unknown key "${key}"`);
+    for (const key of DECISION_KEYS) if (typeof e[key] !== 'string' || !e[key]) throw new CatalogueError(`${where}: missing "${key}"`);
+    if (!/^D(-[A-Z0-9]+)+$/.test(e.id)) throw new CatalogueError(`${where}: a decision's id looks like D-THING`);
+    if (out.some((d) => d.id === e.id)) throw new CatalogueError(`${where}: duplicate id`);
+    out.push({ id: e.id, point: e.point, documents: e.documents, decision: e.decision });
+  }
+  return out;
 }
 
 function parseStatements(doc: Record<string, any>, routes: Route[], byRoute: Map<string, Route>): Statement[] {

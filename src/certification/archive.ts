@@ -6,11 +6,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as tar from 'tar';
 import type { Certificate } from '../verdict/model';
+import { uniqueName } from '../util/unique-name';
 import { REPORT_FILES } from '../options/paths';
 
 export const ARCHIVED = [REPORT_FILES.certificateJson, REPORT_FILES.certificateMd, REPORT_FILES.certificateHtml, REPORT_FILES.exchanges, REPORT_FILES.replay];
 
-/** reports/certification-<product>-<date>.tar.gz; undefined when the run wrote no certificate. */
+/**
+ * reports/certification-<product>-<date>.tar.gz (-2, -3, ... for another certification that day: an
+ * archive is never replaced); undefined when the run wrote no certificate.
+ */
 export function writeCertificationArchive(dir: string): string | undefined {
   const certificateFile = path.join(dir, REPORT_FILES.certificateJson);
   if (!fs.existsSync(certificateFile)) return undefined;
@@ -21,7 +25,7 @@ export function writeCertificationArchive(dir: string): string | undefined {
       .toLowerCase()
       .replace(/[^a-z0-9.-]+/g, '-')
       .replace(/^-+|-+$/g, '') || 'target';
-  const archive = path.join(dir, `certification-${slug}-${c.run.date.slice(0, 10)}.tar.gz`);
+  const archive = uniqueName(dir, `certification-${slug}-${c.run.date.slice(0, 10)}`, '.tar.gz');
   const files = ARCHIVED.filter((f) => fs.existsSync(path.join(dir, f)));
   tar.create({ gzip: true, file: archive, cwd: dir, sync: true, portable: true }, files);
   return archive;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Certification } from '../verdict/model';
 import { ROOT } from '../options/paths';
 
-const CERTIFICATION_RULE = "certification: anything not run (but what the target's environment rules out) makes its class FAIL";
+const CERTIFICATION_RULE = "anything not run (but what the target's environment rules out) makes its class FAIL";
 /**
  * What decides a verdict, one list (the content hash and the git state): folders and files relative to
  * the suite's root. Rendering, monitoring, the command line and the project's own tests (the kill matrix

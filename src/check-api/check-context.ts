@@ -13,6 +13,7 @@ import { expectStatus } from './assertions';
 import { systemClock, type Clock } from '../transport/clock';
 import { NotApplicable, NotRun, unreadable } from './outcome';
 import { validCarBody } from '../setup/created-cars';
+import { noBrowser, writesNotAllowed } from '../setup/readiness';
 
 export interface CallOptions {
   /** Path or fixed-query parameter values, overriding the run's ids. */
@@ -25,6 +26,14 @@ export interface CallOptions {
   token?: TokenKey;
   body?: unknown;
   rawBody?: string;
+  /** Members added to the JSON body (the route's valid body, or an object of their own). */
+  bodyMembers?: Record<string, string>;
+  /** An application/x-www-form-urlencoded body in place of a JSON one. */
+  form?: Record<string, string>;
+  /** Request headers besides the Authorization header. */
+  headers?: Record<string, string>;
+  /** What the credential the request carries is, by name (a near-miss of a token key): recorded in place of the raw header's "header". */
+  credential?: string;
   /** Hostile input (fuzz.ts): its answers never open nor close the route for the other checks (api.ts RequestOptions.hostile). */
   hostile?: boolean;
 }
@@ -51,6 +60,11 @@ export type EarlyPart<T = unknown> = (ctx: CheckContext) => Promise<T>;
 
 export class CheckContext {
   readonly warnings: string[] = [];
+  /**
+   * The inputs the check asked for (tokens.<key>, data.<key>, writes, browser), got or not: what its
+   * requirement needs of a target (src/catalogue/needs.ts names them before a run; a test holds the two equal).
+   */
+  readonly asked = new Set<string>();
   /** The early part the engine started, and its promise (startEarly). */
   private started?: { part: EarlyPart; result: Promise<unknown> };
 
@@ -106,10 +120,16 @@ export class CheckContext {
     return this.clock.now();
   }
 
+  /** Whether the check has a browser for the sign-in page (withBrowser would use it). */
+  hasBrowser(): boolean {
+    return Boolean(this.run.browser.executablePath && this.browserSession);
+  }
+
   /** Uses the worker's browser for the sign-in page, or NotRun saying why there is none. */
   withBrowser<T>(use: (browser: Browser) => Promise<T>): Promise<T> {
+    this.asked.add('browser');
     if (!this.run.browser.executablePath || !this.browserSession) {
-      throw new NotRun(`needs a browser for the sign-in page: ${this.run.browser.missing ?? 'none was given to this check'}`);
+      throw new NotRun(noBrowser(this.run.browser), 'browser');
     }
     return this.browserSession(use);
   }
@@ -129,9 +149,10 @@ export class CheckContext {
   }
 
   token(key: TokenKey): string {
+    this.asked.add(`tokens.${key}`);
     const token = this.run.tokens[key];
     if (!token && this.tokenlessSandbox()) throw new NotApplicable(TOKENLESS_SANDBOX);
-    if (!token) throw new NotRun(this.run.tokenNotes[key] ?? `tokens.${key} is not available`);
+    if (!token) throw new NotRun(this.run.tokenNotes[key] ?? `tokens.${key} is not available`, `tokens.${key}`);
     return token;
   }
 
@@ -170,9 +191,10 @@ export class CheckContext {
    * gets the second pair's device and car for deviceForCarId and deviceCarId (setup/device-pair.ts).
    */
   data(key: DataKey): string {
+    this.asked.add(`data.${key}`);
     const actual = dataKeyFor(this.requirement, this.run.data, key);
     const value = this.run.data[actual];
-    if (!value) throw new NotRun(this.run.dataNotes[actual] ?? `data.${actual} is not available`);
+    if (!value) throw new NotRun(this.run.dataNotes[actual] ?? `data.${actual} is not available`, `data.${actual}`);
     return value;
   }
 
@@ -187,9 +209,10 @@ export class CheckContext {
   }
 
   requireWrites(): void {
+    this.asked.add('writes');
     if (this.tokenlessSandbox()) throw new NotApplicable(TOKENLESS_SANDBOX);
     if (!this.target.allowWrites) {
-      throw new NotRun(`writes are not allowed on this target (set allowWrites: true in ${this.target.source} to run it)`);
+      throw new NotRun(writesNotAllowed(this.target), 'writes');
     }
   }
 
@@ -234,9 +257,10 @@ export class CheckContext {
     const authorization =
       options.authorization !== undefined ? options.authorization : options.token ? `Bearer ${this.token(options.token)}` : this.defaultAuthorization(route);
     let body = options.body;
-    if (body === undefined && options.rawBody === undefined && route.method === 'POST' && route.success.contract === 'createdCar') {
+    if (body === undefined && options.rawBody === undefined && !options.form && route.method === 'POST' && route.success.contract === 'createdCar') {
       body = validCarBody(this.now());
     }
+    if (options.bodyMembers) body = { ...(body && typeof body === 'object' ? body : {}), ...options.bodyMembers };
     // A list grows with the data (neither document states a page size): more of it is read, and an
     // answer larger still is not judged (the check is not run) rather than failed.
     const list = route.success.contract?.endsWith('[]') ?? false;
@@ -245,8 +269,10 @@ export class CheckContext {
       authorization,
       body,
       rawBody: options.rawBody,
+      ...(options.form ? { form: options.form } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
       route: route.route,
-      credential: this.credentialOf(authorization),
+      credential: options.credential ?? this.credentialOf(authorization),
       ...(list ? { maxBytes: MAX_LIST_BODY_BYTES } : {}),
       ...(options.hostile ? { hostile: true } : {}),
     });

@@ -6,28 +6,42 @@ export { CheckContext, type CallOptions, type EarlyPart, CREATED_CAR_PREFIX, isS
 export { ConformanceFailure, fail, NotApplicable, NotRun, show, unreadable, type FailureDetails } from './outcome';
 export * from './assertions';
 export { fuzzSeed, hostileIds, hostileQueries } from './fuzz';
-export { signInForCheck } from './sign-in';
+export { signInAttempt, signInForCheck } from './sign-in';
+export * from './near-miss';
 export { NoAnswerError, type ApiResponse } from '../transport/api';
 export { errorProvokers, errorStatusesOf, resourceParam, type Route } from '../catalogue/catalogue';
 export { expandDeep, expandTemplate, rawBody, rfc3339, unknownIdLike } from '../catalogue/templates';
-export { canonicalJson, checkContract, describeViolations, documentedKey, documentedOnly } from '../schemas/validate';
+export {
+  canonicalJson,
+  checkContract,
+  describeViolations,
+  documentedKey,
+  documentedOnly,
+  isRfc3339DateTime,
+  memberSchemas,
+  type MemberSchema,
+} from '../schemas/validate';
 export type { DataKey } from '../setup/run-context';
 export { SCOPES, type TokenKey } from '../setup/target';
 export {
   basicAuth,
+  basicFormsDiffer,
   exchangeCode,
   missingSignInKeys,
   openPage,
   pageText,
   restrictedAppTarget,
+  signInRefused,
   signInUrl,
   SIGN_IN_KEYS,
   tokenRequest,
+  type SignInResult,
   type TokenRecord,
 } from '../setup/oauth';
 export { openContext } from '../setup/browser-network';
 export { findSignInForm, FORM_WAIT_MS } from '../setup/signin-form';
 export { formProblem, knownSignInProblem, rememberSignInProblem } from '../setup/signin-page-state';
 export { readRunState, writeRunState } from '../setup/run-state';
+export { brokenLifetimes, refreshTokenOf } from '../setup/token-keeper';
 export { judgeEach, together } from './together';
 export { deviceCars } from '../setup/device-pair';

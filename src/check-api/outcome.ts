@@ -3,9 +3,16 @@
 // (The verdict of a conformance class is another thing: src/verdict/verdict.ts.)
 import { requestLine, type Exchange } from '../transport/api';
 
-/** A check whose inputs are missing (no token, no data, writes not allowed, no browser). */
+/**
+ * A check whose inputs are missing (no token, no data, writes not allowed, no browser). `missing`: the
+ * input it lacked, as contracts/inputs.yaml names it (tokens.expired, data.freeDeviceId, writes, browser),
+ * when that is what stopped it: the certificate lists such checks by input, with how to get it.
+ */
 export class NotRun extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly missing?: string,
+  ) {
     super(reason);
     this.name = 'NotRun';
   }

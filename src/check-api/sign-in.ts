@@ -23,3 +23,16 @@ export async function signInForCheck(run: Run, browser: Browser, target: Target,
   }
   return signed;
 }
+
+/**
+ * A sign-in a check makes to see it refused (a wrong password): what the page does with it is the
+ * answer judged, never a problem of the page to remember for the other checks. A page whose form
+ * cannot be found (known, or met now) still makes the check not run.
+ */
+export async function signInAttempt(run: Run, browser: Browser, target: Target, request: SignInRequest): Promise<SignInResult> {
+  const known = knownSignInProblem(run);
+  if (known) throw new NotRun(known.reason);
+  const signed = await signIn(browser, target, request);
+  if (signed.formProblem) throw new NotRun(signInProblem(signed, target)!.reason);
+  return signed;
+}

@@ -80,7 +80,7 @@ export async function coreDeviceScopeRestricted(ctx: CheckContext): Promise<void
       if (!surelyFree && !statusMatches(res.status, '2xx') && !isScopeRefusal(res)) {
         throw new NotRun(
           `associating data.freeDeviceId ${device} by its pin with the restricted token answered ${res.status}, and the device may be associated already ` +
-            '(an earlier run, or this one, associated it with the user, and no documented request undoes that everywhere): only a free device shows the scope alone refusing it; give a free device as data.freeDeviceId',
+            '(an earlier run, or this one, associated it with the user, and no documented request undoes that everywhere): only a free device shows the scope alone refusing it; give a device never associated as data.freeDeviceId',
         );
       }
       part.scopeRefusal(`associating the free device ${device} with the user by its right pin`, res);
@@ -205,6 +205,7 @@ async function signInThroughRestrictedApp(ctx: CheckContext): Promise<string> {
   if (missing.length)
     throw new NotRun(
       `needs tokens.restrictedApp, or oauth.${missing.join(', oauth.')} in ${ctx.target.source} to sign in through a second application without devices_management`,
+      'tokens.restrictedApp',
     );
   const app = restrictedAppTarget(ctx.target);
   const signed = await ctx.withBrowser((browser) =>

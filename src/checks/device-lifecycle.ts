@@ -200,9 +200,11 @@ async function spareCar(ctx: CheckContext): Promise<string> {
  * association by pin: data.freeDeviceId is put on data.deviceCarId, then associated with the user by
  * its right pin, and refused with 409; it stays on the car. A right pin on a device that is the user's
  * leaves only the conflict (a wrong pin would leave 400 or 409 to an order the documents do not
- * state), and counts as no failed attempt. Runs before the run's pin association of the device
- * (catalogue order), while it is free; a wrongful link is undone at once by the dissociation that
- * frees the device afterwards.
+ * state), and counts as no failed attempt. Runs after the run's pin association of the device
+ * (catalogue order): a server may keep a device's link to its user once it was on their car
+ * (dissociation is "from its car": variant dissociate-keeps-user-link), and the pin association needs
+ * the device never associated, while this check needs only a device of the user that can go on their
+ * car. A wrongful link is undone at once by the dissociation that takes the device off the car afterwards.
  */
 export async function deviceAssociatedByPin(ctx: CheckContext): Promise<void> {
   ctx.requireWrites();
@@ -218,7 +220,8 @@ export async function deviceAssociatedByPin(ctx: CheckContext): Promise<void> {
         await dissociate(ctx, 'freeDeviceId').catch(() => undefined);
         throw new NotRun(
           `to arrange the check, data.freeDeviceId ${device} is associated with car ${car}: that answered ${put.status} ` +
-            '(a server that keeps its state may have it associated with the user by an earlier run); give a free device as data.freeDeviceId',
+            "(the device was associated with the user by its pin before: this server may not put a device associated with its user on the user's car); " +
+            'DEV-CAR-ASSOCIATE judges association by car',
         );
       }
       try {

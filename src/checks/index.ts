@@ -2,6 +2,7 @@
 // A new kind of check is a function here; a new route or error case is only data.
 import * as auth from './auth-routes';
 import * as coherence from './coherence';
+import * as refusals from './credential-refusals';
 import { errorCase } from './error-case';
 import * as fuzz from './fuzz';
 import * as query from './query';
@@ -12,6 +13,11 @@ import * as carCreation from './car-creation';
 import * as deviceAccess from './device-access';
 import * as lifecycle from './device-lifecycle';
 import * as pins from './pin-attempts';
+import * as word from './token-word';
+import * as caches from './shared-cache';
+import * as members from './car-members';
+import * as exact from './exact-values';
+import { deviceStateCrossUser } from './device-state-cross-user';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -38,6 +44,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'query-range-equal': query.queryRangeEqual,
   'query-date-forms': query.queryDateForms,
   'query-pairs': queryPairs,
+  'query-date-exact': exact.queryDateExact,
   'query-range-geojson': query.queryRangeGeojson,
   'query-range-stats': query.queryRangeStats,
   'stats-bounds': query.statsBounds,
@@ -67,12 +74,15 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'car-create': carCreation.carCreate,
   'car-create-read-back': carCreation.carCreateReadBack,
   'car-create-invalid': carCreation.carCreateInvalid,
+  'core-car-create-owner': members.coreCarCreateOwner,
+  'car-create-server-members': members.carCreateServerMembers,
   'device-forbidden': deviceAccess.deviceForbidden,
   'device-pin-malformed': pins.devicePinMalformed,
   'device-car-associate': lifecycle.deviceCarAssociate,
   'device-car-associate-again': lifecycle.deviceCarAssociateAgain,
   'device-car-associate-race': lifecycle.deviceCarAssociateRace,
   'device-cross-user': deviceAccess.deviceCrossUser,
+  'device-state-cross-user': deviceStateCrossUser,
   'device-dissociate': lifecycle.deviceDissociate,
   'device-dissociate-again': lifecycle.deviceDissociateAgain,
   'device-dissociate-race': lifecycle.deviceDissociateRace,
@@ -82,6 +92,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'device-pin-wrong': pins.devicePinWrong,
   'device-pin-lockout': pins.devicePinLockout,
   'device-bad-car': lifecycle.deviceBadCar,
+  'device-id-exact': exact.deviceIdExact,
   'core-signin-page': auth.coreSigninPage,
   'core-token-endpoint': auth.coreTokenEndpoint,
   'no-password-grant': auth.noPasswordGrant,
@@ -101,6 +112,18 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-invalid-refresh': auth.tokenInvalidRefresh,
   'token-code-other-app': auth.tokenCodeOtherApp,
   'token-refresh-other-app': auth.tokenRefreshOtherApp,
+  'token-code-near-miss': refusals.tokenCodeNearMiss,
+  'token-refresh-near-miss': refusals.tokenRefreshNearMiss,
+  'token-client-near-miss': refusals.tokenClientNearMiss,
+  'token-client-in-query': refusals.tokenClientInQuery,
+  'token-other-kind': refusals.tokenOtherKind,
+  'token-client-encoded': refusals.tokenClientEncoded,
+  'signin-password-near-miss': refusals.signinPasswordNearMiss,
+  'token-lifetime-kept': word.tokenLifetimeKept,
+  'token-scopes-kept': word.tokenScopesKept,
+  'token-refresh-no-wider': word.tokenRefreshNoWider,
+  'core-no-shared-cache': caches.coreNoSharedCache,
+  'no-shared-cache': caches.noSharedCache,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
 };

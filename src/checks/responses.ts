@@ -44,7 +44,7 @@ function warnUnknown(ctx: CheckContext, pointers: string[]): void {
  * range without trips: v3-profile.md § Conflicts and decisions) is asked over the run's data window,
  * where it has data; when no window is known, its documented no-data answer means not run.
  */
-async function callValid(ctx: CheckContext, route: Route, options: CallOptions = {}): Promise<ApiResponse> {
+export async function callValid(ctx: CheckContext, route: Route, options: CallOptions = {}): Promise<ApiResponse> {
   const window = route.noData && ctx.run.window ? ctx.run.window : {};
   const res = await ctx.call(route, { ...options, query: { ...window, ...options.query } });
   if (route.noData && !ctx.run.window && res.status === route.noData.status) {

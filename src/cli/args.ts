@@ -1,7 +1,10 @@
-// The command line of `npm run conformance`: the suite's own flags become environment variables for
-// the run (read by playwright.config.ts, the target loader and the certificate reporter); anything
-// else goes to `playwright test` as it is, in order, so that flags of newer Playwright versions work.
-// A bad flag gets one line and exit 2 (src/cli/run.ts).
+// The command line of `vds-conformance` (and `npm run conformance --`, the same in a clone): its
+// subcommands (init, verify, report, merge, help; a run when there is none), the suite's own flags,
+// which become environment variables for the run (read by playwright.config.ts, the target loader and
+// the certificate reporter), and the options of `playwright test` this wrapper knows, passed on as
+// they are. Anything else is refused before anything runs or is written: one line and exit 2
+// (src/cli/main.ts), never handed to the runner (a word it took for a file filter would run the
+// whole suite against the default target, and a run empties the reports folder first).
 import fs from 'node:fs';
 import path from 'node:path';
 import { didYouMean } from '../util/did-you-mean';
@@ -11,11 +14,42 @@ import { BaselineError, readBaseline } from '../verdict/baseline';
 import { CompareError, readCertificate } from '../monitoring/compare';
 import { EXIT_HELP } from '../verdict/exit-codes';
 import { checkHistoryDir, OptionError, parseFloor, parseGate, parseRatio } from '../playwright/report-options';
-import { DEFAULT_BASELINE } from '../options/paths';
+import { DEFAULT_BASELINE, ROOT } from '../options/paths';
 
-export const USAGE = `Usage: npm run conformance -- [options] [playwright test options]
+/** The subcommands, each with its arguments and what it does: --help lists them in this order. */
+const SUBCOMMANDS = [
+  {
+    name: 'init',
+    args: '[TARGET-FILE]',
+    what: 'write a commented target file (default my-target.yaml) and a .env template here (never over an existing file), then list what that target cannot run yet for a certification, and how to get it',
+  },
+  {
+    name: 'verify',
+    args: 'ARCHIVE',
+    what: "no server: replay a certification archive offline and compare each check's verdict with its certificate (same as --verify ARCHIVE)",
+  },
+  {
+    name: 'report',
+    args: '',
+    what: "build the Allure report of the last run: reports/allure-report/index.html, one file that opens from disk, the run's verdict as its quality gate",
+  },
+  { name: 'merge', args: 'DIR', what: 'no run: merge the blob reports of sharded runs in DIR into one certificate (same as --merge DIR)' },
+  { name: 'help', args: '', what: 'this help (also -h, --help)' },
+] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number]['name'];
+
+/** The help, naming the command as it was invoked: `vds-conformance` or `npm run conformance --`. */
+export function usage(invokedAs = 'npm run conformance --'): string {
+  const width = Math.max(...SUBCOMMANDS.map((c) => `${c.name} ${c.args}`.trim().length));
+  return `Usage: ${invokedAs} [options] [playwright test options]     a conformance run
+       ${invokedAs} SUBCOMMAND [arguments]
 
 Runs the VDS v3 conformance suite and writes the certificate to reports/ (see reports/README.md).
+The previous run's reports are kept, never lost: its certificate in reports/previous/, the whole run
+packed in reports/earlier-runs/.
+
+Subcommands:
+${SUBCOMMANDS.map((c) => `  ${`${c.name} ${c.args}`.trim().padEnd(width)}  ${c.what}`).join('\n')}
 
 Options:
   --target NAME|PATH       target file: ${listTargetNames().join(', ')}, or a path to a YAML file (default: local)
@@ -34,12 +68,14 @@ Options:
   --update-baseline [PATH] write this run's failures to PATH (a .yaml/.yml file; default conformance-baseline.yaml)
   --require-complete       a class with checks that did not run (INCOMPLETE) fails the gate too
   --certify                certification: the whole suite, nothing left out; anything not run (but what the
-                           target's environment rules out) is a FAIL; writes one archive with the certificate
-                           and every check's redacted requests: reports/certification-<product>-<date>.tar.gz
+                           target's environment rules out) is a FAIL. Before anything is sent, lists what the
+                           target cannot run and how to get it; a certification that cannot pass stops there
+                           (exit 2). Writes one archive with the certificate and every check's redacted
+                           requests: reports/certification-<product>-<date>.tar.gz
   --merge DIR              no run: merge the blob reports in DIR (from --shard runs) into one certificate
   --verify ARCHIVE         no server: replay a certification archive offline (every request answered from its
                            recorded exchanges) and compare each check's verdict with its certificate; --grep
-                           narrows it (one check, to debug). Reports in reports/verify/. Also: vds-conformance verify ARCHIVE.
+                           narrows it (one check, to debug). Reports in reports/verify/.
                            Exit 0: every replayable verdict reproduced; 1: some differ or had no recorded answer;
                            2: unreadable archive, or made by another suite version
   -h, --help               this help
@@ -51,15 +87,24 @@ Selecting checks:
   -G, --grep-invert PATTERN  leave out the checks that match
   --last-failed            only the checks that failed in the previous run (reports/conformance.json)
   -x, --max-failures N     stop after the first (N) failing checks
+  ROUTE-GROUP              only the checks of a route group's file: ${conformanceFiles()
+    .map((f) => f.replace(/\.spec\.ts$/, ''))
+    .join(', ')}
 
-Anything else goes to \`playwright test\`, e.g. --workers 2, --shard 1/3.
+These options of \`playwright test\` are passed on to it: ${[...Object.keys(PLAYWRIGHT_VALUE_FLAGS), ...KNOWN_PLAYWRIGHT_SWITCHES].sort().join(', ')}.
+Any other option or word is refused (exit 2).
 
 ${EXIT_HELP}`;
+}
 
 export class UsageError extends Error {}
 
 export interface Invocation {
   help: boolean;
+  /** `init [TARGET-FILE]`: the target file to write (relative to where the user is). */
+  init?: string;
+  /** `report`: build the Allure report of the last run, nothing else. */
+  report: boolean;
   /** A folder of blob reports to merge, instead of a run. */
   merge?: string;
   /** A certification archive to replay offline and compare with its certificate (src/cli/verify.ts). */
@@ -73,8 +118,6 @@ export interface Invocation {
   /** Environment for the run (read by the config, the target loader and the certificate reporter). */
   env: Record<string, string>;
   playwrightArgs: string[];
-  /** Options passed to playwright test unchecked (not known to this wrapper). */
-  unchecked: string[];
   notes: string[];
   /** What narrows the run (refused by --certify). */
   narrowing: string[];
@@ -140,16 +183,39 @@ const OWN_FLAGS = [
 export function parseArgs(argv: string[]): Invocation {
   const inv: Invocation = {
     help: false,
+    report: false,
     certify: false,
     lastFailed: false,
     compareLast: false,
     env: {},
     playwrightArgs: [],
-    unchecked: [],
     notes: [],
     narrowing: [],
   };
   const args = [...argv];
+  const subcommand = args[0] !== undefined && !args[0].startsWith('-') ? subcommandOf(args[0]) : undefined;
+  if (subcommand) {
+    args.shift();
+    switch (subcommand) {
+      case 'help':
+        inv.help = true;
+        break;
+      case 'init':
+        if (args.length > 1 || args[0]?.startsWith('-')) throw new UsageError(`init takes one target file name at most, got ${args.join(' ')}; see --help`);
+        inv.init = args.shift() ?? 'my-target.yaml';
+        return inv;
+      case 'report':
+        if (args.length) throw new UsageError(`report takes no arguments, got ${args.join(' ')}; see --help`);
+        inv.report = true;
+        return inv;
+      case 'verify':
+      case 'merge':
+        if (!args.length || args[0].startsWith('-'))
+          throw new UsageError(`${subcommand} needs ${subcommand === 'verify' ? 'the archive' : 'the folder of blob reports'}; see --help`);
+        args.unshift(`--${subcommand}`);
+        break;
+    }
+  }
   while (args.length) {
     const raw = args.shift()!;
     const eq = raw.startsWith('--') ? raw.indexOf('=') : -1;
@@ -290,27 +356,60 @@ const VERIFY_REFUSES: Record<string, string> = {
   VDS_LATENCY_FLOOR_MS: '--latency-floor-ms',
 };
 
+/** A first word naming a subcommand; a close miss is refused (did you mean ...?). Else undefined (a route group's file filter, or refused later). */
+function subcommandOf(word: string): Subcommand | undefined {
+  const names = SUBCOMMANDS.map((c) => c.name as string);
+  if (names.includes(word)) return word as Subcommand;
+  if (conformanceFile(word)) return undefined;
+  const guess = didYouMean(word, names, 3);
+  throw new UsageError(
+    `unknown subcommand ${word}${guess ? ` (did you mean ${guess}?)` : ''}: the subcommands are ${names.join(', ')}; a word alone may also name a route group (${conformanceFiles()
+      .map((f) => f.replace(/\.spec\.ts$/, ''))
+      .join(', ')}). Nothing was run; see --help`,
+  );
+}
+
+/** The conformance suite's spec files (one per route group): what a file filter may name. */
+function conformanceFiles(): string[] {
+  return fs.readdirSync(path.join(ROOT, 'tests', 'conformance')).filter((f) => f.endsWith('.spec.ts'));
+}
+
+/**
+ * The route group's spec file a word names (`users`, `users.spec.ts`, `tests/conformance/users.spec.ts`),
+ * passed to playwright test as its file filter; undefined when it names none (Playwright would read it as
+ * a regular expression on every test file's path: a word that matched them all would run everything).
+ */
+function conformanceFile(word: string): string | undefined {
+  const name = path.basename(word).replace(/\.spec\.ts$/, '');
+  return conformanceFiles().find((f) => f === `${name}.spec.ts`);
+}
+
 function passThrough(raw: string, flag: string, args: string[], inv: Invocation): void {
   if (!flag.startsWith('-')) {
-    inv.playwrightArgs.push(raw);
+    const file = conformanceFile(raw);
+    if (!file) {
+      throw new UsageError(
+        `unknown argument ${raw}: neither a subcommand (${SUBCOMMANDS.map((c) => c.name).join(', ')}, first) nor a route group (${conformanceFiles()
+          .map((f) => f.replace(/\.spec\.ts$/, ''))
+          .join(', ')}). Nothing was run; see --help`,
+      );
+    }
+    inv.playwrightArgs.push(file);
     inv.narrowing.push(`a test file filter (${raw})`);
     return;
   }
   if (NARROWING.has(flag)) inv.narrowing.push(flag);
   const kind = PLAYWRIGHT_VALUE_FLAGS[flag];
   if (!kind && !KNOWN_PLAYWRIGHT_SWITCHES.has(flag)) {
-    // Close to one of the suite's own flags: a typo, refused. Anything else may be an option of a
-    // newer Playwright: passed on, and said so.
-    const guess = didYouMean(flag, OWN_FLAGS, 3); // at most 2 edits away
-    if (guess) throw new UsageError(`unknown option ${flag} (did you mean ${guess}?); see --help`);
-    inv.unchecked.push(flag);
-    inv.notes.push(`note: ${flag} is not an option of this suite: passed to playwright test as it is`);
+    const guess = didYouMean(flag, [...OWN_FLAGS, ...Object.keys(PLAYWRIGHT_VALUE_FLAGS), ...KNOWN_PLAYWRIGHT_SWITCHES], 3); // at most 2 edits away
+    throw new UsageError(
+      `unknown option ${flag}${guess ? ` (did you mean ${guess}?)` : ''}: neither an option of this suite nor one of playwright test's it passes on. Nothing was run; see --help`,
+    );
   }
   inv.playwrightArgs.push(raw);
   if (raw.includes('=')) return;
-  // A flag that may take a value, followed by a word: the word goes on right after it.
-  const mayTakeValue = kind !== undefined || !KNOWN_PLAYWRIGHT_SWITCHES.has(flag);
-  if (mayTakeValue && args.length && !args[0].startsWith('-')) inv.playwrightArgs.push(args.shift()!);
+  // A flag that takes a value, followed by a word: the word goes on right after it.
+  if (kind !== undefined && args.length && !args[0].startsWith('-')) inv.playwrightArgs.push(args.shift()!);
   if (flag === '--reporter') inv.notes.push('note: --reporter replaces every reporter of the suite (no certificate); --add-reporter adds one instead');
 }
 

@@ -1,20 +1,27 @@
-// The reports folder before a run: the previous run's certificate moves to previous/ (so that
-// `--compare last` and `--last-failed` need no extra step), a file the user passed in that lives
-// in the folder is kept out of harm's way, and everything else of the previous run goes (an old
-// Allure result would show as a retry). README.md, the project's own test output (self/, mutation/) and
-// certification archives stay.
+// The reports folder before a command writes in it. Nothing a run wrote is ever lost: a run's reports
+// are replaced only once the whole previous run is packed into earlier-runs/ (one .tar.gz per run, as a
+// certification archive keeps a certification), and its certificate moves to previous/ (so that
+// `--compare last` and `--last-failed` need no extra step). Then the folder is emptied of the previous
+// run's files (an old Allure result would show as a retry); README.md, the project's own test output
+// (self/, mutation/), the certification archives and earlier-runs/ stay. A file the user passed in that
+// lives in the folder is copied out of harm's way first.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import * as tar from 'tar';
 import { REPORT_FILES } from '../options/paths';
+import type { Certificate } from '../verdict/model';
+import { uniqueName } from '../util/unique-name';
 import { UsageError } from './args';
 
 export const PREVIOUS = 'previous';
+/** Where each earlier run's reports are kept, packed. */
+const EARLIER_RUNS = 'earlier-runs';
 
 /** A run's certificate files: what previous/ keeps of it. */
 const CERTIFICATE_FILES = [REPORT_FILES.certificateJson, REPORT_FILES.certificateMd, REPORT_FILES.certificateHtml, REPORT_FILES.changes, REPORT_FILES.junit];
 
-const KEEP = new Set(['README.md', 'self', 'mutation', PREVIOUS]);
+const KEEP = new Set(['README.md', 'self', 'mutation', PREVIOUS, EARLIER_RUNS]);
 const isArchive = (name: string) => /^certification-.*\.tar\.gz$/.test(name);
 
 /**
@@ -46,6 +53,7 @@ export function lastCertificate(dir: string): string | undefined {
 export function prepareReportsFolder(dir: string, inputs: string[]): Map<string, string> {
   const moved = protectInputs(dir, inputs);
   if (!fs.existsSync(dir)) return moved;
+  keepEarlierRun(dir, runFiles(dir));
   if (lastCertificate(dir)) {
     const previous = path.join(dir, PREVIOUS);
     fs.rmSync(previous, { recursive: true, force: true });
@@ -70,10 +78,47 @@ export function protectInputs(dir: string, inputs: string[]): Map<string, string
   return moved;
 }
 
-/** Everything of the previous run goes but what KEEP names and the certification archives. */
+/** Everything of the previous run in `dir`: what a run empties (all but KEEP and the certification archives). */
+function runFiles(dir: string): string[] {
+  return fs.readdirSync(dir).filter((entry) => !KEEP.has(entry) && !isArchive(entry));
+}
+
+/** Everything of the previous run goes but what KEEP names and the certification archives: call keepEarlierRun first. */
 export function clearReports(dir: string): void {
   if (!fs.existsSync(dir)) return;
-  for (const entry of fs.readdirSync(dir)) {
-    if (!KEEP.has(entry) && !isArchive(entry)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+  for (const entry of runFiles(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+}
+
+/**
+ * Packs `entries` of `dir` (the previous run's files a command is about to replace) into
+ * `<reports>/earlier-runs/<kind>-<its start>-<its target>.tar.gz` (`reports`: dir, or the reports folder
+ * of a folder inside it), named after the run's certificate when it has one (else after the files'
+ * time), never over an earlier pack. Returns the pack, or undefined when there was nothing to keep.
+ */
+export function keepEarlierRun(dir: string, entries: string[], kind: 'run' | 'verify' = 'run', reports = dir): string | undefined {
+  const present = entries.filter((e) => fs.existsSync(path.join(dir, e)));
+  if (!present.length) return undefined;
+  const certificate = readCertificate(path.join(dir, REPORT_FILES.certificateJson));
+  const started = certificate?.run?.date ?? newest(dir, present);
+  const stamp = started.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const target = (certificate?.target?.name ?? 'unknown').replace(/[^A-Za-z0-9._-]+/g, '-');
+  const folder = path.join(reports, EARLIER_RUNS);
+  fs.mkdirSync(folder, { recursive: true });
+  const pack = uniqueName(folder, `${kind}-${stamp}-${target}`, '.tar.gz');
+  tar.create({ gzip: true, file: pack, cwd: dir, sync: true, portable: true }, present);
+  return pack;
+}
+
+function readCertificate(file: string): Partial<Certificate> | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Certificate>;
+  } catch {
+    return undefined;
   }
+}
+
+/** The latest modification time among `entries`, as an ISO date. */
+function newest(dir: string, entries: string[]): string {
+  const ms = Math.max(...entries.map((e) => fs.statSync(path.join(dir, e)).mtimeMs));
+  return new Date(ms).toISOString();
 }

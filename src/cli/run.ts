@@ -1,5 +1,6 @@
 // Runs what the command line asked for: `playwright test` (or merge-reports) with the environment the
-// flags set, in a prepared reports folder, and exits with the status the certificate's gate decided
+// flags set, in a prepared reports folder (the previous run's kept: reports-folder.ts), and exits with
+// the status the certificate's gate decided
 // (src/verdict/exit-codes.ts): 0 passed, 1 does not conform, 3 the run broke. Exit 2 (bad options)
 // is decided before anything runs. The target's server (startCommand) is started here, before the
 // runner, so that it boots while the runner loads (src/setup/start-command.ts).
@@ -17,12 +18,16 @@ import { runOptions } from '../options/options';
 import { UsageError, type Invocation } from './args';
 import { loadTarget, resolveTargetFile, type Target } from '../setup/target';
 import { startTargetServerForRun, type Started } from '../setup/start-command';
-import { checkReportsFolder, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
+import { readinessOf } from '../setup/readiness';
+import { chooseBrowser } from '../setup/browser';
+import { loadCatalogue } from '../catalogue/catalogue';
+import { readinessLines } from '../rendering/render-readiness';
+import { checkReportsFolder, keepEarlierRun, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
-export async function run(inv: Invocation): Promise<number> {
+export async function run(inv: Invocation, invokedAs = 'npm run conformance --'): Promise<number> {
   // The user's .env (where they run the command); the target file's ${VAR} references read it.
   dotenv.config({ quiet: true, path: path.join(process.cwd(), '.env') });
-  const env: NodeJS.ProcessEnv = { ...process.env, ...inv.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...inv.env, VDS_COMMAND: invokedAs };
   const dir = reportsDir(env);
   for (const n of inv.notes) console.error(n);
   checkReportsFolder(dir);
@@ -38,8 +43,15 @@ export async function run(inv: Invocation): Promise<number> {
   if (inv.verify) {
     // eslint-disable-next-line typescript/no-require-imports -- loaded only for --verify
     const { verify } = require('./verify') as typeof import('./verify');
-    return verify(inv, playwright);
+    return verify(inv, playwright, invokedAs);
   }
+
+  // A certification that cannot pass stops here, before anything is sent or written (the reports folder untouched).
+  // The target file, read at most once in this process for what the command does before the runner
+  // (the runner reads it in its own, and reports what is wrong with it).
+  let read: { target?: Target } | undefined;
+  const target = () => (read ??= { target: readTarget(env) }).target;
+  if (inv.certify && !certificationCanPass(target(), env)) return EXIT.usage;
 
   const last = lastCertificate(dir);
   if (inv.lastFailed) {
@@ -62,10 +74,10 @@ export async function run(inv: Invocation): Promise<number> {
   }
   // The embedded reference's port (the local targets), found here: the runner would start a process for it.
   env.VDS_REFERENCE_PORT ??= String(await freePort());
-  const server = startServerEarly(inv, env);
+  const server = startServerEarly(inv, target, env);
   const code = await playwright(['test', ...inv.playwrightArgs], env);
   await server?.stop();
-  const status = exitStatus(dir, code, inv);
+  const status = exitStatus(dir, code);
   if (inv.certify) {
     // eslint-disable-next-line typescript/no-require-imports -- loaded only for --certify
     const { writeCertificationArchive } = require('../certification/archive') as typeof import('../certification/archive');
@@ -75,20 +87,43 @@ export async function run(inv: Invocation): Promise<number> {
   return status;
 }
 
+/** The run's target file as the command line and .env name it; undefined when it cannot be read (the runner says why). */
+function readTarget(env: NodeJS.ProcessEnv): Target | undefined {
+  try {
+    const selector = runOptions(env).target;
+    return loadTarget(selector, env, resolveTargetFile(selector));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * --certify: what the target cannot run, said before anything is sent (src/setup/readiness.ts); false
+ * when that is anything at all (a certification needs every requirement to run): spending the run
+ * would change the server (cars created, a device locked) for a verdict already known. A target file
+ * that cannot be read is the runner's to report.
+ */
+function certificationCanPass(target: Target | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (!target) return true;
+  const readiness = readinessOf(target, loadCatalogue(), chooseBrowser(env));
+  console.log(readinessLines(readiness).join('\n'));
+  if (!readiness.items.length) return true;
+  console.log(
+    '--certify: this certification cannot pass on this target, so nothing was sent and nothing written (exit 2). ' +
+      'Give what is listed and certify again; to see the rest of the verdict now, run without --certify.',
+  );
+  return false;
+}
+
 /**
  * The target's server (its startCommand), started before Playwright's runner so that it boots while the
  * runner loads; the runner waits for it through VDS_TARGET_SERVER (src/setup/start-command.ts). The file
  * is read here only for its startCommand and baseUrl: the runner checks it, and reports what is wrong.
  */
-function startServerEarly(inv: Invocation, env: NodeJS.ProcessEnv): Started | undefined {
+function startServerEarly(inv: Invocation, targetOnce: () => Target | undefined, env: NodeJS.ProcessEnv): Started | undefined {
   if (inv.playwrightArgs.includes('--list')) return undefined;
-  let target: Target;
-  try {
-    const selector = runOptions(env).target;
-    target = loadTarget(selector, env, resolveTargetFile(selector));
-  } catch {
-    return undefined; // the runner says what is wrong with it
-  }
+  const target = targetOnce();
+  if (!target) return undefined; // the runner says what is wrong with it
   if (typeof target.startCommand !== 'string' || typeof target.baseUrl !== 'string') return undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-server-'));
   env.VDS_TARGET_SERVER = path.join(dir, 'status.json');
@@ -97,14 +132,10 @@ function startServerEarly(inv: Invocation, env: NodeJS.ProcessEnv): Started | un
 }
 
 /** The gate's exit code from the certificate; 2 when Playwright refused an option; else 3. */
-function exitStatus(dir: string, playwrightCode: number, inv: Invocation): number {
+function exitStatus(dir: string, playwrightCode: number): number {
   if (playwrightCode === EXIT.usage) return EXIT.usage; // the config refused the target file or the selection
   const certificate = readCertificateIfAny(path.join(dir, REPORT_FILES.certificateJson));
   if (certificate?.gate) return certificate.gate.exitCode ?? (certificate.gate.status === 'passed' ? EXIT.passed : EXIT.failed);
-  if (inv.unchecked.length) {
-    console.error(`playwright test stopped before any check: an option passed to it unchecked may be the cause (${inv.unchecked.join(', ')})`);
-    return EXIT.usage;
-  }
   console.error('The run broke before its certificate was written (see the messages above).');
   return EXIT.broken;
 }
@@ -118,7 +149,18 @@ async function merge(blobs: string, env: NodeJS.ProcessEnv, dir: string): Promis
     if (env.VDS_COMPARE === from) env.VDS_COMPARE = to;
     if (env.VDS_BASELINE === from) env.VDS_BASELINE = to;
   }
-  // The blob folder may be inside reports/: only the files a merge writes are replaced.
+  // The blob folder may be inside reports/: only the files a merge writes are replaced, once kept.
+  const replaced = [
+    REPORT_FILES.certificateJson,
+    REPORT_FILES.certificateMd,
+    REPORT_FILES.certificateHtml,
+    REPORT_FILES.changes,
+    REPORT_FILES.junit,
+    REPORT_FILES.allureResults,
+    REPORT_FILES.trendHtml,
+    REPORT_FILES.trendMd,
+  ];
+  if (lastCertificate(dir)) keepEarlierRun(dir, replaced);
   for (const f of [REPORT_FILES.certificateJson, REPORT_FILES.changes]) fs.rmSync(path.join(dir, f), { force: true });
   const code = await playwright(['merge-reports', '-c', path.join(ROOT, 'src', 'playwright', 'merge.config.ts'), blobs], env);
   const certificate = readCertificateIfAny(path.join(dir, REPORT_FILES.certificateJson));

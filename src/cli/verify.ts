@@ -21,6 +21,8 @@ import type { Certificate, CheckStatus } from '../verdict/model';
 import { reportsDir, REPORT_FILES } from '../options/paths';
 import { UsageError, type Invocation } from './args';
 import { ARCHIVED } from '../certification/archive';
+import { keepEarlierRun } from './reports-folder';
+import { headlineLine } from '../rendering/format';
 
 /** Where verify writes: its own folder, beside (never over) the last run's reports. */
 export const VERIFY_DIR = 'verify';
@@ -28,6 +30,8 @@ export const VERIFICATION_FILE = 'verification.json';
 
 export interface Verification {
   archive: string;
+  /** The certificate's verdict, as its first line says it (the headline). */
+  verdict: string;
   suite: {
     archive: { version: string; contentSha256?: string };
     installed: { version: string; contentSha256: string };
@@ -43,7 +47,11 @@ export interface Verification {
 }
 
 /** @public The command loads it when asked for (src/cli/run.ts requires it for --verify). */
-export async function verify(inv: Invocation, playwright: (args: string[], env: NodeJS.ProcessEnv) => Promise<number>): Promise<number> {
+export async function verify(
+  inv: Invocation,
+  playwright: (args: string[], env: NodeJS.ProcessEnv) => Promise<number>,
+  invokedAs = 'npm run conformance --',
+): Promise<number> {
   const archive = inv.verify!;
   const dir = extract(archive);
   try {
@@ -57,7 +65,7 @@ export async function verify(inv: Invocation, playwright: (args: string[], env: 
       throw new UsageError(
         `${archive} was made by vds-conformance ${made.version}; the installed suite is ${installed.version}. ` +
           `A replay re-derives each verdict with the suite's own checks, so only the version that made the archive can verify it: ` +
-          `install vds-conformance@${made.version} (npm install --save-dev vds-conformance@${made.version}) and run verify again. Nothing was replayed.`,
+          `install vds-conformance@${made.version} (npm install --save-dev vds-conformance@${made.version}) and run ${invokedAs} verify again. Nothing was replayed.`,
       );
     }
     const sameContent = made.contentSha256 === installed.contentSha256;
@@ -67,6 +75,8 @@ export async function verify(inv: Invocation, playwright: (args: string[], env: 
     );
 
     const out = path.join(reportsDir(), VERIFY_DIR);
+    // An earlier verification is kept (reports-folder.ts), never lost.
+    if (fs.existsSync(out)) keepEarlierRun(out, fs.readdirSync(out), 'verify', reportsDir());
     fs.rmSync(out, { recursive: true, force: true });
     fs.mkdirSync(out, { recursive: true });
     const env: NodeJS.ProcessEnv = {
@@ -89,7 +99,7 @@ export async function verify(inv: Invocation, playwright: (args: string[], env: 
     }
     const replayed = JSON.parse(fs.readFileSync(replayFile, 'utf8')) as RecordedCheck[];
     const narrowed = !!(inv.env[SELECTION_ENV.grep] || inv.env[SELECTION_ENV.grepInvert]);
-    const v = compare(archive, statesOf(certificate), replayed, narrowed, { archive: made, installed, sameContent });
+    const v = compare(archive, statesOf(certificate), replayed, narrowed, { archive: made, installed, sameContent }, verdictOf(certificate));
     fs.writeFileSync(path.join(out, VERIFICATION_FILE), `${JSON.stringify(v, null, 1)}\n`);
     console.log(renderVerification(v, path.join(out, VERIFICATION_FILE)));
     return v.exitCode;
@@ -172,8 +182,35 @@ function statesOf(certificate: Certificate): Map<string, CheckStatus> {
   return states;
 }
 
-function compare(archive: string, stated: Map<string, CheckStatus>, replayed: RecordedCheck[], narrowed: boolean, suite: Verification['suite']): Verification {
-  const v: Verification = { archive, suite, replayed: replayed.length, reproduced: 0, differ: [], noRecordedAnswer: [], recordOnly: [], exitCode: EXIT.passed };
+/** The archived certificate's verdict in one line: its headline (a certificate made before headlines: the class verdicts). */
+function verdictOf(c: Certificate): string {
+  return (
+    headlineLine(c) ??
+    Object.entries(c.verdict ?? {})
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')
+  );
+}
+
+function compare(
+  archive: string,
+  stated: Map<string, CheckStatus>,
+  replayed: RecordedCheck[],
+  narrowed: boolean,
+  suite: Verification['suite'],
+  verdict: string,
+): Verification {
+  const v: Verification = {
+    archive,
+    verdict,
+    suite,
+    replayed: replayed.length,
+    reproduced: 0,
+    differ: [],
+    noRecordedAnswer: [],
+    recordOnly: [],
+    exitCode: EXIT.passed,
+  };
   const seen = new Set<string>();
   for (const r of replayed) {
     seen.add(r.key);
@@ -197,6 +234,7 @@ function renderVerification(v: Verification, file: string): string {
     `Verification of ${v.archive}`,
     `  suite: archive ${v.suite.archive.version} (${short(v.suite.archive.contentSha256)}), installed ${v.suite.installed.version} (${short(v.suite.installed.contentSha256)})` +
       (v.suite.sameContent ? ', same content' : ', different content'),
+    `  the certificate's verdict: ${v.verdict}`,
     `  ${v.reproduced} of ${v.replayed} checks reproduced`,
   ];
   if (v.differ.length) {
@@ -212,10 +250,14 @@ function renderVerification(v: Verification, file: string): string {
     lines.push(`  ○ ${v.recordOnly.length} verified from the record only (they need a browser, which a replay does not drive):`);
     for (const r of v.recordOnly) lines.push(`      ${r.check}: certificate ${r.certificate}`);
   }
+  const problems = [
+    ...(v.differ.length ? [`${v.differ.length} checks differ`] : []),
+    ...(v.noRecordedAnswer.length ? [`${v.noRecordedAnswer.length} asked a request it has no answer for`] : []),
+  ];
   lines.push(
     v.exitCode === EXIT.passed
-      ? `  Exit status 0: every replayable verdict of the certificate is reproduced from its exchanges`
-      : `  Exit status 1: the archive does not reproduce its certificate`,
+      ? `  Exit status 0: reproduced: the archive's exchanges give the certificate's verdict (${v.verdict}), every replayable check as it states`
+      : `  Exit status 1: not reproduced: the archive's exchanges do not give its certificate (${v.verdict}): ${problems.join(', ')}`,
     `  Report: ${file}`,
     '',
   );

@@ -23,7 +23,9 @@ import type { Target } from '../setup/target';
 import { writeCertificateFiles } from '../rendering/certificate-files';
 import { resultOf, type CheckRecord } from '../verdict/check-record';
 import { decideGate } from '../verdict/gate';
+import { headlineOf } from '../verdict/headline';
 import { judgeRun } from '../verdict/judge';
+import { tryBaseUrls } from '../verdict/triage-base-url';
 import { suiteInfo } from '../util/suite-info';
 import type { Certificate, GateClasses } from '../verdict/model';
 import { redactDeep } from '../setup/report-redactor';
@@ -41,6 +43,8 @@ export interface InProcessOptions {
   maxFailures?: number;
   /** The gate's classes (--gate); default both. */
   gate?: GateClasses;
+  /** A certification (--certify): anything not run (but what the environment rules out) is a FAIL. */
+  certify?: boolean;
   /** A browser shared between runs (one per worker); else one is launched for this run if a check needs it. */
   browser?: BrowserSession;
   browserChoice?: BrowserChoice;
@@ -120,12 +124,15 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
       groupsRun: new Set(selected.map((p) => p.group)),
       selection: options.selection ?? {},
       ...(stopped() ? { maxFailuresReached: failed } : {}),
+      certify: options.certify,
     });
     stopKeeping();
     const renewals = renewalsOf(context.stateDir);
     if (renewals) judged.certificate.run.tokenRenewals = renewals;
     const redactor = new Redactor([...context.secrets, ...targetSecrets(target), ...keptSecrets(context.stateDir)]);
-    judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate });
+    await tryBaseUrls(judged.certificate);
+    judged.certificate.gate = decideGate({ certificate: judged.certificate, gate: options.gate, certify: options.certify });
+    judged.certificate.headline = headlineOf(judged.certificate);
     const certificate = redactDeep(judged.certificate, redactor);
     if (options.reportsDir) {
       const checks = resolveChecks(judged.requirements, judged.planned, judged.results, judged.missingReason);

@@ -28,7 +28,7 @@ import { releaseDevice } from '../setup/device-release';
 import { ConformanceFailure, formatFailure, NotApplicable, NotRun, SUITE_BROKE, type FailureDetails } from '../check-api/outcome';
 import { failureOf, type CheckRecord } from '../verdict/check-record';
 import { CHECKS, EARLY } from '../checks';
-import { runOptions } from '../options/options';
+import { commandLine, runOptions } from '../options/options';
 import type { ErrorsSeen } from './errors-seen';
 import { writes } from './schedule';
 
@@ -188,7 +188,14 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   }
   const exchanges: Exchange[] = api.exchanges.map((e) => redactor.redactValue(e));
   const warnings = ctx.warnings.map((w) => redactor.redact(w));
-  const done = { ...base, warnings, exchanges, durationMs: Math.round(performance.now() - started), ...(clock.readings ? { clock: clock.readings } : {}) };
+  const done = {
+    ...base,
+    warnings,
+    exchanges,
+    durationMs: Math.round(performance.now() - started),
+    ...(clock.readings ? { clock: clock.readings } : {}),
+    asked: [...ctx.asked].sort(),
+  };
   // A replay that met a request the archive does not answer, or a browser: its verdict says nothing.
   if (replay?.misses.length) {
     return { ...done, status: 'not-run', reason: `no recorded answer: ${replay.misses[0]}`, replay: { kind: 'no-recorded-answer', requests: replay.misses } };
@@ -203,7 +210,8 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
     return { ...done, status: 'not-run', reason: `the run was interrupted (${signal}) while this check ran: its outcome says nothing about the server` };
   const stopped = workerStopping();
   if (stopped) return { ...done, status: 'not-run', reason: `${stopped} while this check ran: its outcome says nothing about the server` };
-  if (outcome instanceof NotRun) return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason) };
+  if (outcome instanceof NotRun)
+    return { ...done, status: 'not-run', reason: redactor.redact(outcome.reason), ...(outcome.missing ? { missing: outcome.missing } : {}) };
   if (outcome instanceof NotApplicable) return { ...done, status: 'not-applicable', reason: redactor.redact(outcome.reason) };
   // Rate limiting is the operator's setting, not the server's conformance (docs/targets.md, "rateLimit").
   if (outcome instanceof RateLimitedError) {
@@ -230,7 +238,7 @@ function rerunCommand(key: string): string {
   const options = runOptions();
   const target = options.targetGiven ? options.target : undefined;
   const pattern = keysPattern([key]);
-  return `npm run conformance --${target ? ` --target '${target.replace(/'/g, `'\\''`)}'` : ''} --grep '${pattern.replace(/'/g, `'\\''`)}'`;
+  return commandLine(`${target ? `--target '${target.replace(/'/g, `'\\''`)}' ` : ''}--grep '${pattern.replace(/'/g, `'\\''`)}'`);
 }
 
 /** Why a check did not run when its procedure threw something unforeseen: the first line of it, redacted. */

@@ -14,15 +14,14 @@
 // setup/device-release.ts), beside the checks that judge the error answers the others received
 // (`judges: errors-seen`: errors-seen.ts), which run last.
 import type { PlannedCheck } from '../catalogue/catalogue';
+import { writesTo } from '../catalogue/needs';
 import { inSecondLane } from '../setup/device-pair';
 import type { RunContext } from '../setup/run-context';
 import { inTurns } from '../util/in-turns';
 
 /** Checks that write run one after another, in catalogue order: they share state. */
 export function writes(p: PlannedCheck): boolean {
-  return (
-    p.requirement.per === 'once' && [...p.requirement.routes, ...p.requirement.reads].some((r) => r.startsWith('POST /users') || r.startsWith('POST /devices'))
-  );
+  return p.requirement.per === 'once' && [...p.requirement.routes, ...p.requirement.reads].some(writesTo);
 }
 
 /** A writing check whose only writes are the cars it creates, read back by their ids (no device route). */

@@ -69,6 +69,11 @@ export const OPTION_VARIABLES: readonly OptionVariable[] = [
     internal: true,
   },
   { name: 'VDS_BLOB', flag: '--shard', meaning: '1: write a blob report for a later merge', internal: true },
+  {
+    name: 'VDS_COMMAND',
+    meaning: 'how the command was invoked (vds-conformance, or npm run conformance --): the commands the reports suggest are written as it',
+    internal: true,
+  },
   { name: 'VDS_RECORD_REQUESTS', meaning: 'a file to append every request to, as sent (the benchmark only)', internal: true },
   {
     name: 'VDS_TIMELINE',
@@ -118,6 +123,8 @@ export interface RunOptions {
   /** The command's status file of the target's server it started (VDS_TARGET_SERVER). */
   targetServer?: string;
   blob: boolean;
+  /** How the command was invoked (VDS_COMMAND): `vds-conformance`, or `npm run conformance --` (the default). */
+  command: string;
   recordRequests?: string;
   timeline?: string;
 }
@@ -161,6 +168,7 @@ export function runOptions(env: NodeJS.ProcessEnv = process.env): RunOptions {
     targetChecked: set(env.VDS_TARGET_CHECKED),
     targetServer: set(env.VDS_TARGET_SERVER),
     blob: env.VDS_BLOB === '1',
+    command: set(env.VDS_COMMAND) ?? 'npm run conformance --',
     recordRequests: set(env.VDS_RECORD_REQUESTS),
     timeline: set(env.VDS_TIMELINE),
   };
@@ -218,4 +226,14 @@ export function parseProblems(env: NodeJS.ProcessEnv = process.env): string[] {
     ...problemsOf('VDS_LATENCY_FLOOR_MS', () => parseFloor(env.VDS_LATENCY_FLOOR_MS)),
     ...problemsOf('VDS_GATE (--gate)', () => parseGate(env.VDS_GATE)),
   ];
+}
+
+/**
+ * A command line of the suite as the user invokes it (VDS_COMMAND): `args` after the command, or a
+ * subcommand (`report`: npm run report in a clone, vds-conformance report installed).
+ */
+export function commandLine(args: string, env: NodeJS.ProcessEnv = process.env): string {
+  const command = runOptions(env).command;
+  if (command.startsWith('npm ')) return args === 'report' ? 'npm run report' : `${command} ${args}`;
+  return `npx ${command} ${args}`;
 }

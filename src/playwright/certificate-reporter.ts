@@ -21,7 +21,9 @@ import { certificationInfo } from '../certification/identity';
 import { writeCertificateFiles } from '../rendering/certificate-files';
 import { EXIT } from '../verdict/exit-codes';
 import { decideGate } from '../verdict/gate';
+import { headlineOf } from '../verdict/headline';
 import { judgeRun } from '../verdict/judge';
+import { tryBaseUrls } from '../verdict/triage-base-url';
 import { addToHistory, historyEntry, readHistory } from '../monitoring/history';
 import { serverLatency } from '../verdict/latency';
 import {
@@ -111,19 +113,21 @@ export default class CertificateReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
     try {
       this.recordPreparation();
-      return this.end(result);
+      return await this.end(result);
     } finally {
       // The last reader of the run's state folder (its tokens): removed with the reports written.
       removeRunState();
     }
   }
 
-  private end(result: FullResult): { status: FullResult['status'] } {
+  private async end(result: FullResult): Promise<{ status: FullResult['status'] }> {
     stage('tests done');
     const redactor = reportRedactor();
     let certificate: Certificate;
     try {
       certificate = this.certificate(result);
+      // Every route not implemented: other base URLs tried while the target still answers (a replay's is a record).
+      if (!replayDir()) await tryBaseUrls(certificate);
     } catch (err) {
       // Never leave a run without a verdict silently: the error is the verdict.
       process.stderr.write(`conformance certificate: ${redactor.redact(String((err as Error).stack ?? err))}\n`);
@@ -132,8 +136,9 @@ export default class CertificateReporter implements Reporter {
     certificate = redactDeep(certificate, redactor);
     this.write(certificate);
     // A replay's own tally (src/setup/replay.ts): verify compares it with the archive's certificate next.
-    if (replayDir()) process.stdout.write("\nThe replay's own tally (the browser's checks not run); its comparison with the archive's certificate follows.");
-    process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : []));
+    const replay = !!replayDir();
+    if (replay) process.stdout.write("\nThe replay's own tally (the browser's checks not run); its comparison with the archive's certificate follows.");
+    process.stdout.write(renderConsole(certificate, this.options.outputDir, this.trendLine ? [this.trendLine] : [], replay));
     stage('certificate written');
     // `playwright test` exits with this status. merge-reports ignores it (it exits 0 unless a reporter
     // crashed): `npm run merge` reads the gate from conformance.json instead.
@@ -223,6 +228,7 @@ export default class CertificateReporter implements Reporter {
       requireComplete: this.options.requireComplete,
       certify: this.options.certify || run?.certify,
     });
+    certificate.headline = headlineOf(certificate);
     return certificate;
   }
 

@@ -7,6 +7,9 @@
 //   (requirement id, class, route group, severity), plus "advisory" for an advisory requirement;
 //   the suite's own labels beside them (conformanceClass, routeGroup, requirement, advisory, and
 //   cause: the triage's likely cause of a failure, which the report's categories match on);
+//   outcome = the check's outcome in the certificate's words (passed, failed, warning, not run, not
+//   applicable; also a tag): Allure shows not run and not applicable alike as skipped, and a
+//   certification fails on the first and never counts the second;
 //   a link to the requirement's line in docs/REQUIREMENTS.md, named with its citation.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,9 +24,16 @@ const SEVERITY: Record<Requirement['severity'], string> = { critical: 'critical'
 
 type RequirementFacts = Pick<RequirementResult, 'id' | 'class' | 'severity' | 'advisory' | 'cite'>;
 
+/** The certificate's word for a check's outcome: the `outcome` label (an advisory requirement's failure only warns). */
+function outcomeOf(check: Pick<Check, 'status'>, r: Pick<RequirementFacts, 'advisory'>): string {
+  if (check.status === 'failed' && r.advisory) return 'warning';
+  return { passed: 'passed', failed: 'failed', 'not-run': 'not run', 'not-applicable': 'not applicable' }[check.status];
+}
+
 /** The labels of a check's result; `cause` is the triage's category of its failure, if any. */
-export function checkLabels(check: Pick<Check, 'group'>, r: RequirementFacts, cause?: string): Label[] {
+export function checkLabels(check: Pick<Check, 'group' | 'status'>, r: RequirementFacts, cause?: string): Label[] {
   const severity = SEVERITY[r.severity as Requirement['severity']] ?? 'normal';
+  const outcome = outcomeOf(check, r);
   return [
     { name: 'epic', value: r.class },
     { name: 'feature', value: check.group },
@@ -34,7 +44,10 @@ export function checkLabels(check: Pick<Check, 'group'>, r: RequirementFacts, ca
     { name: 'package', value: `${r.class}.${check.group}` },
     { name: 'severity', value: severity },
     // The check's tags, as --grep matches them (src/catalogue/selection.ts), without the @.
-    ...[r.id, r.class, check.group, r.severity, ...(r.advisory ? ['advisory'] : [])].map((value) => ({ name: 'tag', value })),
+    ...[r.id, r.class, check.group, r.severity, ...(r.advisory ? ['advisory'] : []), ...(check.status.startsWith('not-') ? [check.status] : [])].map(
+      (value) => ({ name: 'tag', value }),
+    ),
+    { name: 'outcome', value: outcome },
     { name: 'conformanceClass', value: r.class },
     { name: 'routeGroup', value: check.group },
     { name: 'requirement', value: r.id },

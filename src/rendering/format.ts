@@ -2,16 +2,29 @@
 import { plural } from '../util/words';
 
 export { plural, shortList } from '../util/words';
-import type { Certificate, CheckFailure, CheckStatus, ClassVerdict } from '../verdict/model';
+import type { Certificate, CheckFailure, CheckStatus } from '../verdict/model';
+import type { ConformanceClass } from '../catalogue/catalogue';
 
 export const STATUS_MARK: Record<CheckStatus, string> = { passed: '✔', failed: '✘', 'not-run': '○', 'not-applicable': '–' };
 export const STATUS_WORD: Record<CheckStatus, string> = { passed: 'passed', failed: 'failed', 'not-run': 'not run', 'not-applicable': 'not applicable' };
 
-export const VERDICT_MEANING: Record<ClassVerdict, string> = {
-  PASS: 'every requirement ran and passed',
-  INCOMPLETE: 'no requirement failed, but some did not run',
-  FAIL: 'at least one requirement failed',
-};
+/** What a class's verdict means in this run: a certification's FAIL may come from checks not run alone. */
+export function verdictMeaning(c: Pick<Certificate, 'verdict' | 'counts'>, k: ConformanceClass): string {
+  const n = c.counts.classes[k];
+  switch (c.verdict[k]) {
+    case 'PASS':
+      return 'every requirement ran and passed';
+    case 'INCOMPLETE':
+      return 'no requirement failed, but some did not run';
+    case 'FAIL':
+      return n.failed ? `${plural(n.failed, 'requirement')} failed` : `${plural(n.notRun, 'requirement')} did not run, and a certification needs every one`;
+  }
+}
+
+/** The run's verdict and its one reason, as every report's first line says it (src/verdict/headline.ts decides it). */
+export function headlineLine(c: Pick<Certificate, 'headline'>): string | undefined {
+  return c.headline ? `${c.headline.verdict}: ${c.headline.reason}` : undefined;
+}
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;

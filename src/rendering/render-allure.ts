@@ -12,7 +12,7 @@
 //
 // A result: named by the check key (historyId and testCaseId derived from it: stable across runs, so
 // Allure's history follows a check), its outcome (passed; failed with expected vs actual; skipped
-// for not run and not applicable, the reason as its message), its duration, the labels of
+// for not run and not applicable, told apart by the message and the `outcome` label), its duration, the labels of
 // allure-labels.ts, and as steps the requests it sent, each with its redacted curl line and the
 // answer's status. An advisory requirement's failing check is passed, labelled advisory, its warning
 // as the message: advisory requirements only warn (never a failure, as in the certificate).
@@ -96,8 +96,9 @@ function outcome(c: Check, r: RequirementResult, advisoryWarning: boolean, cause
       },
     };
   }
-  if (c.status === 'not-run') return { status: Status.SKIPPED, statusDetails: { message: `not run: ${c.reason ?? ''}` } };
-  if (c.status === 'not-applicable') return { status: Status.SKIPPED, statusDetails: { message: `not applicable: ${c.reason ?? ''}` } };
+  // Both skipped in Allure's statuses, told apart by their message and their `outcome` label (allure-labels.ts).
+  if (c.status === 'not-run') return { status: Status.SKIPPED, statusDetails: { message: `Not run: ${c.reason ?? ''}` } };
+  if (c.status === 'not-applicable') return { status: Status.SKIPPED, statusDetails: { message: `Not applicable (never counts): ${c.reason ?? ''}` } };
   return { status: Status.PASSED, statusDetails: c.warnings.length ? { message: c.warnings.map((w) => `warning: ${w}`).join('\n') } : {} };
 }
 

@@ -2,15 +2,20 @@
 // with the details. Its last line is the plain "N passed, N failed, N not run" that CI reads.
 import path from 'node:path';
 import { CLASSES } from '../verdict/model';
-import { countsLine, plural, reconnectedLine, renewalsLine, shortList, STATUS_MARK, suiteBrokeLine, targetLine } from './format';
+import { countsLine, headlineLine, plural, reconnectedLine, renewalsLine, shortList, STATUS_MARK, suiteBrokeLine, targetLine } from './format';
 import { RUN_STOPPED, type Certificate, type Triage } from '../verdict/model';
 import { REPORT_FILES } from '../options/paths';
+import { commandLine } from '../options/options';
 import { renderChangesText } from './render-changes';
+import { itemsLines, notRunItems } from './render-readiness';
 
 const MAX_FAILED_CHECKS = 12;
 
-/** `more`: lines to print after the reports' (the trend --history drew), before the closing counts line. */
-export function renderConsole(c: Certificate, reportsDir: string, more: string[] = []): string {
+/**
+ * `more`: lines to print after the reports' (the trend --history drew), before the closing counts line.
+ * `replay`: a replay's own tally (verify), whose exit status is verify's to say, not this run's.
+ */
+export function renderConsole(c: Certificate, reportsDir: string, more: string[] = [], replay = false): string {
   if (c.run.errors.length) {
     // A broken run: Playwright has just printed the error; repeating it, or counts of checks that
     // never ran, would bury it. A stopped run (Ctrl-C, a timeout) has no other message: say what it kept.
@@ -22,6 +27,10 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
     );
   }
   const out: string[] = ['', `VDS ${c.specVersion} conformance of ${targetLine(c)}`];
+  const headline = headlineLine(c);
+  if (headline && !replay) out.push(`  ${headline}`);
+  const notRunFirst = replay ? [] : notRunItems(c);
+  if (notRunFirst.length) out.push('  What did not run, by what it lacked (a certification needs every requirement):', ...itemsLines(notRunFirst, '    '));
   for (const k of CLASSES) {
     const n = c.counts.classes[k];
     const parts = [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.notRun ? `${n.notRun} not run` : ''].filter(Boolean);
@@ -86,10 +95,10 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
     for (const f of b.fixed) out.push(`    fixed: remove from the baseline: ${f.wholeEntry ? `the whole ${f.requirement} entry` : f.checks.join('; ')}`);
   }
   if (c.comparison) out.push(...renderChangesText(c.comparison).map((l) => `  ${l}`));
-  if (c.certification) out.push(`  Certification: ${c.certification.rule}`);
-  if (c.gate) out.push(`  Exit status ${c.gate.exitCode ?? ''}: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
+  if (c.certification && !replay) out.push(`  Certification: ${c.certification.rule}`);
+  if (c.gate && !replay) out.push(`  Exit status ${c.gate.exitCode ?? ''}: ${c.gate.status} (${c.gate.rule}): ${c.gate.reasons.join('; ')}`);
   out.push(
-    `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json), ${REPORT_FILES.junit}, ${REPORT_FILES.html}/, ${REPORT_FILES.allureResults}/ (npm run report)`,
+    `  Reports: ${rel(path.join(reportsDir, REPORT_FILES.certificateHtml))} (also .md, .json), ${REPORT_FILES.junit}, ${REPORT_FILES.html}/, ${REPORT_FILES.allureResults}/ (${commandLine('report')})`,
   );
   out.push(...more);
   out.push(countsLine(c));

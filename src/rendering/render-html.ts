@@ -2,8 +2,21 @@
 // external asset), so it opens from disk or as a mail attachment.
 import { GROUPS } from '../catalogue/catalogue';
 import { CLASSES } from '../verdict/model';
-import { countsLine, plural, reconnectedLine, renewalsLine, seconds, STATUS_MARK, STATUS_WORD, suiteBrokeLine, targetLine, VERDICT_MEANING } from './format';
+import {
+  countsLine,
+  plural,
+  reconnectedLine,
+  renewalsLine,
+  seconds,
+  STATUS_MARK,
+  STATUS_WORD,
+  suiteBrokeLine,
+  targetLine,
+  verdictMeaning,
+  headlineLine,
+} from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from '../verdict/model';
+import { notRunItems } from './render-readiness';
 
 export const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:75rem;padding:0 1rem;color:#1d2330}
@@ -40,13 +53,25 @@ ${body}
 }
 
 function header(c: Certificate): string {
+  const headline = headlineLine(c);
   return `<h1>VDS ${esc(c.specVersion)} conformance certificate</h1>
-<dl>
+${headline ? `<p class="box verdict ${esc(c.headline!.verdict)}" id="headline">${esc(headline)}</p>\n` : ''}${notRunHead(c)}<dl>
 <dt>Target</dt><dd>${esc(targetLine(c))} <span class="muted">from ${esc(c.target.source)}</span></dd>
 <dt>Suite</dt><dd>${esc(c.suite.name)} ${esc(c.suite.version)}, spec ${esc(c.specVersion)}</dd>
 <dt>Run</dt><dd>${esc(c.run.date)}, ${esc(seconds(c.run.durationMs))}${c.run.monitor ? ', monitoring (read-only)' : ''}</dd>
 <dt>Checks</dt><dd>${esc(countsLine(c))}</dd>
 ${runCountRows(c)}${certificationRows(c)}</dl>`;
+}
+
+/** A certification's checks not run, first, by what they lacked and how to get it (render-readiness.ts). */
+function notRunHead(c: Certificate): string {
+  const items = notRunItems(c);
+  if (!items.length) return '';
+  const li = items.map(
+    (item) =>
+      `<li class="not-run">${esc(item.input ? `${item.input}: ${item.why}` : item.why)}<br>keeps from running: ${esc(item.requirements.map((r) => `${r.id} (${plural(r.checks, 'check')})`).join(', '))}${item.how ? `<br>how: ${esc(item.how)}` : ''}</li>`,
+  );
+  return `<div class="box" id="not-run-first"><p>What did not run, by what it lacked (a certification needs every requirement):</p><ul>${li.join('')}</ul></div>\n`;
 }
 
 /** What the run counted apart from the checks' outcomes: retried answers, checks the suite broke under. */
@@ -80,7 +105,7 @@ function verdictTable(c: Certificate): string {
   const rows = CLASSES.map((k) => {
     const n = c.counts.classes[k];
     const v = c.verdict[k];
-    return `<tr><td>${k}</td><td class="verdict ${v}">${v}</td><td>${n.requirements}</td><td>${n.passed}</td><td>${n.failed}</td><td>${n.notRun}</td><td>${esc(VERDICT_MEANING[v])}</td></tr>`;
+    return `<tr><td>${k}</td><td class="verdict ${v}">${v}</td><td>${n.requirements}</td><td>${n.passed}</td><td>${n.failed}</td><td>${n.notRun}</td><td>${esc(verdictMeaning(c, k))}</td></tr>`;
   });
   const advisory = CLASSES.reduce((sum, k) => sum + c.counts.classes[k].advisory, 0);
   const notApplicable = CLASSES.reduce((sum, k) => sum + (c.counts.classes[k].notApplicable ?? 0), 0);

@@ -5,13 +5,30 @@
 //   <testcase classname="profile.ERR-USER-NOT-FOUND" name="ERR-USER-NOT-FOUND GET /users/{userId}">
 //   failed:  <failure message="expected ...; actual ..."> with the request, body excerpt and citation
 //   not run: <skipped/>, the reason in system-out
+// First, the run's verdict as a test case of its own (<testsuite name="verdict">): failed when the
+// run's gate failed, its message the headline every report starts with. A CI dashboard that counts
+// failed test cases then says what the exit status says: a certification that fails on checks not run
+// (skipped, one by one) is not shown green.
 import junit from 'junit-report-builder';
-import { failureLines } from './format';
+import { failureLines, headlineLine } from './format';
 import type { Check } from '../verdict/model';
 import type { Certificate } from '../verdict/model';
 
-export function renderJunit(certificate: Pick<Certificate, 'requirements' | 'target'>, checks: Check[]): string {
+/** The verdict's test case: its stable name (a dashboard follows it run after run). */
+const VERDICT_CASE = "the run's verdict";
+
+export function renderJunit(
+  certificate: Pick<Certificate, 'requirements' | 'target'> & Partial<Pick<Certificate, 'gate' | 'headline'>>,
+  checks: Check[],
+): string {
   const builder = junit.newBuilder().name(`VDS v3 conformance of ${certificate.target.name}`);
+  const { gate } = certificate;
+  if (gate) {
+    const headline = headlineLine(certificate) ?? gate.status;
+    const exit = `exit status ${gate.exitCode}: ${gate.status} (${gate.rule}): ${gate.reasons.join('; ')}`;
+    const tc = builder.testSuite().name('verdict').testCase().className('verdict').name(VERDICT_CASE).standardOutput(`${headline}\n${exit}`);
+    if (gate.status === 'failed') tc.failure(headline, 'Verdict');
+  }
   const byId = new Map(certificate.requirements.map((r) => [r.id, r]));
   const groups = [...new Set(checks.map((c) => c.group))];
   for (const group of groups) {

@@ -12,9 +12,11 @@ import {
   STATUS_WORD,
   suiteBrokeLine,
   targetLine,
-  VERDICT_MEANING,
+  verdictMeaning,
+  headlineLine,
 } from './format';
 import type { Certificate, CheckFailure, RequirementResult, Triage } from '../verdict/model';
+import { notRunItems, readinessMarkdown } from './render-readiness';
 
 export function renderMarkdown(c: Certificate): string {
   return (
@@ -25,9 +27,14 @@ export function renderMarkdown(c: Certificate): string {
 }
 
 function header(c: Certificate): string {
+  const headline = headlineLine(c);
   return [
     `# VDS ${c.specVersion} conformance certificate`,
     '',
+    ...(headline ? [`**${text(headline)}**`, ''] : []),
+    ...(notRunItems(c).length
+      ? ['What did not run, by what it lacked (a certification needs every requirement):', '', ...readinessMarkdown(notRunItems(c), text), '']
+      : []),
     `- **Target:** ${text(targetLine(c))} — from \`${c.target.source}\``,
     `- **Suite:** ${c.suite.name} ${c.suite.version}, spec ${c.specVersion}`,
     `- **Run:** ${c.run.date}, ${seconds(c.run.durationMs)}${c.run.monitor ? ', monitoring (read-only)' : ''}`,
@@ -55,7 +62,7 @@ function certificationLines(c: Certificate): string[] {
 function verdictTable(c: Certificate): string {
   const rows = CLASSES.map((k) => {
     const n = c.counts.classes[k];
-    return `| ${k} | **${c.verdict[k]}** | ${n.requirements} | ${n.passed} | ${n.failed} | ${n.notRun} | ${VERDICT_MEANING[c.verdict[k]]} |`;
+    return `| ${k} | **${c.verdict[k]}** | ${n.requirements} | ${n.passed} | ${n.failed} | ${n.notRun} | ${verdictMeaning(c, k)} |`;
   });
   const advisory = CLASSES.reduce((sum, k) => sum + c.counts.classes[k].advisory, 0);
   const notApplicable = CLASSES.reduce((sum, k) => sum + (c.counts.classes[k].notApplicable ?? 0), 0);

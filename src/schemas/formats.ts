@@ -15,6 +15,15 @@ const CAR_DATE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):
 // "T" and "Z" may be lower case (the note under the § 5.6 grammar).
 const RFC3339_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
+/**
+ * The two shapes as ECMA-262 patterns, by format name: for a description other tools read
+ * (docs/openapi.yaml writes each date as the standard format date-time plus its shape's pattern).
+ */
+export const FORMAT_PATTERNS: Record<string, string> = {
+  'vds-car-date': CAR_DATE.source,
+  'vds-date-time': RFC3339_DATE_TIME.source,
+};
+
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }

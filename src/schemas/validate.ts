@@ -284,6 +284,34 @@ export function documentedKey(contract: string, body: unknown): string {
   return canonicalJson(documentedOnly(contract, body));
 }
 
+/** What a contract's schema says of one top-level member: its JSON types and its format, if any. */
+export interface MemberSchema {
+  types: string[];
+  format?: string;
+}
+
+/**
+ * The members a contract declares on its top-level object (following $ref and allOf), each with its
+ * types and format: what a write's answer holds, against what its request body takes (the members a
+ * client must not set are the difference).
+ */
+export function memberSchemas(contract: string): Map<string, MemberSchema> {
+  const { name } = splitName(contract);
+  const schema = contractRegistry().schemas.get(name)!;
+  const shape = shapeOf(facets(schema, schema.$id as string));
+  const out = new Map<string, MemberSchema>();
+  for (const f of shape.withProps) {
+    for (const key of Object.keys(f.schema.properties as Schema)) {
+      if (out.has(key)) continue;
+      const member = membersOf(shape, key) ?? [];
+      const types = [...new Set(member.flatMap((m) => [m.schema.type].flat().filter((t): t is string => typeof t === 'string')))];
+      const format = member.map((m) => m.schema.format).find((x): x is string => typeof x === 'string');
+      out.set(key, { types, ...(format ? { format } : {}) });
+    }
+  }
+  return out;
+}
+
 /**
  * The date members of a contract at any depth ("car[]": those of a car), by name: the date format
  * each must follow (vds-car-date or vds-date-time, src/schemas/formats.ts). The triage

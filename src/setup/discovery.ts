@@ -4,6 +4,7 @@
 // trip likewise, a device of the second user (where writes are allowed), and a window of at most 28
 // days that holds data (for range checks). What it chose is said in the console (`choices`).
 // Never fails the run: what cannot be found is noted, and the checks needing it are not run.
+import { deviceNotGiven } from './readiness';
 import { NoAnswerError } from '../transport/api';
 import { isSuiteCreatedCar } from './created-cars';
 import { secondPairProblem } from './device-pair';
@@ -80,7 +81,7 @@ export async function discoverData(prep: Pick<Preparation, 'target' | 'api' | 'r
   missing('otherTripId', tokens.otherUser ? "the second user's car has no recent trip" : noOther);
   missing('otherDeviceId', tokens.otherUser ? "none of the second user's cars has a device (GET /users/{otherUserId}/cars)" : noOther);
   for (const key of ['freeDeviceId', 'devicePin', 'deviceForCarId', 'lockableDeviceId', 'lockableDevicePin'] as const) {
-    if (!data[key]) dataNotes[key] = `data.${key} is not in ${target.source} (devices cannot be discovered: there is no device listing route)`;
+    if (!data[key]) dataNotes[key] = deviceNotGiven(target, key);
   }
   return;
 

@@ -24,6 +24,21 @@ export interface SignInResult {
   stuckBetween?: boolean;
   /** The pages between the sign-in and the redirect it went through ("allowing the application (\"Allow\")"). */
   pagesBetween?: string[];
+  /**
+   * The error status (4xx, 5xx) the server answered the sign-in with, when no redirect came: the page
+   * the browser was shown after submitting the credentials (or a page between the sign-in and the redirect).
+   */
+  errorStatus?: number;
+}
+
+/**
+ * A sign-in with the right credentials that the server answered with an error status is the server's
+ * failure, not the suite's: a 5xx always, a 4xx where the suite found the fields by their labels or by
+ * oauth.signInPage (read from the form's layout, they may not be the fields: then it is not run).
+ */
+export function signInRefused(result: SignInResult): boolean {
+  const status = result.errorStatus;
+  return !result.code && status !== undefined && (status >= 500 || (status >= 400 && !result.byLayout));
 }
 
 export interface SignInRequest {
@@ -114,7 +129,8 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
       signInUrl(target, { client_id: oauth.clientId, redirect_uri: oauth.redirectUri, scope: request.scope, state: request.state }),
     );
     if ('noAnswer' in opened) return { problem: `the sign-in page gave no answer (${opened.noAnswer})` };
-    if (opened.status >= 400) return { problem: `the sign-in page answered ${opened.status}` };
+    // A 5xx is the server's failure; a 4xx may be the target file's client_id or redirect_uri (SIGNIN-PAGE judges the page).
+    if (opened.status >= 400) return { problem: `the sign-in page answered ${opened.status}`, ...(opened.status >= 500 ? { errorStatus: opened.status } : {}) };
     const search = await findSignInForm(page, target);
     if ('problem' in search) return { formProblem: search.problem, pageText: await pageText(page) };
     let { form } = search;
@@ -124,6 +140,11 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     const flow: Flow = { page, timeoutMs };
     page.on('request', (r) => {
       if (!flow.redirectedTo && r.isNavigationRequest() && r.url().startsWith(redirectUri)) flow.redirectedTo = r.url();
+    });
+    // The status of each page the main frame is shown: the last one is the server's answer to the sign-in.
+    let shownStatus: number | undefined;
+    page.on('response', (r) => {
+      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame() && !r.url().startsWith(redirectUri)) shownStatus = r.status();
     });
     if (form.username) await form.username.fill(request.username);
     if (!form.password) {
@@ -159,11 +180,13 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     if (!url) {
       const text = await pageText(page);
       const after = passed.length ? ` (after ${passed.join(', then ')})` : '';
+      const errorStatus = shownStatus !== undefined && shownStatus >= 400 ? shownStatus : undefined;
       return {
-        problem: `no redirect to the redirect_uri after signing in${after}; the page shows: "${text}"`,
+        problem: `no redirect to the redirect_uri after signing in${after}${errorStatus ? `: the server answered ${errorStatus}` : ''}; the page shows: "${text}"`,
         pageText: text,
         byLayout,
-        ...(stuck ? { stuckBetween: true } : {}),
+        ...(stuck && !errorStatus ? { stuckBetween: true } : {}),
+        ...(errorStatus ? { errorStatus } : {}),
       };
     }
     const params = new URL(url).searchParams;
@@ -325,8 +348,41 @@ export interface TokenRecord {
   token_type?: string;
 }
 
-export function basicAuth(target: Target, secret = target.oauth?.clientSecret ?? ''): string {
-  return `Basic ${Buffer.from(`${target.oauth?.clientId ?? ''}:${secret}`).toString('base64')}`;
+/**
+ * A client id or secret as RFC 6749 § 2.3.1 puts it in HTTP Basic: application/x-www-form-urlencoded
+ * first (a space as '+', every other character but the unreserved percent-encoded as UTF-8).
+ */
+function formUrlEncoded(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+/** Whether RFC 6749's form of the application's credentials differs from them as they are (raw). */
+export function basicFormsDiffer(clientId: string, secret: string): boolean {
+  return formUrlEncoded(clientId) !== clientId || formUrlEncoded(secret) !== secret;
+}
+
+/**
+ * The applications (client ids) whose token endpoint refused their credentials in RFC 6749's form and
+ * took them raw: the run goes on with the form the server takes (prepare-run.ts learns it, the workers
+ * are told: setRawBasicClients), and TOKEN-CLIENT-ENCODED reports it.
+ */
+let rawBasicClients: ReadonlySet<string> = new Set();
+
+export function setRawBasicClients(clientIds: readonly string[] = []): void {
+  rawBasicClients = new Set(clientIds);
+}
+
+export type BasicForm = 'rfc' | 'raw';
+
+/**
+ * HTTP Basic client credentials for the token endpoint: RFC 6749 § 2.3.1's form (each part
+ * form-urlencoded before base64), or the raw one for an application whose server takes only that.
+ */
+export function basicAuth(target: Target, secret = target.oauth?.clientSecret ?? '', form?: BasicForm): string {
+  const id = target.oauth?.clientId ?? '';
+  const raw = (form ?? (rawBasicClients.has(id) ? 'raw' : 'rfc')) === 'raw';
+  const pair = raw ? `${id}:${secret}` : `${formUrlEncoded(id)}:${formUrlEncoded(secret)}`;
+  return `Basic ${Buffer.from(pair).toString('base64')}`;
 }
 
 /** POST /auth/access_token with the given grant fields and the target's client credentials (null: none). */

@@ -22,6 +22,7 @@ import type { Redactor } from '../util/redact';
 import { concurrencyFor, DISTANT_MS, isDistant, removeRunState, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
+import { learnBasicForms } from './basic-form';
 import { proveTokens } from './token-proof';
 import { startKeeping } from './token-keeper';
 import { obtainTokens } from './tokens';
@@ -121,6 +122,8 @@ async function prepareTheRest(prep: Preparation, options: PrepareOptions, distan
     stage('browser reach learnt');
     const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
     const t0 = performance.now();
+    // The form of HTTP Basic the token endpoint takes, before anything sends it (basic-form.ts).
+    const rawBasicClients = await learnBasicForms(target, prep.api);
     const minted = await obtainTokens(prep, browser);
     // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
     startKeeping({ target, stateDir: prep.stateDir, browser, api: prep.api }, minted.kept);
@@ -128,7 +131,7 @@ async function prepareTheRest(prep: Preparation, options: PrepareOptions, distan
     stage('tokens');
     await discoverData(prep);
     stage('discovery');
-    await proveTokens(prep, minted.signedIn);
+    const tokensGrantingMore = await proveTokens(prep, minted.signedIn);
     const t2 = performance.now();
     stage('token proofs');
     const { roundTripMs, sideBySide } = await distance;
@@ -151,6 +154,8 @@ async function prepareTheRest(prep: Preparation, options: PrepareOptions, distan
       roundTripMs,
       distant: isDistant(roundTripMs, sideBySide),
       latency,
+      ...(rawBasicClients.length ? { rawBasicClients } : {}),
+      ...(tokensGrantingMore.length ? { tokensGrantingMore } : {}),
     };
     const silent = silentRoutes();
     if (Object.keys(silent).length) context.silentRoutes = silent;

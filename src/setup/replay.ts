@@ -38,7 +38,7 @@ export const REPLAY_FORMAT = 'vds-conformance-replay/1';
 const SECRET_OAUTH_FIELDS = ['clientSecret', 'password', 'otherPassword', 'restrictedClientSecret'] as const;
 
 /** The target as a replay needs it: no secret, no command, no file of this machine. */
-export type RecordedTarget = Omit<Target, 'startCommand' | 'caFile' | 'rateLimit' | 'tokenCommands' | 'tokens'>;
+export type RecordedTarget = Omit<Target, 'startCommand' | 'caFile' | 'rateLimit' | 'tokenCommands' | 'tokens' | 'file'>;
 
 export interface ReplayContextFile {
   format: typeof REPLAY_FORMAT;
@@ -84,7 +84,7 @@ function tokenPlaceholder(key: string): string {
 
 /** The target without its secrets (replay.json). */
 export function recordedTarget(t: Target): RecordedTarget {
-  const { startCommand: _s, caFile: _c, rateLimit: _r, tokenCommands: _tc, tokens: _t, ...rest } = t;
+  const { startCommand: _s, caFile: _c, rateLimit: _r, tokenCommands: _tc, tokens: _t, file: _f, ...rest } = t;
   const oauth = t.oauth ? { ...t.oauth } : undefined;
   if (oauth) for (const f of SECRET_OAUTH_FIELDS) if (oauth[f]) oauth[f] = placeholder(`oauth.${f}`);
   const headers = t.headers ? Object.fromEntries(Object.keys(t.headers).map((h) => [h, placeholder(`headers.${h}`)])) : undefined;

@@ -58,6 +58,16 @@ export interface RunContext {
    * waits out their time-out once.
    */
   silentRoutes?: Record<string, string>;
+  /**
+   * The applications (client ids) whose token endpoint refused their HTTP Basic credentials in RFC 6749's
+   * form and took them raw (basic-form.ts): every request of the run sends them raw (oauth.ts setRawBasicClients).
+   */
+  rawBasicClients?: string[];
+  /**
+   * Tokens the run minted through the sign-in page for a non-empty list of scopes that served where a
+   * scope they were not asked for is needed (token-proof.ts): dropped, the run goes on; TOKEN-SCOPES-KEPT fails on them.
+   */
+  tokensGrantingMore?: string[];
 }
 
 /**

@@ -4,7 +4,7 @@
 // browser check after it is then not run with the same reason, without waiting out the page again.
 // Kept in the run's state folder (run-state.ts): shared by the workers, and surviving a worker's
 // restart after a failed test.
-import type { SignInResult } from './oauth';
+import { signInRefused, type SignInResult } from './oauth';
 import type { RunContext } from './run-context';
 import { readRunState, writeRunState } from './run-state';
 import { FORM_WAIT_MS, type FormProblem } from './signin-form';
@@ -79,6 +79,8 @@ function betweenPagesProblem(pageText: string | undefined, target: Pick<Target, 
 /** What a sign-in that gave no code says of the page itself, if anything (else it is the server's answer to judge). */
 export function signInProblem(result: SignInResult, target: Pick<Target, 'source'>): SignInPageProblem | undefined {
   if (result.formProblem) return formProblem(result.formProblem, target, result.pageText);
+  // The right credentials answered with an error status: the server's failure to judge (oauth.ts signInRefused).
+  if (signInRefused(result)) return undefined;
   if (!result.code && result.stuckBetween) return betweenPagesProblem(result.pageText, target);
   if (!result.code && result.byLayout) return layoutSignInProblem(`no redirect to the redirect_uri (the page shows: "${result.pageText ?? ''}")`, target);
   return undefined;

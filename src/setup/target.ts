@@ -68,6 +68,8 @@ export interface Target {
   data: Partial<Record<DataKey, string>>;
   /** Where the file came from, for messages. */
   source: string;
+  /** The file's absolute path: its folder is where its relative paths (caFile) and its tokenCommands start from. */
+  file?: string;
   /** Keys whose value was a ${VAR} that is not set: key path -> variable name. */
   unset: Record<string, string>;
   /** Keys whose whole value is a ${VAR} (set or not): key path -> variable name (for curl lines). */
@@ -166,6 +168,7 @@ export function readTargetFile(selector: string, env: NodeJS.ProcessEnv = proces
     oauth: t.oauth,
     data: Object.fromEntries(Object.entries(t.data ?? {}).map(([k, v]) => [k, String(v)])),
     source: shown,
+    file,
     unset,
     vars,
     ...(t.product ? { product: t.product } : {}),

@@ -11,14 +11,17 @@
 // lock: refresh tokens are single use. Renewed values are secrets: they join the run's redaction
 // (keptSecrets). Never renewed: tokens of the target file (static, or printed by a tokenCommand: their
 // lifetime is the user's to know), the `expired` token (expired on purpose). The `revoked` token is
-// renewed as a revoked one (a new token, revoked at once through the control API), so that it never
-// also expires under a check (a server may say "expired" before "revoked").
+// renewed as a revoked one (a new token, revoked at once through the control API, or by the
+// tokenCommand it was handed to), so that it never also expires under a check (a server may say
+// "expired" before "revoked").
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeJsonWhole } from '../util/write-whole';
 import { setTokenKeeper, type ApiClient, type KeptAuthorization } from '../transport/api';
 import { launchBrowser, type BrowserChoice } from './browser';
 import { basicAuth, exchangeCode, signIn, tokenRequest, type TokenRecord } from './oauth';
+import { Redactor } from '../util/redact';
+import { runTokenCommand } from './token-commands';
 import type { Target, TokenKey } from './target';
 
 /** How a kept token is obtained again when its refresh token cannot renew it. */
@@ -109,6 +112,11 @@ export function keptSecrets(stateDir: string | undefined): string[] {
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as string[]) : [];
 }
 
+/** The refresh token the run holds for a token key it minted (the current one: refresh tokens may rotate), if any. */
+export function refreshTokenOf(run: { stateDir?: string }, key: TokenKey): string | undefined {
+  return run.stateDir ? readTokens(run.stateDir)[key]?.refresh : undefined;
+}
+
 /** How many times the run's tokens were renewed. */
 export function renewalsOf(stateDir: string | undefined): number {
   const tokens = stateDir ? readTokens(stateDir) : {};
@@ -127,10 +135,14 @@ async function keptAuthorization(authorization: string | null | undefined, now =
   const current = tokens[key]!;
   const dueAt = current.expiresAtMs === undefined ? Infinity : current.expiresAtMs - marginMs(current);
   const value = now >= dueAt ? ((await renew(keep, key, current.values[current.values.length - 1], added)) ?? last(current)) : last(current);
+  // What the value sent promised: its record once renewed (readTokens reads the file again only if it changed).
+  const sent = readTokens(keep.stateDir)[key];
+  const sentAt = Date.now();
   return {
     header: `Bearer ${value}`,
     afterAnswer: async (status, text) => {
       if (!saysExpired(status, text)) return undefined;
+      if (sent && last(sent) === value) noteBrokenLifetime(keep.stateDir, key, sent, sentAt, status);
       const renewed = await renew(keep, key, value, added, true);
       return renewed && renewed !== value ? `Bearer ${renewed}` : undefined;
     },
@@ -139,6 +151,41 @@ async function keptAuthorization(authorization: string | null | undefined, now =
 }
 
 setTokenKeeper((authorization) => keptAuthorization(authorization));
+
+const BROKEN_LIFETIMES = 'broken-lifetimes.jsonl';
+
+/** A kept token refused as expired while its expires_in said it lived: what TOKEN-LIFETIME-KEPT judges. */
+export interface BrokenLifetime {
+  key: TokenKey;
+  /** How long it still had to live by its expires_in (on this machine's clock, less the renewal margin) when it was sent, in ms. */
+  leftMs: number;
+  lifetimeMs: number;
+  status: number;
+}
+
+/**
+ * The run keeps going (the token is renewed and the request sent again), but the event is the
+ * server's: recorded when the value sent had more than its renewal margin left (a quarter of its life,
+ * 1 s to 30 s: what covers the round trip and a clock running apart), appended whole (one short line).
+ */
+function noteBrokenLifetime(stateDir: string, key: TokenKey, t: KeptToken, sentAt: number, status: number): void {
+  if (t.expiresAtMs === undefined || t.lifetimeMs === undefined) return;
+  const leftMs = t.expiresAtMs - marginMs(t) - sentAt;
+  if (leftMs <= 0) return;
+  const event: BrokenLifetime = { key, leftMs: Math.round(leftMs), lifetimeMs: Math.round(t.lifetimeMs), status };
+  fs.appendFileSync(path.join(stateDir, BROKEN_LIFETIMES), `${JSON.stringify(event)}\n`);
+}
+
+/** The kept tokens of the run refused as expired while they lived by their expires_in (noteBrokenLifetime). */
+export function brokenLifetimes(run: { stateDir?: string }): BrokenLifetime[] {
+  const file = run.stateDir ? path.join(run.stateDir, BROKEN_LIFETIMES) : undefined;
+  if (!file || !fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as BrokenLifetime);
+}
 
 /** An answer that says the request's token has expired (401 or 403, "expired" in its message). */
 function saysExpired(status: number, text: string): boolean {
@@ -161,9 +208,10 @@ function renew(keep: Keeping, key: TokenKey, stale: string, added: string[], for
     if (!t) return undefined;
     if (last(t) !== stale) return last(t);
     if (!force && t.expiresAtMs !== undefined && Date.now() < t.expiresAtMs - marginMs(t)) return last(t);
+    // Its lifetime counts from before it was asked for: the server issued it later, never earlier.
+    const obtained = Date.now();
     const fresh = await obtainAgain(keep, t);
     if (!fresh) return undefined;
-    const obtained = Date.now();
     const next: KeptToken = {
       ...t,
       values: [...t.values, String(fresh.access_token)],
@@ -194,6 +242,11 @@ async function obtainAgain(keep: Keeping, t: KeptToken): Promise<Partial<TokenRe
     if (res?.status === 200 && typeof body?.access_token === 'string') fresh = body;
   }
   fresh ??= await (t.via === 'control' ? mintThroughControl(api, target, t) : signInAgain(api, keep, t));
+  if (fresh && t.revoke && target.tokenCommands.revoked) {
+    // Revoked again by the operator's tool it was handed to (token-commands.ts).
+    const got = runTokenCommand(target, 'revoked', new Redactor(), String(fresh.access_token));
+    return 'token' in got ? { ...fresh, access_token: got.token } : undefined;
+  }
   if (fresh && t.revoke && target.control) {
     const res = await api.post(`${target.control.url}/tokens/revoke`, { body: { token: fresh.access_token } }).catch(() => undefined);
     if (!res || res.status >= 300) return undefined;

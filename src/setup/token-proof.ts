@@ -1,8 +1,10 @@
 // Proves that each token minted through the sign-in page is what it was minted for before a check
 // relies on it: a token asked for "every scope but X" must be refused for the scope where X is
-// needed, and accepted where it is not. A server may read an empty or unknown scope request its own
-// way (v3-profile.md § Sign-in page says nothing of it), so an unproven token is dropped and the
-// checks needing it are reported as not run, with the reason; they never fail on it.
+// needed, and accepted where it is not. An unproven token is dropped and the checks needing it are
+// reported as not run, with the reason: the run goes on. A server may read an empty or unknown scope
+// request its own way (v3-profile.md § Sign-in page says nothing of it: noScopes); but a token asked
+// for a non-empty list of the application's scopes that grants one more broke its word ("the token
+// gets the requested scopes"): that is returned too, for TOKEN-SCOPES-KEPT to fail.
 import { NoAnswerError, type ApiClient, type ApiResponse } from '../transport/api';
 import { fillRoute, type Catalogue, type Route } from '../catalogue/catalogue';
 import type { Preparation } from './preparation';
@@ -25,9 +27,10 @@ function refusedForScope(res: ApiResponse): boolean {
  * The tokens are proven side by side, and each one's requests go together (none depends on another's
  * answer): a distant server costs the proofs a round trip or two, not one per request.
  */
-export async function proveTokens(prep: Pick<Preparation, 'target' | 'catalogue' | 'api'> & { run: Run }, signedIn: TokenKey[]): Promise<void> {
+export async function proveTokens(prep: Pick<Preparation, 'target' | 'catalogue' | 'api'> & { run: Run }, signedIn: TokenKey[]): Promise<string[]> {
   const { target, catalogue, run, api } = prep;
   const scopeLimited = signedIn.filter((k) => k === 'noScopes' || k.startsWith('withoutScope.'));
+  const grantsMore: string[] = [];
   await Promise.all(
     scopeLimited.map(async (key) => {
       const token = run.tokens[key];
@@ -35,13 +38,18 @@ export async function proveTokens(prep: Pick<Preparation, 'target' | 'catalogue'
       const lacking: Scope[] = key === 'noScopes' ? [...SCOPES] : [key.slice('withoutScope.'.length) as Scope];
       const problem = await disproof(api, target, catalogue, run, token, lacking, key === 'noScopes');
       if (!problem) return;
+      // Asked for every scope of the application but one, it served where that one is needed.
+      if (key !== 'noScopes' && problem.includes(NOT_REFUSED)) grantsMore.push(`tokens.${key}, signed in for every scope but ${lacking[0]}: ${problem}`);
       delete run.tokens[key];
       run.tokenNotes[key] =
         `tokens.${key} was minted through the sign-in page, but ${problem}: it is not a token ${key === 'noScopes' ? 'without any scope' : `without ${lacking[0]}`} ` +
         `(the documents do not say how a server reads such a scope request). Give one as tokens.${key} in ${target.source}`;
     }),
   );
+  return grantsMore.sort();
 }
+
+const NOT_REFUSED = 'it was not refused for a missing scope';
 
 /** Why the token is not proven to lack `lacking`, or undefined when it is. */
 async function disproof(
@@ -83,7 +91,7 @@ async function disproof(
   // Nothing answered where it lacks a scope (no ids, no writes, no answer): nothing disproves it, and the
   // checks needing it there are not run, or fail on the missing answer itself.
   if (tried.length === 0) return undefined;
-  return `it was not refused for a missing scope where ${none ? 'a scope' : lacking[0]} is needed (${tried.join('; ')})`;
+  return `${NOT_REFUSED} where ${none ? 'a scope' : lacking[0]} is needed (${tried.join('; ')})`;
 }
 
 /** A request sent ahead and perhaps never awaited (the proof decided before its turn): its failure is not unhandled. */

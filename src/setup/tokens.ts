@@ -1,9 +1,10 @@
 // Obtains the run's tokens once: static ones from the target file, the others minted: on a target
 // with a test-control API (the embedded reference) through that API, no browser needed; elsewhere
 // through the real sign-in flow (browser + token endpoint), and then proven (token-proof.ts).
-// Expired and revoked tokens come from the target file, or, with a control API, from minting one
-// and expiring/revoking it.
-import { execSync } from 'node:child_process';
+// Expired and revoked tokens come from the target file or its tokenCommands (handed a token the suite
+// minted, to expire or revoke: token-commands.ts); with a control API, from minting one and
+// expiring/revoking it; and an expired one, from a token an earlier run minted and kept past its
+// expires_in (kept-expired.ts), a fresh one kept for a later run.
 import type { Browser } from '@playwright/test';
 import type { ApiClient } from '../transport/api';
 import { launchBrowser, SIGN_INS_AT_ONCE, type BrowserChoice } from './browser';
@@ -13,6 +14,8 @@ import { inTurns } from '../util/in-turns';
 import { signInProblem, type SignInPageProblem } from './signin-page-state';
 import { keptToken, type KeptTokens } from './token-keeper';
 import type { Preparation } from './preparation';
+import { HANDED_OVER, noRevokedToken, runTokenCommand } from './token-commands';
+import { keepToExpire, noExpiredToken, usableKeptExpired } from './kept-expired';
 import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';
 
 export interface ObtainedTokens {
@@ -28,6 +31,8 @@ export interface ObtainedTokens {
   signInPageProblem?: SignInPageProblem;
   /** The minted tokens' records (refresh token, lifetime, how to get another): token-keeper.ts renews them. */
   kept: KeptTokens;
+  /** A token minted to be kept for a later run, as an expired one (kept-expired.ts). */
+  forLater?: { token: string; expiresAtMs?: number };
 }
 
 interface MintPlan {
@@ -36,6 +41,8 @@ interface MintPlan {
   scope: string;
   /** Asked for when the sign-in page grants scopes for `scope` (an empty list read as absent). */
   fallbackScope?: string;
+  /** Minted to be kept for a later run's expired token (kept-expired.ts), not one of this run's. */
+  forLater?: true;
 }
 
 /** A scope name no application has: asking only for it asks for a token with none. */
@@ -49,10 +56,18 @@ export async function obtainTokens(prep: Pick<Preparation, 'target' | 'redactor'
     return noteAll(result, 'the target is a sandbox with no tokens (the sandbox needs none on its read routes)');
   }
   copyStatic(target, result);
-  runTokenCommands(target, result, redactor);
-
-  const plans = mintPlans(target, result);
   const mintProblem = whyCannotMint(target, browserChoice);
+  const canMint = mintsThroughControl(target) || !mintProblem;
+  // The expired and revoked tokens' commands act on a token the suite mints first, where it can.
+  const handOver = (Object.keys(HANDED_OVER) as TokenKey[]).filter((k) => target.tokenCommands[k] && !result.tokens[k] && canMint);
+  runTokenCommands(target, result, redactor, handOver);
+  const kept = !result.tokens.expired && !target.tokenCommands.expired && !target.control ? usableKeptExpired(target) : undefined;
+  if (kept) {
+    redactor.add(kept.value);
+    result.tokens.expired = kept.value;
+  }
+
+  const plans = mintPlans(target, result, handOver, canMint);
   if (plans.length > 0 && mintsThroughControl(target)) {
     await mintThroughControl(api, target, plans, result, redactor);
   } else if (plans.length > 0 && mintProblem) {
@@ -65,8 +80,39 @@ export async function obtainTokens(prep: Pick<Preparation, 'target' | 'redactor'
       await browser.close();
     }
   }
-  await expireAndRevoke(api, target, result, redactor);
+  for (const key of handOver) handTo(target, key, result, redactor);
+  await expireAndRevoke(api, target, result, redactor, handOver);
+  if (result.forLater) {
+    try {
+      keepToExpire(target, result.forLater.token, result.forLater.expiresAtMs ?? Date.now() + DEFAULT_LIFETIME_MS);
+    } catch (err) {
+      result.notes.expired ??= `a token to keep for a later run's expired token could not be kept: ${(err as Error).message}`;
+    }
+  }
   return result;
+}
+
+/** A token that says nothing of its lifetime is taken as expired after an hour (the reference's default). */
+const DEFAULT_LIFETIME_MS = 3_600_000;
+
+/**
+ * Hands tokenCommands.<key> the token minted for it (VDS_TOKEN_TO_EXPIRE / _TO_REVOKE): the token it
+ * printed, else the one it acted on. A revoked one is kept revoked: a renewal mints another and hands
+ * it over again (token-keeper.ts); an expired one is never renewed.
+ */
+function handTo(target: Target, key: TokenKey, result: ObtainedTokens, redactor: Redactor): void {
+  const minted = result.tokens[key];
+  if (!minted) return; // minting it failed: its note says why
+  const got = runTokenCommand(target, key, redactor, minted);
+  if ('note' in got) {
+    delete result.tokens[key];
+    delete result.kept[key];
+    result.notes[key] = got.note;
+    return;
+  }
+  result.tokens[key] = got.token;
+  if (got.token !== minted || key === 'expired') delete result.kept[key];
+  else if (result.kept[key]) result.kept[key] = { ...result.kept[key], revoke: true };
 }
 
 function hasAnyToken(target: Target): boolean {
@@ -90,26 +136,22 @@ function copyStatic(target: Target, result: ObtainedTokens): void {
   }
 }
 
-/** tokenCommands: each prints a token the file does not give (a secrets manager, a company SSO). */
-function runTokenCommands(target: Target, result: ObtainedTokens, redactor: Redactor): void {
-  for (const [key, command] of Object.entries(target.tokenCommands) as Array<[TokenKey, string]>) {
-    if (result.tokens[key]) continue;
-    try {
-      const token = execSync(command, { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-      if (!token || /\s/.test(token)) throw new Error(token ? 'it printed more than one word' : 'it printed nothing');
-      redactor.add(token);
-      result.tokens[key] = token;
-    } catch (err) {
-      const e = err as { status?: number; stderr?: string; message: string };
-      const why =
-        e.status !== undefined ? `it exited with status ${e.status}${e.stderr ? `: ${e.stderr.trim().split('\n').pop()}` : ''}` : e.message.split('\n')[0];
-      result.notes[key] = `tokenCommands.${key} of ${target.source} gave no token: ${redactor.redact(why)}`;
-    }
+/** tokenCommands: each prints a token the file does not give, but those `later` hands a token it mints first. */
+function runTokenCommands(target: Target, result: ObtainedTokens, redactor: Redactor, later: TokenKey[]): void {
+  for (const key of Object.keys(target.tokenCommands) as TokenKey[]) {
+    if (result.tokens[key] || later.includes(key)) continue;
+    const got = runTokenCommand(target, key, redactor);
+    if ('token' in got) result.tokens[key] = got.token;
+    else result.notes[key] = got.note;
   }
 }
 
-/** Tokens still missing that the sign-in flow can make: full, otherUser, the scope-limited ones. */
-function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
+/**
+ * Tokens still missing that the sign-in flow can make: full, otherUser, the scope-limited ones; those
+ * a command will expire or revoke (`handOver`); and, where nothing else gives an expired token, one to
+ * keep for a later run (`canMint`: the target can mint one).
+ */
+function mintPlans(target: Target, result: ObtainedTokens, handOver: TokenKey[], canMint: boolean): MintPlan[] {
   const all = SCOPES.join(' ');
   const plans: MintPlan[] = [];
   if (!result.tokens.full) plans.push({ key: 'full', user: 'primary', scope: all });
@@ -129,19 +171,20 @@ function mintPlans(target: Target, result: ObtainedTokens): MintPlan[] {
   if (!result.tokens.restrictedApp) {
     result.notes.restrictedApp ??= missingKeys(target, ['tokens.restrictedApp'], ['oauth.restrictedClientId', 'oauth.restrictedClientSecret']);
   }
-  // Expired and revoked tokens cannot be minted as such: with a control API (the reference), a fresh
-  // token is minted here and then expired / revoked; otherwise they must come from the target file.
+  // Expired and revoked tokens cannot be minted as such: a fresh token is minted here and then handed
+  // to the target's tokenCommand, or (a control API: the reference) expired / revoked through it;
+  // otherwise they come from the target file, or (expired) a token an earlier run kept.
   for (const key of ['expired', 'revoked'] as const) {
-    if (result.tokens[key]) continue;
-    if (target.control) plans.push({ key, user: 'primary', scope: all });
-    else {
-      result.notes[key] ??=
-        `tokens.${key} is not in ${target.source}` +
-        (target.unset[`tokens.${key}`] ? ` (\${${target.unset[`tokens.${key}`]}} is not set)` : '') +
-        ', and the target has no control API to make one';
-    }
+    if (result.tokens[key] || (key in result.notes && !handOver.includes(key))) continue;
+    if (handOver.includes(key) || target.control) plans.push({ key, user: 'primary', scope: all });
+    else if (key === 'expired') result.notes.expired ??= noExpiredToken(target, canMint);
+    else result.notes.revoked ??= noRevokedToken(target);
   }
-  return plans.filter((p) => !(p.key in result.notes));
+  // Nothing else gives this target an expired token: one minted now, kept for a later run.
+  if (!target.tokens.expired && !target.tokenCommands.expired && !target.control && canMint) {
+    plans.push({ key: 'expired', user: 'primary', scope: all, forLater: true });
+  }
+  return plans.filter((p) => p.forLater || !(p.key in result.notes));
 }
 
 function missingKeys(target: Target, direct: string[], viaOauth: string[]): string {
@@ -160,14 +203,20 @@ async function mintThroughControl(api: ApiClient, target: Target, plans: MintPla
     plans.map(async (plan) => {
       const username = plan.user === 'primary' ? o.username : o.otherUsername;
       try {
+        // Its lifetime counts from before it was asked for (the server issued it later, never earlier).
+        const asked = Date.now();
         const res = await api.post(`${target.control!.url}/tokens/mint`, {
           body: { clientId: o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
         });
         const token = res.json as Partial<TokenRecord> | undefined;
         if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
         redactor.add(token.access_token, token.refresh_token);
+        if (plan.forLater) {
+          result.forLater = { token: token.access_token, expiresAtMs: keptToken(token, Date.now(), 'control', plan.user, plan.scope).expiresAtMs };
+          return;
+        }
         result.tokens[plan.key] = token.access_token;
-        result.kept[plan.key] = keptToken(token, Date.now(), 'control', plan.user, plan.scope);
+        result.kept[plan.key] = keptToken(token, asked, 'control', plan.user, plan.scope);
         if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
       } catch (err) {
         result.notes[plan.key] =
@@ -193,7 +242,7 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
   let broken: string | undefined;
   const signIn1 = async (plan: MintPlan): Promise<void> => {
     if (broken) {
-      result.notes[plan.key] = `tokens.${plan.key} was not minted: ${broken}`;
+      if (!plan.forLater) result.notes[plan.key] = `tokens.${plan.key} was not minted: ${broken}`;
       return;
     }
     const creds = plan.user === 'primary' ? { username: o.username!, password: o.password! } : { username: o.otherUsername!, password: o.otherPassword! };
@@ -210,7 +259,9 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
       const token = await exchangeCode(api, target, signed.code);
       redactor.add(token.access_token, token.refresh_token);
       if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
-      result.kept[plan.key] = keptToken(token, obtained, 'signin', plan.user, scope);
+      const record = keptToken(token, obtained, 'signin', plan.user, scope);
+      if (plan.forLater) result.forLater = { token: token.access_token, expiresAtMs: record.expiresAtMs };
+      else result.kept[plan.key] = record;
       return token.access_token;
     };
     try {
@@ -219,9 +270,12 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
       if (plan.fallbackScope !== undefined && (await api.get('/users/me', { authorization: `Bearer ${token}` })).status === 200) {
         token = await mint(plan.fallbackScope);
       }
+      if (plan.forLater) return;
       result.tokens[plan.key] = token;
       result.signedIn.push(plan.key);
     } catch (err) {
+      // One to keep for a later run is no token of this run's: its failure changes nothing now.
+      if (plan.forLater) return;
       result.notes[plan.key] = `minting tokens.${plan.key} through the sign-in flow failed: ${redactor.redact((err as Error).message.split('\n')[0])}`;
       // The same page for the same application: when the first sign-in fails, the others would too.
       if (plan === plans[0]) broken = `the first sign-in (tokens.${plan.key}) failed: ${result.notes[plan.key]}`;
@@ -235,14 +289,14 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
   result.signedIn.sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }
 
-/** Expired and revoked tokens: static, or (with a control API) minted above and then expired/revoked. */
-async function expireAndRevoke(api: ApiClient, target: Target, result: ObtainedTokens, redactor: Redactor): Promise<void> {
+/** Expired and revoked tokens: static, handed to a command (`handedOver`), or (with a control API) minted above and then expired/revoked. */
+async function expireAndRevoke(api: ApiClient, target: Target, result: ObtainedTokens, redactor: Redactor, handedOver: TokenKey[]): Promise<void> {
   // The two go together: neither waits for the other's answer.
   const both = [
     ['expired', 'expire'],
     ['revoked', 'revoke'],
   ] as const;
-  await Promise.all(both.map(([key, action]) => expireOrRevoke(api, target, result, redactor, key, action)));
+  await Promise.all(both.filter(([key]) => !handedOver.includes(key)).map(([key, action]) => expireOrRevoke(api, target, result, redactor, key, action)));
 }
 
 async function expireOrRevoke(
@@ -253,7 +307,7 @@ async function expireOrRevoke(
   key: 'expired' | 'revoked',
   action: 'expire' | 'revoke',
 ): Promise<void> {
-  if (target.tokens[key] || result.notes[key]) return;
+  if (target.tokens[key] || target.tokenCommands[key] || result.notes[key]) return;
   const token = result.tokens[key];
   if (!token || !target.control) return;
   try {

@@ -23,6 +23,8 @@ export interface CheckRecord extends Omit<CheckResult, 'latencies'> {
   clock?: number[];
   /** A replay's outcome besides the status: no recorded answer, or verified from the record only (src/setup/replay.ts). */
   replay?: ReplayOutcome;
+  /** The inputs the check asked for (tokens.<key>, data.<key>, writes, browser), whether or not it got them: what its requirement needs. */
+  asked?: string[];
 }
 
 /** Expected vs actual, with the request line and a body excerpt, as the certificate shows them. */
@@ -41,7 +43,7 @@ export function failureOf(check: string, d: FailureDetails): CheckFailure {
 
 /** The certificate's view of a record: its exchanges reduced to latency samples. */
 export function resultOf(record: CheckRecord): CheckResult {
-  const { exchanges, clock: _clock, replay: _replay, ...rest } = record;
+  const { exchanges, clock: _clock, replay: _replay, asked: _asked, ...rest } = record;
   return {
     ...rest,
     latencies: (exchanges ?? [])

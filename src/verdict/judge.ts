@@ -115,6 +115,7 @@ function triageOf(records: CheckRecord[], catalogue: Catalogue, certificate: Cer
         routes: catalogue.routes,
         statements: Object.fromEntries(catalogue.requirements.map((r) => [r.id, r.statements])),
         env: certificate.target.env,
+        baseUrl: certificate.target.baseUrl,
       },
     );
   } catch (err) {

@@ -41,6 +41,8 @@ export interface CheckResult {
   status: CheckStatus;
   /** Why it did not run (status not-run or not-applicable). */
   reason?: string;
+  /** The input it lacked (contracts/inputs.yaml: tokens.expired, data.freeDeviceId, writes, browser), when that stopped it. */
+  missing?: string;
   /**
    * Not run because the suite itself broke under the check (a defect of the suite or of its inputs,
    * never anything the server did): counted apart from the other reasons (counts.checks.notRunBySuite).
@@ -118,7 +120,7 @@ export interface RequirementResult {
   /** The requirement's status within each route group it touches. */
   groups: Partial<Record<Group, CheckStatus>>;
   /** Identical reasons are listed once, with the checks they apply to. */
-  notRun: Array<{ reason: string; checks: string[] }>;
+  notRun: Array<{ reason: string; checks: string[]; missing?: string }>;
   /** Checks the target's environment rules out, by reason (absent when none). */
   notApplicable?: Array<{ reason: string; checks: string[] }>;
   warnings: Array<{ message: string; checks: string[] }>;
@@ -176,6 +178,8 @@ export interface Certificate {
   serverLatency?: ServerLatency;
   /** How the run's exit status was decided (see src/verdict/gate.ts). */
   gate?: Gate;
+  /** The run's verdict in one line, the first every report says (src/verdict/headline.ts). */
+  headline?: Headline;
   /** A certification run (--certify): what was run, against what. */
   certification?: Certification;
   baseline?: BaselineEvaluation;
@@ -214,6 +218,25 @@ export interface TriageCause {
   example?: { check: string; request: string; curl?: string; body?: string };
   /** The fix, in one sentence. */
   fix: string;
+  /**
+   * Where every route the run reached was not implemented: the base URL the run used, and the base
+   * URLs tried in its place after the run (src/verdict/triage-base-url.ts), each with its answer.
+   */
+  basePath?: { baseUrl: string; tried: BaseUrlTry[] };
+}
+
+/** A base URL tried in place of the target's: one request, and whether it answered like the API. */
+export interface BaseUrlTry {
+  baseUrl: string;
+  /** The request and its answer: "GET http://host/users/me -> 401". */
+  request: string;
+  likeTheApi: boolean;
+}
+
+/** The run's verdict over the classes its gate judged, and the one reason (src/verdict/headline.ts). */
+export interface Headline {
+  verdict: ClassVerdict | 'NO VERDICT';
+  reason: string;
 }
 
 export interface Certification {

@@ -29,6 +29,7 @@ import {
   mediaTypeOf,
   missingScopes,
 } from './triage-answers';
+import { basePathFix } from './triage-base-url';
 import { wrongDates } from './triage-dates';
 
 /** A cause on its own route(s) (not implemented, no answer) is shown from this many checks. */
@@ -44,6 +45,8 @@ export interface TriageFacts {
   statements: Record<string, string[]>;
   /** The target's environment (cloud or sandbox): which requests need no credential. */
   env: string;
+  /** The target's base URL: where every route is not implemented, its path is the first suspect (triage-base-url.ts). */
+  baseUrl?: string;
 }
 
 /** A candidate cause: what the answers show, and which failing checks it explains (the exchange that shows it). */
@@ -51,6 +54,7 @@ interface Finding {
   id: TriageCauseId;
   title: string;
   fix: string;
+  basePath?: TriageCause['basePath'];
   routes: string[];
   everyRoute: boolean;
   shows(r: CheckRecord): Exchange | undefined;
@@ -102,6 +106,7 @@ export function triage(records: CheckRecord[], facts: TriageFacts): Triage | und
         routes: [...f.routes].sort(byCatalogue),
         example: exampleOf(shown.r, shown.e),
         fix: f.fix,
+        ...(f.basePath ? { basePath: f.basePath } : {}),
       });
     }
   }
@@ -137,11 +142,21 @@ function notImplemented(ev: Evidence): Finding[] {
   const routes = [...ev.notImplemented];
   if (!routes.length) return [];
   const n = routes.length;
+  const answers = `a non-API ${[...statuses].sort().join(' or ')} to every valid request`;
+  // No route answered like the API at all (no success, no error array): the likeliest cause is where the
+  // suite looks for the routes, the base URL, not the routes.
+  const apiAnswered = [...ev.byRoute.values()].some((list) => list.some((e) => isSuccess(e) || (answered(e) && isApiError(e))));
+  const everyRoute = n >= MIN_ROUTES && !apiAnswered && ev.facts.baseUrl !== undefined;
   return [
     {
       id: 'not-implemented',
-      title: `${plural(n, 'route')} ${n === 1 ? 'answers' : 'answer'} a non-API ${[...statuses].sort().join(' or ')} to every valid request (not implemented?)`,
-      fix: `Implement ${n === 1 ? 'this route' : 'these routes'} (or route ${n === 1 ? 'it' : 'them'} to the API): a valid request, with the primary user's token, gets the web framework's own answer, not the API's.`,
+      title: everyRoute
+        ? `Every route the run reached (${n}) answers ${answers}: baseUrl's path may lack or repeat a prefix`
+        : `${plural(n, 'route')} ${n === 1 ? 'answers' : 'answer'} ${answers} (not implemented?)`,
+      fix: everyRoute
+        ? basePathFix(ev.facts.baseUrl!)
+        : `Implement ${n === 1 ? 'this route' : 'these routes'} (or route ${n === 1 ? 'it' : 'them'} to the API): a valid request, with the primary user's token, gets the web framework's own answer, not the API's.`,
+      ...(everyRoute ? { basePath: { baseUrl: ev.facts.baseUrl!, tried: [] } } : {}),
       routes,
       everyRoute: false,
       shows: (r) =>

@@ -181,9 +181,12 @@ function requirementResult(info: RequirementInfo, checks: Check[], missingReason
     const inGroup = checks.filter((c) => c.group === g);
     if (inGroup.length) groups[g] = combine(inGroup.map((c) => c.status));
   }
-  const notRun = grouped(checks.filter((c) => c.status === 'not-run').map((c): [string, string] => [c.reason ?? 'not run', c.key])).map(
-    ({ key, checks: keys }) => ({ reason: key, checks: keys }),
-  );
+  const notRunChecks = checks.filter((c) => c.status === 'not-run');
+  const notRun = grouped(notRunChecks.map((c): [string, string] => [c.reason ?? 'not run', c.key])).map(({ key, checks: keys }) => {
+    // The input that stopped them (one reason: one input).
+    const missing = notRunChecks.find((c) => c.reason === key && c.missing)?.missing;
+    return { reason: key, checks: keys, ...(missing ? { missing } : {}) };
+  });
   if (checks.length === 0) notRun.push({ reason: `no check of it ran: ${missingReason}`, checks: [] });
   const notApplicable = grouped(checks.filter((c) => c.status === 'not-applicable').map((c): [string, string] => [c.reason ?? 'not applicable', c.key])).map(
     ({ key, checks: keys }) => ({ reason: key, checks: keys }),

@@ -226,7 +226,7 @@ const PATH_FLAGS = new Set(['--target', '--baseline', '--compare', '--merge', '-
 /**
  * The problems of one `npm run` call: the script must exist; for the suite's command line
  * (scripts/conformance.ts), parseArgs must accept the arguments after `--`, as `npm run` gives them
- * (from the repository root, after the script's own arguments), with no option passed on unchecked.
+ * (from the repository root, after the script's own arguments), with no note about them.
  * A dynamic path is replaced by a valid file of its kind; a literal one must exist, unless it is the
  * baseline that --update-baseline writes.
  */
@@ -250,7 +250,7 @@ function npmRunProblems(call: NpmRun): string[] {
   }
   try {
     const inv = parseArgs(args);
-    const problems = [...inv.notes, ...inv.unchecked.map((f) => `${f} passed to playwright test unchecked`)];
+    const problems = [...inv.notes];
     return problems.map((p) => `${call.where}: npm run ${call.script} -- ${call.args.join(' ')}: ${p}`);
   } catch (err) {
     return [`${call.where}: npm run ${call.script} -- ${call.args.join(' ')}: ${(err as Error).message}`];

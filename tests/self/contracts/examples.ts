@@ -114,6 +114,10 @@ export const token = {
   token_type: 'bearer',
 };
 
+// v3-profile.md § Errors, Token endpoint: the two grants, form fields read as an object.
+export const codeGrant = { grant_type: 'authorization_code', code: 'SplxlOBeZQQYbYS6WxSbIA', redirect_uri: 'https://client.example.com/cb' };
+const refreshGrant = { grant_type: 'refresh_token', refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA' };
+
 // vehicle-data-service-v3.md § Errors of GET /users/{userId}/cars, and v3-profile.md § Errors.
 export const errorArrays = {
   missingScope: [
@@ -193,6 +197,8 @@ export const ACCEPTED: Example[] = [
   { contract: 'geojsonLineString', label: 'empty trip (not documented: accepted)', body: { type: 'LineString', coordinates: [] } },
   { contract: 'geojsonLineString', label: 'one position (not documented: accepted)', body: { type: 'LineString', coordinates: [[2.2945, 48.8584]] } },
   { contract: 'token', label: 'bearer', body: token },
+  { contract: 'tokenRequest', label: 'authorization_code grant', body: codeGrant },
+  { contract: 'tokenRequest', label: 'refresh_token grant, a narrower scope', body: { ...refreshGrant, scope: 'users_read' } },
   { contract: 'token', label: 'Bearer (case-insensitive, RFC 6749 § 5.1)', body: { ...token, token_type: 'Bearer' } },
   { contract: 'errorArray', label: 'missing scope', body: errorArrays.missingScope },
   { contract: 'errorArray', label: 'no access', body: errorArrays.noAccess },

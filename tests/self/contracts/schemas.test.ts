@@ -28,6 +28,7 @@ const CONTRACTS = [
   'geojsonPoint',
   'geojsonLineString',
   'token',
+  'tokenRequest',
   'errorArray',
   'legacyError',
   'dates',
@@ -232,6 +233,19 @@ const REJECTED: Mutation[] = [
   ['legacyError', 'message a number', ex.legacyError, set('/message', 403), '/message', 'type'],
   ['legacyError', 'missing message', ex.legacyError, del('/message'), '/message', 'required'],
 ];
+
+// The token request is one branch per grant (oneOf): a bad one breaks both branches, each its own way, so
+// it is held to being refused, not to one violation. The suite never judges a request body by it.
+test.describe('tokenRequest refuses a request of no documented grant', () => {
+  const bad: Array<[string, unknown]> = [
+    ['missing grant_type', { code: ex.codeGrant.code }],
+    ['grant_type password', { grant_type: 'password', username: 'alice', password: 'secret' }],
+    ['code grant without code', { grant_type: 'authorization_code' }],
+    ['empty code (RFC 6749 § 3.2: a parameter without a value is omitted)', { ...ex.codeGrant, code: '' }],
+    ['refresh grant without refresh_token', { grant_type: 'refresh_token' }],
+  ];
+  for (const [label, body] of bad) test(label, () => expect(checkContract('tokenRequest', body).length).toBeGreaterThan(0));
+});
 
 test.describe('rejects one known-bad variant per rule', () => {
   for (const [contract, label, base, mutate, pointer, keyword] of REJECTED) {

@@ -8,11 +8,13 @@ import {
   canonicalJson,
   documentedKey,
   documentedOnly,
+  memberSchemas,
   unknownFields,
   validatorFor,
   type ContractViolation,
 } from '../../../src/schemas/validate';
 import * as ex from './examples';
+import { serverMembers } from '../../../src/checks/car-members';
 
 test.describe('checkContract', () => {
   test('"name[]" wants an array and prefixes pointers with the element index', () => {
@@ -208,5 +210,15 @@ test.describe('documentedKey', () => {
   test('canonicalJson: members in name order at every depth, arrays in their order', () => {
     expect(canonicalJson({ b: [{ d: 1, c: null }], a: 'x' })).toBe('{"a":"x","b":[{"c":null,"d":1}]}');
     expect(canonicalJson([2, 1])).toBe('[2,1]');
+  });
+});
+
+test.describe('members a client must not set', () => {
+  test("derived from the contracts: the created car's members its creation body does not take, with their types (allOf and $ref followed)", () => {
+    const members = serverMembers('createdCar', 'carCreationBody');
+    expect([...members.keys()].sort()).toEqual(['cardbId', 'creationDate', 'deviceId', 'id', 'lastUpdateDate', 'userId']);
+    expect(members.get('creationDate')).toEqual({ types: ['string'], format: 'vds-car-date' });
+    expect(members.get('deviceId')).toEqual({ types: ['string', 'null'] });
+    expect(memberSchemas('carCreationBody').has('timezone')).toBe(true);
   });
 });

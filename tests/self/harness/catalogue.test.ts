@@ -176,6 +176,31 @@ test('the catalogue refuses a requirement that names no statement, an unknown on
   expect(() => loadCatalogue(dir)).toThrow(/"lane" can only be second or lockable-device, on a device check made once/);
 });
 
+test('the catalogue refuses a decision of the suite that does not exist, or on a core requirement (the spec alone decides core), and renders each with its requirements', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-catalogue-decisions-'));
+  fs.copyFileSync(path.join(CONTRACTS, 'statements.yaml'), path.join(dir, 'statements.yaml'));
+  // The query parameters name the requirement that judges their refusal: this small catalogue's one.
+  fs.writeFileSync(path.join(dir, 'routes.yaml'), fs.readFileSync(path.join(CONTRACTS, 'routes.yaml'), 'utf8').replace(/judgedBy: [A-Z-]+/g, 'judgedBy: X-Y'));
+  fs.cpSync(path.join(CONTRACTS, 'schemas'), path.join(dir, 'schemas'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'decisions.yaml'), 'decisions:\n  - { id: D-THING, point: p, documents: d, decision: x }\n');
+  const write = (cls: string, statement: string, decision: string) =>
+    fs.writeFileSync(
+      path.join(dir, 'requirements.yaml'),
+      `requirements:\n  - { id: X-Y, class: ${cls}, title: t, cite: c, check: error-case, statements: [${statement}], decisions: [${decision}], where: { routes: ["GET /users/me"] } }\n`,
+    );
+  write('profile', 'P-ERR-AUTH-MISSING', 'D-NO-SUCH');
+  expect(() => loadCatalogue(dir)).toThrow(/unknown decision D-NO-SUCH/);
+  write('core', 'S-AUTH-BEARER', 'D-THING');
+  expect(() => loadCatalogue(dir)).toThrow(/a core requirement rests on the spec alone/);
+  write('profile', 'P-ERR-AUTH-MISSING', 'D-THING');
+  expect(loadCatalogue(dir).requirements[0].decisions).toEqual(['D-THING']);
+  fs.writeFileSync(path.join(dir, 'decisions.yaml'), 'decisions:\n  - { id: THING, point: p, documents: d, decision: x }\n');
+  expect(() => loadCatalogue(dir)).toThrow(/a decision's id looks like D-THING/);
+  // Every decision of the suite is rendered (docs/REQUIREMENTS.md is what the catalogue renders: the test below).
+  const doc = fs.readFileSync(path.resolve(__dirname, '../../../docs/REQUIREMENTS.md'), 'utf8');
+  for (const d of catalogue.decisions) expect(doc).toContain(`| ${d.id} | ${d.point} |`);
+});
+
 test('the catalogue refuses a misspelt or mistyped parameter of a check, naming the requirement and the key (contracts/requirements.schema.yaml)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-catalogue-schema-'));
   fs.cpSync(CONTRACTS, dir, { recursive: true });

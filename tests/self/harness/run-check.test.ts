@@ -48,9 +48,11 @@ function planned(check: string): PlannedCheck {
     advisory: false,
     per: 'once',
     env: ['cloud'],
+    needs: [],
     routes: [],
     reads: [],
     judgesErrorsSeen: false,
+    decisions: [],
     params: {},
     statements: ['S-ERRORS-BODY'],
   };

@@ -5,6 +5,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { chooseBrowser, launchBrowser } from '../../../src/setup/browser';
 import { findSignInForm, type FormSearch } from '../../../src/setup/signin-form';
+import { signInRefused } from '../../../src/setup/oauth';
+import { signInProblem } from '../../../src/setup/signin-page-state';
 import { uncover } from '../../../src/setup/signin-overlay';
 
 const choice = chooseBrowser();
@@ -156,4 +158,15 @@ test.describe('sign-in form in Chromium', () => {
       await page.close();
     }
   });
+});
+
+test("a sign-in with the right credentials answered with an error status is the server's failure: a 5xx always, a 4xx unless the fields were read from the form's layout", () => {
+  const refused = (errorStatus: number | undefined, byLayout: boolean, code?: string) => signInRefused({ errorStatus, byLayout, code });
+  expect([refused(500, false), refused(503, true), refused(403, false), refused(401, false)]).toEqual([true, true, true, true]);
+  // Read from the layout, the fields may not be the username and password: not run (signin-page-state.ts).
+  expect(refused(401, true)).toBe(false);
+  // No error status (a page the suite cannot go on from), or a code after all: nothing refused.
+  expect([refused(undefined, false), refused(200, false), refused(500, false, 'a-code')]).toEqual([false, false, false]);
+  expect(signInProblem({ errorStatus: 403, byLayout: false, pageText: 'Invalid CSRF token' }, { source: 't.yaml' })).toBeUndefined();
+  expect(signInProblem({ errorStatus: 401, byLayout: true, pageText: 'Wrong password' }, { source: 't.yaml' })?.kind).toBe('layout-sign-in');
 });

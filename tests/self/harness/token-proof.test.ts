@@ -52,3 +52,38 @@ test('a route that never answers: the proof goes on, keeps the token it cannot d
     await close();
   }
 });
+
+test('a token signed in for every scope but one that is served where that one is needed broke its word: dropped, and returned for TOKEN-SCOPES-KEPT; an empty scope list read otherwise is only dropped', async () => {
+  // Every request is served, whatever its token.
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  const { origin, close } = await listenOnLoopback(server);
+  try {
+    const catalogue = loadCatalogue();
+    const target = {
+      name: 'grants-all',
+      baseUrl: `${origin}/v3`,
+      env: 'cloud',
+      allowWrites: false,
+      requestTimeoutMs: 2000,
+      source: 'grants-all.yaml',
+    } as Target;
+    const run = {
+      tokens: { 'withoutScope.cars_read': 'every-scope-but-cars', noScopes: 'none-asked' } as Partial<Record<TokenKey, string>>,
+      tokenNotes: {} as Partial<Record<TokenKey, string>>,
+      data: { userId: '101', carId: '5001', tripId: 't1' },
+    };
+    joinRun('preparation of the token proof test', target.baseUrl, catalogue.routes, { preparing: true });
+    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, new Redactor([]));
+    const grantsMore = await proveTokens({ target, catalogue, run, api }, ['withoutScope.cars_read', 'noScopes']);
+    expect(run.tokens).toEqual({});
+    expect(grantsMore).toHaveLength(1);
+    expect(grantsMore[0]).toMatch(
+      /^tokens\.withoutScope\.cars_read, signed in for every scope but cars_read: it was not refused for a missing scope where cars_read is needed/,
+    );
+  } finally {
+    await close();
+  }
+});

@@ -36,8 +36,10 @@ test("only src/options reads VDS_ variables; the command line (src/cli) only bui
 
 test('every VDS_ variable the suite names is one of the options, and docs/options.md lists every option', () => {
   const known = new Set(OPTION_VARIABLES.map((o) => o.name));
-  // Names the target files and curl lines use for secrets (${VDS_CLOUD_TOKEN}, $VDS_TOKEN_FULL) are not options.
-  const secretNames = /^VDS_(TOKEN_|CLOUD_|LOCAL_|SANDBOX_|CLIENT_|USERNAME|PASSWORD|OTHER_|RESTRICTED_|REDIRECT_URI|BASE_URL|GATEWAY_KEY)/;
+  // Names the target files and curl lines use for their values (${VDS_CLOUD_TOKEN}, $VDS_TOKEN_FULL, init's
+  // ${VDS_FREE_DEVICE_ID}) are not options.
+  const secretNames =
+    /^VDS_(TOKEN_|CLOUD_|LOCAL_|SANDBOX_|CLIENT_|USERNAME|PASSWORD|OTHER_|RESTRICTED_|REDIRECT_URI|BASE_URL|GATEWAY_KEY|FREE_DEVICE_|DEVICE_FOR_CAR_|LOCKABLE_DEVICE_)/;
   const named = new Set(SUITE.flatMap((f) => [...fs.readFileSync(path.join(ROOT, f), 'utf8').matchAll(/\bVDS_[A-Z_]+[A-Z]\b/g)].map((m) => m[0])));
   expect([...named].filter((n) => !known.has(n) && !secretNames.test(n)).sort()).toEqual([]);
   // The guide's table is the list, rendered (npx tsx scripts/options-doc.ts).

@@ -6,6 +6,7 @@
 // adds nothing that changes a verdict: what the checks see reaches the exit status users act on.
 import { requirementsPattern } from '../../../src/catalogue/selection';
 import { commandSampleFaults, conformingServers, faultGatePlan, isCaught } from '../../../scripts/power-plan';
+import { variantCredentialEnv } from '../../../scripts/reference-process';
 import { COMMAND_CONFORMING, runCommand, type CommandRun } from './command-sample';
 import { expect, test } from './fixtures';
 import { falseAlarms, recordOutcome } from './outcome';
@@ -17,7 +18,7 @@ for (const server of conformingServers(false).filter((s) => COMMAND_CONFORMING.i
     test.setTimeout(300_000);
     // The clean reference: the README's command exactly (its default target, the embedded reference).
     const args = server.label === 'clean-local' ? [] : ['--target', server.target];
-    const run = await runCommand(args, server.variant ? { VDS_REFERENCE_VARIANT: server.variant } : {});
+    const run = await runCommand(args, server.variant ? { VDS_REFERENCE_VARIANT: server.variant, ...variantCredentialEnv(server.variant) } : {});
     const alarms = run.certificate ? falseAlarms(run.certificate, server.mayNotRun) : { failed: ['no certificate'], notRun: [] };
     const ok = run.code === 0 && !alarms.failed.length && !alarms.notRun.length;
     recordOutcome({ kind: 'command-conforming', label: server.label, ok, exitCode: run.code, failed: failedRequirements(run) });

@@ -12,9 +12,19 @@
 //     fetch offers no h2 by default), both to the same server;
 //   - behind nginx (Debian's package) configured as a production site, over TLS of another authority;
 //   - through a forward proxy given by HTTPS_PROXY / HTTP_PROXY, which both the API requests and the
-//     browser go through (the proxy shows both came).
+//     browser go through (the proxy shows both came);
+//   - a server that keeps its state and a device's link to its user after dissociation (variant
+//     dissociate-keeps-user-link), reached by name over HTTPS with OAuth credentials only (no control
+//     API: the expired and revoked tokens from tokenCommands, as an operator's admin tool makes them),
+//     three runs without a reset, the first on a fresh server: every check runs each time, the device
+//     checks included (each run given a pin device and a lockable device of its own, as the messages of
+//     a run that met used ones ask).
 // Every browser check runs in each (the sign-in page, the token endpoint's codes): none may fail on
 // how the server is reached.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import YAML from 'yaml';
 import { startReference, writeTargetFile, type Reference, type ReferenceOptions } from '../../../scripts/reference-process';
 import { loadTarget } from '../../../src/setup/target';
 import { runInProcess } from '../../../src/engine/in-process';
@@ -53,6 +63,27 @@ async function judgeClean(label: string, targetFile: string, catalogue: Catalogu
   expect(run.certificate.counts.checks.passed, 'checks passed').toBeGreaterThan(600);
 }
 
+/**
+ * The operator's admin tool for the tokens no client can mint, as tokenCommands run it: handed the
+ * token the suite minted (VDS_TOKEN_TO_EXPIRE, VDS_TOKEN_TO_REVOKE), it expires or revokes it through
+ * the reference's control API (standing in for an authorization server's), and prints nothing. The
+ * control API is reached over the deployment's TLS (NODE_EXTRA_CA_CERTS: its authority).
+ */
+function adminTool(control: string, ca: string): Record<'expired' | 'revoked', string> {
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-admin-')), 'admin.mjs');
+  fs.writeFileSync(
+    script,
+    `const [action, variable] = process.argv.slice(2);
+const res = await fetch(${JSON.stringify(control)} + '/tokens/' + action, {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: process.env[variable] }),
+});
+if (res.status !== 204) { console.error('the admin tool failed: ' + res.status); process.exit(1); }
+`,
+  );
+  const run = (action: string, variable: string) => `NODE_EXTRA_CA_CERTS='${ca}' '${process.execPath}' '${script}' ${action} ${variable}`;
+  return { expired: run('expire', 'VDS_TOKEN_TO_EXPIRE'), revoked: run('revoke', 'VDS_TOKEN_TO_REVOKE') };
+}
+
 async function withReference(options: ReferenceOptions, use: (reference: Reference) => Promise<void>): Promise<void> {
   const reference = await startReference(options);
   try {
@@ -64,6 +95,40 @@ async function withReference(options: ReferenceOptions, use: (reference: Referen
 
 test.describe('deployments', () => {
   test.describe.configure({ timeout: 300_000 });
+
+  test("deployment: a server that keeps a device's user link, OAuth only over HTTPS by name, three runs without reset: every check runs", async ({
+    catalogue,
+    browserChoice,
+  }) => {
+    test.setTimeout(900_000);
+    test.skip(!hasOpenssl, 'openssl is not installed: no certificate can be made');
+    test.skip(!browserChoice.executablePath, 'no browser: OAuth credentials alone mint no token without one');
+    const name = (await machineName()) ?? 'localhost';
+    const authority = makeAuthority('kept');
+    const tls = { ...authority.issue([name, 'localhost', '127.0.0.1', '::1']), ca: authority.ca };
+    // Each run's pin device and lockable device: a run uses them up (the pin association stays, the lock too).
+    const devices = [
+      { freeDeviceId: 'VDSREF0102', devicePin: '24680', lockableDeviceId: 'VDSREF0103', lockableDevicePin: '975310' },
+      { freeDeviceId: 'VDSREF0105', devicePin: '31415', lockableDeviceId: 'VDSREF0106', lockableDevicePin: '271828' },
+      { freeDeviceId: 'VDSREF0107', devicePin: '16180', lockableDeviceId: 'VDSREF0108', lockableDevicePin: '14142' },
+    ];
+    await withReference({ target: 'local-signin', variant: 'dissociate-keeps-user-link', reach: { listen: '::', host: name, tls } }, async (reference) => {
+      const tokenCommands = adminTool(reference.control, tls.ca);
+      for (const [i, own] of devices.entries()) {
+        const file = writeTargetFile(`https://${name}:${reference.port}`, 'local-signin', {
+          caFile: tls.ca,
+          oauth: { redirectUri: 'https://app.vds-vendor.invalid/oauth/callback' },
+        });
+        // OAuth credentials only: no control API (no reset, no tokens from it); the tokens no client can mint from the admin tool.
+        const target = YAML.parse(fs.readFileSync(file, 'utf8'));
+        delete target.control;
+        target.tokenCommands = tokenCommands;
+        target.data = { ...target.data, ...own };
+        fs.writeFileSync(file, YAML.stringify(target));
+        await judgeClean(`deployment-kept-user-link run ${i + 1} (${name})`, file, catalogue, browserChoice);
+      }
+    });
+  });
 
   test('deployment: by the machine name, every token through the sign-in page', async ({ catalogue, browserChoice }) => {
     const name = await machineName();

@@ -154,8 +154,18 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 403 && err(res).type === 'AUTHORIZATION_ERROR';
     },
   },
+  'expired-token-revoked': {
+    // An expired token is refused as expired, not as revoked.
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      await h.post('/_control/tokens/expire', { json: { token } });
+      const res = await h.get(`/v3/cars/${RICH}`, token);
+      return res.status === 403 && err(res).message === 'Token has expired';
+    },
+  },
   'auth-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`)).status === 401 },
   'unknown-token-revoked': { check: async (h) => isError(await h.get('/v3/users/me', 'no-such-token'), 401, 'AUTHENTICATION_ERROR', 'Invalid token') },
+  'refresh-token-as-access': { check: async (h) => (await h.get('/v3/users/me', (await h.tokenResponse()).refresh_token)).status === 401 },
   'bearer-scheme-not-checked': {
     check: async (h) => {
       const token = await h.alice();
@@ -259,6 +269,14 @@ export const PROBES: Record<FaultName, Probe> = {
       );
     },
   },
+  'route-token-prefix-match': { check: async (h, route) => (await callRoute(h, route, (await h.alice()).slice(0, -1))).status === 401 },
+  'route-token-from-query': {
+    check: async (h, route) => {
+      const c = caseOf(h, route);
+      const url = `${c.own}${c.own.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(await h.alice())}`;
+      return (await h.request(c.method, url, { json: c.body })).status === 401;
+    },
+  },
   'route-scope-overdemanding': {
     check: async (h, route) => (await callRoute(h, route, await h.token({ scope: caseOf(h, route).scopes.join(' ') }))).status === 200,
   },
@@ -301,8 +319,49 @@ export const PROBES: Record<FaultName, Probe> = {
       );
     },
   },
+  'associate-device-owner-unchecked': {
+    // A device alice linked to herself by its pin: bob cannot put it on his car.
+    check: async (h) => {
+      if ((await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token: await h.alice() })).status !== 204) return false;
+      const res = await h.post(`/v3/devices/VDSREF0105/associate?carId=${BOB_BARE}`, { token: await h.bob() });
+      return (
+        isError(res, 403, 'AUTHORIZATION_ERROR', "Token can't access this user") && (await h.get(`/v3/cars/${BOB_BARE}`, await h.bob())).json.deviceId === null
+      );
+    },
+  },
+  'dissociate-user-link-unchecked': {
+    // A device alice linked to herself by its pin: bob cannot dissociate it.
+    check: async (h) => {
+      if ((await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token: await h.alice() })).status !== 204) return false;
+      return isError(await h.post('/v3/devices/VDSREF0105/dissociate', { token: await h.bob() }), 403, 'AUTHORIZATION_ERROR', "Token can't access this user");
+    },
+  },
+  'pin-link-per-user': {
+    // A device alice linked to herself by its pin: bob's right pin is refused (already associated), and it stays hers.
+    check: async (h) => {
+      if ((await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token: await h.alice() })).status !== 204) return false;
+      const res = await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token: await h.bob() });
+      return res.status === 409 && (await h.post('/v3/devices/VDSREF0105/dissociate', { token: await h.alice() })).status === 204;
+    },
+  },
   'cross-user-user-readable': {
     check: async (h) => isError(await h.get(`/v3/users/${BOB}`, await h.alice()), 403, 'AUTHORIZATION_ERROR', "Token can't access this user"),
+  },
+
+  // caches
+  'response-cache-shared': {
+    // Right after alice's success, the same URL without a token: refused, not her answer again.
+    check: async (h, route) => {
+      if ((await callRoute(h, route, await h.alice())).status !== 200) return false;
+      return (await h.request(caseOf(h, route).method, caseOf(h, route).own)).status === 401;
+    },
+  },
+  'response-cache-by-scopes': {
+    // Right after alice's success, bob's token (the same scopes) on her car: refused, not her car.
+    check: async (h) => {
+      if ((await h.get(`/v3/cars/${RICH}`, await h.alice())).status !== 200) return false;
+      return isError(await h.get(`/v3/cars/${RICH}`, await h.bob()), 403, 'AUTHORIZATION_ERROR', "Token can't access this car");
+    },
   },
 
   // query
@@ -410,6 +469,9 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) =>
       isError(await h.get(`/v3/cars/${RICH}/signals?name=LockSts,NoSuchSignal`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Wrong signal name'),
   },
+  'signal-name-case-insensitive': {
+    check: async (h) => isError(await h.get(`/v3/cars/${RICH}/signals?name=locksts`, await h.alice()), 400, 'PARAMETERS_ERROR', 'Wrong signal name'),
+  },
   'default-end-ten-minutes-ago': {
     // The latest location of the rich car is a minute before now: inside the default range.
     check: async (h) => {
@@ -454,6 +516,20 @@ export const PROBES: Record<FaultName, Probe> = {
   },
   'range-offset-dropped': { check: (h) => sameLocationsWithOffset(h, 330) },
   'range-offset-sign-inverted': { check: (h) => sameLocationsWithOffset(h, -420) },
+  'range-bound-whole-seconds': {
+    // begin a fraction of a second after a location: that location is not listed.
+    check: async (h) => {
+      const at = h.seed.histories.get(RICH)!.locations.at(-20)!.date;
+      const begin = Math.floor(at / 1000) * 1000 + 999;
+      const listed = (
+        await h.get(
+          `/v3/cars/${RICH}/locations?begin=${encodeURIComponent(new Date(begin).toISOString())}&end=${encodeURIComponent(iso(begin + 600_000))}`,
+          await h.alice(),
+        )
+      ).json as any[];
+      return at < begin && listed.length > 0 && listed.every((l) => Date.parse(l.date) >= begin);
+    },
+  },
   'inclusive-end-only': {
     check: async (h) => {
       const trip = (await tripsOf(h, '')).at(-2);
@@ -719,6 +795,13 @@ export const PROBES: Record<FaultName, Probe> = {
   'unknown-device-400': {
     check: async (h) => (await h.post('/v3/devices/VDSREF9999/dissociate', { token: await h.alice() })).status === 404,
   },
+  'device-id-case-insensitive': {
+    // The serial in lower case names no device: 404, and the seeded device stays on its car.
+    check: async (h) => {
+      const res = await h.post('/v3/devices/vdsref0001/dissociate', { token: await h.alice() });
+      return res.status === 404 && (await h.get(`/v3/cars/${RICH}`, await h.alice())).json.deviceId === 'VDSREF0001';
+    },
+  },
   'associate-check-then-act': {
     check: async (h) => {
       // Two associations of one free device sent together: one wins, the other finds it associated.
@@ -740,6 +823,14 @@ export const PROBES: Record<FaultName, Probe> = {
       return isError(await h.post('/v3/devices/VDSREF0104/associate?pin=8642', { token }), 403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts');
     },
   },
+  'pin-failures-per-user': {
+    // Two wrong pins by alice and one by bob lock the device: alice's right pin is then refused.
+    check: async (h) => {
+      const [alice, bob] = [await h.alice(), await h.bob()];
+      for (const token of [alice, alice, bob]) if ((await h.post('/v3/devices/VDSREF0106/associate?pin=111111', { token })).status !== 400) return false;
+      return (await h.post('/v3/devices/VDSREF0106/associate?pin=271828', { token: alice })).status === 403;
+    },
+  },
   'pin-lockout-right-pin-accepted': {
     check: async (h) => {
       const token = await h.alice();
@@ -747,6 +838,8 @@ export const PROBES: Record<FaultName, Probe> = {
       return isError(await h.post('/v3/devices/VDSREF0105/associate?pin=31415', { token }), 403, 'AUTHORIZATION_ERROR', 'Too many failed pin attempts');
     },
   },
+  // A leading zero makes a pin of 7 digits: malformed (400), never the device's 975310.
+  'pin-compared-as-number': { check: async (h) => (await h.post('/v3/devices/VDSREF0103/associate?pin=0975310', { token: await h.alice() })).status === 400 },
   'pin-association-500': { check: async (h) => (await h.post('/v3/devices/VDSREF0104/associate?pin=8642', { token: await h.alice() })).status === 204 },
 
   // car creation
@@ -845,6 +938,30 @@ export const PROBES: Record<FaultName, Probe> = {
   'car-create-empty-name-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, name: '' })).status === 201 },
   'car-create-empty-plate-refused': { check: async (h) => (await createCar(h, { ...VALID_CAR, numberPlate: '' })).status === 201 },
   'created-car-ignores-timezone': { check: async (h) => (await createCar(h, { ...VALID_CAR, timezone: 'Asia/Tokyo' })).json.timezone === 'Asia/Tokyo' },
+  'car-create-body-user-id': {
+    // A body naming bob as userId: the car is alice's (the path's user), and bob's list does not hold it.
+    check: async (h) => {
+      const res = await createCar(h, { ...VALID_CAR, model: 'Owner probe', userId: BOB });
+      const bobs = (await h.get(`/v3/users/${BOB}/cars`, await h.bob())).json as any[];
+      return res.status === 201 && res.json.userId === ALICE && !bobs.some((c) => c.model === 'Owner probe');
+    },
+  },
+  'car-create-body-id': {
+    // A body offering bob's car's id: the new car gets an id of its own, bob's car stays his.
+    check: async (h) => {
+      const res = await createCar(h, { ...VALID_CAR, id: BOB_CAR });
+      const bobs = (await h.get(`/v3/users/${BOB}/cars`, await h.bob())).json as any[];
+      return res.status === 201 && res.json.id !== BOB_CAR && bobs.some((c) => c.id === BOB_CAR && c.model !== VALID_CAR.model);
+    },
+  },
+  'car-create-body-members': {
+    // A body offering the server's members: the new car keeps none of them.
+    check: async (h) => {
+      const res = await createCar(h, { ...VALID_CAR, deviceId: 'VDSREF0003', cardbId: 7, creationDate: '2001-02-03T04:05:06+00:00' });
+      const car = (await h.get(`/v3/cars/${res.json.id}`, await h.alice())).json;
+      return res.status === 201 && car.deviceId === null && car.cardbId !== 7 && !car.creationDate.startsWith('2001');
+    },
+  },
 
   // token endpoint
   'auth-code-reusable': {
@@ -893,6 +1010,10 @@ export const PROBES: Record<FaultName, Probe> = {
   'token-expires-at-ms': { check: async (h) => (await h.tokenResponse()).expires_at === Math.floor(NOW / 1000) + 3600 },
   // RFC 6749 section 5.1: token_type is case-insensitive.
   'token-type-mac': { check: async (h) => String((await h.tokenResponse()).token_type).toLowerCase() === 'bearer' },
+  // Run with its variant (encoded-credentials): the secret in RFC 6749 § 2.3.1's form (h.exchange's) is taken.
+  'client-basic-raw-only': {
+    check: async (h) => (await h.exchange({ grant_type: 'authorization_code', code: await h.code() })).status === 200,
+  },
   'client-secret-not-checked': {
     check: async (h) => {
       const code = await h.code();
@@ -906,6 +1027,56 @@ export const PROBES: Record<FaultName, Probe> = {
   'missing-code-403': { check: async (h) => isError(await h.exchange({ grant_type: 'authorization_code' }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
   'missing-grant-type-500': { check: async (h) => isError(await h.exchange({ code: await h.code() }), 400, 'PARAMETERS_ERROR', 'Missing parameter') },
 
+  'client-secret-prefix-compare': {
+    check: async (h) => {
+      const res = await h.post('/v3/auth/access_token', {
+        form: { grant_type: 'authorization_code', code: await h.code() },
+        headers: { authorization: `Basic ${Buffer.from('vds-conformance:reference-client-secre').toString('base64')}` },
+      });
+      return res.status === 401;
+    },
+  },
+  'client-credentials-from-query': {
+    check: async (h) => {
+      const query = 'client_id=vds-conformance&client_secret=reference-client-secret';
+      return (await h.post(`/v3/auth/access_token?${query}`, { form: { grant_type: 'authorization_code', code: await h.code() } })).status === 401;
+    },
+  },
+  'code-compared-case-insensitively': {
+    check: async (h) => {
+      const flipped = [...(await h.code())].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+      return (await h.exchange({ grant_type: 'authorization_code', code: flipped })).status === 403;
+    },
+  },
+  'refresh-compared-on-first-20': {
+    check: async (h) => {
+      const { refresh_token } = await h.tokenResponse();
+      const changed = `${refresh_token.slice(0, 30)}${refresh_token[30] === 'A' ? 'B' : 'A'}${refresh_token.slice(31)}`;
+      return (await h.exchange({ grant_type: 'refresh_token', refresh_token: changed })).status === 403;
+    },
+  },
+  'grant-kinds-one-table': { check: async (h) => (await h.exchange({ grant_type: 'refresh_token', refresh_token: await h.alice() })).status === 403 },
+  'refresh-scope-param-granted': {
+    check: async (h) => {
+      const first = await h.tokenResponse({ scope: 'users_read' });
+      const res = await h.exchange({ grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'users_read cars_read' });
+      return res.status >= 400 || (await h.get('/v3/users/me/cars', JSON.parse(res.text).access_token)).status === 403;
+    },
+  },
+  'code-grant-widens-earlier-tokens': {
+    check: async (h) => {
+      const earlier = (await h.tokenResponse({ scope: 'users_read' })).access_token;
+      await h.tokenResponse({ scope: 'users_read cars_read' });
+      return (await h.get('/v3/users/me/cars', earlier)).status === 403;
+    },
+  },
+  'token-superseded-expires': {
+    check: async (h) => {
+      const earlier = (await h.tokenResponse()).access_token;
+      await h.tokenResponse();
+      return (await h.get('/v3/users/me', earlier)).status === 200;
+    },
+  },
   'token-no-client-400': {
     check: async (h) =>
       isError(
@@ -951,6 +1122,8 @@ export const PROBES: Record<FaultName, Probe> = {
   },
 
   // sign-in
+  'signin-csrf-field-missing': { check: async (h) => (await h.signIn()).status === 302 },
+  'signin-session-store-500': { check: async (h) => (await h.signIn()).status === 302 },
   'state-not-echoed': { check: async (h) => (await h.signIn({ state: 'xyz 42/&' })).location?.searchParams.get('state') === 'xyz 42/&' },
   'state-echoed-raw': { check: async (h) => (await h.signIn({ state: "a b/?&x=1+2#3%41:'" })).location?.searchParams.get('state') === "a b/?&x=1+2#3%41:'" },
   'signin-unknown-client-200': {
@@ -966,6 +1139,13 @@ export const PROBES: Record<FaultName, Probe> = {
     check: async (h) => (await h.get(`/v3/auth/auth?client_id=vds-conformance&redirect_uri=${encodeURIComponent(`${REDIRECT_URI}/extra`)}`)).status === 404,
   },
   'token-gets-all-app-scopes': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read' }))).status === 403 },
+  'signin-long-scope-all-scopes': {
+    check: async (h) => {
+      const token = await h.token({ scope: 'users_read cars_write status_read locations_read signals_read trips_read devices_management' });
+      return (await h.get('/v3/users/me/cars', token)).status === 403;
+    },
+  },
+  'password-first-8-chars': { check: async (h) => (await h.signIn({ password: 'alice-password-and-more' })).status === 401 },
   'scope-split-on-comma': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read cars_read' }))).status === 200 },
   'redirect-empty-state': {
     check: async (h) => {

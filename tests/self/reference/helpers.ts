@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildReferenceApp, seedOptions } from '../../../reference-server/app';
 import type { Mode } from '../../../reference-server/context';
-import { Seed, SEED_IDS, seedFor } from '../../../reference-server/data/seed';
+import { ENCODED_PASSWORDS, Seed, SEED_IDS, seedFor } from '../../../reference-server/data/seed';
+import { ENCODED_SECRETS, ENCODED_VSCHAR_SECRETS } from '../../../reference-server/auth/clients';
 import { Variants } from '../../../reference-server/switches';
 import type { RouteLatency } from '../../../reference-server/route-latency';
 
@@ -58,7 +59,19 @@ export interface SignInOptions extends TokenRequest {
   consent?: 'allow' | 'deny' | 'stop';
 }
 
-export const basic = (client: ClientKey) => `Basic ${Buffer.from(`${CLIENTS[client].id}:${CLIENTS[client].secret}`).toString('base64')}`;
+/** A part of HTTP Basic client credentials as RFC 6749 § 2.3.1 writes it: form-urlencoded. */
+const formEncoded = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+
+/** HTTP Basic client credentials (RFC 6749 § 2.3.1's form); `encoded`: variant encoded-credentials' secret. */
+export const basic = (client: ClientKey, encoded = false, vschar = false) =>
+  `Basic ${Buffer.from(`${formEncoded(CLIENTS[client].id)}:${formEncoded(secretOf(client, encoded, vschar))}`).toString('base64')}`;
+
+/** The application's secret: the seeded one, or variant encoded-credentials' (printable ASCII only under variant authorization-server-oidc). */
+const secretOf = (client: ClientKey, encoded = false, vschar = false) =>
+  encoded ? (vschar ? ENCODED_VSCHAR_SECRETS : ENCODED_SECRETS)[CLIENTS[client].id] : CLIENTS[client].secret;
+
+/** The user's password: the seeded one, or variant encoded-credentials'. */
+export const passwordOf = (user: UserKey, encoded = false) => (encoded ? ENCODED_PASSWORDS[USERS[user].email] : USERS[user].password);
 
 export const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
 
@@ -76,6 +89,8 @@ export class Harness {
   private readonly loginField: string;
   /** Variant authorization-server-oidc: signing in goes through oidc-provider's interaction (with its cookies). */
   private readonly oidc: boolean;
+  /** Variant encoded-credentials: the secrets and passwords that HTTP Basic and forms must encode. */
+  readonly encoded: boolean;
   /** Variant signin-keycloak: the login page's form posts to login-actions/authenticate, in the session its cookie names. */
   private readonly keycloak: boolean;
 
@@ -90,6 +105,7 @@ export class Harness {
     this.seed = seedFor(clock.now, seedOptions(variants));
     this.loginField = variants.has('signin-form-unlabelled') ? 'login' : 'username';
     this.oidc = variants.has('authorization-server-oidc');
+    this.encoded = variants.has('encoded-credentials');
     this.keycloak = variants.has('signin-keycloak');
   }
 
@@ -149,7 +165,7 @@ export class Harness {
     const user = USERS[options.user ?? 'alice'];
     const form: Record<string, string> = {
       [this.loginField]: user.email,
-      password: options.password ?? user.password,
+      password: options.password ?? passwordOf(options.user ?? 'alice', this.encoded),
       client_id: CLIENTS[options.client ?? 'full'].id,
     };
     if (options.scope !== undefined) form.scope = options.scope;
@@ -206,7 +222,7 @@ export class Harness {
     const page = await send('GET', `/v3/auth/auth?${query}`);
     const login = /action="([^"]+\/login)"/.exec(page.text)?.[1];
     if (page.status !== 200 || !login) return { ...page, location: null };
-    let res = await send('POST', login, { username: user.email, password: options.password ?? user.password });
+    let res = await send('POST', login, { username: user.email, password: options.password ?? passwordOf(options.user ?? 'alice', this.encoded) });
     for (let step = 0; step < 4 && res.status === 303; step++) {
       const location = String(res.headers.location);
       if (!location.includes('/v3/auth/')) break;
@@ -228,7 +244,7 @@ export class Harness {
   }
 
   exchange(fields: Record<string, string>, client: ClientKey | null = 'full'): Promise<Res> {
-    return this.post('/v3/auth/access_token', { form: fields, headers: client ? { authorization: basic(client) } : {} });
+    return this.post('/v3/auth/access_token', { form: fields, headers: client ? { authorization: basic(client, this.encoded, this.oidc) } : {} });
   }
 
   /** Full token answer for a fresh sign-in. */

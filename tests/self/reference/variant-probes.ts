@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Mode } from '../../../reference-server/context';
 import { IDLE_MS } from '../../../reference-server/http/idle-close';
 import type { VariantName } from '../../../reference-server/variants';
-import { DAY, firstError, Harness, iso, MONTH_START, NOW, Res, SEED_IDS, STRICT_DATE } from './helpers';
+import { DAY, firstError, Harness, iso, MONTH_START, NOW, passwordOf, Res, SEED_IDS, STRICT_DATE } from './helpers';
 
 export interface VariantProbe {
   mode?: Mode;
@@ -41,6 +41,14 @@ function rawGet(port: number, agent: http.Agent | undefined): Promise<{ status?:
 }
 
 export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
+  'encoded-credentials': {
+    // alice signs in with the password a form must encode, and its code is exchanged with the secret HTTP Basic must encode.
+    check: async (h) => {
+      const code = (await h.signIn({ password: passwordOf('alice', true) })).location?.searchParams.get('code');
+      if (!code) return false;
+      return (await h.exchange({ grant_type: 'authorization_code', code })).status === 200;
+    },
+  },
   'quiet-month': {
     // Nothing in the default range (this month), yet the car has a history and a status.
     check: async (h) => {
@@ -67,6 +75,18 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
         counts[9].length <= 4 &&
         (await trips(RICH)).length > 10
       );
+    },
+  },
+  'expired-tokens-forgotten': {
+    // Expired, a token is refused as expired at first; 5 s later it is forgotten: unknown, 401 "Invalid token".
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      await h.post('/_control/tokens/expire', { json: { token } });
+      const fresh = await h.get('/v3/users/me', token);
+      h.clock.now += 6_000;
+      const later = await h.get('/v3/users/me', token);
+      h.clock.now -= 6_000;
+      return fresh.status === 403 && later.status === 401 && firstError(later).message === 'Invalid token';
     },
   },
   'dense-history': {
@@ -127,6 +147,21 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       const dissociate = await h.post('/v3/devices/VDSREF0101/dissociate', { token });
       const again = await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token });
       return dissociate.status === 409 && firstError(dissociate).type === 'PARAMETERS_ERROR' && again.status === 409;
+    },
+  },
+  'dissociate-keeps-user-link': {
+    // A device put on a car and taken off it stays the user's: its pin association is 409, so is a second dissociation;
+    // it can still go on a car of the user.
+    check: async (h) => {
+      const token = await h.alice();
+      if ((await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token })).status !== 204) return false;
+      if ((await h.post('/v3/devices/VDSREF0101/dissociate', { token })).status !== 204) return false;
+      const [pin, dissociate] = [
+        await h.post('/v3/devices/VDSREF0101/associate?pin=1357', { token }),
+        await h.post('/v3/devices/VDSREF0101/dissociate', { token }),
+      ];
+      const car = await h.post(`/v3/devices/VDSREF0101/associate?carId=${BARE}`, { token });
+      return pin.status === 409 && dissociate.status === 409 && firstError(dissociate).type === 'PARAMETERS_ERROR' && car.status === 204;
     },
   },
   'empty-scope-as-absent': {
@@ -389,6 +424,22 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
         Array.isArray(car.json) &&
         trip.json.type === 'LineString'
       );
+    },
+  },
+  'car-body-strict': {
+    // A creation body with a member the profile does not list for it is refused with 400.
+    check: async (h) => {
+      const res = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token: await h.alice(), json: { make: 'Renault', model: 'Clio', cardbId: 7 } });
+      return res.status === 400 && firstError(res).type === 'PARAMETERS_ERROR';
+    },
+  },
+  'car-body-user-id-checked': {
+    // A creation body naming another user as userId is refused as that user's; other unknown members are ignored.
+    check: async (h) => {
+      const token = await h.alice();
+      const bob = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token, json: { make: 'Renault', model: 'Clio', userId: SEED_IDS.bob } });
+      const other = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token, json: { make: 'Renault', model: 'Clio', cardbId: 7 } });
+      return bob.status === 403 && firstError(bob).message === "Token can't access this user" && other.status === 201;
     },
   },
   'associate-unknown-car-400': {

@@ -23,6 +23,15 @@ function failedChecks(c: Certificate): string[] {
     .sort();
 }
 
+/** The quality gate's results in a single-file Allure report (its widget, base64 in index.html), over every environment. */
+export function readQualityGate(reportsDir: string): Array<{ rule: string; success: boolean; actual: unknown; testResults?: string[] }> {
+  const page = fs.readFileSync(path.join(reportsDir, 'allure-report', 'index.html'), 'utf8');
+  const widget = /d\("widgets\/quality-gate\.json","([A-Za-z0-9+/=]*)"\)/.exec(page);
+  if (!widget) return [];
+  const byEnvironment = JSON.parse(Buffer.from(widget[1], 'base64').toString('utf8')) as Record<string, ReturnType<typeof readQualityGate>>;
+  return Object.values(byEnvironment).flat();
+}
+
 export function expectAllureMatchesCertificate(reportsDir: string, c: Certificate): void {
   const results = readAllureResults(reportsDir);
   expect(results, 'one Allure result per check').toHaveLength(c.counts.checks.total);

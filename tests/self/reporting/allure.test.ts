@@ -75,11 +75,16 @@ test('outcomes: failed with expected vs actual and its category, advisory as a p
   expect(advisory.labels).toContainEqual({ name: 'advisory', value: 'true' });
   expect(advisory.labels).toContainEqual({ name: 'tag', value: 'advisory' });
   expect(advisory.labels.some((l) => l.name === 'cause')).toBe(false);
-  expect(byName.get('SCOPE-MISSING GET /cars/{carId}')).toMatchObject({
-    status: 'skipped',
-    statusDetails: { message: expect.stringMatching(/^not run: needs the token/) },
-  });
-  expect(byName.get('SCOPE-MISSING GET /cars')).toMatchObject({ status: 'skipped', statusDetails: { message: 'not applicable: a sandbox without tokens' } });
+  // Not run and not applicable: both skipped in Allure's statuses, told apart by their message and outcome label.
+  const notRun = byName.get('SCOPE-MISSING GET /cars/{carId}')!;
+  expect(notRun).toMatchObject({ status: 'skipped', statusDetails: { message: expect.stringMatching(/^Not run: needs the token/) } });
+  expect(notRun.labels).toContainEqual({ name: 'outcome', value: 'not run' });
+  expect(notRun.labels).toContainEqual({ name: 'tag', value: 'not-run' });
+  const notApplicable = byName.get('SCOPE-MISSING GET /cars')!;
+  expect(notApplicable).toMatchObject({ status: 'skipped', statusDetails: { message: 'Not applicable (never counts): a sandbox without tokens' } });
+  expect(notApplicable.labels).toContainEqual({ name: 'outcome', value: 'not applicable' });
+  expect(failed.labels).toContainEqual({ name: 'outcome', value: 'failed' });
+  expect(advisory.labels).toContainEqual({ name: 'outcome', value: 'warning' });
   expect(byName.get('SCOPE-MISSING GET /users/me')!.status).toBe('passed');
   // The requests as steps: the request line with the answer's status, the curl line as a parameter.
   expect(failed.steps.map((s) => s.name)).toEqual([`GET http://127.0.0.1:1/v3/cars/5001/status?t=${SECRET} -> 500`]);

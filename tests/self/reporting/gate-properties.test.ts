@@ -7,7 +7,10 @@
 //   - a run without one exits 0: not run, not applicable and advisory never fail it;
 //   - --gate core gates on the spec's class alone; a baseline fails only on failing checks it does
 //     not list; --require-complete also fails on a check of a gated class not run; --certify fails
-//     on anything not PASS; a run that did not complete exits 3 whatever its checks.
+//     on anything not PASS; a run that did not complete exits 3 whatever its checks;
+//   - one headline everywhere: the run's verdict word agrees with its exit status, and the console,
+//     the certificate's three forms and JUnit open with the same line; a class's meaning never says a
+//     requirement failed when none did.
 // With the kill proof (tests/self/power/faults.test.ts: every fault makes a check fail) this is the
 // gate's power: what a check sees reaches the exit status users act on.
 import fc from 'fast-check';
@@ -20,6 +23,9 @@ import type { CheckStatus, GateClasses } from '../../../src/verdict/model';
 import { renderConsole } from '../../../src/rendering/render-console';
 import { renderJunit } from '../../../src/rendering/render-junit';
 import { renderMarkdown } from '../../../src/rendering/render-md';
+import { renderHtml } from '../../../src/rendering/render-html';
+import { headlineOf } from '../../../src/verdict/headline';
+import { CLASSES } from '../../../src/verdict/model';
 import { checkStates, combine, resolveChecks } from '../../../src/verdict/verdict';
 import { certificate, check, requirement } from './synthetic';
 
@@ -189,5 +195,44 @@ test('a run that did not complete exits 3, whatever its checks', () => {
       expect(decideGate({ certificate: c, gate: o.gate, requireComplete: o.requireComplete, certify: o.certify }).exitCode).toBe(EXIT.broken);
     }),
     { numRuns: 500 },
+  );
+});
+
+test('one headline everywhere: its verdict agrees with the exit status, and every report opens with it', () => {
+  fc.assert(
+    fc.property(requirementsArb, optionsArb, (reqs, o) => {
+      const infos = reqs.map((r) => requirement(r.id, { class: r.cls, advisory: r.advisory, applicable: r.applicable, title: `${r.id} title` }));
+      const results = checksOf(reqs);
+      const c = certificate(infos, results, [], o.certify);
+      if (o.certify)
+        c.certification = {
+          rule: 'a rule',
+          suite: { name: 'vds-conformance', version: '9.9.9', commit: 'x', workingTreeModified: false, contentSha256: 'y', hashed: [] },
+        };
+      c.gate = decideGate({ certificate: c, gate: o.gate, requireComplete: o.requireComplete, certify: o.certify });
+      c.headline = headlineOf(c);
+      const { verdict, reason } = c.headline;
+      const line = `${verdict}: ${reason}`;
+      expect(c.gate.exitCode, line).toBe(verdict === 'FAIL' ? EXIT.failed : EXIT.passed);
+      if (verdict === 'INCOMPLETE') expect(o.certify || o.requireComplete).toBe(false);
+      const checks = resolveChecks(
+        infos,
+        results.map((r) => ({ requirement: r.requirement, key: r.key, group: r.group })),
+        results,
+      );
+      expect(renderConsole(c, 'reports').split('\n')[2], 'console').toBe(`  ${line}`);
+      expect(renderMarkdown(c).split('\n')[2], 'conformance.md').toBe(`**${line.replace(/[\\`*_[\]<>|]/g, (m) => `\\${m}`)}**`);
+      expect(renderHtml(c), 'conformance.html').toContain(`id="headline">${line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`);
+      const junit = renderJunit(c, checks);
+      const verdictCase = junit.slice(junit.indexOf('<testsuite name="verdict"'), junit.indexOf('</testsuite>'));
+      expect(verdictCase.includes('<failure'), 'junit.xml: the verdict case fails with the gate').toBe(c.gate.exitCode === EXIT.failed);
+      // A class's FAIL names what failed it: requirements failed, or (a certification) requirements not run.
+      const md = renderMarkdown(c);
+      for (const k of CLASSES) {
+        if (c.verdict[k] === 'FAIL' && c.counts.classes[k].failed === 0)
+          expect(md).toMatch(new RegExp(`\\| ${k} \\| \\*\\*FAIL\\*\\* .*did not run, and a certification needs every one \\|`));
+      }
+    }),
+    { numRuns: 300 },
   );
 });

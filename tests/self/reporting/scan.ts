@@ -19,15 +19,29 @@ export interface ScanResult {
   markers: Record<string, string[]>;
 }
 
+/** How much of a secret's start or end a near-miss of it still holds, that the scan looks for. */
+const NEAR = 16;
+
 export class Scanner {
   private readonly needles: Array<{ secret: string; form: string }>;
   readonly result: ScanResult = { hits: [], places: [], markers: {} };
 
+  /** The first and the last NEAR characters of each `nearOf` secret, lower-cased: found in a near-miss of it too. */
+  private readonly nearNeedles: Array<{ secret: string; form: string }>;
+
+  /**
+   * `nearOf`: secrets whose near-misses the checks present (one character changed in the middle, the last
+   * dropped, one more, the case flipped): each keeps the secret's start or end, in one case or the other.
+   */
   constructor(
     secrets: string[],
     private readonly markers: string[] = [],
+    nearOf: string[] = [],
   ) {
     this.needles = secrets.flatMap((secret) => [...new Set([secret, encodeURIComponent(secret)])].map((form) => ({ secret, form })));
+    this.nearNeedles = nearOf
+      .filter((secret) => secret.length >= 2 * NEAR)
+      .flatMap((secret) => [secret.slice(0, NEAR), secret.slice(-NEAR)].map((part) => ({ secret: `${secret} (near-miss)`, form: part.toLowerCase() })));
     for (const m of markers) this.result.markers[m] = [];
   }
 
@@ -55,6 +69,13 @@ export class Scanner {
       while (i >= 0) {
         this.result.hits.push({ where, secret, context: text.slice(Math.max(0, i - 80), i + form.length + 40) });
         i = text.indexOf(form, i + 1);
+      }
+    }
+    if (this.nearNeedles.length) {
+      const lower = text.toLowerCase();
+      for (const { secret, form } of this.nearNeedles) {
+        const i = lower.indexOf(form);
+        if (i >= 0) this.result.hits.push({ where, secret, context: text.slice(Math.max(0, i - 80), i + form.length + 40) });
       }
     }
     for (const m of this.markers) if (text.includes(m)) this.result.markers[m].push(where);

@@ -1,4 +1,4 @@
-// No secret of a run appears in any of its outputs: the console, JUnit, Playwright's HTML report,
+// No secret of a run, nor a near-miss of one the checks present, appears in any of its outputs: the console, JUnit, Playwright's HTML report,
 // the blob report, Allure's results and report, the certificate, the test-results folder, the
 // run's summary kept by --history and the trend pages drawn from it, Allure's history.
 // The same run shows Allure as its users read it: one result per check in the report's summary,
@@ -13,7 +13,7 @@ import { targetSecrets } from '../../../src/setup/run-context';
 import { loadTarget } from '../../../src/setup/target';
 import { ROOT, runCommand, startReference } from './real-run';
 import { Scanner } from './scan';
-import { expectAllureMatchesCertificate } from './allure-results';
+import { expectAllureMatchesCertificate, readQualityGate } from './allure-results';
 import type { Certificate } from '../../../src/verdict/model';
 
 /** The seeded identities: the local target file's values and the table of docs/ARCHITECTURE.md. */
@@ -48,7 +48,7 @@ test('a full run leaks no token, client secret, password, code or refresh token 
     await reference.stop();
   }
   expect(fs.existsSync(path.join(run.reportsDir, 'conformance.json')), run.output.slice(-3000)).toBe(true);
-  allure = await runCommand(['allure', 'generate'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
+  allure = await runCommand(['tsx', 'scripts/conformance.ts', 'report'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
   expect(allure.code, allure.output).toBe(0);
   // One Allure result per check: the report counts them all, not run and not applicable as skipped.
   const certificate = JSON.parse(fs.readFileSync(path.join(run.reportsDir, 'conformance.json'), 'utf8')) as Certificate;
@@ -59,10 +59,18 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   const n = certificate.counts.checks;
   expect(first.stats).toMatchObject({ total: n.total, passed: n.passed, skipped: n.notRun + (n.notApplicable ?? 0) });
   expect(first.newTests).toHaveLength(n.total);
+  // The run's verdict as the report's quality gate, in the headline's words.
+  expect(readQualityGate(run.reportsDir)).toEqual([
+    expect.objectContaining({
+      rule: 'conformance/verdict',
+      success: certificate.gate!.status === 'passed',
+      actual: expect.stringContaining(certificate.headline!.reason),
+    }),
+  ]);
   // --history: the run named where the report keeps Allure's history; a second report (the next night's) reads it.
   const historyFile = path.join(nights, 'allure-history.jsonl');
   expect(JSON.parse(fs.readFileSync(path.join(run.reportsDir, 'allure-history.json'), 'utf8'))).toEqual({ historyPath: historyFile });
-  const again = await runCommand(['allure', 'generate'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
+  const again = await runCommand(['tsx', 'scripts/conformance.ts', 'report'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
   expect(again.code, again.output).toBe(0);
   expect(fs.readFileSync(historyFile, 'utf8').trim().split('\n'), 'one history point per report').toHaveLength(2);
   expect(summary().newTests, 'every check has a history in the second report').toEqual([]);
@@ -73,7 +81,8 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   const secrets = [...new Set([...seeded, ...minted, ...basic])].filter((s) => s.length >= 6);
   // Markers prove the scan read each output: a requirement id in the reports; in the console (where
   // CI's dot reporter prints no test titles) the verdict header, printed on every run.
-  const scanner = new Scanner(secrets, ['CORE-CAR-RECORD', 'VDS v3 conformance of', '$VDS_TOKEN_FULL']);
+  // The checks present near-misses of the minted tokens and codes: those leak none of them either.
+  const scanner = new Scanner(secrets, ['CORE-CAR-RECORD', 'VDS v3 conformance of', '$VDS_TOKEN_FULL'], minted);
   scanner.scanTree(run.reportsDir);
   scanner.scanTree(nights);
   scanner.scanText('console', run.output + allure.output + again.output);

@@ -8,6 +8,7 @@
 // command printing the same section. Each run's Allure results (one per check) are held to its
 // certificate: the failed results are exactly its failed checks, by key, each cause a category.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
@@ -20,6 +21,8 @@ import { dropsConnection, halfBuilt, refusesBearer, startFrontProxy, type Answer
 import { newReportsDir, readJson, runCommand, startReference } from './real-run';
 import { Scanner } from './scan';
 import { expectAllureMatchesCertificate } from './allure-results';
+import { startPrism } from '../support/prism';
+import { OPENAPI_FILE } from '../../../scripts/openapi';
 
 interface Scenario {
   fault?: string;
@@ -121,6 +124,43 @@ test('a half-built server (trips and device routes answered by its framework): t
   expect(o.markdown).toContain(`1. **${missing.length} routes answer a non-API 404 to every valid request (not implemented?)**`);
   expectAllureMatchesCertificate(o.reportsDir, o.certificate);
   expectNoSecret(o);
+});
+
+test('a server serving the API at "/" while baseUrl ends with /v3 (Prism mocking docs/openapi.yaml: a vendor\'s first server): the first cause is the base URL\'s path, with what was tried', async () => {
+  const prism = await startPrism(['mock', OPENAPI_FILE]);
+  try {
+    const targetFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-mock-')), 'target.yaml');
+    // A mock takes any bearer token; no control API, no write.
+    fs.writeFileSync(
+      targetFile,
+      YAML.stringify({ name: 'prism-mock', baseUrl: `${prism.origin}/v3`, env: 'cloud', tokens: { full: 'prism-mock-takes-any-token' } }),
+    );
+    const reportsDir = newReportsDir();
+    const run = await runInProcess({ target: loadTarget(targetFile), reportsDir });
+    expect(run.exitCode, run.console).toBe(1);
+    const t = run.certificate.triage!;
+    const [first] = t.causes;
+    expect(first.title).toMatch(
+      new RegExp(
+        `^Every route the run reached \\(\\d+\\) answers a non-API 404 to every valid request: the API answered at ${prism.origin.replace(/\./g, '\\.')} instead \\(baseUrl has a path segment too many\\)$`,
+      ),
+    );
+    expect(first.basePath).toEqual({
+      baseUrl: `${prism.origin}/v3`,
+      tried: [
+        { baseUrl: prism.origin, request: `GET ${prism.origin}/users/me -> 401`, likeTheApi: true },
+        { baseUrl: `${prism.origin}/v3/v3`, request: `GET ${prism.origin}/v3/v3/users/me -> 404`, likeTheApi: false },
+      ],
+    });
+    expect(first.explains).toBe(t.failed);
+    expect(failureSection(run.console)[1]).toBe(`    ✘ ${first.title}: ${first.explains} checks`);
+    const json = readJson<Certificate>(path.join(reportsDir, 'conformance.json'));
+    expect(json.triage!.causes[0].fix).toMatch(
+      /^The API answered at http:\/\/127\.0\.0\.1:\d+, not at http:\/\/127\.0\.0\.1:\d+\/v3: serve the routes below \/v3/,
+    );
+  } finally {
+    await prism.close();
+  }
 });
 
 const CAUSES: Array<{ name: string; scenario: Scenario; causes: Array<{ id: TriageCauseId; title: RegExp; routes?: string[] }> }> = [

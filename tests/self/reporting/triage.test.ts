@@ -8,6 +8,7 @@ import { renderConsole } from '../../../src/rendering/render-console';
 import { renderHtml } from '../../../src/rendering/render-html';
 import { renderMarkdown } from '../../../src/rendering/render-md';
 import { triage } from '../../../src/verdict/triage';
+import { answersLikeTheApi, baseUrlCandidates, tryBaseUrls } from '../../../src/verdict/triage-base-url';
 import { BODIES, exchange, FACTS, record } from './synthetic-exchanges';
 import { certificate, check, requirement } from './synthetic';
 
@@ -61,6 +62,66 @@ test('not implemented: routes answering a non-API 404 to every valid request exp
 test('not implemented needs every valid request refused: a route serving its own ids but answering a framework 404 to unknown ones is implemented', () => {
   const records = [...healthy(), ...['A', 'B', 'C'].map((n) => record(`ERR-CAR-NOT-FOUND-${n} ${CAR}`, [framework(CAR, 'full')]))];
   expect(triage(records, FACTS)?.causes.map((k) => k.id) ?? []).not.toContain('not-implemented');
+});
+
+test("not implemented on every route the run reached: the first suspect is baseUrl's path, and the other base URLs tried say where the API is", async () => {
+  const routes = [ME, CAR, CARS, TRIP];
+  const records = routes.flatMap((id) => [record(`RESP-STATUS ${id}`, [framework(id, 'full')]), record(`RESP-CONTRACT ${id}`, [framework(id, 'full')])]);
+  const baseUrl = 'http://127.0.0.1:1/v3';
+  const t = triage(records, { ...FACTS, baseUrl })!;
+  const [cause] = t.causes;
+  expect(cause.title).toBe("Every route the run reached (4) answers a non-API 404 to every valid request: baseUrl's path may lack or repeat a prefix");
+  expect(cause.fix).toMatch(/^Check the path of baseUrl \(http:\/\/127\.0\.0\.1:1\/v3\): the spec puts every route below \/v3/);
+  expect(cause.basePath).toEqual({ baseUrl, tried: [] });
+  // Without the base URL (an older caller), or with one route working, it is the routes' cause as before.
+  expect(triage(records, FACTS)!.causes[0].title).toBe('4 routes answer a non-API 404 to every valid request (not implemented?)');
+  expect(triage([...records, ...healthy()], { ...FACTS, baseUrl })!.causes[0].basePath).toBeUndefined();
+
+  // What was tried words the cause: the base URL that answered like the API first.
+  expect(baseUrlCandidates(baseUrl)).toEqual(['http://127.0.0.1:1', 'http://127.0.0.1:1/v3/v3']);
+  expect(baseUrlCandidates('https://api.example.com/vds/v3/')).toEqual(['https://api.example.com/vds', 'https://api.example.com/vds/v3/v3']);
+  const answering = (at: string, status: number) => async (b: string) => ({
+    baseUrl: b,
+    request: `GET ${b}/users/me -> ${b === at ? status : 404}`,
+    likeTheApi: b === at,
+  });
+  const certificateWith = () => ({ triage: structuredClone(t) }) as Certificate;
+
+  const atRoot = certificateWith();
+  await tryBaseUrls(atRoot, answering('http://127.0.0.1:1', 401));
+  expect(atRoot.triage!.causes[0].title).toBe(
+    'Every route the run reached (4) answers a non-API 404 to every valid request: the API answered at http://127.0.0.1:1 instead (baseUrl has a path segment too many)',
+  );
+  expect(atRoot.triage!.causes[0].fix).toBe(
+    "The API answered at http://127.0.0.1:1, not at http://127.0.0.1:1/v3: serve the routes below /v3, as the spec puts them (vehicle-data-service-v3.md § Endpoints, Hosts; the target file's baseUrl ends with /v3), e.g. through a gateway or the server's base path. Tried: GET http://127.0.0.1:1/users/me -> 401 (like the API); GET http://127.0.0.1:1/v3/v3/users/me -> 404 (not the API).",
+  );
+  expect(atRoot.triage!.causes[0].basePath!.tried.map((x) => x.likeTheApi)).toEqual([true, false]);
+
+  const twice = certificateWith();
+  await tryBaseUrls(twice, answering('http://127.0.0.1:1/v3/v3', 200));
+  expect(twice.triage!.causes[0].title).toMatch(/the API answered at http:\/\/127\.0\.0\.1:1\/v3\/v3 instead \(baseUrl lacks a path prefix\)$/);
+  expect(twice.triage!.causes[0].fix).toMatch(
+    /^The API answered at http:\/\/127\.0\.0\.1:1\/v3\/v3, not at http:\/\/127\.0\.0\.1:1\/v3: set baseUrl to http:\/\/127\.0\.0\.1:1\/v3\/v3\. Tried: /,
+  );
+
+  const nowhere = certificateWith();
+  await tryBaseUrls(nowhere, answering('elsewhere', 200));
+  expect(nowhere.triage!.causes[0].title).toBe(cause.title);
+  expect(nowhere.triage!.causes[0].fix).toMatch(
+    /Tried instead: GET http:\/\/127\.0\.0\.1:1\/users\/me -> 404 \(not the API\); GET .* -> 404 \(not the API\): neither answered like the API\.$/,
+  );
+  // Tried once: a second call sends nothing.
+  let sent = 0;
+  await tryBaseUrls(nowhere, async (b) => (sent++, { baseUrl: b, request: '', likeTheApi: false }));
+  expect(sent).toBe(0);
+});
+
+test('an answer like the API: a success, a refusal asking for a credential, or the error array; not a 404 of another kind', () => {
+  expect(answersLikeTheApi(200, { id: 1 })).toBe(true);
+  expect(answersLikeTheApi(401, { title: 'Invalid security scheme used' })).toBe(true);
+  expect(answersLikeTheApi(404, [{ type: 'PARAMETERS_ERROR', message: 'User not found', tip: 'Check the id' }])).toBe(true);
+  expect(answersLikeTheApi(404, { statusCode: 404, error: 'Not Found' })).toBe(false);
+  expect(answersLikeTheApi(405, 'Method Not Allowed')).toBe(false);
 });
 
 test('no answer: a route that times out or drops the connection explains the checks that waited on it', () => {

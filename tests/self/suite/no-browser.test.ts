@@ -19,6 +19,7 @@ test('without a browser, only the sign-in page checks are not run, and the first
     'CORE-DEVICE-SCOPE-RESTRICTED',
     'SIGNIN-CODE-STATE',
     'SIGNIN-PAGE',
+    'SIGNIN-PASSWORD-NEAR-MISS',
     'SIGNIN-REDIRECT-EXACT',
     'SIGNIN-SCOPE-SUBSET',
   ]);

@@ -151,6 +151,12 @@ test.describe('a certification archive of the embedded reference, with a fault',
     expect(v.suite).toMatchObject({ sameContent: true });
     expect(run.output).toMatch(/\d+ of \d+ checks reproduced/);
     expect(run.output).toContain('verified from the record only');
+    // One exit status: verify's, restating the certificate's verdict (its headline) and that the replay reproduced it.
+    const headline = `${c.headline!.verdict}: ${c.headline!.reason}`;
+    expect(c.headline!.verdict).toBe('FAIL');
+    expect(run.output.split('\n').filter((l) => /Exit status/.test(l))).toEqual([
+      `  Exit status 0: reproduced: the archive's exchanges give the certificate's verdict (${headline}), every replayable check as it states`,
+    ]);
   });
 
   test('the archive records what a replay needs and no secret', () => {
