@@ -1,12 +1,14 @@
 // `npm run bench`: how long the suite takes, measured as its users run it, on this machine.
 //
-//   npm run bench [-- --runs N] [--warmup N] [--only default,failing,...]
+//   npm run bench [-- --runs N] [--warmup N] [--only default,failing,...] [--with 'FLAGS']
 //
 // Each scenario is the whole command (`npm run conformance`, server start, tokens, browser checks and
 // reports included), timed over several runs after a warm-up; the table gives median, min and max
 // wall seconds, and for the others the ratio of medians to the default run:
 //   default    the embedded reference, as `npm run conformance` runs it (goal: <= 5 s)
 //   failing    the reference with fault error-body-object-not-array: most checks fail (goal: <= 2x)
+//   remote-20  the reference answering every request 20 ms late: the nearest server whose route groups
+//              run side by side (src/setup/run-context.ts DISTANT_MS)
 //   remote     the reference answering every request 40 ms late, like a distant server (goal: <= 1.3x)
 //   remote-300 every request 300 ms late, a server across the world (goal: <= 2x)
 //   one-check  a single check: the fixed cost of a run (runner, server, tokens, reports)
@@ -22,7 +24,8 @@
 //              machine's name, as a vendor's deployment is (the default run's cost there)
 // A scenario's ratio is to its baseline: the default run, or the one it names. The scenarios take turns
 // (A B C A B C ...: a machine that slows down or speeds up touches all of them alike), so their ratios
-// hold where their absolute times do not.
+// hold where their absolute times do not. --with adds FLAGS to every run of the command: `--with
+// '--workers 2'` against the same scenarios without it measures a constant that chooses the workers.
 // The critical path: each run writes its timeline (VDS_TIMELINE: every request's start and end, the
 // stages of the run; src/transport/timeline.ts). A run against a server L ms late costs the default
 // run's time plus L for each round trip it waits for one after the other: (wall at L - wall at 0) / L
@@ -39,7 +42,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RecordedRequest } from '../src/transport/api';
+import type { RecordedRequest } from '../src/transport/network';
 import { timelineLines, type TimelineLine } from '../src/transport/timeline';
 import type { Certificate } from '../src/verdict/model';
 import { REPORT_FILES } from '../src/options/paths';
@@ -74,6 +77,7 @@ const SCENARIOS: Scenario[] = [
     args: [],
     goal: '<= 2x default',
   },
+  { name: 'remote-20', what: 'every answer 20 ms late', env: { VDS_REFERENCE_LATENCY_MS: '20' }, args: [] },
   { name: 'remote', what: 'every answer 40 ms late', env: { VDS_REFERENCE_LATENCY_MS: '40' }, args: [], goal: '<= 1.3x default' },
   { name: 'remote-300', what: 'every answer 300 ms late', env: { VDS_REFERENCE_LATENCY_MS: '300' }, args: [], goal: '<= 2x default' },
   { name: 'one-check', what: 'one check: the fixed cost of a run', env: {}, args: ['--grep', '^AUTH-MISSING GET /users/me @'] },
@@ -312,6 +316,9 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/** --with 'FLAGS': flags added to every run of the command (split on spaces). */
+const WITH = arg('--with')?.split(' ').filter(Boolean) ?? [];
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -327,7 +334,7 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
   const timeFile = `${reports}.time`;
   const timelineFile = `${reports}.timeline`;
   const own = s.command?.();
-  const npm = own?.argv ?? ['npm', 'run', '--silent', 'conformance', '--', ...s.args];
+  const npm = own?.argv ?? ['npm', 'run', '--silent', 'conformance', '--', ...s.args, ...WITH];
   const useTime = fs.existsSync(TIME);
   const [cmd, ...args] = useTime ? [TIME, '-f', '%M', '-o', timeFile, ...npm] : npm;
   const env = { ...freshRunEnv(process.env), CI: '', VDS_REPORTS_DIR: reports, VDS_TIMELINE: timelineFile, ...s.env, ...extraEnv };
@@ -512,6 +519,7 @@ async function main(): Promise<void> {
   const paths = atOnce
     ? (
         [
+          ['remote-20', 20],
           ['remote', 40],
           ['remote-300', 300],
           ['network-300', 300],

@@ -3,7 +3,7 @@
 // round trip its handshake costs. The reference's own latency (--latency-ms) delays its answers only:
 // a request on a new connection then costs what one on a kept-alive connection costs, where across a
 // network it costs a round trip more (two or three over TLS). Each connection the suite opens shows
-// here (it once sent every POST on a connection of its own: 1.42x the remote-300 run).
+// here: network-300 against remote-300 (npm run bench) is what the run's new connections cost.
 import net from 'node:net';
 
 export interface NetworkDelay {

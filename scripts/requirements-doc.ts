@@ -8,17 +8,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import {
-  coverageOf,
   GROUPS,
   loadCatalogue,
   planChecks,
   type Catalogue,
-  type CoverageUnit,
   type Requirement,
   type Route,
   type Statement,
   type StatementSource,
 } from '../src/catalogue/catalogue';
+import { coverageOf, type CoverageUnit } from '../src/catalogue/coverage';
 import { parseFaultSpec } from '../reference-server/fault-specs';
 import { checksNeverCaught, neverCaught, readCheckKills, requirementKills } from './kill-matrix';
 import { CHECKS } from '../src/checks';

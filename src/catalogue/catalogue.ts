@@ -560,23 +560,6 @@ function checkStatements(req: Requirement, byId: Map<string, Statement>): void {
   }
 }
 
-/** One unit a statement speaks of: a route, or a route and one of its scopes, or a route and an error status provoked there. */
-export interface CoverageUnit {
-  route: string;
-  scope?: Scope;
-  status?: number;
-  /** The checks (keys) of the statement's own class that judge this unit and can fail on it. */
-  checks: string[];
-}
-
-export interface Coverage {
-  /** The requirements of the statement's own class that name it (core for the spec, profile for the profile). */
-  requirements: Requirement[];
-  units: CoverageUnit[];
-  /** The units no check covers. */
-  uncovered: CoverageUnit[];
-}
-
 /** Why a requirement's checks do not apply to a target of another environment (a sandbox-only requirement on a cloud target). */
 export function notApplicableReason(r: Pick<Requirement, 'env'>, targetEnv: string): string {
   return `applies to ${r.env.join(' and ')} targets; this target is ${targetEnv}`;
@@ -586,47 +569,6 @@ export function notApplicableReason(r: Pick<Requirement, 'env'>, targetEnv: stri
 export function provokedStatuses(r: Requirement): number[] {
   const statuses = [(r.params.expect as { status?: unknown } | undefined)?.status, r.params.provokes].flat();
   return [...new Set(statuses.filter((s): s is number => typeof s === 'number' && s >= 400))].sort();
-}
-
-/**
- * A statement's coverage, unit by unit (its `about`): a unit is covered by a check of a requirement of
- * the statement's own class (core for the spec, profile for the profile) that names the statement and
- * judges the unit's route (a route a once-check only reads never counts), per scope for a unit of a
- * scope, and for a unit of an error status, a check that provokes that status there or judges every
- * error its group receives there (CORE-ERROR-BODY). The error statuses of a route are those the
- * catalogue's non-advisory requirements provoke on it: the units follow the catalogue, never a list
- * typed twice.
- */
-export function coverageOf(catalogue: Catalogue, st: Statement): Coverage {
-  const cls = st.source === 'spec' ? 'core' : 'profile';
-  // An advisory requirement only warns: its checks can fail nothing.
-  const requirements = catalogue.requirements.filter((r) => r.statements.includes(st.id) && r.class === cls && !r.advisory);
-  if (!st.about) return { requirements, units: [], uncovered: [] };
-  const about = st.about;
-  const planned = planChecks(catalogue).filter((p) => requirements.includes(p.requirement));
-  const judging = (route: string) => planned.filter((p) => (p.route ? p.route.route === route : p.requirement.routes.includes(route)));
-  const units: CoverageUnit[] = [];
-  for (const route of catalogue.routes.filter((r) => selects(about.where, r))) {
-    if (about.per === 'route') {
-      units.push({ route: route.route, checks: judging(route.route).map((p) => p.key) });
-    } else if (about.per === 'scope') {
-      for (const scope of route.scopes) {
-        units.push({
-          route: route.route,
-          scope,
-          checks: judging(route.route)
-            .filter((p) => p.scope === scope)
-            .map((p) => p.key),
-        });
-      }
-    } else {
-      for (const status of errorStatusesOf(catalogue, route.route)) {
-        const checks = judging(route.route).filter((p) => p.requirement.judgesErrorsSeen || provokedStatuses(p.requirement).includes(status));
-        units.push({ route: route.route, status, checks: checks.map((p) => p.key) });
-      }
-    }
-  }
-  return { requirements, units, uncovered: units.filter((u) => u.checks.length === 0) };
 }
 
 /** The non-advisory requirements that provoke this error status on this route (they judge it). */
@@ -640,7 +582,8 @@ export function errorStatusesOf(catalogue: Catalogue, route: string): number[] {
   return [...new Set(statuses)].sort();
 }
 
-function selects(w: Record<string, any>, r: Route): boolean {
+/** Whether a `where` (a requirement's, a statement's `about`) selects the route. */
+export function selects(w: Record<string, any>, r: Route): boolean {
   const anyOf = (v: unknown, test: (x: any) => boolean) => (Array.isArray(v) ? v.some(test) : test(v));
   if (w.routes && !w.routes.includes(r.route)) return false;
   if (w.exclude?.includes(r.route)) return false;

@@ -23,7 +23,7 @@ import {
   unreadable,
   validCarBody,
 } from '../check-api';
-import { documented, type Item, route } from './devices';
+import { documented, type Item, route } from './write-checks';
 
 /**
  * "Create a car for this user", "Get all cars of a user" and "Get a car by id" (vehicle-data-service-v3.md

@@ -24,7 +24,7 @@ import {
   together,
   validCarBody,
 } from '../check-api';
-import { type Item, route } from './devices';
+import { type Item, route } from './write-checks';
 
 type Exchange = ApiResponse['exchange'];
 

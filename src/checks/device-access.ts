@@ -27,14 +27,12 @@ import {
   carDeviceId,
   dissociate,
   DISSOCIATE,
-  documented,
-  type Item,
   listedDeviceId,
-  route,
   withDevice,
   withDeviceOnItsCar,
   withFreeDeviceAndCar,
 } from './devices';
+import { documented, type Item, route } from './write-checks';
 import { PIN_ASSOCIATION } from './pin-attempts';
 
 /**

@@ -18,20 +18,8 @@ import {
   unknownIdLike,
   validCarBody,
 } from '../check-api';
-import {
-  associate,
-  carDeviceId,
-  dissociate,
-  documented,
-  expectSucceeded,
-  type Item,
-  listedDeviceId,
-  route,
-  withDevice,
-  withFreeDeviceAndCar,
-  ASSOCIATE_CAR,
-  ASSOCIATE_PIN,
-} from './devices';
+import { associate, carDeviceId, dissociate, expectSucceeded, listedDeviceId, withDevice, withFreeDeviceAndCar, ASSOCIATE_CAR, ASSOCIATE_PIN } from './devices';
+import { documented, type Item, route } from './write-checks';
 
 /**
  * The device lifecycle as the spec states it: associating a free device with a car succeeds and the

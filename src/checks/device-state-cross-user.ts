@@ -21,7 +21,8 @@ import {
   statusMatches,
   together,
 } from '../check-api';
-import { carDeviceId, documented, type Item, route, withDevice } from './devices';
+import { carDeviceId, withDevice } from './devices';
+import { documented, type Item, route } from './write-checks';
 import { associateByPinOnce } from './pin-attempts';
 
 /** What the primary user's writes leave: their device on their car (association by car), or a device linked to them by its pin. */

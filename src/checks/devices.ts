@@ -6,7 +6,6 @@
 import {
   type ApiResponse,
   type CheckContext,
-  type ErrorExpectation,
   expectError,
   expectObject,
   expectObjects,
@@ -17,16 +16,7 @@ import {
   statusMatches,
   together,
 } from '../check-api';
-
-export type Item = Record<string, unknown>;
-export const route = (ctx: CheckContext, id: string) => ctx.catalogue.route(id);
-
-/** The requirement's documented error answer (requirements.yaml `expect`: the catalogue's error kinds follow it). */
-export function documented(ctx: CheckContext): ErrorExpectation {
-  const expected = ctx.param<ErrorExpectation | undefined>('expect');
-  if (!expected) throw new Error(`requirements.yaml: ${ctx.requirement.id} gives no "expect" (its documented error answer)`);
-  return expected;
-}
+import { route } from './write-checks';
 
 export const ASSOCIATE_CAR = 'POST /devices/{deviceId}/associate?carId={carId}';
 export const ASSOCIATE_PIN = 'POST /devices/{deviceId}/associate?pin={pin}';

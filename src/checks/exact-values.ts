@@ -17,7 +17,8 @@ import {
   statusMatches,
   together,
 } from '../check-api';
-import { carDeviceId, DISSOCIATE, route as routeOf, withDevice } from './devices';
+import { carDeviceId, DISSOCIATE, withDevice } from './devices';
+import { route as routeOf } from './write-checks';
 import { dateOf, type Item, itemsInWindow } from './query';
 
 const MINUTE = 60_000;

@@ -15,7 +15,8 @@ import {
   statusMatches,
   writeRunState,
 } from '../check-api';
-import { ASSOCIATE_PIN, dissociate, DISSOCIATE, expectSucceeded, route } from './devices';
+import { ASSOCIATE_PIN, dissociate, DISSOCIATE, expectSucceeded } from './devices';
+import { route } from './write-checks';
 
 /** A pin of the same length that is not the device's. */
 function wrongPin(pin: string): string {

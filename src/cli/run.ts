@@ -47,7 +47,11 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
   }
 
   // A certification that cannot pass stops here, before anything is sent or written (the reports folder untouched).
-  if (inv.certify && !certificationCanPass(env)) return EXIT.usage;
+  // The target file, read at most once in this process for what the command does before the runner
+  // (the runner reads it in its own, and reports what is wrong with it).
+  let read: { target?: Target } | undefined;
+  const target = () => (read ??= { target: readTarget(env) }).target;
+  if (inv.certify && !certificationCanPass(target(), env)) return EXIT.usage;
 
   const last = lastCertificate(dir);
   if (inv.lastFailed) {
@@ -70,7 +74,7 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
   }
   // The embedded reference's port (the local targets), found here: the runner would start a process for it.
   env.VDS_REFERENCE_PORT ??= String(await freePort());
-  const server = startServerEarly(inv, env);
+  const server = startServerEarly(inv, target, env);
   const code = await playwright(['test', ...inv.playwrightArgs], env);
   await server?.stop();
   const status = exitStatus(dir, code);
@@ -83,20 +87,24 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
   return status;
 }
 
+/** The run's target file as the command line and .env name it; undefined when it cannot be read (the runner says why). */
+function readTarget(env: NodeJS.ProcessEnv): Target | undefined {
+  try {
+    const selector = runOptions(env).target;
+    return loadTarget(selector, env, resolveTargetFile(selector));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * --certify: what the target cannot run, said before anything is sent (src/setup/readiness.ts); false
  * when that is anything at all (a certification needs every requirement to run): spending the run
  * would change the server (cars created, a device locked) for a verdict already known. A target file
  * that cannot be read is the runner's to report.
  */
-function certificationCanPass(env: NodeJS.ProcessEnv): boolean {
-  let target: Target;
-  try {
-    const selector = runOptions(env).target;
-    target = loadTarget(selector, env, resolveTargetFile(selector));
-  } catch {
-    return true;
-  }
+function certificationCanPass(target: Target | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (!target) return true;
   const readiness = readinessOf(target, loadCatalogue(), chooseBrowser(env));
   console.log(readinessLines(readiness).join('\n'));
   if (!readiness.items.length) return true;
@@ -112,15 +120,10 @@ function certificationCanPass(env: NodeJS.ProcessEnv): boolean {
  * runner loads; the runner waits for it through VDS_TARGET_SERVER (src/setup/start-command.ts). The file
  * is read here only for its startCommand and baseUrl: the runner checks it, and reports what is wrong.
  */
-function startServerEarly(inv: Invocation, env: NodeJS.ProcessEnv): Started | undefined {
+function startServerEarly(inv: Invocation, targetOnce: () => Target | undefined, env: NodeJS.ProcessEnv): Started | undefined {
   if (inv.playwrightArgs.includes('--list')) return undefined;
-  let target: Target;
-  try {
-    const selector = runOptions(env).target;
-    target = loadTarget(selector, env, resolveTargetFile(selector));
-  } catch {
-    return undefined; // the runner says what is wrong with it
-  }
+  const target = targetOnce();
+  if (!target) return undefined; // the runner says what is wrong with it
   if (typeof target.startCommand !== 'string' || typeof target.baseUrl !== 'string') return undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-server-'));
   env.VDS_TARGET_SERVER = path.join(dir, 'status.json');

@@ -11,7 +11,8 @@
 // did not mint): never a conformance failure, so not-run with the reason, flagged `suiteBroke` and
 // counted apart in the certificate. A server's odd answer must therefore always meet an assertion
 // (ConformanceFailure) before it can break a procedure: that is the procedures' job, not this file's.
-import { ApiClient, networkTransport, NoAnswerError, RateLimitedError, type Exchange } from '../transport/api';
+import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../transport/api';
+import { networkTransport } from '../transport/network';
 import { joinRun } from '../transport/breaker';
 import { notApplicableReason, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
 import { CheckContext, type BrowserSession } from '../check-api/check-context';
@@ -53,7 +54,9 @@ function checkTimeLimitMs(target: Target): number {
 /** After a group's writing checks (schedule.ts `afterWrites`), the device the device checks leave associated is freed (setup/device-release.ts); not in a replay: nothing is reached. */
 export function releaseAfterWrites(inputs: CheckInputs): (writing: PlannedCheck[]) => Promise<void> {
   return async (writing) => {
-    if (!replayDir()) await releaseDevice(inputs.target, inputs.run, inputs.catalogue, writing);
+    if (replayDir()) return;
+    const { target, run, catalogue } = inputs;
+    await releaseDevice(target, run, catalogue, writing, new ApiClient(target.baseUrl, target.requestTimeoutMs, redactorFor(run)));
   };
 }
 

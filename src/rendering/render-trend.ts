@@ -23,7 +23,7 @@ export interface TrendInput {
   dir: string;
 }
 
-/** "2026-11-22 03:17" (UTC) */
+/** "YYYY-MM-DD hh:mm" (UTC) */
 function runLabel(e: Pick<HistoryEntry, 'date'>): string {
   return e.date.replace('T', ' ').slice(0, 16);
 }

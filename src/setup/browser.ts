@@ -72,9 +72,10 @@ export type BrowserSession = <T>(use: (browser: Browser) => Promise<T>) => Promi
 
 /**
  * Sign-ins at once in a worker's browser (each in a context of its own). A sign-in mostly waits: for
- * its pages, a form rendered late, the redirect, and on a distant server its round trips. Measured in
- * the headless shell on two cores: four plain sign-ins at once 1.8 s against 2.0 s one after another;
- * a run against a server whose sign-in goes through five pages (variants combined) 32.7 s against 41.9 s.
+ * its pages, a form rendered late, the redirect, and on a distant server its round trips, so a few at
+ * once cost little more than one; more would compete for the two cores Chromium shares with the run.
+ * The signin and unlabelled-form scenarios of npm run bench (every token through the sign-in page)
+ * measure it, this constant changed.
  */
 export const SIGN_INS_AT_ONCE = 4;
 

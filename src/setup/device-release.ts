@@ -6,9 +6,9 @@
 // checks' write lane runs one request after another). The run frees it once, after the lanes, so that
 // the target is left as the run found it and the next run (or discovery's car without a device) finds it free.
 import { fillRoute, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
-import { ApiClient } from '../transport/api';
+import type { ApiClient } from '../transport/api';
 import { carDevices } from './device-pair';
-import { redactorFor, type RunContext } from './run-context';
+import type { RunContext } from './run-context';
 import type { Target } from './target';
 
 /** The route whose association the device checks leave behind them. */
@@ -16,16 +16,15 @@ const ASSOCIATE_CAR = 'POST /devices/{deviceId}/associate?carId={carId}';
 
 /**
  * After a route group's writing checks: when one of them associates a device with a car, dissociates
- * the devices they associate (together) with the run's full token; the answers are not judged (204, or
- * 409 when already free).
+ * the devices they associate (together) with the run's full token, through `api` (the engine's client
+ * for the group); the answers are not judged (204, or 409 when already free).
  */
-export async function releaseDevice(target: Target, run: RunContext, catalogue: Catalogue, writing: PlannedCheck[]): Promise<void> {
+export async function releaseDevice(target: Target, run: RunContext, catalogue: Catalogue, writing: PlannedCheck[], api: ApiClient): Promise<void> {
   if (!writing.some((p) => [...p.requirement.routes, ...p.requirement.reads].includes(ASSOCIATE_CAR))) return;
   const devices = carDevices(run.data);
   const token = run.tokens.full;
   if (!target.allowWrites || !devices.length || !token) return;
   const dissociate = catalogue.route('POST /devices/{deviceId}/dissociate');
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactorFor(run));
   await Promise.all(
     devices.map((device) => {
       const { path } = fillRoute(dissociate, (name) => (name === 'deviceId' ? device : undefined))!;

@@ -5,14 +5,14 @@
 // days that holds data (for range checks). What it chose is said in the console (`choices`).
 // Never fails the run: what cannot be found is noted, and the checks needing it are not run.
 import { deviceNotGiven } from './readiness';
-import { ApiClient, NoAnswerError } from '../transport/api';
+import { NoAnswerError } from '../transport/api';
 import { isSuiteCreatedCar } from './created-cars';
 import { secondPairProblem } from './device-pair';
-import type { DataKey, RunContext } from './run-context';
-import type { Redactor } from '../util/redact';
+import type { Preparation } from './preparation';
+import type { DataKey } from './run-context';
 import { inTurns } from '../util/in-turns';
 import { rfc3339 } from '../catalogue/templates';
-import type { Target, TokenKey } from './target';
+import type { TokenKey } from './target';
 
 const DAY = 86_400_000;
 /** Windows are 28 days: clearly inside the documented "at most one month" (v3-profile.md decisions). */
@@ -31,12 +31,10 @@ const FEW_TRIPS = 3;
  */
 const LOOKUPS_AT_ONCE = 16;
 
-type Found = Pick<RunContext, 'data' | 'dataNotes' | 'window' | 'warnings'> & { choices: string[] };
-
-export async function discoverData(target: Target, tokens: Partial<Record<TokenKey, string>>, redactor: Redactor, now = new Date()): Promise<Found> {
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
-  const found: Found = { data: { ...target.data }, dataNotes: {}, warnings: [], choices: [] };
-  const { data, dataNotes } = found;
+/** Fills in the run's ids, their notes, the data window, its warnings and choices (`prep.run`), with the run's tokens. */
+export async function discoverData(prep: Pick<Preparation, 'target' | 'api' | 'redactor' | 'run'>, now = new Date()): Promise<void> {
+  const { target, api, redactor, run: found } = prep;
+  const { data, dataNotes, tokens } = found;
   const bearer = (key: TokenKey) => (tokens[key] ? `Bearer ${tokens[key]}` : undefined);
   // Read routes by id: a sandbox serves them without a token; the cloud needs the primary token.
   const byIdAuth = target.env === 'sandbox' ? null : bearer('full');
@@ -85,7 +83,7 @@ export async function discoverData(target: Target, tokens: Partial<Record<TokenK
   for (const key of ['freeDeviceId', 'devicePin', 'deviceForCarId', 'lockableDeviceId', 'lockableDevicePin'] as const) {
     if (!data[key]) dataNotes[key] = deviceNotGiven(target, key);
   }
-  return found;
+  return;
 
   /** The primary user, their car with the most data, its trip and window, and a car without a device; the choice line. */
   async function discoverPrimary(notes: string[]): Promise<string | undefined> {

@@ -17,9 +17,9 @@
 // lists asked for LIST_LIMIT items and ranges over the run's 28-day data window (a month's data grows
 // day by day, and with it the answer). A route whose answer is unusable (an error status, no answer,
 // a body too large) stops being asked: its note says why, and it is not compared that night.
-import { ApiClient, MAX_LIST_BODY_BYTES, MAX_SILENT_REQUESTS, NoAnswerError, RateLimitedError, type Query } from '../transport/api';
+import { MAX_LIST_BODY_BYTES, MAX_SILENT_REQUESTS, NoAnswerError, RateLimitedError, type Query } from '../transport/api';
 import { fillRoute, type Catalogue, type Route } from '../catalogue/catalogue';
-import type { Redactor } from '../util/redact';
+import type { Preparation } from './preparation';
 import { SAMPLED_SIDE_BY_SIDE_MS, type RunContext } from './run-context';
 import type { DataKey, Target } from './target';
 
@@ -78,15 +78,12 @@ function unusable(route: Route, status: number, truncated: boolean): string | un
   return undefined;
 }
 
-/** `roundTripMs`: a request's round trip measured before (global setup's preflight). */
+/** With the run's tokens, ids and window; `roundTripMs`: a request's round trip measured before (global setup's preflight). */
 export async function sampleLatency(
-  target: Target,
-  catalogue: Pick<Catalogue, 'routes'>,
-  run: Inputs,
-  redactor: Redactor,
+  prep: Pick<Preparation, 'target' | 'api' | 'redactor'> & { catalogue: Pick<Catalogue, 'routes'>; run: Inputs },
   roundTripMs = 0,
-  api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor),
 ): Promise<LatencySampling> {
+  const { target, catalogue, run, redactor, api } = prep;
   const results: RouteSamples[] = [];
   const active: Array<{ route: Route; result: RouteSamples; path: string; query: Query; authorization: string | null }> = [];
   for (const route of sampledRoutes(catalogue)) {

@@ -1,26 +1,25 @@
 // A run's preparation, once per run and before any check: checks that the target answers at all
 // (and times a round trip, alone and side by side: what the run's workers are decided from), resets it
-// through its control API when it has one, obtains the tokens
-// (and from then on keeps those it minted alive: token-keeper.ts), discovers the ids the checks need, proves the tokens minted through the sign-in page, and samples
-// each read route's answer time while nothing else of the suite runs. Global setup
+// through its control API when it has one, obtains the tokens (and from then on keeps those it minted
+// alive: token-keeper.ts), discovers the ids the checks need, proves the tokens minted through the
+// sign-in page, and samples each read route's answer time while nothing else of the suite runs. One
+// Preparation (preparation.ts: the target, its redactor, one client, the run's state folder and its
+// context in progress) is made here and handed to each stage in turn. Global setup
 // (fixtures/global-setup.ts) lets Playwright start the workers once the target answered
 // (startPreparation), and publishes the rest to them when it is done; the in-process runs of the
-// project's own tests (src/engine/in-process.ts) hand it to the checks directly: one
-// preparation, whoever runs the checks.
+// project's own tests (src/engine/in-process.ts) hand it to the checks directly: one preparation,
+// whoever runs the checks.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ApiClient, NoAnswerError } from '../transport/api';
+import { NoAnswerError } from '../transport/api';
 import { joinRun, silentRoutes } from '../transport/breaker';
 import { preparing, stage } from '../transport/timeline';
 import { chooseBrowser, type BrowserChoice } from './browser';
 import { learnReach } from './browser-network';
-import { loadCatalogue, type Catalogue } from '../catalogue/catalogue';
 import { discoverData } from './discovery';
 import { sampleLatency } from './latency-sampling';
-import { Redactor } from '../util/redact';
-import { concurrencyFor, DISTANT_MS, isDistant, removeRunState, targetSecrets, type RunContext } from './run-context';
+import { Preparation, type PreparationParts } from './preparation';
+import type { Redactor } from '../util/redact';
+import { concurrencyFor, DISTANT_MS, isDistant, removeRunState, type RunContext } from './run-context';
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
 import { learnBasicForms } from './basic-form';
@@ -28,12 +27,10 @@ import { proveTokens } from './token-proof';
 import { startKeeping } from './token-keeper';
 import { obtainTokens } from './tokens';
 
-export interface PrepareOptions {
+export interface PrepareOptions extends PreparationParts {
   /** Sample each GET route's answer time (monitoring); off for runs that judge conformance only. */
   latencySampling?: boolean;
   browser?: BrowserChoice;
-  catalogue?: Catalogue;
-  startedAt?: string;
 }
 
 export interface PreparedRun {
@@ -70,7 +67,7 @@ export async function startPreparation(target: Target, options: PrepareOptions =
   preparing(true);
   let done: Promise<PreparedRun> | undefined;
   try {
-    const first = await begin(target, options);
+    const first = await begin(new Preparation(target, options), options);
     done = first.done;
     return first;
   } finally {
@@ -83,78 +80,63 @@ function stopPreparing(): void {
   preparing(false);
 }
 
-async function begin(target: Target, options: PrepareOptions): Promise<PreparationStarted> {
-  const startedAt = options.startedAt ?? new Date().toISOString();
-  const redactor = new Redactor(targetSecrets(target));
-  const catalogue = options.catalogue ?? loadCatalogue();
+/**
+ * The preflight (the target answers; its round trip) with the reset beside its second requests, then
+ * the rest of the preparation started: returned once the target answered twice.
+ */
+async function begin(prep: Preparation, options: PrepareOptions): Promise<PreparationStarted> {
+  const { target } = prep;
   // A breaker of its own (breaker.ts): the routes this preparation gets no answer from are published
   // as silentRoutes, and the checks start from them, not from anything an earlier run met.
-  joinRun(`preparation ${randomUUID()}`, target.baseUrl, catalogue.routes, { preparing: true });
-  // One client for the rest of the preparation (token proofs, latency samples, the reset): one record
-  // of its requests, on the process's one pool of kept-alive connections (http-policy.ts).
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+  joinRun(`preparation ${randomUUID()}`, target.baseUrl, prep.catalogue.routes, { preparing: true });
   // The reset goes beside the preflight's second requests, once the target answered its first.
-  const reset = async () => (target.control && target.control.reset !== false ? resetReference(target, api) : false);
-  const { beside: freshState, distance } = await preflight(target, redactor, reset);
+  const reset = async () => (target.control && target.control.reset !== false ? resetReference(prep) : false);
+  const { beside: freshState, distance } = await preflight(prep, reset).catch((err: unknown) => {
+    // A target that does not answer leaves no state behind.
+    removeRunState(prep.stateDir);
+    throw err;
+  });
   stage('preflight');
   stage('reset');
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
   // The rest goes on beside a distant target's last preflight requests (its round trip on open connections).
-  const done = prepareTheRest({ target, options, startedAt, redactor, catalogue, api, distance, freshState, stateDir });
+  const done = prepareTheRest(prep, options, distance, freshState);
   // Its failure is its reader's (global setup, after this returns); not the process's while it waits here.
   done.catch(() => undefined);
   // The target stopped answering: thrown here; the rest fails on its own (and removes the state folder).
   const measured = await distance;
   const { roundTripMs } = measured;
-  return { roundTripMs, distant: isDistant(roundTripMs, measured.sideBySide), stateDir, redactor, done };
+  return { roundTripMs, distant: isDistant(roundTripMs, measured.sideBySide), stateDir: prep.stateDir, redactor: prep.redactor, done };
 }
 
-interface Begun {
-  target: Target;
-  options: PrepareOptions;
-  startedAt: string;
-  redactor: Redactor;
-  catalogue: Catalogue;
-  api: ApiClient;
-  /** The round trip, known once the preflight's last requests are back. */
-  distance: Promise<Distance>;
-  freshState: boolean;
-  stateDir: string;
-}
-
-async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
-  const { target, options, startedAt, redactor, catalogue, api, freshState, stateDir } = begun;
+/**
+ * The stages after the preflight, one after another, each filling in its part of `prep.run`: the
+ * browser's reach, the tokens (kept alive from then on), discovery, the token proofs, the latency
+ * samples; then the run's context, whole.
+ */
+async function prepareTheRest(prep: Preparation, options: PrepareOptions, distance: Promise<Distance>, freshState: boolean): Promise<PreparedRun> {
+  const { target, run } = prep;
   try {
     // The browser reaches the target as the HTTP client does: what it needs is learnt before it is launched.
     const reach = await learnReach(target);
+    run.warnings.push(...(reach.warnings ?? []));
     stage('browser reach learnt');
     const browser: BrowserChoice = { ...(options.browser ?? chooseBrowser()), ...(reach.trustedKeys ? { trustedKeys: reach.trustedKeys } : {}) };
     const t0 = performance.now();
     // The form of HTTP Basic the token endpoint takes, before anything sends it (basic-form.ts).
-    const rawBasicClients = await learnBasicForms(target, api);
-    const tokens = await obtainTokens(target, browser, redactor);
+    const rawBasicClients = await learnBasicForms(target, prep.api);
+    const minted = await obtainTokens(prep, browser);
     // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
-    startKeeping({ target, stateDir, browser }, tokens.kept);
+    startKeeping({ target, stateDir: prep.stateDir, browser, api: prep.api }, minted.kept);
     const t1 = performance.now();
     stage('tokens');
-    const found = await discoverData(target, tokens.tokens, redactor);
+    await discoverData(prep);
     stage('discovery');
-    const tokensGrantingMore = await proveTokens(
-      target,
-      catalogue,
-      { tokens: tokens.tokens, tokenNotes: tokens.notes, data: found.data },
-      tokens.signedIn,
-      redactor,
-      api,
-    );
+    const tokensGrantingMore = await proveTokens(prep, minted.signedIn);
     const t2 = performance.now();
     stage('token proofs');
-    const { roundTripMs, sideBySide } = await begun.distance;
-    const distant = isDistant(roundTripMs, sideBySide);
+    const { roundTripMs, sideBySide } = await distance;
     const latency =
-      options.latencySampling === false
-        ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] }
-        : await sampleLatency(target, catalogue, { tokens: tokens.tokens, data: found.data, window: found.window }, redactor, roundTripMs, api);
+      options.latencySampling === false ? { method: 'not sampled in this run (VDS_LATENCY_SAMPLING=off)', routes: [] } : await sampleLatency(prep, roundTripMs);
     const t3 = performance.now();
     stage('latency sampling');
     const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -162,21 +144,15 @@ async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
       `prepared in ${seconds(t3 - t0)} s (tokens ${seconds(t1 - t0)} s, discovery and token proofs ${seconds(t2 - t1)} s, ` +
       `latency sampling ${seconds(t3 - t2)} s)`;
     const context: RunContext = {
-      startedAt,
-      tokens: tokens.tokens,
-      tokenNotes: tokens.notes,
-      data: found.data,
-      dataNotes: found.dataNotes,
-      window: found.window,
+      startedAt: prep.startedAt,
+      ...run,
       browser,
-      secrets: [...redactor.values],
-      warnings: [...(reach.warnings ?? []), ...found.warnings],
-      choices: found.choices,
+      secrets: [...prep.redactor.values],
       freshState,
-      stateDir,
+      stateDir: prep.stateDir,
       concurrency: concurrencyFor(roundTripMs, target.maxConcurrency),
       roundTripMs,
-      distant,
+      distant: isDistant(roundTripMs, sideBySide),
       latency,
       ...(rawBasicClients.length ? { rawBasicClients } : {}),
       ...(tokensGrantingMore.length ? { tokensGrantingMore } : {}),
@@ -184,11 +160,11 @@ async function prepareTheRest(begun: Begun): Promise<PreparedRun> {
     const silent = silentRoutes();
     if (Object.keys(silent).length) context.silentRoutes = silent;
     // Setup's own sign-in could not use the page: every browser check of the run then skips at once.
-    if (tokens.signInPageProblem) rememberSignInProblem(context, tokens.signInPageProblem);
+    if (minted.signInPageProblem) rememberSignInProblem(context, minted.signInPageProblem);
     return { context, timing };
   } catch (err) {
     // A preparation that failed leaves no state behind: it may already hold the run's tokens.
-    removeRunState(stateDir);
+    removeRunState(prep.stateDir);
     throw err;
   }
 }
@@ -211,10 +187,12 @@ interface Distance {
  * connections already open: what tells a network's round trip from a busy machine (isDistant). Those
  * are under way when it returns: the rest of the preparation goes on beside them.
  */
-async function preflight<T>(target: Target, redactor: Redactor, beside: () => Promise<T>): Promise<{ beside: T; distance: Promise<Distance> }> {
-  const api = new ApiClient(target.baseUrl, Math.min(target.requestTimeoutMs, 15_000), redactor);
+async function preflight<T>(prep: Pick<Preparation, 'target' | 'api'>, beside: () => Promise<T>): Promise<{ beside: T; distance: Promise<Distance> }> {
+  const { target, api } = prep;
+  // A target that may be down is not waited for longer than that.
+  const timeoutMs = Math.min(target.requestTimeoutMs, 15_000);
   const together = async () =>
-    (await Promise.all(Array.from({ length: SIDE_BY_SIDE }, () => api.get('/users/me', { authorization: null })))).map((r) => r.durationMs);
+    (await Promise.all(Array.from({ length: SIDE_BY_SIDE }, () => api.get('/users/me', { authorization: null, timeoutMs })))).map((r) => r.durationMs);
   const noAnswer = (err: unknown): never => {
     if (!(err instanceof NoAnswerError)) throw err;
     const error = new Error(
@@ -225,7 +203,7 @@ async function preflight<T>(target: Target, redactor: Redactor, beside: () => Pr
     throw error;
   };
   try {
-    const first = await api.get('/users/me', { authorization: null });
+    const first = await api.get('/users/me', { authorization: null, timeoutMs });
     // One of these goes on the connection the first opened; the others open theirs.
     const [second, result] = await Promise.all([together(), beside()]);
     const quickest = Math.min(first.durationMs, ...second);
@@ -240,7 +218,7 @@ async function preflight<T>(target: Target, redactor: Redactor, beside: () => Pr
 }
 
 /** The reference's test-control API: start every run from the seeded state, so runs repeat. */
-async function resetReference(target: Target, api: ApiClient): Promise<boolean> {
+async function resetReference({ target, api }: Pick<Preparation, 'target' | 'api'>): Promise<boolean> {
   const res = await api.post(`${target.control!.url}/reset`, { body: {} }).catch(() => undefined);
   if (!res || res.status >= 300) {
     console.warn(`warning: the control API at ${target.control!.url} did not reset the target (${res?.status ?? 'no answer'})`);

@@ -12,7 +12,7 @@
 //
 // With VDS_REPLAY=<the extracted archive> global setup loads the context instead of reaching the
 // target (fixtures/global-setup.ts), loadTargetFromEnv gives the recorded target, and each check's
-// ApiClient talks to a ReplaySession (a Transport, src/transport/api.ts) holding that check's recorded
+// ApiClient talks to a ReplaySession (a Transport, src/transport/exchange.ts) holding that check's recorded
 // exchanges: a request is answered by the first unused recorded exchange with the same method, URL,
 // redacted headers and body, and credential key; the check's clock gives the recorded instants. A
 // request nothing recorded answers throws NoRecordedAnswer: the check is reported "no recorded
@@ -22,8 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runOptions } from '../options/options';
-import type { Exchange, OutgoingRequest, RawAnswer, Transport } from '../transport/api';
-import { NoAnswerError, RateLimitedError } from '../transport/api';
+import { NoAnswerError, RateLimitedError, type Exchange, type OutgoingRequest, type RawAnswer, type Transport } from '../transport/exchange';
 import type { BrowserSession } from './browser';
 import { replayedClock, type Clock } from '../transport/clock';
 import type { LatencySampling } from './latency-sampling';

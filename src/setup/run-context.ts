@@ -86,18 +86,19 @@ export function concurrencyFor(roundTripMs: number, maxConcurrency = DEFAULT_MAX
 
 /**
  * The round trips from which a distant target's route groups run side by side: their round trips
- * overlap instead of adding up. A worker's start costs about 1.5 s of CPU. Measured 2026-11-27 on this
- * project's 2-core machine, the default run of the reference, three turns each (median wall):
- *   - at once (0 ms): one worker 11.4 s, two 11.7 s: the machine is the limit, one worker;
- *   - 20 ms late: one worker 16.4 s, two 14.4 s;
- *   - 40 ms late: one worker 17.3 s, two 13.5 s, three 14.2 s, five 17.2 s: two workers (the device
- *     checks' write lane, the longest group, beside the other groups);
- *   - 300 ms late: one worker per group took the checks from 117 s to 49 s; measured 2026-11-28, the
- *     whole run in turns, VDS_WORKERS 5: 46.1, 41.3, 42.8 s; 3: 40.6, 39.1, 40.6 s; 4: 40.4 s; 2: 41.8 s:
- *     the device checks' write lane is the run's critical path (about 80 requests one after another),
- *     and the other groups fit beside it in two workers (Playwright hands the groups out in file order:
- *     auth, cars and devices at once, then trips and users to the first free), while each worker more
- *     starts on the same two cores (about 1.5 s of CPU each) as the checks already running.
+ * overlap instead of adding up, while each worker more starts (about 1.5 s of CPU) on the two cores the
+ * running checks use. The choices below, and how to see them again: `npm run bench -- --only
+ * default,remote-20,remote,remote-300 --with '--workers N'` for N of 1 to 5 (the reference at once,
+ * 20, 40 and 300 ms late), against the same call without `--with` (the choice made here), comparing
+ * the critical paths each prints (docs/performance.md):
+ *   - at once, one worker: the machine is the limit, a second costs what it saves;
+ *   - from DISTANT_MS (remote-20), two: the device checks' write lane, the longest group, beside the
+ *     other groups (remote: three and five workers are slower than two);
+ *   - from GROUPS_SIDE_BY_SIDE_MS (remote-300), three: the device checks' write lane is the run's
+ *     critical path (about 80 requests one after another), and the other groups fit beside it in two
+ *     workers (Playwright hands the groups out in file order: auth, cars and devices at once, then trips
+ *     and users to the first free); four and five are no faster, each worker more starting on the
+ *     cores the checks already running use.
  * Side by side, a group's reads meet another's writes: the checks that compare two reads leave out
  * what the run's writes change between them (COH-ME-CARS: writes-between-reads.test.ts).
  */
@@ -153,9 +154,9 @@ export interface SlotShare {
 
 /**
  * A worker's own request slots when the runner lends the rest: a slot borrowed costs a message to the
- * runner and back (20 ms at the median, 70 ms at the 90th percentile, measured at 300 ms of round trip
- * with three busy workers), so the few requests a worker always keeps in flight (the device checks'
- * write lanes: two or three) never wait for the runner.
+ * runner and back (tens of milliseconds with three busy workers: the remote-300 scenario of npm run
+ * bench, whose timeline gives each request's wait for a slot), so the few requests a worker always
+ * keeps in flight (the device checks' write lanes: two or three) never wait for the runner.
  */
 const OWN_SLOTS = 8;
 

@@ -120,6 +120,19 @@ export function listTargetNames(): string[] {
  * `checkedFile` (the runner checked it: compiling the schema is the larger part of a worker's reading).
  */
 export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.env, checkedFile?: string): Target {
+  return readTargetFile(selector, env, checkedFile).target;
+}
+
+/** A target file read: the target, and the names of the variables its ${VAR}s read (what it depends on in the environment). */
+export interface TargetRead {
+  target: Target;
+  file: string;
+  validated: boolean;
+  variables: string[];
+}
+
+/** loadTarget, with what the target read from the file system and the environment (run-target.ts keeps it for the process). */
+export function readTargetFile(selector: string, env: NodeJS.ProcessEnv = process.env, checkedFile?: string): TargetRead {
   const file = resolveTargetFile(selector);
   const relative = path.relative(process.cwd(), file);
   const shown = relative && !relative.startsWith('..') ? relative : file;
@@ -137,10 +150,12 @@ export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.en
   }
   const unset: Record<string, string> = {};
   const vars: Record<string, string> = {};
-  const expanded = expandVariables(raw, env, [], { unset, vars }, shown) as Record<string, unknown>;
-  if (file !== checkedFile) validateShape(expanded, shown);
+  const names = new Set<string>();
+  const expanded = expandVariables(raw, env, [], { unset, vars, names }, shown) as Record<string, unknown>;
+  const validated = file !== checkedFile;
+  if (validated) validateShape(expanded, shown);
   const t = expanded as Record<string, any>;
-  return {
+  const target: Target = {
     name: t.name,
     baseUrl: t.baseUrl,
     env: t.env,
@@ -163,6 +178,7 @@ export function loadTarget(selector: string, env: NodeJS.ProcessEnv = process.en
     ...(t.caFile ? { caFile: path.resolve(path.dirname(file), t.caFile) } : {}),
     tokenCommands: flattenTokenCommands(t.tokenCommands),
   };
+  return { target, file, validated, variables: [...names] };
 }
 
 /** tokenCommands as the file writes them ({full, withoutScope: {cars_read}}) -> per token key. */
@@ -187,10 +203,11 @@ function expandVariables(
   node: unknown,
   env: NodeJS.ProcessEnv,
   at: string[],
-  seen: { unset: Record<string, string>; vars: Record<string, string> },
+  seen: { unset: Record<string, string>; vars: Record<string, string>; names: Set<string> },
   shown: string,
 ): unknown {
   if (typeof node === 'string') {
+    for (const m of node.matchAll(VAR)) seen.names.add(m[1]);
     const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}$/.exec(node.trim());
     if (whole) seen.vars[at.join('.')] = whole[1];
     if (whole && !node.includes(':-') && (env[whole[1]] === undefined || env[whole[1]] === '')) {

@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeJsonWhole } from '../util/write-whole';
-import { ApiClient, setTokenKeeper, type KeptAuthorization } from '../transport/api';
+import { setTokenKeeper, type ApiClient, type KeptAuthorization } from '../transport/api';
 import { launchBrowser, type BrowserChoice } from './browser';
 import { basicAuth, exchangeCode, signIn, tokenRequest, type TokenRecord } from './oauth';
 import { Redactor } from '../util/redact';
@@ -74,6 +74,8 @@ interface Keeping {
   target: Target;
   stateDir: string;
   browser: BrowserChoice;
+  /** The client of the renewals' requests: the preparation's in the runner (preparation.ts), the worker's own in a worker. */
+  api: ApiClient;
 }
 
 let keeping: Keeping | undefined;
@@ -232,8 +234,7 @@ function renew(keep: Keeping, key: TokenKey, stale: string, added: string[], for
 
 /** A new token record for this key: the refresh grant first, else a new one the way the first was obtained; revoked again if it is the revoked one. */
 async function obtainAgain(keep: Keeping, t: KeptToken): Promise<Partial<TokenRecord> | undefined> {
-  const { target } = keep;
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, new Redactor());
+  const { target, api } = keep;
   let fresh: Partial<TokenRecord> | undefined;
   if (t.refresh && target.oauth?.clientId) {
     const res = await tokenRequest(api, target, { grant_type: 'refresh_token', refresh_token: t.refresh }, basicAuth(target)).catch(() => undefined);

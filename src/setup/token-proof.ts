@@ -5,10 +5,10 @@
 // request its own way (v3-profile.md § Sign-in page says nothing of it: noScopes); but a token asked
 // for a non-empty list of the application's scopes that grants one more broke its word ("the token
 // gets the requested scopes"): that is returned too, for TOKEN-SCOPES-KEPT to fail.
-import { ApiClient, NoAnswerError, type ApiResponse } from '../transport/api';
+import { NoAnswerError, type ApiClient, type ApiResponse } from '../transport/api';
 import { fillRoute, type Catalogue, type Route } from '../catalogue/catalogue';
+import type { Preparation } from './preparation';
 import type { RunContext } from './run-context';
-import type { Redactor } from '../util/redact';
 import { unknownIdLike } from '../catalogue/templates';
 import { SCOPES, type Scope, type Target, type TokenKey } from './target';
 
@@ -27,14 +27,8 @@ function refusedForScope(res: ApiResponse): boolean {
  * The tokens are proven side by side, and each one's requests go together (none depends on another's
  * answer): a distant server costs the proofs a round trip or two, not one per request.
  */
-export async function proveTokens(
-  target: Target,
-  catalogue: Catalogue,
-  run: Run,
-  signedIn: TokenKey[],
-  redactor: Redactor,
-  api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor),
-): Promise<string[]> {
+export async function proveTokens(prep: Pick<Preparation, 'target' | 'catalogue' | 'api'> & { run: Run }, signedIn: TokenKey[]): Promise<string[]> {
+  const { target, catalogue, run, api } = prep;
   const scopeLimited = signedIn.filter((k) => k === 'noScopes' || k.startsWith('withoutScope.'));
   const grantsMore: string[] = [];
   await Promise.all(

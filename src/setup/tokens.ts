@@ -6,19 +6,22 @@
 // expiring/revoking it; and an expired one, from a token an earlier run minted and kept past its
 // expires_in (kept-expired.ts), a fresh one kept for a later run.
 import type { Browser } from '@playwright/test';
-import { ApiClient } from '../transport/api';
+import type { ApiClient } from '../transport/api';
 import { launchBrowser, SIGN_INS_AT_ONCE, type BrowserChoice } from './browser';
 import { exchangeCode, missingSignInKeys, signIn, type TokenRecord } from './oauth';
 import { Redactor } from '../util/redact';
 import { inTurns } from '../util/in-turns';
 import { signInProblem, type SignInPageProblem } from './signin-page-state';
 import { keptToken, type KeptTokens } from './token-keeper';
+import type { Preparation } from './preparation';
 import { HANDED_OVER, noRevokedToken, runTokenCommand } from './token-commands';
 import { keepToExpire, noExpiredToken, usableKeptExpired } from './kept-expired';
 import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';
 
 export interface ObtainedTokens {
+  /** The run's tokens (Preparation.run.tokens), filled in here. */
   tokens: Partial<Record<TokenKey, string>>;
+  /** Why a token is missing (Preparation.run.tokenNotes), filled in here. */
   notes: Partial<Record<TokenKey, string>>;
   /** Refresh tokens and codes seen while minting: secrets too. */
   otherSecrets: string[];
@@ -45,8 +48,10 @@ interface MintPlan {
 /** A scope name no application has: asking only for it asks for a token with none. */
 const NO_SUCH_SCOPE = 'vds_conformance_no_such_scope';
 
-export async function obtainTokens(target: Target, browserChoice: BrowserChoice, redactor: Redactor): Promise<ObtainedTokens> {
-  const result: ObtainedTokens = { tokens: {}, notes: {}, otherSecrets: [], signedIn: [], kept: {} };
+/** Fills in the run's tokens and their notes (`prep.run`); returns them with what the next stages need (the keeper, the proofs). */
+export async function obtainTokens(prep: Pick<Preparation, 'target' | 'redactor' | 'api' | 'run'>, browserChoice: BrowserChoice): Promise<ObtainedTokens> {
+  const { target, redactor, api } = prep;
+  const result: ObtainedTokens = { tokens: prep.run.tokens, notes: prep.run.tokenNotes, otherSecrets: [], signedIn: [], kept: {} };
   if (target.env === 'sandbox' && !hasAnyToken(target) && !target.oauth?.clientId) {
     return noteAll(result, 'the target is a sandbox with no tokens (the sandbox needs none on its read routes)');
   }
@@ -64,11 +69,10 @@ export async function obtainTokens(target: Target, browserChoice: BrowserChoice,
 
   const plans = mintPlans(target, result, handOver, canMint);
   if (plans.length > 0 && mintsThroughControl(target)) {
-    await mintThroughControl(target, plans, result, redactor);
+    await mintThroughControl(api, target, plans, result, redactor);
   } else if (plans.length > 0 && mintProblem) {
     for (const p of plans) result.notes[p.key] ??= `tokens.${p.key} is not in ${target.source}, and it cannot be minted: ${mintProblem}`;
   } else if (plans.length > 0) {
-    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
     const browser = await launchBrowser(browserChoice);
     try {
       await mintAll(browser, api, target, plans, result, redactor);
@@ -77,7 +81,7 @@ export async function obtainTokens(target: Target, browserChoice: BrowserChoice,
     }
   }
   for (const key of handOver) handTo(target, key, result, redactor);
-  await expireAndRevoke(target, result, redactor, handOver);
+  await expireAndRevoke(api, target, result, redactor, handOver);
   if (result.forLater) {
     try {
       keepToExpire(target, result.forLater.token, result.forLater.expiresAtMs ?? Date.now() + DEFAULT_LIFETIME_MS);
@@ -193,8 +197,7 @@ function mintsThroughControl(target: Target): boolean {
   return Boolean(target.control && target.control.mintTokens !== false && target.oauth?.clientId && target.oauth.username);
 }
 
-async function mintThroughControl(target: Target, plans: MintPlan[], result: ObtainedTokens, redactor: Redactor): Promise<void> {
-  const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
+async function mintThroughControl(api: ApiClient, target: Target, plans: MintPlan[], result: ObtainedTokens, redactor: Redactor): Promise<void> {
   const o = target.oauth!;
   await Promise.all(
     plans.map(async (plan) => {
@@ -234,8 +237,8 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
   const o = target.oauth!;
   // Each sign-in in its own browser context (no session leaks between users). The first alone (when
   // it fails, the others would too: the same page for the same application), then SIGN_INS_AT_ONCE at
-  // a time (browser.ts): measured against a server whose sign-in goes through five pages (scripted
-  // form, two steps, consent), thirteen tokens in 11.5 s against 22.1 s one after another.
+  // a time (browser.ts: a sign-in mostly waits, and a server whose sign-in goes through several pages
+  // makes each wait longer).
   let broken: string | undefined;
   const signIn1 = async (plan: MintPlan): Promise<void> => {
     if (broken) {
@@ -287,16 +290,17 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
 }
 
 /** Expired and revoked tokens: static, handed to a command (`handedOver`), or (with a control API) minted above and then expired/revoked. */
-async function expireAndRevoke(target: Target, result: ObtainedTokens, redactor: Redactor, handedOver: TokenKey[]): Promise<void> {
+async function expireAndRevoke(api: ApiClient, target: Target, result: ObtainedTokens, redactor: Redactor, handedOver: TokenKey[]): Promise<void> {
   // The two go together: neither waits for the other's answer.
   const both = [
     ['expired', 'expire'],
     ['revoked', 'revoke'],
   ] as const;
-  await Promise.all(both.filter(([key]) => !handedOver.includes(key)).map(([key, action]) => expireOrRevoke(target, result, redactor, key, action)));
+  await Promise.all(both.filter(([key]) => !handedOver.includes(key)).map(([key, action]) => expireOrRevoke(api, target, result, redactor, key, action)));
 }
 
 async function expireOrRevoke(
+  api: ApiClient,
   target: Target,
   result: ObtainedTokens,
   redactor: Redactor,
@@ -307,7 +311,6 @@ async function expireOrRevoke(
   const token = result.tokens[key];
   if (!token || !target.control) return;
   try {
-    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, redactor);
     const res = await api.post(`${target.control.url}/tokens/${action}`, { body: { token } });
     if (res.status >= 300) throw new Error(`the control API answered ${res.status}`);
     // The expired token stays expired; the revoked one is kept revoked but alive (token-keeper.ts).

@@ -1,4 +1,4 @@
-// What the triage reads in one recorded exchange (src/transport/api.ts Exchange): whether its body is the
+// What the triage reads in one recorded exchange (src/transport/exchange.ts Exchange): whether its body is the
 // API's error array, its media type, whether its credential made it a valid request. The triage
 // judges answers by these facts only (never by a check's name), so each is defined once, here.
 import { requestLine, type Exchange } from '../transport/api';

@@ -1,5 +1,5 @@
 // The triage: a run's failing checks regrouped by likely cause, so that a vendor whose server fails
-// hundreds of checks for a few reasons sees the few reasons first (issue 26). Pure: check records
+// hundreds of checks for a few reasons sees the few reasons first. Pure: check records
 // with their exchanges and the catalogue's route facts in, causes out. Each cause is found in the
 // recorded answers (statuses, bodies, content types, the credential each request carried), never
 // in a check's name; it only regroups what the checks found and never changes a verdict.

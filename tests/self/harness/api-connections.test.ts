@@ -1,4 +1,4 @@
-// The HTTP client's connections (src/transport/api.ts, connection-reuse.ts): a GET that meets a kept-alive
+// The HTTP client's connections (src/transport/network.ts, connection-reuse.ts): a GET that meets a kept-alive
 // connection the server closed while idle (no byte of answer) is sent again once on a fresh
 // connection and counted, a POST as a GET (a server closing an idle connection does not read what
 // arrives on it); a failure on a fresh connection, or once some of the answer came, is the server's

@@ -49,3 +49,39 @@ test("docs/ARCHITECTURE.md's project layout names every folder of src/, and no o
     .map((d) => `src/${d.name}`);
   expect(named.sort()).toEqual(folders.sort());
 });
+
+test("the preparation's stages take the client they are given: src/setup makes one, in preparation.ts", () => {
+  const setup = path.join(ROOT, 'src', 'setup');
+  const making = fs
+    .readdirSync(setup)
+    .filter((f) => f.endsWith('.ts'))
+    .flatMap((f) => [...fs.readFileSync(path.join(setup, f), 'utf8').matchAll(/new ApiClient\(/g)].map(() => `src/setup/${f}`));
+  expect(making).toEqual(['src/setup/preparation.ts']);
+});
+
+test("docs/ARCHITECTURE.md's trail of a run names functions, types and files that exist", () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'ARCHITECTURE.md'), 'utf8');
+  const trail = doc.slice(doc.indexOf("The target's trail"), doc.indexOf('In words:'));
+  expect(trail.length).toBeGreaterThan(500);
+  const files = ['src', 'fixtures', 'scripts', 'tests/conformance'].flatMap((dir) => sourcesUnder(path.join(ROOT, dir)));
+  const code = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  const named = [...trail.matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\(.*\)$/, ''));
+  const missing = named.filter((name) => {
+    if (/\.(ts|yaml)$/.test(name))
+      return (
+        !files.some((f) => f.endsWith(`/${name}`)) && !fs.existsSync(path.join(ROOT, name)) && !fs.existsSync(path.join(ROOT, 'fixtures', 'targets', name))
+      );
+    // A function, a type, or a member of one (a target file's key); not an environment variable, a flag, a command or a path of members.
+    if (!/^[A-Za-z]\w*$/.test(name) || /^[A-Z_]+$/.test(name)) return false;
+    return !new RegExp(`\\b(?:function|class|interface|type|const|let)\\s+${name}\\b|^\\s*${name}\\??:`, 'm').test(code);
+  });
+  expect(missing).toEqual([]);
+});
+
+function sourcesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const full = path.join(dir, d.name);
+    if (d.isDirectory()) return sourcesUnder(full);
+    return d.name.endsWith('.ts') || d.name.endsWith('.yaml') ? [full] : [];
+  });
+}

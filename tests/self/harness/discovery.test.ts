@@ -6,7 +6,9 @@
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { discoverData } from '../../../src/setup/discovery';
+import type { RunInProgress } from '../../../src/setup/preparation';
 import type { Target } from '../../../src/setup/target';
+import { ApiClient } from '../../../src/transport/api';
 import { Redactor } from '../../../src/util/redact';
 import { listenOnLoopback } from '../support/loopback-server';
 
@@ -45,7 +47,14 @@ async function server(first: number, last: number, meCars?: number[] | 'hangs') 
 
 const target = (baseUrl: string, data: Record<string, string> = {}) =>
   ({ name: 't', env: 'cloud', baseUrl, requestTimeoutMs: 2000, source: 't.yaml', data }) as unknown as Target;
-const discover = (base: string, data?: Record<string, string>) => discoverData(target(base, data), { full: 'tok' }, new Redactor([]), new Date(NOW));
+/** What discovery fills in of the run, with the primary token. */
+async function discover(base: string, data?: Record<string, string>) {
+  const t = target(base, data);
+  const redactor = new Redactor([]);
+  const run: RunInProgress = { tokens: { full: 'tok' }, tokenNotes: {}, data: { ...t.data }, dataNotes: {}, warnings: [], choices: [] };
+  await discoverData({ target: t, redactor, api: new ApiClient(t.baseUrl, t.requestTimeoutMs, redactor), run }, new Date(NOW));
+  return run;
+}
 
 test("a car whose data stopped at the newest window's far edge: the window ends with its data, and holds weeks of it", async () => {
   // Trips from 50 days ago to 27.9 days ago: the newest 28 days hold one.

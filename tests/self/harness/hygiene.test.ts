@@ -1,9 +1,11 @@
-// Every comment that silences the linter says why (`-- reason`): a reader learns what the rule
-// would have wrongly flagged, and the lint stage (--report-unused-disable-directives) drops the
-// ones that silence nothing.
+// Comments say why: every comment that silences the linter says why (`-- reason`), so that a reader
+// learns what the rule would have wrongly flagged (the lint stage, --report-unused-disable-directives,
+// drops the ones that silence nothing); and no comment says when (a date, an issue number: git keeps
+// that). Comments are read as the parser reads them (oxc-parser): a date in a string is not a comment.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { parseSync } from 'oxc-parser';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** The folders `npm run lint` reads (package.json). */
@@ -39,5 +41,39 @@ test('no linter directive without a reason in the project', () => {
   const found = LINTED.flatMap((dir) => sources(path.join(ROOT, dir)))
     .filter((file) => file !== __filename)
     .flatMap((file) => unexplainedDirectives(fs.readFileSync(file, 'utf8')).map((line) => `${path.relative(ROOT, file)}:${line}`));
+  expect(found).toEqual([]);
+});
+
+/**
+ * A date (a year and month, with or without the day) or an issue number in a comment: when something
+ * was measured or asked for, which git keeps; a comment says why. A year and month alone of 2020-12 is
+ * JSON Schema's dialect, not a date.
+ */
+const WHEN = /\b20\d\d-[01]\d(?:-[0-3]\d)?\b|\bissues? #?\d+/gi;
+
+/** The comments of a source text that say when, as "line: what". */
+function datedComments(file: string, text: string): string[] {
+  return parseSync(file, text).comments.flatMap((c) => {
+    const found = [...c.value.matchAll(WHEN)].filter((m) => m[0] !== '2020-12');
+    if (!found.length) return [];
+    const line = text.slice(0, c.start + 2 + (found[0].index ?? 0)).split('\n').length;
+    return [`${line}: ${found.map((m) => m[0]).join(', ')}`];
+  });
+}
+
+test('a comment with a date or an issue number is found; a version of JSON Schema, or a date in code, is not', () => {
+  const text = [
+    `// Measured ${'2026-11'}-27 on this machine`,
+    `const x = "${'2026-11'}-27T10:00:00Z"; /* asked in ${'issue'} 26 */`,
+    '// the contracts are JSON Schema 2020-12',
+    '/** As "YYYY-MM-DD hh:mm" (UTC), once a month (2026-11). */',
+  ].join('\n');
+  expect(datedComments('x.ts', text)).toEqual([`1: ${'2026-11'}-27`, '2: issue 26', '4: 2026-11']);
+});
+
+test('no comment of the code says when (a date, an issue number): history lives in git', () => {
+  const found = LINTED.flatMap((dir) => sources(path.join(ROOT, dir))).flatMap((file) =>
+    datedComments(file, fs.readFileSync(file, 'utf8')).map((hit) => `${path.relative(ROOT, file)}:${hit}`),
+  );
   expect(found).toEqual([]);
 });

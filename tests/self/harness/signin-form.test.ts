@@ -38,7 +38,7 @@ test.describe('sign-in form in Chromium', () => {
       byLayout: false,
     },
     {
-      name: 'no label: a text field with a placeholder, a password, a "Continue" button (issue 25)',
+      name: 'no label: a text field with a placeholder, a password, a "Continue" button',
       html: `<form><input name="login" type="text" placeholder="Email or username"><input name="password" type="password" placeholder="Password"><button>Continue</button></form>`,
       expected: ['login', 'password', 'Continue'],
       byLayout: true,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
 import { loadCatalogue } from '../../../src/catalogue/catalogue';
+import { loadTargetFromEnv } from '../../../src/setup/run-target';
 import { BASE_TOKEN_KEYS, DATA_KEYS, listTargetNames, loadTarget, SCOPES, TARGETS_DIR, TargetError } from '../../../src/setup/target';
 import { SCOPES as REFERENCE_SCOPES } from '../../../reference-server/auth/clients';
 
@@ -111,4 +112,22 @@ test('defaults: read-only, 10 s per request', () => {
   const t = loadTarget(writeTarget(VALID), {});
   expect(t.allowWrites).toBe(false);
   expect(t.requestTimeoutMs).toBe(10_000);
+});
+
+test("the run's target is read once per process: the same target again, read anew only when a variable it expands or the file named changes", () => {
+  const file = writeTarget(`${VALID}tokens:\n  full: \${VDS_TEST_TOKEN}\n`);
+  const env = { VDS_TARGET: file, VDS_TEST_TOKEN: 'one' };
+  const first = loadTargetFromEnv(env);
+  // Changed on disk after it was read: the process keeps the target it started with.
+  fs.writeFileSync(file, `${VALID.replace('name: t', 'name: changed')}tokens:\n  full: \${VDS_TEST_TOKEN}\n`);
+  expect(loadTargetFromEnv(env)).toBe(first);
+  expect(loadTargetFromEnv({ ...env, VDS_UNRELATED: 'x' })).toBe(first);
+  // Another value of its variable: read again (and so the change on disk too).
+  const second = loadTargetFromEnv({ ...env, VDS_TEST_TOKEN: 'two' });
+  expect([second.tokens.full, second.name]).toEqual(['two', 'changed']);
+  // Another file: read.
+  const other = writeTarget(VALID.replace('name: t', 'name: other'));
+  expect(loadTargetFromEnv({ VDS_TARGET: other }).name).toBe('other');
+  // --monitor: read-only, from the same reading.
+  expect(loadTargetFromEnv({ VDS_TARGET: other, VDS_MONITOR: '1' }).allowWrites).toBe(false);
 });

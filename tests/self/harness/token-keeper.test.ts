@@ -39,14 +39,14 @@ test('a token refused as expired while its expires_in says it lives: renewed and
       requestTimeoutMs: 5000,
     } as Target;
     const now = Date.now();
+    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, new Redactor());
     startKeeping(
-      { target, stateDir, browser: { missing: 'none' } },
+      { target, stateDir, browser: { missing: 'none' }, api },
       {
         full: keptToken({ access_token: 'early', refresh_token: 'r-early', expires_in: 3600 }, now, 'control', 'primary', ''),
         otherUser: keptToken({ access_token: 'unknown', refresh_token: 'r-unknown' }, now, 'control', 'other', ''),
       },
     );
-    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, new Redactor());
     const [early, unknown] = await Promise.all([
       api.get('/users/me', { authorization: 'Bearer early' }),
       api.get('/users/me', { authorization: 'Bearer unknown' }),

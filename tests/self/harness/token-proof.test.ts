@@ -5,6 +5,7 @@
 // that gets no answer where it must be accepted is dropped, naming the route.
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
+import { ApiClient } from '../../../src/transport/api';
 import { joinRun } from '../../../src/transport/breaker';
 import { loadCatalogue } from '../../../src/catalogue/catalogue';
 import { Redactor } from '../../../src/util/redact';
@@ -42,7 +43,8 @@ test('a route that never answers: the proof goes on, keeps the token it cannot d
       data: { userId: '101', carId: '5001', tripId: 't1' },
     };
     joinRun('preparation of the token proof test', target.baseUrl, catalogue.routes, { preparing: true });
-    await proveTokens(target, catalogue, run, ['withoutScope.status_read', 'withoutScope.cars_read'], new Redactor([]));
+    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, new Redactor([]));
+    await proveTokens({ target, catalogue, run, api }, ['withoutScope.status_read', 'withoutScope.cars_read']);
     expect(run.tokens['withoutScope.status_read']).toBe('lacks-status');
     expect(run.tokens['withoutScope.cars_read']).toBeUndefined();
     expect(run.tokenNotes['withoutScope.cars_read']).toMatch(/GET \/users\/me, which does not need cars_read, gave no answer/);
@@ -74,7 +76,8 @@ test('a token signed in for every scope but one that is served where that one is
       data: { userId: '101', carId: '5001', tripId: 't1' },
     };
     joinRun('preparation of the token proof test', target.baseUrl, catalogue.routes, { preparing: true });
-    const grantsMore = await proveTokens(target, catalogue, run, ['withoutScope.cars_read', 'noScopes'], new Redactor([]));
+    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, new Redactor([]));
+    const grantsMore = await proveTokens({ target, catalogue, run, api }, ['withoutScope.cars_read', 'noScopes']);
     expect(run.tokens).toEqual({});
     expect(grantsMore).toHaveLength(1);
     expect(grantsMore[0]).toMatch(

@@ -1,6 +1,6 @@
 // The triage on real runs: servers that fail many checks for one reason each, made from the reference
 // (a fault, or a proxy in front of it for what no fault does), each run narrowed (as --grep would) to
-// the checks that show the cause. The half-built server of issue 26 (trips and device routes not
+// the checks that show the cause. A half-built server (trips and device routes not
 // written: its framework answers them) runs nearly whole: its failure section must start with "N
 // routes answer a non-API 404 to every valid request", explaining most failures. No run may print a
 // secret in its triage. The runs are in-process (src/engine/in-process.ts: the command's
