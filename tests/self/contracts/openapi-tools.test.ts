@@ -94,6 +94,9 @@ const DELIBERATELY_INVALID: Record<string, string> = {
   'DEV-BAD-CAR': 'carId=abc (an integer expected)',
   'TOKEN-MISSING-PARAM': 'token requests without grant_type, or without their grant’s code or refresh token',
   'TOKEN-NO-CLIENT': 'a token request without client credentials (HTTP Basic)',
+  'CORE-AUTH-WRONG-PLACE': 'the token anywhere but the Authorization header: a request with no Authorization header',
+  'AUTH-WRONG-PLACE': 'the token anywhere but the Authorization header: a request with no Authorization header',
+  'TOKEN-CLIENT-IN-QUERY': 'client credentials in the query, without HTTP Basic',
 };
 
 /**
