@@ -46,7 +46,7 @@ import { NOT_SELECTED } from '../src/verdict/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
 import { conformingServers, faultGatePlan, faultTarget, faultVariant, isCaught, MAY_NOT_RUN } from './power-plan';
 import { FAULTS } from '../reference-server/faults';
-import { freshRunEnv, startReference, variantCredentialEnv } from './reference-process';
+import { freshRunEnv, startReference, variantCredentialEnv, type ReferenceTarget } from './reference-process';
 import { gatePowerLine, type GatePower } from './mutation-summary';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
 
@@ -75,6 +75,8 @@ interface Run {
   grep?: string;
   /** The gate's runs to try in turn when the targeted one misses (scripts/power-plan.ts faultGatePlan). */
   fallbackGreps?: Array<string | undefined>;
+  /** The target file's `data`, where the server's ids are not the seeded ones (power-plan.ts ConformingServer). */
+  targetData?: Record<string, string | number>;
 }
 
 interface Outcome extends Run {
@@ -182,6 +184,19 @@ function isKilled(o: Outcome): boolean {
 
 function unexpectedNotRun(o: Outcome): Outcome['notRun'] {
   return o.notRun.filter((n) => !o.mayNotRun?.includes(n.requirement));
+}
+
+/**
+ * A server whose data has other ids than the seeded ones (variants.ts targetData): started here, its
+ * target file saying them under `data`, as a vendor's does; the command then runs against that file.
+ */
+async function runWithTargetData(run: Run): Promise<Outcome> {
+  const reference = await startReference({ target: run.target as ReferenceTarget, variant: run.variant, data: run.targetData });
+  try {
+    return await runSuite({ ...run, target: reference.targetFile, variant: undefined });
+  } finally {
+    await reference.stop();
+  }
 }
 
 /**
@@ -434,7 +449,8 @@ async function execute(p: Plan, o: Options): Promise<Outcome[]> {
     if (o.byCheck) writeKills(updatedKills(readCheckKills() ?? {}, [out], 'append', 'checks'), 'checks');
     else writeKills(updatedKills(readKills() ?? {}, [out], 'append'));
   };
-  const work = (r: Run) => (r.target === 'persistent' ? runPersistentTwice(r) : !r.fault ? runSuite(r) : o.topUp ? runTopUp(r) : runTargeted(r));
+  const work = (r: Run) =>
+    r.target === 'persistent' ? runPersistentTwice(r) : r.targetData ? runWithTargetData(r) : !r.fault ? runSuite(r) : o.topUp ? runTopUp(r) : runTargeted(r);
   return pool([...p.cleanRuns, ...p.faultRuns], o.jobs, work, (out) => {
     progress(out);
     if (o.topUp) recordTopUp(out);

@@ -138,6 +138,13 @@ const associateCar = (deviceId: string, carId: string): ExampleRequest => ({
   query: { carId },
   credential: { token: 'full' },
 });
+/** Associates a device with the primary user by its pin. */
+const pinAssociation = (deviceId: string, pin: string): ExampleRequest => ({
+  method: 'POST',
+  path: `/devices/${encodeURIComponent(deviceId)}/associate`,
+  query: { pin },
+  credential: { token: 'full' },
+});
 const createCar: ExampleRequest = { method: 'POST', path: `/users/${EXAMPLE_IDS.userId}/cars`, json: CREATION_BODY, credential: { token: 'full' } };
 const pinAttempt = (route: Route, pin: string) => request(route, { deviceId: EXAMPLE_IDS.lockableDevice.id, pin });
 const tokenRequest = (route: Route, form: Record<string, string>, more: Partial<ExampleRequest> = {}) => request(route, {}, { form, ...more });
@@ -175,6 +182,24 @@ const RECIPES: Record<string, Recipe> = {
     route.path.endsWith('/dissociate')
       ? request(route, { deviceId: EXAMPLE_IDS.otherDeviceId })
       : associateCar(EXAMPLE_IDS.deviceForCar.id, EXAMPLE_IDS.otherFreeCarId),
+  // What the primary user's write left (a device on their car, a device linked to them by its pin), tried by the second user.
+  'device-state-cross-user': (route, req) => {
+    const onCar = req.params.left === 'device-on-car';
+    const left = onCar ? EXAMPLE_IDS.deviceForCar : EXAMPLE_IDS.deviceForPin;
+    const before = onCar ? associateCar(left.id, EXAMPLE_IDS.freeCarId) : pinAssociation(left.id, left.pin);
+    const byOther = { token: 'otherUser' };
+    const attempt: ExampleRequest = route.path.endsWith('/dissociate')
+      ? request(route, { deviceId: left.id }, { credential: byOther })
+      : route.query.includes('pin')
+        ? { ...pinAssociation(left.id, left.pin), credential: byOther }
+        : { ...associateCar(left.id, EXAMPLE_IDS.otherFreeCarId), credential: byOther };
+    return { ...attempt, before: [before] };
+  },
+  // A device id in another case than its serial names no device.
+  'device-id-exact': (route) => ({
+    ...request(route, { deviceId: EXAMPLE_IDS.deviceForCar.id.toLowerCase() }),
+    before: [associateCar(EXAMPLE_IDS.deviceForCar.id, EXAMPLE_IDS.freeCarId)],
+  }),
   'device-pin-wrong': (route) => pinAttempt(route, WRONG_PIN),
   'device-pin-lockout': (route) => ({
     ...pinAttempt(route, EXAMPLE_IDS.lockableDevice.pin),
