@@ -86,6 +86,8 @@ export function checkNeeds(p: PlannedCheck, catalogue: Catalogue): Need[] {
     }
     for (const v of variants ?? []) {
       if (v.auth?.includes('@token')) needs.add('tokens.full');
+      // "@others": every token the run holds but full, as many as it has: none is needed.
+      if (v.token === '@others') continue;
       if (v.token) needs.add(`tokens.${v.token.replace('@routeScope', route.scopes[0] ?? '').replace('@scope', p.scope ?? '')}`);
       else if (v.auth === undefined && !route.public) needs.add('tokens.full');
       const replaced = v.id === 'malformed-device' ? 'deviceId' : v.id === 'beyond-32-bits' || v.id === 'other' ? resourceOf(route) : undefined;

@@ -157,6 +157,14 @@ export class CheckContext {
   }
 
   /**
+   * A token the check uses where the target gives it and goes on without (one request fewer, said in a
+   * warning): not one of its needs, so not recorded as asked (readiness never predicts it not run).
+   */
+  tokenIfGiven(key: TokenKey): string | undefined {
+    return this.run.tokens[key] || undefined;
+  }
+
+  /**
    * A sandbox target that gives no token: it serves only its read routes by id, and what needs a
    * token (the connected user's routes, writes, the credentials checks) is not applicable to it.
    */

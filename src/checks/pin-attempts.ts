@@ -157,7 +157,8 @@ function wrongPins(ctx: CheckContext): { first: PinToTry; sameLength: PinToTry[]
 async function attemptPin(ctx: CheckContext, kind: 'malformed' | 'right' | PinToTry, byOtherUser = false): Promise<ApiResponse> {
   const device = ctx.data('lockableDeviceId');
   const pin = kind === 'malformed' ? MALFORMED_PIN : kind === 'right' ? ctx.data('lockableDevicePin') : kind.pin;
-  const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin }, ...(byOtherUser ? { token: 'otherUser' as const } : {}) });
+  const other = byOtherUser ? ctx.tokenIfGiven('otherUser') : undefined;
+  const res = await ctx.call(route(ctx, ASSOCIATE_PIN), { ids: { deviceId: device, pin }, ...(other ? { authorization: `Bearer ${other}` } : {}) });
   const attempt: PinAttempt = { kind: typeof kind === 'string' ? kind : kind.kind, status: res.status, ...(byOtherUser ? { byOtherUser } : {}) };
   writeRunState(ctx.run, PIN_ATTEMPTS, [...pinAttempts(ctx), attempt]);
   return res;
@@ -243,7 +244,7 @@ export async function devicePinLockout(ctx: CheckContext): Promise<void> {
   // the last of them by the second user where there is one.
   const spent = pinAttempts(ctx).filter((a) => a.kind === 'wrong').length;
   const pins = wrongPins(ctx).sameLength.slice(spent, spent + Math.max(0, 3 - before.certain));
-  const twoUsers = Boolean(ctx.run.tokens.otherUser);
+  const twoUsers = Boolean(ctx.tokenIfGiven('otherUser'));
   if (!twoUsers) ctx.warn('tokens.otherUser is not available: every wrong pin was sent by the primary user (a lock counted per user would not show)');
   const answers = await Promise.all(pins.map((p, i) => attemptPin(ctx, p, twoUsers && i === pins.length - 1)));
   const accepted = answers.findIndex((res) => statusMatches(res.status, '2xx'));

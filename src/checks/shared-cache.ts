@@ -60,20 +60,20 @@ export async function coreNoSharedCache(ctx: CheckContext): Promise<void> {
     }),
     () => ({
       who: 'with a token without scopes',
-      options: { token: usable(ctx, 'noScopes') },
+      options: usable(ctx, 'noScopes'),
       judge: (res) => expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' }),
     }),
   ];
   if (route.pathParams.includes('userId')) {
     followers.push(() => ({
       who: "with the second user's token",
-      options: { token: usable(ctx, 'otherUser') },
+      options: usable(ctx, 'otherUser'),
       judge: (res) => expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', tip: 'any' }),
     }));
   } else if (route.route === ME || route.route === ME_CARS) {
     followers.push(() => ({
       who: "with the second user's token",
-      options: { token: usable(ctx, 'otherUser') },
+      options: usable(ctx, 'otherUser'),
       judge: (res, first) => theirOwn(route, res, first, '2xx'),
     }));
   }
@@ -97,7 +97,7 @@ export async function noSharedCache(ctx: CheckContext): Promise<void> {
     }),
     () => ({
       who: `with a token without ${scope}`,
-      options: { token: usable(ctx, `withoutScope.${scope}` as TokenKey) },
+      options: usable(ctx, `withoutScope.${scope}` as TokenKey),
       judge: (res) =>
         expectError(res, { status: 403, type: 'AUTHORIZATION_ERROR', message: 'Token does not have the required scope', tip: 'names-scope', scope }),
     }),
@@ -105,21 +105,25 @@ export async function noSharedCache(ctx: CheckContext): Promise<void> {
   if (route.pathParams.length) {
     const forbidden = ctx.catalogue.pathParams[resourceParam(route)]?.forbidden;
     const expected: ErrorExpectation = { status: 403, type: 'AUTHORIZATION_ERROR', ...(forbidden ? { message: forbidden } : {}) };
-    followers.push(() => ({ who: "with the second user's token", options: { token: usable(ctx, 'otherUser') }, judge: (res) => expectError(res, expected) }));
+    followers.push(() => ({ who: "with the second user's token", options: usable(ctx, 'otherUser'), judge: (res) => expectError(res, expected) }));
   } else if (route.route === ME || route.route === ME_CARS) {
     followers.push(() => ({
       who: "with the second user's token",
-      options: { token: usable(ctx, 'otherUser') },
+      options: usable(ctx, 'otherUser'),
       judge: (res, first) => theirOwn(route, res, first, route.success.status, ctx.run.data.otherUserId),
     }));
   }
   await readThenFollow(ctx, route, followers);
 }
 
-/** A token the run holds, or NotRun naming it (the follower is then not sent). */
-function usable(ctx: CheckContext, key: TokenKey): TokenKey {
-  ctx.token(key);
-  return key;
+/**
+ * The Authorization of a token the run holds, or NotRun naming it (that follower is then not sent, said
+ * in a warning: the others still judge the cache).
+ */
+function usable(ctx: CheckContext, key: TokenKey): { authorization: string } {
+  const token = ctx.tokenIfGiven(key);
+  if (!token) throw new NotRun(ctx.run.tokenNotes[key] ?? `tokens.${key} is not available`, `tokens.${key}`);
+  return { authorization: `Bearer ${token}` };
 }
 
 /**
