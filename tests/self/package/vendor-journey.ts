@@ -140,10 +140,19 @@ if (res.status !== 204) { console.error('the revocation failed: ' + res.status);
     edit((t) => {
       t.tokenCommands = { revoked: 'NODE_EXTRA_CA_CERTS=./company-ca.pem node ./revoke.mjs' };
     });
+    // A vendor runs once well before certifying; here the certification follows at once. The kept token's
+    // minute of margin for a server's clock (kept-expired.ts) is spent as if that time had passed: its
+    // recorded expiry moved back 55 s, so that it is taken 5 s after it ran out on this machine's clock.
+    for (const f of fs.readdirSync(kept)) {
+      const file = path.join(kept, f);
+      const note = JSON.parse(fs.readFileSync(file, 'utf8')) as { tokens: Array<{ expiresAtMs: number }> };
+      for (const t of note.tokens) t.expiresAtMs -= 55_000;
+      fs.writeFileSync(file, JSON.stringify(note), { mode: 0o600 });
+    }
     const deadline = Date.now() + 180_000;
     let ready = npx(dir, ['init']);
     while (!ready.stdout.includes('nothing the target file shows keeps a requirement from running') && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 5_000));
+      await new Promise((r) => setTimeout(r, 2_000));
       ready = npx(dir, ['init']);
     }
     expect(ready.stdout, 'the kept token expired: init says nothing is missing').toContain(
