@@ -75,7 +75,7 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     faults,
     variants,
     now: () => clock().getTime(),
-    store: new Store(clock().getTime(), seedOptions(variants)),
+    store: new Store(() => clock().getTime(), seedOptions(variants)),
     // variant short-lived-tokens: access tokens expire within a run.
     tokens: new TokenStore(variants.has('short-lived-tokens') ? SHORT_ACCESS_TOKEN_LIFETIME_S : undefined),
   };

@@ -1,5 +1,8 @@
 // The server's state: the immutable seed (users, trip histories) plus the writable part (cars,
-// device links, pin failures, created cars). reset() goes back to the seed as it was at startup.
+// device links, pin failures, created cars). reset() goes back to the seed, drawn again up to the
+// present when the clock has moved on since it was drawn: a real service's data keeps arriving, so its
+// latest positions and trips are always minutes old, and a behaviour seen only in the last minutes of
+// data (a default end set back ten minutes) must show on a server that has been up for an hour.
 
 import { Seed, SEED_IDS, seedFor, SeedOptions } from './seed';
 import { Car, CarHistory, Device, Trip, User } from './types';
@@ -34,8 +37,13 @@ export interface CachedAnswer {
   contentType: string;
 }
 
+/** A seed older than this at a reset is drawn again up to the present (the ids stay the same). */
+const SEED_MAX_AGE_MS = 60_000;
+
 export class Store {
-  readonly seed: Seed;
+  private current: Seed;
+  private readonly now: () => number;
+  private readonly options: SeedOptions;
   /** The response cache of the faults of family `caches` (http/response-cache.ts); empty on the correct server. */
   readonly responseCache = new Map<string, CachedAnswer>();
   private cars = new Map<number, Car>();
@@ -44,13 +52,23 @@ export class Store {
   private auditLog: AuditEntry[] = [];
   private nextCarId: number = SEED_IDS.firstCreatedCarId;
 
-  constructor(nowMs: number, options: SeedOptions = {}) {
-    this.seed = seedFor(nowMs, options);
+  /** `now` is the server's clock: a number is a clock that stands still at it. */
+  constructor(now: number | (() => number), options: SeedOptions = {}) {
+    this.now = typeof now === 'number' ? () => now : now;
+    this.options = options;
+    this.current = seedFor(this.now(), options);
     this.reset();
   }
 
-  /** Forgets every write: cars and devices are copied again from the seed. */
+  /** The seeded data (users, cars, devices, histories), as of the last reset. */
+  get seed(): Seed {
+    return this.current;
+  }
+
+  /** Forgets every write: cars and devices are copied again from the seed, drawn again when it has aged. */
   reset(): void {
+    const now = this.now();
+    if (now - this.current.generatedAt > SEED_MAX_AGE_MS) this.current = seedFor(now, this.options);
     this.cars = new Map(this.seed.cars.map((c) => [c.id, { ...c }]));
     this.devices = new Map(this.seed.devices.map((d) => [d.id, { ...d }]));
     this.pinFailures.clear();

@@ -3,6 +3,7 @@
 
 import { expect, test } from '@playwright/test';
 import { generateSeed } from '../../../reference-server/data/seed';
+import { Store } from '../../../reference-server/data/store';
 import { DAY, Harness, haversine, iso, RFC3339, SEED_IDS, STRICT_DATE } from './helpers';
 
 const { aliceRichCar: RICH, aliceSecondCar: SECOND, aliceBareCar: BARE, bobCar: BOB_CAR, bobBareCar: BOB_BARE, alice: ALICE, bob: BOB } = SEED_IDS;
@@ -11,6 +12,20 @@ const monthStart = (ms: number) => {
   const d = new Date(ms);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
 };
+
+test('a reset draws an aged seed again up to the present: a server up for an hour has data minutes old, under the same ids', () => {
+  let now = Date.parse('2026-05-09T08:07:06.543Z');
+  const store = new Store(() => now);
+  const latest = () => Math.max(...store.history(RICH).locations.map((l) => l.date));
+  const first = latest();
+  expect(now - first).toBeLessThan(5 * 60_000);
+  now += 3_600_000;
+  expect(latest()).toBe(first); // between resets the data stands still (a run reads one data set)
+  const ids = [...store.seed.trips.keys()];
+  store.reset();
+  expect(now - latest()).toBeLessThan(5 * 60_000);
+  expect([...store.seed.trips.keys()]).toEqual(ids);
+});
 
 test.describe('seed determinism', () => {
   test('the same now gives the same data', () => {
