@@ -11,7 +11,7 @@ import type { AppContext, Mode, Switches } from './context';
 import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
 import { clientErrorHandler } from './http/client-error';
-import { closeIdleConnections } from './http/idle-close';
+import { closeIdleConnections, closeIdleSockets } from './http/idle-close';
 import { remember } from './http/response-cache';
 import { ApiError, fromFrameworkError, LegacyError, parametersError, sendApiError, sendLegacyError } from './http/errors';
 import { carsRoutes } from './routes/cars';
@@ -176,5 +176,7 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
   await app.register(controlRoutes(ctx), { prefix: '/_control' });
   // variant idle-connection-close: kept-alive connections closed after a short idle time, unannounced.
   if (variants.has('idle-connection-close')) closeIdleConnections(app.server);
+  // variant idle-sockets-closed: any connection with no request in progress closed after a short idle time, unannounced.
+  if (variants.has('idle-sockets-closed')) closeIdleSockets(app.server);
   return app;
 }

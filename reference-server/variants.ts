@@ -341,6 +341,12 @@ export const VARIANTS = [
     allowedBy: 'vehicle-data-service-v3.md § Limits ("time-outs: not shown"; RFC 9112 § 9.3: either side may close an idle connection at any time)',
   },
   {
+    name: 'idle-sockets-closed',
+    description:
+      "A connection with no request in progress for 300 ms, since it was accepted or since its last answer, is closed by a timer without announcing it (no Keep-Alive header), as a server's idle time-out does: a request written on it later gets no answer",
+    allowedBy: 'vehicle-data-service-v3.md § Limits ("time-outs: not shown"; RFC 9112 § 9.3: either side may close an idle connection at any time)',
+  },
+  {
     name: 'range-limit-31-days-23-hours',
     description: 'begin and end up to 31 days and 23 hours apart are accepted (the default: up to exactly 31 days); more is 416',
     allowedBy: 'v3-profile.md § Conflicts and decisions ("at most one month apart": a suite probes 28 days or less and 32 days or more)',

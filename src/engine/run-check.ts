@@ -14,6 +14,7 @@
 import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../transport/api';
 import { networkTransport } from '../transport/network';
 import { joinRun } from '../transport/breaker';
+import { rememberIdleCloses } from '../transport/connection-reuse';
 import { notApplicableReason, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
 import { CheckContext, type BrowserSession } from '../check-api/check-context';
 import { systemClock, type Clock } from '../transport/clock';
@@ -104,6 +105,8 @@ function prepare(p: PlannedCheck, inputs: CheckInputs): Prepared {
   const { target, run, catalogue } = inputs;
   // The routes the run's preparation got no answer from get no more requests (src/transport/breaker.ts).
   joinRun(run.stateDir, target.baseUrl, catalogue.routes, { silent: run.silentRoutes });
+  // The server's idle time as the preparation learnt it: connections kept under it from the first request.
+  rememberIdleCloses(run.idleCloses);
   const redactor = redactorFor(run);
   // The network, or during a replay (src/setup/replay.ts) this check's recorded answers and clock: the
   // check cannot tell. A certification records every answer whole and every reading of the clock.

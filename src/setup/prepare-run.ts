@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { NoAnswerError } from '../transport/api';
 import { joinRun, silentRoutes } from '../transport/breaker';
+import { learntIdleCloses } from '../transport/connection-reuse';
 import { preparing, stage } from '../transport/timeline';
 import { chooseBrowser, type BrowserChoice } from './browser';
 import { learnReach } from './browser-network';
@@ -159,6 +160,8 @@ async function prepareTheRest(prep: Preparation, options: PrepareOptions, distan
     };
     const silent = silentRoutes();
     if (Object.keys(silent).length) context.silentRoutes = silent;
+    const idleCloses = learntIdleCloses();
+    if (Object.keys(idleCloses).length) context.idleCloses = idleCloses;
     // Setup's own sign-in could not use the page: every browser check of the run then skips at once.
     if (minted.signInPageProblem) rememberSignInProblem(context, minted.signInPageProblem);
     return { context, timing };

@@ -59,6 +59,12 @@ export interface RunContext {
    */
   silentRoutes?: Record<string, string>;
   /**
+   * What the preparation learnt of the server's connections: per origin, the shortest idle time after
+   * which it closed one unannounced (src/transport/connection-reuse.ts). Each worker keeps its
+   * connections well under it from its first request.
+   */
+  idleCloses?: Record<string, number>;
+  /**
    * The applications (client ids) whose token endpoint refused their HTTP Basic credentials in RFC 6749's
    * form and took them raw (basic-form.ts): every request of the run sends them raw (oauth.ts setRawBasicClients).
    */

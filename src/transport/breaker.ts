@@ -56,8 +56,8 @@ interface RunBreaker {
   id: string;
   /** Routes that gave an answer in this run. */
   answeredOnce: Set<string>;
-  /** Routes whose request, sent again alone, still got no answer in time: their time-outs are the server's. */
-  slowAlone: Set<string>;
+  /** Routes whose request, sent again alone, still got no answer (in time, or before its connection closed): their failures are the server's. */
+  unansweredAlone: Set<string>;
   /** PREPARATION_SILENT_REQUESTS silent requests in a row open a route (the run's preparation); else MAX_SILENT_REQUESTS no answers in a row. */
   openOnSilence: boolean;
   /** The API's path prefix (/v3): a template matches only below it. */
@@ -69,7 +69,7 @@ interface RunBreaker {
 let current: RunBreaker = {
   id: '',
   answeredOnce: new Set(),
-  slowAlone: new Set(),
+  unansweredAlone: new Set(),
   openOnSilence: false,
   basePath: '',
   templates: [],
@@ -92,7 +92,7 @@ export function joinRun(id: string, baseUrl: string, templates: readonly RouteTe
   current = {
     id,
     answeredOnce: new Set(),
-    slowAlone: new Set(),
+    unansweredAlone: new Set(),
     openOnSilence: options.preparing === true,
     basePath: new URL(baseUrl).pathname.replace(/\/$/, ''),
     templates: byLiteralsFirst.map((t) => ({ method: t.method, route: t.route, pattern: templatePattern(t.path) })),
@@ -132,23 +132,24 @@ export function refusal(key: string): string | undefined {
 export function answered(key: string): void {
   current.routes.delete(key);
   current.answeredOnce.add(key);
-  // It answers again: a later time-out may be the run's load again, worth a turn alone.
-  current.slowAlone.delete(key);
+  // It answers again: a later failure may be the run's load again, worth a turn alone.
+  current.unansweredAlone.delete(key);
 }
 
 /**
- * Whether a request that timed out while others were in flight is sent again alone before its
- * time-out counts (api.ts): when the answer had begun (a large answer read slowly), or the route has
- * answered in this run (a silent route that never did is the server's, as before), and the route's
- * request was not already seen late alone.
+ * Whether a request that timed out, or whose fresh connection was closed before any byte of answer,
+ * while others were in flight is sent again alone before it counts (network.ts): after a close (a
+ * request written late on a busy machine; a second close costs no time-out), when the answer had begun
+ * (a large answer read slowly), or when the route has answered in this run (a silent route that never
+ * did is the server's, as before); and the route's request was not already unanswered alone.
  */
-export function worthSendingAlone(key: string, began: boolean): boolean {
-  return !current.slowAlone.has(key) && (began || current.answeredOnce.has(key));
+export function worthSendingAlone(key: string, evidence: { began: boolean; closed: boolean }): boolean {
+  return !current.unansweredAlone.has(key) && (evidence.closed || evidence.began || current.answeredOnce.has(key));
 }
 
-/** Sent alone, the route's request still got no answer in time: its later time-outs are the server's, until it answers again. */
-export function lateAlone(key: string): void {
-  current.slowAlone.add(key);
+/** Sent alone, the route's request still got no answer: its later failures of the kind are the server's, until it answers again. */
+export function failedAlone(key: string): void {
+  current.unansweredAlone.add(key);
 }
 
 /**

@@ -38,9 +38,15 @@ export interface Exchange {
   curl?: string;
   /** 429 answers waited out before this answer (src/transport/http-policy.ts). */
   throttled?: number;
-  /** Times it was sent again on a fresh connection: a reused one closed before any byte of answer (connection-reuse.ts). */
+  /**
+   * Times it was sent again on a fresh connection: its connection closed before any byte of answer (a
+   * reused one; or, others in flight, a fresh one: then alone) (connection-reuse.ts, network.ts).
+   */
   reconnected?: number;
-  /** Timed out while other requests were in flight, it was sent again alone (request-slots.ts sendAlone): this answer, or no-answer, is that one's. */
+  /**
+   * Timed out, or its fresh connection closed unanswered, while other requests were in flight: it was
+   * sent again alone (request-slots.ts sendAlone): this answer, or no-answer, is that one's.
+   */
   sentAlone?: boolean;
   /** Refused as expired, the suite's token was renewed and the request sent again with it (token-keeper.ts). */
   tokenRenewed?: boolean;

@@ -10,9 +10,9 @@
 //               a worker's share when several share it (limitRequestsTo), or its own few slots and
 //               those the runner lends it (request-slots.ts); a request waits for a slot before it is
 //               sent, and its time-out starts once it has one
-// and, whatever the target file says, the connections a request may go on (api.ts): kept alive and
-// reused (no longer than the server was seen keeping an idle one: connection-reuse.ts), or a fresh
-// one of its own (a POST; a request sent again after a reused connection closed unanswered).
+// and, whatever the target file says, the connections a request may go on (network.ts): kept alive
+// and reused (well under the time the server was seen keeping an idle one: connection-reuse.ts), or a
+// fresh one of its own (a request sent again after its connection closed unanswered).
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, setGlobalDispatcher } from 'undici';
@@ -154,29 +154,33 @@ export function freshConnections(): Dispatcher {
   return fresh;
 }
 
-/** Below the idle time the server was seen closing at, by this much: its limit may be a little lower. */
-const IDLE_MARGIN = 0.75;
+/**
+ * Below the idle time the server was seen closing at, by this much. Well below: that time is the
+ * client's measure, from the moment it read the last answer, and a busy client reads answers late and
+ * writes its next request late, so the server has seen the connection idle longer than the client
+ * counts; and undici's own timer that retires the connection fires late on a busy client too.
+ */
+const IDLE_MARGIN = 0.5;
 
 /**
  * The kept-alive connections of the requests (POSTs too: one that meets a connection the server closed
- * while idle is sent again once, as any other, api.ts). Once the server was seen closing a connection
- * idle for some time without announcing it, connections idle for most of that time are no longer
- * reused (undici's keepAliveTimeout, rebuilt lower as shorter closes are seen): the next request opens
- * a connection instead of meeting a closed one, as a client that has learnt the server's habit would.
+ * while idle is sent again, as any other, network.ts). Once the server was seen closing a connection
+ * idle for some time without announcing it, connections idle for half that time are no longer reused
+ * (undici's keepAliveTimeout, rebuilt lower as shorter closes are seen): the next request opens a
+ * connection instead of meeting a closed one, as a client that has learnt the server's habit would.
  */
 export function keptAliveConnections(): Dispatcher {
   const { changes, shortest } = idleClosesSeen();
   if (!pooled || pooled.changes !== changes) {
-    const old = pooled?.dispatcher;
     // Each server's connections by its own habit; through a proxy (one connection pool for all), the shortest.
+    // The one it replaces is not closed: a request given it a moment ago may not have reached it yet
+    // (closed, it would refuse it: a failure of the run's own making); its connections end as idle ones do.
     pooled = {
       changes,
       dispatcher: connectVia.proxied
         ? dispatcher(keepAlive(shortest))
         : dispatcher({ factory: (origin, options) => new Pool(origin, { ...options, ...keepAlive(idleCloseSeenMs(String(origin))) }) }),
     };
-    // Its requests in flight finish first.
-    old?.close().catch(() => undefined);
   }
   return pooled.dispatcher;
 }

@@ -1,18 +1,23 @@
 // The network transport: how a request leaves and its answer comes back in a run.
 // Connections: every request goes on a kept-alive connection (a new one costs a distant server a round
-// trip, two or three over TLS: npm run bench's network-300). A request that meets a kept-alive
-// connection the server closed while it sat idle gets no byte of answer: a server closing an idle
-// connection does not read what arrives on it, so the request, a POST as any other, is sent again once
-// on a fresh connection (connection-reuse.ts), and counted; nothing the server answered, even in part,
-// is ever sent again. Only a failure on a fresh connection is the server's. A request that timed out
-// while others were in flight is sent once more alone before its time-out counts (the suite's own load
-// may have made it late: request-slots.ts), and the requests in flight follow the answers' pace. A route
-// that gave no answer gets no more requests this run (breaker.ts). Each request holds one of the
-// process's request slots until its answer is read, 429s waited out included (http-policy.ts).
+// trip, two or three over TLS: npm run bench's network-300). A server may close a connection it holds
+// idle, kept alive or fresh, without saying when, and does not read what arrives on it then: a request
+// that meets such a close before any byte of answer says nothing about the server. On a reused
+// connection it is sent again at once on a fresh one, a POST as any other (connection-reuse.ts), and
+// counted. A fresh connection is the server's to close too when the client writes on it late (a busy
+// machine: its connect read late, the request written after the server's idle time): a request closed
+// unanswered on a fresh connection while others of the run were in flight is sent again alone, nothing
+// else of the run in flight, where the client writes as soon as it connects, up to three times, each on
+// a fresh connection; closed unanswered each time, it is the server's. Nothing the server answered, even
+// in part, is ever sent again. A request that timed out while others were in flight is sent once more alone before its
+// time-out counts (the suite's own load may have made it late: request-slots.ts), and the requests in
+// flight follow the answers' pace. A route that gave no answer gets no more requests this run
+// (breaker.ts). Each request holds one of the process's request slots until its answer is read, 429s
+// waited out included (http-policy.ts).
 import fs from 'node:fs';
 import { runOptions } from '../options/options';
-import { answered, lateAlone, refusal, unanswered, worthSendingAlone } from './breaker';
-import { closedBeforeAnswerOnReusedConnection } from './connection-reuse';
+import { answered, failedAlone, refusal, unanswered, worthSendingAlone } from './breaker';
+import { closedBeforeAnswer } from './connection-reuse';
 import { NoAnswerError, RateLimitedError, type Exchange, type OutgoingRequest, type RawAnswer, type Transport } from './exchange';
 import { freshConnections, httpPolicy, keptAliveConnections, retryAfterMs, throttle } from './http-policy';
 import { answeredLate, answeredOnTime, requestsInFlight, requestSlot, sendAlone } from './request-slots';
@@ -53,7 +58,9 @@ export const networkTransport: Transport = {
       if (held) release();
       held = false;
     };
-    const attempt = (): Promise<RawAnswer> => sendOnce({ method, url, headers, body, maxBytes, timeoutMs }, exchange);
+    const attempt = (fresh = false): Promise<RawAnswer> => sendOnce({ method, url, headers, body, maxBytes, timeoutMs }, exchange, fresh);
+    /** Why it was sent again alone, if it was. */
+    let aloneAfter: keyof typeof ALONE_REASON | undefined;
     try {
       const crowdedAtStart = requestsInFlight() > 1;
       let answer: RawAnswer;
@@ -61,23 +68,40 @@ export const networkTransport: Transport = {
         answer = await attempt();
       } catch (err) {
         // A time-out while other requests were in flight may be the suite's own load (their answers
-        // read on the same busy cores): the request is sent once more alone before it counts (breaker.ts
-        // worthSendingAlone: not a route that never answered, nor one already late alone).
+        // read on the same busy cores), and so may a fresh connection the server closed before the
+        // request came (written late on those cores): the request is sent once more alone before it
+        // counts (breaker.ts worthSendingAlone: not a route that never answered, nor one already
+        // unanswered alone), after a close on a fresh connection of its own.
         const late = err instanceof Unanswered && err.timedOut;
+        const dropped = err instanceof Unanswered && err.closedUnanswered;
         if (late) answeredLate();
-        if (!late || !(crowdedAtStart || requestsInFlight() > 1) || !worthSendingAlone(aloneKey(breakerKey, hostile), err.began)) throw err;
+        const evidence = { began: late && err.began, closed: dropped };
+        if (!(late || dropped) || !(crowdedAtStart || requestsInFlight() > 1) || !worthSendingAlone(aloneKey(breakerKey, hostile), evidence)) throw err;
         free();
         onHeld?.(true);
         try {
-          answer = await sendAlone(() => {
+          answer = await sendAlone(async () => {
             onHeld?.(false);
-            // Another request of the route, alone before it, may have shown its time-outs to be the server's.
-            if (!worthSendingAlone(aloneKey(breakerKey, hostile), err.began)) throw err;
+            // Another request of the route, alone before it, may have shown its failures to be the server's.
+            if (!worthSendingAlone(aloneKey(breakerKey, hostile), evidence)) throw err;
             exchange.sentAlone = true;
-            return attempt();
+            aloneAfter = late ? 'timeout' : 'closed';
+            if (!dropped) return attempt();
+            // After a close, on fresh connections, a few times a moment apart: a machine busy with other
+            // jobs may still keep the server from reading a request written at once (its idle timer
+            // first), now and then; a server that drops the request drops it every time.
+            for (let tries = 1; ; tries++) {
+              exchange.reconnected = (exchange.reconnected ?? 0) + 1;
+              try {
+                return await attempt(true);
+              } catch (again) {
+                if (!(again instanceof Unanswered && again.closedUnanswered) || tries >= ALONE_TRIES_AFTER_CLOSE) throw again;
+              }
+              await new Promise((resolve) => setTimeout(resolve, ALONE_PAUSE_MS));
+            }
           });
         } catch (again) {
-          if (again !== err && again instanceof Unanswered && again.timedOut) lateAlone(aloneKey(breakerKey, hostile));
+          if (again !== err && again instanceof Unanswered && (again.timedOut || again.closedUnanswered)) failedAlone(aloneKey(breakerKey, hostile));
           throw again;
         }
       }
@@ -87,7 +111,7 @@ export const networkTransport: Transport = {
       return answer;
     } catch (err) {
       if (!(err instanceof Unanswered)) throw err;
-      const reason = err.reason + (exchange.sentAlone ? ' (sent again alone, nothing else of the run in flight, after a first time-out)' : '');
+      const reason = err.reason + (aloneAfter ? ALONE_REASON[aloneAfter] : '');
       exchange.error = reason;
       exchange.errorKind = err.timedOut ? 'timeout' : 'network';
       if (!hostile) unanswered(breakerKey, err.timedOut ? (err.began ? 'slow' : 'silent') : 'network', reason);
@@ -99,12 +123,27 @@ export const networkTransport: Transport = {
   },
 };
 
-/** A request got no complete answer (thrown by sendOnce): why, and whether its answer had begun. */
+/** Times a request closed unanswered is sent alone, each on a fresh connection, before the close is the server's. */
+const ALONE_TRIES_AFTER_CLOSE = 3;
+/** The moment between two of them. */
+const ALONE_PAUSE_MS = 250;
+
+/** What a request's failure says when it was sent again alone, after what. */
+const ALONE_REASON = {
+  timeout: ' (sent again alone, nothing else of the run in flight, after a first time-out)',
+  closed: ` (sent again alone ${ALONE_TRIES_AFTER_CLOSE} times, each on a fresh connection, nothing else of the run in flight, after its connection closed unanswered)`,
+} as const;
+
+/**
+ * A request got no complete answer (thrown by sendOnce): why, whether its answer had begun, and whether
+ * its connection was closed before any byte of answer came.
+ */
 class Unanswered extends Error {
   constructor(
     readonly reason: string,
     readonly timedOut: boolean,
     readonly began: boolean,
+    readonly closedUnanswered = false,
   ) {
     super(reason);
   }
@@ -114,13 +153,15 @@ class Unanswered extends Error {
 const aloneKey = (breakerKey: string, hostile?: boolean) => (hostile ? `hostile ${breakerKey}` : breakerKey);
 
 /**
- * One sending of a request and the reading of its answer: its time limit, a connection the server
- * closed while idle (sent again once on a fresh one), 429s waited out. Throws Unanswered (or
- * RateLimitedError) having set the exchange's duration.
+ * One sending of a request and the reading of its answer: its time limit, a reused connection the
+ * server closed before answering (sent again once on a fresh one), 429s waited out. `fresh`: on a
+ * connection of its own from the start. Throws Unanswered (or RateLimitedError) having set the
+ * exchange's duration.
  */
 async function sendOnce(
   { method, url, headers, body, maxBytes, timeoutMs }: Pick<OutgoingRequest, 'method' | 'url' | 'headers' | 'body' | 'maxBytes' | 'timeoutMs'>,
   exchange: Exchange,
+  fresh: boolean,
 ): Promise<RawAnswer> {
   await throttle();
   let started = performance.now();
@@ -130,18 +171,28 @@ async function sendOnce(
   let sentAgain = false;
   /** The last attempt's answer began (its status line came): a time-out after it is a slow answer, not a silent route. */
   let began = false;
+  /** The last attempt's connection was closed before any byte of its answer. */
+  let closed = false;
   const send = async (): Promise<Response> => {
     const init = { method, headers, body, redirect: 'manual' as const, signal: controller.signal };
     sentAgain = false;
     began = false;
+    closed = false;
+    const onFresh = () => fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
     try {
-      return await fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit);
+      return await (fresh ? onFresh() : fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit));
     } catch (err) {
-      if (controller.signal.aborted || !closedBeforeAnswerOnReusedConnection(err)) throw err;
+      closed = !controller.signal.aborted && closedBeforeAnswer(err) !== undefined;
+      if (!closed || !closedBeforeAnswer(err)?.reused) throw err;
       exchange.reconnected = (exchange.reconnected ?? 0) + 1;
       sentAgain = true;
       started = performance.now();
-      return fetch(url, { ...init, dispatcher: freshConnections() } as RequestInit);
+      try {
+        return await onFresh();
+      } catch (again) {
+        closed = !controller.signal.aborted && closedBeforeAnswer(again) !== undefined;
+        throw again;
+      }
     }
   };
   try {
@@ -174,7 +225,8 @@ async function sendOnce(
     const reason =
       (timedOut ? `no complete answer within ${timeoutMs} ms (requestTimeoutMs)` : describeNetworkError(err)) +
       (sentAgain ? ' (on a fresh connection, sent again after the kept-alive one closed unanswered)' : '');
-    throw new Unanswered(reason, timedOut, began);
+    // Closed unanswered: no byte of an answer came (never once the status line came, whatever broke after).
+    throw new Unanswered(reason, timedOut, began, closed && !began && !timedOut);
   } finally {
     clearTimeout(timer);
   }

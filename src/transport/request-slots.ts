@@ -99,6 +99,9 @@ export async function requestSlot(inLane = false): Promise<() => void> {
         next('own');
       }
     }
+    // A slot given back while the window kept the requests waiting (lent slots above a halved window)
+    // may be the one that lets them in: nothing else would wake them once every slot is back.
+    if (waiting.length) wake();
     if (inFlight + lentInUse === 0) onIdle?.();
   };
 }

@@ -1,18 +1,23 @@
 // The HTTP client's connections (src/transport/network.ts, connection-reuse.ts): a GET that meets a kept-alive
 // connection the server closed while idle (no byte of answer) is sent again once on a fresh
 // connection and counted, a POST as a GET (a server closing an idle connection does not read what
-// arrives on it); a failure on a fresh connection, or once some of the answer came, is the server's
-// (no answer, no retry).
-// Once a server was seen closing idle connections, the client no longer reuses one idle that long.
+// arrives on it); a fresh connection closed unanswered while other requests were in flight (written
+// late on a busy machine) is sent again alone, on a fresh connection; a failure on a fresh connection
+// alone, or once some of the answer came, is the server's (no answer, no retry).
+// Once a server was seen closing idle connections, by a request that met the close or by the close
+// arriving while the connection sat idle, the client no longer reuses one idle that long.
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { ApiClient, NoAnswerError } from '../../../src/transport/api';
+import { joinRun } from '../../../src/transport/breaker';
+import { idleCloseSeenMs, learntIdleCloses, rememberIdleCloses } from '../../../src/transport/connection-reuse';
 import { Redactor } from '../../../src/util/redact';
-import { closeIdleConnections, IDLE_MS } from '../../../reference-server/http/idle-close';
+import { closeIdleConnections, closeIdleSockets, IDLE_MS, IDLE_SOCKET_MS } from '../../../reference-server/http/idle-close';
 import { listenOnLoopback } from '../support/loopback-server';
 
 interface Seen {
   method: string;
+  url: string;
   port: number;
   connection?: string;
 }
@@ -21,14 +26,16 @@ interface Seen {
 async function start(handle?: (req: http.IncomingMessage, res: http.ServerResponse, seen: Seen[]) => boolean) {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
-    seen.push({ method: req.method ?? '', port: req.socket.remotePort ?? 0, connection: req.headers.connection });
+    seen.push({ method: req.method ?? '', url: req.url ?? '', port: req.socket.remotePort ?? 0, connection: req.headers.connection });
     req.resume();
     if (handle?.(req, res, seen)) return;
     res.writeHead(200, { 'content-type': 'application/json' }).end('"ok"');
   });
   server.keepAliveTimeout = 60_000;
   const { origin, close } = await listenOnLoopback(server);
-  return { server, seen, api: new ApiClient(`${origin}/v3`, 3000, new Redactor([])), close };
+  // A breaker of its own: what a route did in another test's run is not this one's.
+  joinRun(`api-connections ${origin}`, `${origin}/v3`, []);
+  return { server, seen, origin, api: new ApiClient(`${origin}/v3`, 3000, new Redactor([])), close };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -152,5 +159,83 @@ test('no retry on a fresh connection, nor once part of the answer came', async (
     expect(cut.seen).toHaveLength(2);
   } finally {
     await cut.close();
+  }
+});
+
+/** Answers /slow after 300 ms: a request in flight beside another. */
+function slowly(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (req.url !== '/v3/slow') return false;
+  setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('"slow"'), 300);
+  return true;
+}
+
+test('a fresh connection closed unanswered while others were in flight: sent again alone, on a fresh connection, and answered', async () => {
+  // The first /drop is closed unread, as a server closes a fresh connection the client wrote on late.
+  let dropped = 0;
+  const s = await start((req, res) => {
+    if (slowly(req, res)) return true;
+    if (req.url !== '/v3/drop' || dropped++ > 0) return false;
+    req.socket.destroy();
+    return true;
+  });
+  try {
+    const [slow, dropped] = await Promise.all([s.api.get('/slow'), s.api.get('/drop')]);
+    expect([slow.status, dropped.status]).toEqual([200, 200]);
+    expect(dropped.exchange.reconnected).toBe(1);
+    expect(dropped.exchange.sentAlone).toBe(true);
+    // Sent twice, the second on a connection of its own (undici's "connection: close"), once /slow had its answer.
+    const drops = s.seen.filter((r) => r.url === '/v3/drop');
+    expect(drops).toHaveLength(2);
+    expect(drops[1].connection).toBe('close');
+    expect(s.seen.indexOf(drops[1])).toBe(2);
+  } finally {
+    await s.close();
+  }
+});
+
+test("a fresh connection closed unanswered alone too, three times, is the server's; the route's next close is not sent again alone", async () => {
+  const s = await start((req, res) => {
+    if (slowly(req, res)) return true;
+    if (req.url !== '/v3/drop') return false;
+    req.socket.destroy();
+    return true;
+  });
+  try {
+    const [, failure] = await Promise.all([s.api.get('/slow'), s.api.get('/drop').catch((err: unknown) => err)]);
+    expect(failure).toBeInstanceOf(NoAnswerError);
+    expect((failure as NoAnswerError).message).toMatch(
+      /closed the connection before answering \(sent again alone 3 times, each on a fresh connection, nothing else of the run in flight, after its connection closed unanswered\)/,
+    );
+    expect(s.seen.filter((r) => r.url === '/v3/drop')).toHaveLength(4);
+    // Its route dropped a request alone: a later one closed beside others is the server's at once.
+    const [, next] = await Promise.all([s.api.get('/slow'), s.api.get('/drop').catch((err: unknown) => err)]);
+    expect(next).toBeInstanceOf(NoAnswerError);
+    expect((next as NoAnswerError).exchange.sentAlone).toBeUndefined();
+    expect(s.seen.filter((r) => r.url === '/v3/drop')).toHaveLength(5);
+  } finally {
+    await s.close();
+  }
+});
+
+test("the server's idle time is learnt from its close of an idle connection, before any request meets one", async () => {
+  const s = await start();
+  closeIdleSockets(s.server);
+  try {
+    expect((await s.api.get('/a')).status).toBe(200);
+    // The server closes the connection after IDLE_SOCKET_MS of idleness; the client sees it close while idle.
+    await expect.poll(() => idleCloseSeenMs(s.origin), { timeout: 5000 }).toBeGreaterThan(IDLE_SOCKET_MS / 2);
+    expect(learntIdleCloses()[s.origin]).toBe(idleCloseSeenMs(s.origin));
+    // Well within it, the next request goes on a connection and is answered, nothing sent again.
+    const next = await s.api.get('/a');
+    expect(next.status).toBe(200);
+    expect(next.exchange.reconnected).toBeUndefined();
+    // What another process of the run learnt (the preparation's, through the run context) is taken when shorter.
+    const learnt = idleCloseSeenMs(s.origin)!;
+    rememberIdleCloses({ [s.origin]: learnt + 100 });
+    expect(idleCloseSeenMs(s.origin)).toBe(learnt);
+    rememberIdleCloses({ [s.origin]: learnt / 2 });
+    expect(idleCloseSeenMs(s.origin)).toBe(learnt / 2);
+  } finally {
+    await s.close();
   }
 });

@@ -5,10 +5,13 @@
 // sandbox taking every variant, and alone each variant that leaves something unshowable. Every check
 // must pass and the gate exit 0; a check may be not run only where the server cannot show it
 // (scripts/power-plan.ts MAY_NOT_RUN). Each is a server of its own: a variant is fixed when it starts.
+// And one on a busy machine, as a shared CI runner is: a server closing the connections it holds idle
+// for 300 ms (idle-sockets-closed), with two loops keeping the cores busy beside npm test's own load.
 import { loadTarget } from '../../../src/setup/target';
 import { startReference, type ReferenceTarget } from '../../../scripts/reference-process';
 import { conformingServers, MAY_NOT_RUN, type ConformingServer } from '../../../scripts/power-plan';
 import { runInProcess, type InProcessRun } from '../../../src/engine/in-process';
+import { keepBusy } from '../support/busy-machine';
 import { COMMAND_CONFORMING } from './command-sample';
 import { expect, test } from './fixtures';
 import { falseAlarms, recordOutcome } from './outcome';
@@ -45,6 +48,32 @@ for (const server of servers) {
     }
   });
 }
+
+/**
+ * A busy client reads its answers and writes its requests late: a kept-alive connection it counts idle
+ * for less than the server's 300 ms has been idle longer for the server, and a fresh one it connected
+ * may be closed before it writes its request. Without the client's answer to it (connection-reuse.ts,
+ * network.ts: the idle time learnt and kept well under, a request closed unanswered on a fresh
+ * connection sent again alone), runs like this failed scores of checks ("the server closed the
+ * connection before answering") and left hundreds not run.
+ */
+const BUSY: ConformingServer = { label: 'idle-sockets-closed-busy', target: 'local', variant: 'idle-sockets-closed' };
+
+test(`conforming ${BUSY.label}: every check, two loops keeping the machine busy beside the run`, async ({ browserSession, browserChoice, catalogue }) => {
+  test.setTimeout(300_000);
+  const reference = await startReference({ target: 'local', variant: BUSY.variant });
+  const busy = keepBusy(2);
+  try {
+    const run = await runInProcess({ target: loadTarget(reference.targetFile), catalogue, browser: browserSession, browserChoice });
+    // Still spinning as the run ended: the machine was busy all along.
+    expect(busy.running()).toBe(2);
+    test.info().annotations.push({ type: 'requests sent again (reconnected)', description: String(run.certificate.run.reconnectedRequests ?? 0) });
+    judge(BUSY, [{ run }]);
+  } finally {
+    busy.stop();
+    await reference.stop();
+  }
+});
 
 function judge(server: ConformingServer, runs: Array<{ run: InProcessRun; mayNotRun?: string[] }>): void {
   const problems = runs.flatMap(({ run, mayNotRun }, i) => {

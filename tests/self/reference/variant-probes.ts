@@ -3,9 +3,9 @@
 // with the variant (must be true) and against the default server (must be false).
 
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { Mode } from '../../../reference-server/context';
-import { IDLE_MS } from '../../../reference-server/http/idle-close';
+import { IDLE_MS, IDLE_SOCKET_MS } from '../../../reference-server/http/idle-close';
 import type { VariantName } from '../../../reference-server/variants';
 import { DAY, firstError, Harness, iso, MONTH_START, NOW, passwordOf, Res, SEED_IDS, STRICT_DATE } from './helpers';
 
@@ -660,6 +660,34 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
         const fresh = await rawGet(port, undefined);
         return first.status === 401 && first.keepAlive === undefined && again.status === undefined && fresh.status === 401;
       } finally {
+        agent.destroy();
+      }
+    },
+  },
+  'idle-sockets-closed': {
+    // Over real connections: the answer announces no Keep-Alive time; a kept-alive connection left idle
+    // longer than the server's idle time is closed by the server (no request needed), and so is a
+    // fresh one nothing was written on; a request written on a fresh connection at once is answered.
+    check: async (h) => {
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = h.app.server.address() as AddressInfo;
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      // Closed by the server within a second of its idle time (a server that keeps it longer: false).
+      const closedByServer = (socket: net.Socket) =>
+        new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), IDLE_SOCKET_MS + 1000);
+          socket.once('end', () => (clearTimeout(timer), resolve(true))).once('error', () => (clearTimeout(timer), resolve(false)));
+        });
+      const silent = net.connect(port, '127.0.0.1');
+      try {
+        let kept: Promise<boolean> = Promise.resolve(false);
+        agent.once('free', (socket: net.Socket) => (kept = closedByServer(socket)));
+        const first = await rawGet(port, agent);
+        const [keptClosed, freshClosed] = await Promise.all([kept, closedByServer(silent)]);
+        const fresh = await rawGet(port, undefined);
+        return first.status === 401 && first.keepAlive === undefined && keptClosed && freshClosed && fresh.status === 401;
+      } finally {
+        silent.destroy();
         agent.destroy();
       }
     },

@@ -26,7 +26,7 @@ import {
   workersFor,
 } from '../../../src/setup/run-context';
 import { configureHttp, DEFAULT_MAX_CONCURRENCY } from '../../../src/transport/http-policy';
-import { borrowSlotsFrom, lendSlots, poolAddress, requestSlot, SlotPool } from '../../../src/transport/request-slots';
+import { answeredLate, borrowSlotsFrom, lendSlots, poolAddress, requestSlot, resetPace, SlotPool } from '../../../src/transport/request-slots';
 import { startReference, writeTargetFile } from '../../../scripts/reference-process';
 import { listenOnLoopback } from '../support/loopback-server';
 import { runCommand } from '../support/child-run';
@@ -227,6 +227,29 @@ test("through the socket: a worker's requests beyond its own slots wait for the 
     for (const r of [releases[1], release]) r();
     await expect.poll(() => pool.lent).toBe(1); // the other worker's slot
   } finally {
+    configureHttp({});
+    await close();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+});
+
+test('a request kept waiting while lent slots were above a halved window starts once they are given back', async () => {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-slots-'));
+  const { pool, close } = await lendSlots(poolAddress(stateDir), 2);
+  configureHttp({ maxConcurrency: 1 });
+  try {
+    borrowSlotsFrom(poolAddress(stateDir));
+    const releases = await Promise.all([requestSlot(), requestSlot(), requestSlot()]); // one own, two lent
+    expect(pool.lent).toBe(2);
+    answeredLate(); // late answers: the window halves to 2, below the 3 in flight
+    let started = false;
+    const fourth = requestSlot().then((release) => ((started = true), release));
+    for (const release of releases) release();
+    // Every slot is back and the window lets 2 in: the request waiting must not wait for ever.
+    await expect.poll(() => started, { timeout: 2000 }).toBe(true);
+    (await fourth)();
+  } finally {
+    resetPace();
     configureHttp({});
     await close();
     fs.rmSync(stateDir, { recursive: true, force: true });
