@@ -413,6 +413,12 @@ export const FAULTS = [
   { name: 'inclusive-inverted', family: 'query', description: 'inclusive on car trips behaves inverted (default acts as true)', breaks: 'P-QUERY-INCLUSIVE' },
   { name: 'initial-value-ignored', family: 'query', description: 'initialValue on car stats is ignored', breaks: 'P-QUERY-INITIAL-VALUE' },
   {
+    name: 'initial-value-parse-int',
+    family: 'query',
+    description: 'initialValue on car stats is read with parseInt: its fraction is dropped (initialValue=1234.75 adds 1234)',
+    breaks: 'P-QUERY-INITIAL-VALUE',
+  },
+  {
     name: 'unparseable-date-ignored',
     family: 'query',
     description: 'An unparseable begin/end falls back to the default instead of 400',
@@ -896,7 +902,55 @@ export const FAULTS = [
     name: 'car-create-body-members',
     family: 'car-creation',
     description:
-      "Car creation copies the body's other members of the car record onto the new car (deviceId, cardbId, creationDate, lastUpdateDate), setting only id and userId itself",
+      "Car creation copies the body's other members of the car record onto the new car (cardbId, creationDate, lastUpdateDate), setting id, userId and deviceId itself",
+    breaks: 'P-CREATE-BODY',
+  },
+  {
+    name: 'car-create-body-device',
+    family: 'car-creation',
+    description:
+      "Car creation writes a deviceId member of the body into the new car's device column: a car gets a device (another user's too) without the device routes or their restricted scope",
+    breaks: 'S-CAR-DEVICE-ID',
+  },
+  {
+    name: 'car-text-utf8mb3',
+    family: 'car-creation',
+    description:
+      "Car texts are stored in a utf8mb3 column behind a utf8mb4 connection: each character outside the Basic Multilingual Plane (an emoji, a CJK Extension B ideograph) is kept as '?'",
+    breaks: 'P-CREATE-BODY',
+  },
+  {
+    name: 'car-text-astral-stripped',
+    family: 'car-creation',
+    description:
+      'An emoji filter in front of a utf8mb3 column removes the characters outside the Basic Multilingual Plane from car texts before they are validated: a name of 64 of them is stored empty, one of 65 taken',
+    breaks: 'P-CREATE-BODY',
+  },
+  {
+    name: 'car-text-markup-escaped',
+    family: 'car-creation',
+    description: 'Car texts are HTML-escaped on the way in (htmlspecialchars on input): & < > " \' are stored and answered as &amp; &lt; &gt; &quot; &#039;',
+    breaks: 'P-CREATE-BODY',
+  },
+  {
+    name: 'car-text-length-utf16',
+    family: 'car-creation',
+    description:
+      "Car text lengths are counted in UTF-16 code units (JavaScript's and Java's String length): 64 characters outside the Basic Multilingual Plane are refused as 128, a make of 2 of them taken",
+    breaks: 'P-CREATE-BODY',
+  },
+  {
+    name: 'car-text-length-bytes',
+    family: 'car-creation',
+    description:
+      "Car text lengths are counted in UTF-8 bytes (Go's len, a byte-length column): 64 accented, CJK or emoji characters are refused, a make of one emoji taken",
+    breaks: 'P-CREATE-BODY',
+  },
+  {
+    name: 'car-text-controls-stripped',
+    family: 'car-creation',
+    description:
+      "Car texts pass a sanitizer that deletes control characters (C0 and DEL, as PHP's FILTER_FLAG_STRIP_LOW): a name with a tab or a NUL inside is stored without it",
     breaks: 'P-CREATE-BODY',
   },
 
@@ -1097,6 +1151,13 @@ export const FAULTS = [
     family: 'sign-in',
     description: "A scope list longer than 64 characters is not stored and the application's default scopes (all of them) are granted",
     breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'signin-any-users-password',
+    family: 'sign-in',
+    description:
+      "The sign-in checks the password against every user's, not the named user's (a lookup by password hash): the second user's password signs the primary user in",
+    breaks: 'S-AUTH-WEB-SIGN-IN',
   },
   {
     name: 'password-first-8-chars',

@@ -270,6 +270,25 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § Authentication (a token unable to access a given user: 403 AUTHORIZATION_ERROR); docs/REQUIREMENTS.md § Decisions of the suite (members the creation body does not take: refused or ignored)',
   },
   {
+    name: 'car-text-nfc',
+    description: 'Car texts are stored in Unicode normalization form NFC: a letter and its combining accent sent apart come back as the one precomposed letter',
+    allowedBy:
+      'v3-profile.md § Query parameters (car creation body: strings; how they are stored is not stated); docs/REQUIREMENTS.md § Decisions of the suite (D-TEXT-CHARACTERS: canonically equivalent text is the same text, Unicode conformance clause C6)',
+  },
+  {
+    name: 'car-text-trimmed',
+    description:
+      "White space at either end of a car text is trimmed before it is validated and stored, as Django REST framework's CharField and Laravel's TrimStrings do",
+    allowedBy:
+      'v3-profile.md § Query parameters (car creation body: strings; white space at their ends is not mentioned); docs/REQUIREMENTS.md § Decisions of the suite (D-TEXT-CHARACTERS: white space at either end is left open)',
+  },
+  {
+    name: 'car-text-controls-refused',
+    description: 'A car text holding a control character (C0 or DEL: a tab, a NUL) is refused: 400 PARAMETERS_ERROR, as PostgreSQL refuses a NUL in text',
+    allowedBy:
+      'v3-profile.md § Errors (car creation body invalid: 400); docs/REQUIREMENTS.md § Decisions of the suite (D-TEXT-CHARACTERS: a control character is refused or kept exactly)',
+  },
+  {
     name: 'associate-unknown-car-400',
     description: 'Associating a device with a well-formed carId that does not exist answers 400 PARAMETERS_ERROR instead of 404',
     allowedBy: 'v3-profile.md § Conflicts and decisions (unknown carId when associating a device)',

@@ -64,6 +64,8 @@ const BEYOND_32_BITS_ID = String(2 ** 33 + 1);
 const NO_DATA_RANGE = { begin: '@now-400d', end: '@now-380d' };
 /** The reference's conforming variant that answers 404 "Statistics not found" there (its default answers 0: both conform). */
 const STATS_404_VARIANT = 'stats-no-data-404';
+/** The reference's conforming variant that refuses a car text holding a control character (its default keeps it: both conform). */
+const CONTROLS_REFUSED_VARIANT = 'car-text-controls-refused';
 /** A pin no device of the reference has, of the right form. */
 const WRONG_PIN = '000000';
 
@@ -161,6 +163,11 @@ const RECIPES: Record<string, Recipe> = {
     const raw = rawBody(first);
     return request(route, {}, raw !== undefined ? { json: undefined, raw: { contentType: 'application/json', text: raw } } : { json: expandDeep(first, now) });
   },
+  // Control characters a text need not hold (CAR-CREATE-TEXT-CONTROLS): the reference keeps them, its conforming variant refuses them.
+  'car-create-texts': (route, req) =>
+    req.params.expect
+      ? request(route, {}, { json: expandDeep(Object.values(req.params.bodies as Record<string, unknown>)[0], now), variant: CONTROLS_REFUSED_VARIANT })
+      : undefined,
   'core-scope-missing': () => undefined, // per scope: scopedRequest
   'device-car-associate-again': () => ({
     ...associateCar(EXAMPLE_IDS.deviceForCar.id, EXAMPLE_IDS.freeCarId),

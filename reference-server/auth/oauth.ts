@@ -263,7 +263,10 @@ export function oauthRoutes(ctx: AppContext) {
     // fault password-first-8-chars: the password checked as DES crypt does, on its first 8 characters.
     const passwordMatches = (stored: string, given: string | undefined) =>
       faults.has('password-first-8-chars') ? given !== undefined && stored.slice(0, 8) === given.slice(0, 8) : stored === given;
-    if (!user || !passwordMatches(user.password, fields.password)) {
+    // fault signin-any-users-password: the password looked up among every user's, not the named user's.
+    const passwordTaken = (given: string | undefined) =>
+      faults.has('signin-any-users-password') ? store.seed.users.some((u) => passwordMatches(u.password, given)) : passwordMatches(user!.password, given);
+    if (!user || !passwordTaken(fields.password)) {
       const html =
         twoStep && username
           ? renderPasswordStep({ ...shown, username, error: 'Wrong email or password' })

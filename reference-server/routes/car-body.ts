@@ -24,18 +24,70 @@ function isTimeZone(name: string): boolean {
   return TIME_ZONES.has(name);
 }
 
-const length = (s: string) => [...s].length;
+// The text faults below are reached only where they change the text or its count (a character beyond
+// ASCII, beyond U+FFFF, markup, a control), so that the power proof knows which requests they can touch.
+
+/**
+ * A text's length in the profile's characters: Unicode code points. Faults car-text-length-utf16 and
+ * car-text-length-bytes count as JavaScript's String length (UTF-16 units) and as Go's len (UTF-8 bytes) do.
+ */
+function lengthOf(s: string, faults: Faults): number {
+  const codePoints = [...s].length;
+  if (s.length !== codePoints && faults.has('car-text-length-utf16')) return s.length;
+  const bytes = Buffer.byteLength(s, 'utf8');
+  if (bytes !== codePoints && faults.has('car-text-length-bytes')) return bytes;
+  return codePoints;
+}
+
+/** Characters outside the Basic Multilingual Plane (a surrogate pair in UTF-16, four bytes in UTF-8). */
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/gu;
+/** C0 control characters and DEL: what PHP's FILTER_FLAG_STRIP_LOW (and DEL with it) removes. */
+// eslint-disable-next-line no-control-regex -- the control characters are the point
+const CONTROLS = /[\u0000-\u001F\u007F]/g;
+const MARKUP = /[&<>"']/g;
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+/** The text holds a character of the class (a global pattern, tested without its state). */
+const holds = (text: string, pattern: RegExp) => text.search(pattern) >= 0;
+
+/**
+ * A text as it arrives at validation. Variant car-text-trimmed: white space at either end trimmed
+ * first, as Django REST framework's CharField and Laravel's TrimStrings do. Fault car-text-astral-stripped:
+ * the characters outside the BMP removed first (an emoji filter in front of a utf8mb3 column);
+ * fault car-text-controls-stripped: the control characters removed first (a sanitizer of low characters).
+ */
+function received(value: string, faults: Faults, variants: Variants): string {
+  let text = variants.has('car-text-trimmed') ? value.trim() : value;
+  if (holds(text, ASTRAL) && faults.has('car-text-astral-stripped')) text = text.replace(ASTRAL, '');
+  if (holds(text, CONTROLS) && faults.has('car-text-controls-stripped')) text = text.replace(CONTROLS, '');
+  return text;
+}
+
+/**
+ * A valid text as the store keeps it. Variant car-text-nfc: in Unicode NFC (canonically equivalent
+ * text). Fault car-text-utf8mb3: each character outside the BMP kept as '?' (a utf8mb3 column behind a
+ * utf8mb4 connection); fault car-text-markup-escaped: HTML-escaped on the way in (htmlspecialchars).
+ */
+function stored(text: string, faults: Faults, variants: Variants): string {
+  let kept = variants.has('car-text-nfc') ? text.normalize('NFC') : text;
+  if (holds(kept, ASTRAL) && faults.has('car-text-utf8mb3')) kept = kept.replace(ASTRAL, '?');
+  if (holds(kept, MARKUP) && faults.has('car-text-markup-escaped')) kept = kept.replace(MARKUP, (c) => ENTITIES[c]);
+  return kept;
+}
 
 const invalid = (message: string) =>
   parametersError(400, message, 'Send a JSON object: make (3-64 chars), model (1-64 chars), optional name, year, numberPlate, timezone');
 
-function text(body: Record<string, unknown>, field: string, min: number, max: number, required: boolean, faults: Faults): string | null {
-  const value = body[field];
-  if (value === undefined || value === null) {
+function text(body: Record<string, unknown>, field: string, min: number, max: number, required: boolean, faults: Faults, variants: Variants): string | null {
+  const sent = body[field];
+  if (sent === undefined || sent === null) {
     if (required) throw invalid(`${field} is required`);
     return null;
   }
-  if (typeof value !== 'string') throw invalid(`${field} must be a string`);
+  if (typeof sent !== 'string') throw invalid(`${field} must be a string`);
+  const value = received(sent, faults, variants);
+  // variant car-text-controls-refused: a text holding a control character is refused (as PostgreSQL refuses NUL).
+  if (variants.has('car-text-controls-refused') && holds(value, CONTROLS)) throw invalid(`${field} must not hold control characters`);
+  const length = (s: string) => lengthOf(s, faults);
   // fault car-create-64-refused: the maximum compared with >= (a 64-character value is refused).
   // fault car-create-model-64-refused: the same, on the model only.
   const maxRefused = faults.has('car-create-64-refused') || (field === 'model' && faults.has('car-create-model-64-refused'));
@@ -51,7 +103,7 @@ function text(body: Record<string, unknown>, field: string, min: number, max: nu
   ) {
     throw invalid(`${field} must not be empty`);
   }
-  return value;
+  return stored(value, faults, variants);
 }
 
 /**
@@ -77,11 +129,11 @@ export function parseCarBody(raw: unknown, faults: Faults, variants: Variants, u
   const unknown = Object.keys(body).filter((k) => !BODY_MEMBERS.has(k));
   if (variants.has('car-body-strict') && unknown.length) throw invalid(`Unknown member ${unknown.map((k) => `'${k}'`).join(', ')}`);
   // fault car-create-short-make-accepted: minimum length 1 instead of 3.
-  const make = text(body, 'make', faults.has('car-create-short-make-accepted') ? 1 : 3, 64, true, faults) as string;
+  const make = text(body, 'make', faults.has('car-create-short-make-accepted') ? 1 : 3, 64, true, faults, variants) as string;
   // fault car-create-model-optional: model validated like the optional fields.
-  const model = text(body, 'model', 1, 64, !faults.has('car-create-model-optional'), faults);
-  const name = text(body, 'name', 0, 64, false, faults);
-  const numberPlate = text(body, 'numberPlate', 0, 64, false, faults);
+  const model = text(body, 'model', 1, 64, !faults.has('car-create-model-optional'), faults, variants);
+  const name = text(body, 'name', 0, 64, false, faults, variants);
+  const numberPlate = text(body, 'numberPlate', 0, 64, false, faults, variants);
 
   let year = 0; // "year may be 0": the value of an unknown year
   if (body.year !== undefined && body.year !== null) {

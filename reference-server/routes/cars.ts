@@ -101,7 +101,9 @@ export function carsRoutes(ctx: AppContext) {
         // fault initial-value-ignored: the offset is parsed and dropped.
         // fault initial-value-ignored-with-range: the offset is dropped when begin or end is given (another query path).
         const ranged = ['begin', 'end'].some((k) => asQuery(request.query)[k] !== undefined);
-        const offset = faults.has('initial-value-ignored') || (ranged && faults.has('initial-value-ignored-with-range')) ? 0 : initialValue;
+        // fault initial-value-parse-int: the offset read as an integer (parseInt), its fraction dropped (reached only with a fraction).
+        const read = !Number.isInteger(initialValue) && faults.has('initial-value-parse-int') ? Math.trunc(initialValue) : initialValue;
+        const offset = faults.has('initial-value-ignored') || (ranged && faults.has('initial-value-ignored-with-range')) ? 0 : read;
         // A range without trips answers 0 + initialValue (profile decision: 0 or 404 both conform).
         // fault car-usedtime-ms: the used time summed from a column of milliseconds.
         const value = type === 'MILEAGE' ? round(sum + offset, 3) : (faults.has('car-usedtime-ms') ? sum * 1000 : sum) + offset;

@@ -11,13 +11,13 @@ import type { Car } from '../data/types';
 type UserRequest = FastifyRequest<{ Params: { userId: string } }>;
 
 /**
- * Fault car-create-body-members: the body's members of the car record (but id and userId, set by the
- * server) copied onto it as they came, dates read as instants.
+ * Fault car-create-body-members: the body's members of the car record (but id, userId and deviceId,
+ * set by the server) copied onto it as they came, dates read as instants.
  */
 function massAssign(car: Car, others: Record<string, unknown>): void {
   const record = car as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(others)) {
-    if (key === 'id' || key === 'userId' || !(key in record)) continue;
+    if (key === 'id' || key === 'userId' || key === 'deviceId' || !(key in record)) continue;
     record[key] = key.endsWith('Date') && typeof value === 'string' ? Date.parse(value) : value;
   }
 }
@@ -82,6 +82,8 @@ export function usersRoutes(ctx: AppContext) {
           : store.createCar(newCar, faults.has('created-car-id-reused'));
         // fault car-create-body-members: the body's other members are copied onto the new car, all but id and userId.
         if (faults.has('car-create-body-members')) massAssign(car, others);
+        // fault car-create-body-device: the device column written from the body's deviceId.
+        if (faults.has('car-create-body-device') && typeof others.deviceId === 'string') car.deviceId = others.deviceId;
         // fault created-car-200: the generic success status.
         return reply.code(faults.has('created-car-200') ? 200 : 201).send(createdCarView(car, ctx));
       },

@@ -22,12 +22,14 @@ import {
   signInForCheck,
   signInRefused,
   signInUrl,
+  statusMatches,
   together,
   type TokenRecord,
   tokenRequest,
   unreadable,
 } from '../check-api';
 import {
+  afterRightSignIn,
   codeForTokenEndpoint,
   codeGrant,
   expectInvalidAuthentication,
@@ -118,6 +120,56 @@ export async function coreTokenEndpoint(ctx: CheckContext): Promise<void> {
   if ((me.status === 401 || me.status === 403) && /expired/i.test(me.text.slice(0, 2000)))
     throw unreadable("the fresh access token was refused as expired (its lifetime is the profile's expires_in)", 'TOKEN-LIFETIME-KEPT');
   expectStatus(me, '2xx', 'the access token is taken by a protected route (GET /users/me)');
+}
+
+/**
+ * "Users sign in on a web page run by the service" (vehicle-data-service-v3.md § What the service
+ * does; § Authentication: "the token is obtained from POST /auth/access_token"): a user signs in with
+ * their own credentials, so the second user's password, given for the primary user, does not sign the
+ * primary user in. In the browser, the right password first: its code (the profile's redirect) is
+ * exchanged (the profile's grant) and GET /users/me names the primary user, or the check is not run
+ * (the sign-in checks judge a page that gives no code, TOKEN-CODE-GRANT an exchange refused). Then the
+ * primary user's name with the second user's password: a code it may give, exchanged, must not give a
+ * token that GET /users/me answers as the primary user. A refusal anywhere on that way keeps the spec.
+ */
+export async function coreSigninOtherPassword(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const { otherUsername, otherPassword } = ctx.target.oauth ?? {};
+  if (!otherUsername || !otherPassword) {
+    const absent = [otherUsername ? '' : 'oauth.otherUsername', otherPassword ? '' : 'oauth.otherPassword'].filter(Boolean);
+    throw new NotRun(`needs the second user's sign-in credentials: ${absent.join(', ')} in ${ctx.target.source}`, 'oauth.other');
+  }
+  if (otherPassword === o.password) throw new NotRun(`oauth.otherPassword is oauth.password in ${ctx.target.source}: give the second user's own password`);
+  /** The user a code's token reads at GET /users/me: the exchange and the read, or why there is none. */
+  const whoseCode = async (code: string) => {
+    const grant = await codeGrant(ctx, code);
+    keepIssued(ctx, grant);
+    const token = (grant.json as Partial<TokenRecord> | undefined)?.access_token;
+    if (grant.status >= 300 || typeof token !== 'string' || !token) return { grant };
+    const me = await ctx.call(ctx.catalogue.route('GET /users/me'), { authorization: `Bearer ${token}` });
+    const id = statusMatches(me.status, '2xx') ? (me.json as { id?: unknown } | undefined)?.id : undefined;
+    return { grant, me, id: typeof id === 'number' || typeof id === 'string' ? String(id) : undefined };
+  };
+  await afterRightSignIn(ctx, async (rightCode, attempt) => {
+    const primary = await whoseCode(rightCode);
+    if (!primary.id) {
+      throw unreadable(
+        `the right password's code gave no token that reads GET /users/me (exchange ${primary.grant.status}${primary.me ? `, GET /users/me ${primary.me.status}` : ''})`,
+        'TOKEN-CODE-GRANT',
+      );
+    }
+    const wrong = await attempt(otherPassword);
+    if (!wrong.code) return;
+    ctx.redactor.add(wrong.code);
+    const taken = await whoseCode(wrong.code);
+    if (taken.id === primary.id) {
+      fail({
+        expected: "signing in as oauth.username with the second user's password (oauth.otherPassword) gives no access to the primary user's account",
+        actual: `a redirect with a code, exchanged for a token that GET /users/me answers as the primary user (id ${taken.id})`,
+        exchange: taken.me?.exchange,
+      });
+    }
+  });
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   expectObject,
   expectObjects,
   expectStatus,
+  type ErrorExpectation,
   fail,
   type FailureDetails,
   rawBody,
@@ -223,9 +224,26 @@ export async function carCreateReadBack(ctx: CheckContext): Promise<void> {
  */
 const NULLABLE_TEXT: ReadonlySet<string> = new Set(['model', 'numberPlate']);
 
-/** A field of a car record holds what the body sent (an empty text or null where the field may be null). */
+/**
+ * A field of a car record holds what the body sent: the same value; for a text, a canonically
+ * equivalent one (a store may keep text in NFC or NFD: decision D-TEXT-CHARACTERS, the Unicode
+ * Standard's conformance clause C6); an empty text or null where the field may be null.
+ */
 function readsAsSent(field: string, value: unknown, sent: unknown): boolean {
-  return sameValue(value, sent) || (sent === '' && value === null && NULLABLE_TEXT.has(field));
+  if (sameValue(value, sent) || (sent === '' && value === null && NULLABLE_TEXT.has(field))) return true;
+  return typeof value === 'string' && typeof sent === 'string' && value.normalize('NFC') === sent.normalize('NFC');
+}
+
+/** A code point as Unicode writes it (U+1F697), or the text's end. */
+const codePoint = (c: string | undefined) => (c === undefined ? 'the end' : `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+
+/** Where a text read back first differs from the one sent, by code point: a store's '?', an entity, a character dropped. */
+function firstDifference(sent: unknown, read: unknown): string {
+  if (typeof sent !== 'string' || typeof read !== 'string') return '';
+  const [a, b] = [[...sent], [...read]];
+  const at = a.findIndex((c, i) => c !== b[i]);
+  const i = at === -1 ? a.length : at;
+  return ` (${b.length} characters for ${a.length} sent; the first that differs, number ${i + 1}: ${codePoint(a[i])} sent, ${codePoint(b[i])} read)`;
 }
 
 /** The record holds each of `fields` as the body sent it. */
@@ -234,7 +252,7 @@ function expectFields(res: ApiResponse, record: Item, body: Record<string, unkno
     if (!readsAsSent(field, record[field], body[field])) {
       fail({
         expected: `${where}: ${field} ${show(body[field])} as it was created`,
-        actual: show(record[field]),
+        actual: `${show(record[field])}${firstDifference(body[field], record[field])}`,
         pointer: `/${field}`,
         exchange: res.exchange,
       });
@@ -247,9 +265,89 @@ function expectEchoed(res: ApiResponse, body: Record<string, unknown>): Item {
   const created = expectObject(res, 'the created car');
   for (const [field, value] of Object.entries(body)) {
     if (!readsAsSent(field, created[field], value))
-      fail({ expected: `${field} ${show(value)} as sent`, actual: show(created[field]), pointer: `/${field}`, exchange: res.exchange });
+      fail({
+        expected: `${field} ${show(value)} as sent`,
+        actual: `${show(created[field])}${firstDifference(value, created[field])}`,
+        pointer: `/${field}`,
+        exchange: res.exchange,
+      });
   }
   return created;
+}
+
+/** The car record's texts, judged as sent wherever the car is read. */
+const TEXT_FIELDS = ['make', 'model', 'name', 'numberPlate'];
+
+/**
+ * Texts kept as sent, whatever their characters (decision D-TEXT-CHARACTERS): each of the
+ * requirement's bodies creates a car (201, the created-car record, each text as sent), and the car
+ * read back at GET /cars/{id} and in both lists of the user's cars holds each text as sent. Where the
+ * requirement gives `expect` (characters a text need not hold), a body may instead be refused with
+ * that answer, and creates nothing. The creations go together (each makes a car of its own), then
+ * every reading; each body is judged on its own, every problem reported.
+ */
+export async function carCreateTexts(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const refusal = ctx.param<ErrorExpectation | undefined>('expect');
+  const bodies = Object.entries(ctx.param<Record<string, Record<string, unknown>>>('bodies')).map(([what, template]) => ({
+    what,
+    body: expandDeep(template, new Date(ctx.now())),
+  }));
+  const answers = await together(bodies.map(({ body }) => ctx.call(route(ctx, 'POST /users/{userId}/cars'), { body })));
+  const problems: string[] = [];
+  let exchange: ApiResponse['exchange'] | undefined;
+  /** Runs a judgement of one body, its failure a problem of the check. */
+  const judged = <T>(what: string, judge: () => T): T | undefined => {
+    try {
+      return judge();
+    } catch (err) {
+      if (!(err instanceof ConformanceFailure)) throw err;
+      exchange ??= err.details.exchange;
+      problems.push(`${what}: expected ${err.details.expected}, actual ${err.details.actual}`);
+      return undefined;
+    }
+  };
+  const created: Array<{ what: string; body: Record<string, unknown>; id: unknown }> = [];
+  answers.forEach((res, i) => {
+    const { what, body } = bodies[i];
+    if (refusal && res.status >= 400 && res.status < 500) {
+      judged(what, () => expectError(res, refusal));
+      return;
+    }
+    const car = judged(what, () => {
+      expectStatus(res, 201, `the documented success of car creation${refusal ? ', or the documented refusal' : ''}`);
+      expectContract(res, 'createdCar');
+      return expectEchoed(res, body);
+    });
+    if (car) created.push({ what, body, id: car.id });
+  });
+  const listRoutes = ['GET /users/{userId}/cars', 'GET /users/me/cars'];
+  const [lists, singles] = await together([
+    together(listRoutes.map((r) => ctx.call(route(ctx, r)))),
+    together(created.map((c) => ctx.call(route(ctx, 'GET /cars/{carId}'), { ids: { carId: String(c.id) } }))),
+  ]);
+  created.forEach(({ what, body, id }, i) => {
+    const fields = TEXT_FIELDS.filter((f) => f in body);
+    judged(what, () => {
+      expectStatus(singles[i], 200, `the created car ${show(id)} at GET /cars/{id}`);
+      expectFields(singles[i], expectObject(singles[i], 'the created car'), body, fields, `GET /cars/${show(id)}`);
+    });
+    listRoutes.forEach((listRoute, l) =>
+      judged(what, () => {
+        expectStatus(lists[l], 200, `the user's cars (${listRoute})`);
+        const listed = expectObjects(lists[l], 'cars').find((c) => sameValue(c.id, id));
+        if (!listed) fail({ expected: `the created car ${show(id)} in ${listRoute}`, actual: 'not listed', exchange: lists[l].exchange });
+        expectFields(lists[l], listed, body, fields, listRoute);
+      }),
+    );
+  });
+  if (problems.length) {
+    fail({
+      expected: `each text as sent, for every body: ${bodies.map((b) => b.what).join('; ')}`,
+      actual: `${problems.length} problem(s):\n          ${problems.join('\n          ')}`,
+      exchange,
+    });
+  }
 }
 
 export async function carCreateInvalid(ctx: CheckContext): Promise<void> {

@@ -5,7 +5,8 @@
 // if kept: another user's id, the id of their car, a device's serial, a date long ago. The server
 // refuses the body or ignores them, and the resource shows it: the answer, the car read back, both
 // users' lists. One creation offers them all; when it is refused, each is offered alone, so that a
-// refusal of one member cannot hide another kept. The checks of both classes judge the same creations.
+// refusal of one member cannot hide another kept. The checks of both classes judge the same creations
+// (the core ones: the car is the path's user's, under an id of its own, without the device offered).
 import {
   type ApiResponse,
   type CheckContext,
@@ -208,6 +209,44 @@ export async function coreCarCreateOwner(ctx: CheckContext): Promise<void> {
     else if (replaced) findings.add(`the second user's car ${theirCar} unchanged`, `it is now the car ${offeredWhat(replaced)} created`, theirs.exchange);
   }
   findings.conclude("a car created for this user (the path's) under an id of its own, or none: nothing created for, or taken from, the second user");
+}
+
+/**
+ * "deviceId: Serial number of the associated device. Null when the car has no associated device"
+ * (vehicle-data-service-v3.md § Car record), and a device is associated with a car through the device
+ * routes, whose scope is not available to all applications (§ Endpoints, Devices): a creation whose
+ * body also offers a device's serial as deviceId (the second user's device where the run knows one)
+ * creates a car without that device. Judged on the car in the user's list (the spec's one detailed
+ * answer), at GET /cars/{id} and as answered, whatever their statuses: a creation refused shows no car
+ * to judge, and a car not listed is CORE-CAR-CREATE-OWNER's. Another deviceId, or null, is not judged
+ * here (the profile's CAR-CREATE-SERVER-MEMBERS wants null): only a device the client named.
+ */
+export async function coreCarCreateDevice(ctx: CheckContext): Promise<void> {
+  ctx.requireWrites();
+  const { forged, offers, mine } = await offered(ctx);
+  const serial = forged.deviceId;
+  if (typeof serial !== 'string' || !serial) throw new Error(`${CREATE}: deviceId is not among the members offered (forged, contracts/schemas)`);
+  const myCars = statusMatches(mine.status, '2xx') && Array.isArray(mine.json) ? (mine.json as Item[]) : [];
+  const findings = new Findings();
+  for (const o of offers.filter((offer) => offer.members.includes('deviceId') && statusMatches(offer.res.status, '2xx'))) {
+    const readBack = o.readBack && statusMatches(o.readBack.status, '2xx') ? o.readBack : undefined;
+    const readings: Array<[string, unknown, ApiResponse | undefined]> = [
+      ["the user's list (GET /users/{userId}/cars)", myCars.find((c) => c?.model === o.marker), mine],
+      ['GET /cars/{id}', readBack?.json, readBack],
+      ['the answer', o.res.json, o.res],
+    ];
+    for (const [where, record, res] of readings) {
+      const deviceId = record && typeof record === 'object' ? (record as Item).deviceId : undefined;
+      if (deviceId === serial)
+        findings.add(
+          `${offeredWhat(o)}: the car in ${where} has no device (none was associated through the device routes)`,
+          `deviceId ${show(deviceId)}, the serial the body offered`,
+          res?.exchange,
+          '/deviceId',
+        );
+    }
+  }
+  findings.conclude(`a car created from a body offering deviceId ${show(serial)} does not have that device: a device is associated through the device routes`);
 }
 
 /**

@@ -17,11 +17,11 @@ import {
   NotApplicable,
   NotRun,
   restrictedAppTarget,
-  signInAttempt,
   together,
   tokenRequest,
 } from '../check-api';
 import {
+  afterRightSignIn,
   codeForTokenEndpoint,
   codeGrant,
   expectInvalidAuthentication,
@@ -29,7 +29,6 @@ import {
   keepIssued,
   requireOauth,
   tokenOf,
-  withBrowser,
 } from './token-endpoint';
 
 /** One request of a check and what it presents, judged in turn once all are back. */
@@ -211,12 +210,7 @@ export async function signinPasswordNearMiss(ctx: CheckContext): Promise<void> {
   }));
   const otherPassword = ctx.target.oauth?.otherPassword;
   if (otherPassword && otherPassword !== o.password) wrong.push({ what: "the other user's password (oauth.otherPassword)", password: otherPassword });
-  await withBrowser(ctx, async (browser) => {
-    const attempt = (password: string) => signInAttempt(ctx.run, browser, ctx.target, { username: o.username, password });
-    const right = await attempt(o.password);
-    if (!right.code)
-      throw new NotRun(`signing in with the right password gave no code (${ctx.redactor.redact(right.problem ?? 'no redirect')}): the sign-in checks judge it`);
-    ctx.redactor.add(right.code);
+  await afterRightSignIn(ctx, async (_code, attempt) => {
     const answers = await together(wrong.map((w) => attempt(w.password)));
     answers.forEach((signed, i) => {
       if (!signed.code) return;

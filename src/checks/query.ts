@@ -351,11 +351,13 @@ export async function statsInitialValue(ctx: CheckContext): Promise<void> {
       exchange: zero.exchange,
     });
   }
-  const offset = 1234;
+  // The offset the requirement gives the statistic: a fraction of a km sent as a half (decision D-INITIAL-VALUE-FRACTION).
+  const offset = ctx.param<Record<string, number>>('offsets')[route.route];
+  if (typeof offset !== 'number') throw new Error(`requirements.yaml: ${ctx.requirement.id} gives no offset for ${route.route}`);
   const res = await ctx.call(route, { query: { ...ctx.window(), initialValue: String(offset) } });
   expectStatus(res, route.success.status);
   const shifted = expectObject(res, 'a statistic').value;
-  if (typeof value !== 'number' || !sameNumber(shifted, value + offset)) {
+  if (typeof value !== 'number' || !addedAsWritten(shifted, value, offset)) {
     fail({
       expected: `value ${show(value)} + initialValue ${offset} = ${typeof value === 'number' ? value + offset : '?'}`,
       actual: `value ${show(shifted)}`,
@@ -363,6 +365,20 @@ export async function statsInitialValue(ctx: CheckContext): Promise<void> {
       exchange: res.exchange,
     });
   }
+}
+
+/** The decimals a number is written with (1357.25: 2): the precision of the answer that holds it. */
+const decimalsOf = (n: number) => (Number.isFinite(n) ? (String(n).split('.')[1]?.length ?? 0) : 0);
+
+/**
+ * `shifted` is `value` + `offset`, to the precision the answers are written with: a server writing its
+ * statistic rounded to d decimals is off by at most 10^-d between two answers, and one writing whole
+ * units cannot show the fraction of an offset (decision D-INITIAL-VALUE-FRACTION).
+ */
+function addedAsWritten(shifted: unknown, value: number, offset: number): boolean {
+  if (sameNumber(shifted, value + offset)) return true;
+  if (typeof shifted !== 'number' || Number.isInteger(offset)) return false;
+  return Math.abs(shifted - (value + offset)) <= 10 ** -Math.max(decimalsOf(value), decimalsOf(shifted));
 }
 
 /** Over a range with no trip, a statistic is 0 (+ initialValue) or 404 "Statistics not found". */

@@ -18,6 +18,7 @@ import {
   restrictedAppTarget,
   show,
   SIGN_IN_KEYS,
+  signInAttempt,
   signInForCheck,
   type SignInResult,
   type TokenRecord,
@@ -77,6 +78,26 @@ export async function codeForTokenEndpoint(ctx: CheckContext, scope?: string): P
   if (res.status !== 200 || typeof code !== 'string') throw new Error(`the control API did not mint a code (${res.status})`);
   ctx.redactor.add(code);
   return { code };
+}
+
+/** A sign-in as the primary user with a password other than theirs, in the browser: what the page does with it. */
+export type WrongSignIn = (password: string) => Promise<SignInResult>;
+
+/**
+ * In the browser, the primary user signs in with the right password first: a page that gives it no
+ * code shows nothing about wrong ones (not run: the sign-in checks judge it). Then `then` gets the
+ * right code (a secret) and signs in with other passwords as it needs.
+ */
+export function afterRightSignIn<T>(ctx: CheckContext, then: (rightCode: string, attempt: WrongSignIn) => Promise<T>): Promise<T> {
+  const o = requireOauth(ctx);
+  return withBrowser(ctx, async (browser) => {
+    const attempt = (password: string) => signInAttempt(ctx.run, browser, ctx.target, { username: o.username, password });
+    const right = await attempt(o.password);
+    if (!right.code)
+      throw new NotRun(`signing in with the right password gave no code (${ctx.redactor.redact(right.problem ?? 'no redirect')}): the sign-in checks judge it`);
+    ctx.redactor.add(right.code);
+    return then(right.code, attempt);
+  });
 }
 
 export function codeGrant(ctx: CheckContext, code: string, authorization?: string) {

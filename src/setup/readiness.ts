@@ -129,6 +129,10 @@ function lackingInputs(target: Target, browser: BrowserChoice): (need: Need) => 
       const absent = (['restrictedClientId', 'restrictedClientSecret'] as const).filter((k) => !o[k]).map((k) => `oauth.${k}`);
       return absent.length ? `needs a second registered application: ${absent.join(', ')} in ${target.source}` : undefined;
     }
+    if (need === 'oauth.other') {
+      const absent = (['otherUsername', 'otherPassword'] as const).filter((k) => !o[k]).map((k) => `oauth.${k}`);
+      return absent.length ? `needs the second user's sign-in credentials: ${absent.join(', ')} in ${target.source}` : undefined;
+    }
     if (need === 'code') return mintsThroughControl || hasBrowser ? undefined : noBrowser(browser);
     if (need === 'tokens.withoutScope') return SCOPES.map((scope) => token(`withoutScope.${scope}`)).find(Boolean);
     if (need.startsWith('tokens.')) return token(need.slice('tokens.'.length) as TokenKey);

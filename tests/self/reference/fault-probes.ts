@@ -5,7 +5,7 @@
 import type { Mode } from '../../../reference-server/context';
 import type { FaultName } from '../../../reference-server/faults';
 import type { RouteKey } from '../../../reference-server/route-keys';
-import { DAY, firstError, Harness, iso, MONTH_START, NOW, REDIRECT_URI, Res, SEED_IDS } from './helpers';
+import { DAY, firstError, Harness, iso, MONTH_START, NOW, passwordOf, REDIRECT_URI, Res, SEED_IDS } from './helpers';
 import { ALL_SCOPES, type RouteCase, routeCases } from './route-table';
 
 export interface Probe {
@@ -25,6 +25,12 @@ const isError = (res: Res, status: number, type: string, message: string) => res
 
 async function createCar(h: Harness, body: unknown, userId: number = ALICE): Promise<Res> {
   return h.post(`/v3/users/${userId}/cars`, { token: await h.alice(), json: body });
+}
+
+/** A car created with these texts is taken (201) and answers each as sent. */
+async function textKept(h: Harness, texts: Record<string, string>): Promise<boolean> {
+  const res = await createCar(h, { ...VALID_CAR, ...texts });
+  return res.status === 201 && Object.entries(texts).every(([field, text]) => res.json[field] === text);
 }
 
 async function tripsOf(h: Harness, query: string): Promise<any[]> {
@@ -412,6 +418,14 @@ export const PROBES: Record<FaultName, Probe> = {
       const base = (await h.get(`/v3/cars/${RICH}/stats/usedtime`, token)).json.value;
       const offset = (await h.get(`/v3/cars/${RICH}/stats/usedtime?initialValue=1000`, token)).json.value;
       return offset === base + 1000;
+    },
+  },
+  'initial-value-parse-int': {
+    check: async (h) => {
+      const token = await h.alice();
+      const base = (await h.get(`/v3/cars/${RICH}/stats/mileage`, token)).json.value;
+      const offset = (await h.get(`/v3/cars/${RICH}/stats/mileage?initialValue=1000.5`, token)).json.value;
+      return Math.abs(offset - (base + 1000.5)) < 1e-6;
     },
   },
   'initial-value-ignored-with-range': {
@@ -954,6 +968,19 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 201 && res.json.id !== BOB_CAR && bobs.some((c) => c.id === BOB_CAR && c.model !== VALID_CAR.model);
     },
   },
+  'car-create-body-device': {
+    // A body offering bob's device as deviceId: the new car has no device.
+    check: async (h) => {
+      const res = await createCar(h, { ...VALID_CAR, deviceId: 'VDSREF0003' });
+      return res.status === 201 && (await h.get(`/v3/cars/${res.json.id}`, await h.alice())).json.deviceId === null;
+    },
+  },
+  'car-text-utf8mb3': { check: async (h) => textKept(h, { name: 'Probe 🚗 𠮷' }) },
+  'car-text-astral-stripped': { check: async (h) => textKept(h, { name: '🚗🚕🚙' }) },
+  'car-text-markup-escaped': { check: async (h) => textKept(h, { name: `A&B <i>x</i> "q" 'r'` }) },
+  'car-text-length-utf16': { check: async (h) => textKept(h, { make: '🚗'.repeat(64) }) },
+  'car-text-length-bytes': { check: async (h) => textKept(h, { make: 'é'.repeat(64) }) },
+  'car-text-controls-stripped': { check: async (h) => textKept(h, { name: 'Probe\ttab\u0000nul' }) },
   'car-create-body-members': {
     // A body offering the server's members: the new car keeps none of them.
     check: async (h) => {
@@ -1145,6 +1172,7 @@ export const PROBES: Record<FaultName, Probe> = {
       return (await h.get('/v3/users/me/cars', token)).status === 403;
     },
   },
+  'signin-any-users-password': { check: async (h) => (await h.signIn({ password: passwordOf('bob') })).status === 401 },
   'password-first-8-chars': { check: async (h) => (await h.signIn({ password: 'alice-password-and-more' })).status === 401 },
   'scope-split-on-comma': { check: async (h) => (await h.get('/v3/users/me/cars', await h.token({ scope: 'users_read cars_read' }))).status === 200 },
   'redirect-empty-state': {

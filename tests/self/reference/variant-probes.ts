@@ -442,6 +442,25 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return bob.status === 403 && firstError(bob).message === "Token can't access this user" && other.status === 201;
     },
   },
+  'car-text-nfc': {
+    // A letter and its combining accent sent apart come back precomposed.
+    check: async (h) => {
+      const res = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token: await h.alice(), json: { make: 'Citroe\u0308n', model: 'C4' } });
+      return res.status === 201 && res.json.make === 'Citro\u00ebn';
+    },
+  },
+  'car-text-trimmed': {
+    check: async (h) => {
+      const res = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token: await h.alice(), json: { make: '  Renault ', model: 'Clio\t' } });
+      return res.status === 201 && res.json.make === 'Renault' && res.json.model === 'Clio';
+    },
+  },
+  'car-text-controls-refused': {
+    check: async (h) => {
+      const res = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token: await h.alice(), json: { make: 'Renault', model: 'Clio', name: 'tab\tinside' } });
+      return res.status === 400 && firstError(res).type === 'PARAMETERS_ERROR';
+    },
+  },
   'associate-unknown-car-400': {
     check: async (h) => {
       const res = await h.post('/v3/devices/VDSREF0101/associate?carId=424242', { token: await h.alice() });

@@ -17,6 +17,7 @@ test('without a browser, only the sign-in page checks are not run, and the first
   const notRun = c.requirements.filter((r) => r.applicable && r.status === 'not-run');
   expect(notRun.map((r) => r.id).sort()).toEqual([
     'CORE-DEVICE-SCOPE-RESTRICTED',
+    'CORE-SIGNIN-OTHER-PASSWORD',
     'SIGNIN-CODE-STATE',
     'SIGNIN-PAGE',
     'SIGNIN-PASSWORD-NEAR-MISS',
