@@ -23,6 +23,7 @@ import type Provider from 'oidc-provider';
 import type { AppContext } from '../context';
 import { parseFields } from '../http/body';
 import { APPLICATIONS, findApplication, type Scope, SCOPES, secretOf } from './clients';
+import { framingHeaders } from './framing';
 import { escapeHtml, page, renderErrorPage } from './signin-page';
 import type { AccessToken } from './tokens';
 
@@ -367,7 +368,7 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
   }
 
   function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').headers(framingHeaders(ctx.variants, faults)).send(html);
   }
 
   return {
