@@ -325,6 +325,7 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
         koa.status = 200;
         koa.type = 'text/html; charset=utf-8';
         koa.body = loginPage({ uid, applicationName: applicationName(interaction.params.client_id) });
+        for (const [name, value] of Object.entries(framingHeaders(ctx.variants, faults))) koa.set(name, value);
       }
       return;
     }
