@@ -169,8 +169,14 @@ export async function signinPasswordNotInUrl(ctx: CheckContext): Promise<void> {
       page.on('request', (r) => {
         if (!to && r.isNavigationRequest() && r.url().startsWith(o.redirectUri)) to = r.url();
       });
-      // The navigation may end on the redirect_uri, which need not answer: only where the browser went is read.
-      await page.goto(link, { timeout: 15_000 }).catch(() => undefined);
+      // Sent as an evaluated assignment, not page.goto: Playwright writes a goto's URL, the password in it,
+      // into its reports' step titles. The navigation may end on the redirect_uri, which need not answer:
+      // only where the browser went is read.
+      const navigated = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 15_000 }).catch(() => undefined);
+      await page.evaluate((url) => {
+        window.location.href = url;
+      }, link);
+      await navigated;
       await page.waitForLoadState('load', { timeout: 5_000 }).catch(() => undefined);
       return to;
     } finally {
