@@ -381,6 +381,21 @@ export const FAULTS = [
       "The cars' and trips' read routes keep their successes 5 s by URL and the token's scopes, not its user: another user's token with the same scopes gets the first user's car or trip",
     breaks: 'P-ERR-FORBIDDEN',
   },
+  {
+    name: 'personal-data-cache-public',
+    family: 'caches',
+    description:
+      "One read route's answers say Cache-Control: public, max-age=300 (a CDN rule for public pages put on the API): a shared cache may give one user's data to another for five minutes (per route)",
+    routes: 'get',
+    breaks: 'P-HOSTS-BASE',
+  },
+  {
+    name: 'token-answer-cacheable',
+    family: 'caches',
+    description:
+      "The token endpoint's answers carry the API's default Cache-Control: private, max-age=300 instead of no-store (the browser's cache keeps the tokens)",
+    breaks: 'P-TOKEN-REQUEST',
+  },
 
   // query parameters
   { name: 'limit-ignored', family: 'query', description: 'The limit parameter is ignored', breaks: 'P-QUERY-LIMIT' },
@@ -1105,6 +1120,40 @@ export const FAULTS = [
     description: "The token endpoint issues tokens for grant_type=password (the client application holds the user's password)",
     breaks: 'S-AUTH-NO-PASSWORDS',
   },
+  {
+    name: 'token-endpoint-get-accepted',
+    family: 'token-endpoint',
+    description: 'The token endpoint also answers GET, its parameters read from the query: a code exchanged in a URL that proxies and logs keep',
+    breaks: 'P-TOKEN-REQUEST',
+  },
+  {
+    name: 'code-grant-scope-param-granted',
+    family: 'token-endpoint',
+    description:
+      "A scope sent with the authorization_code grant replaces the code's scopes (as the application has them): a code for users_read buys a token for every scope",
+    breaks: 'P-SIGNIN-SCOPE',
+  },
+  {
+    name: 'grant-param-of-other-grant',
+    family: 'token-endpoint',
+    description:
+      'A grant without its own credential takes the other grant\'s (one lookup for both kinds): a refresh grant carrying a code, or a code grant carrying a refresh token, issues tokens instead of 400 "Missing parameter"',
+    breaks: 'P-TOKEN-MISSING-PARAM',
+  },
+  {
+    name: 'token-repeated-param-first-wins',
+    family: 'token-endpoint',
+    description:
+      'A parameter sent twice to the token endpoint is read as its first value (the others dropped) instead of refused: a code sent beside another is exchanged',
+    breaks: 'P-TOKEN-REQUEST',
+  },
+  {
+    name: 'client-empty-secret-skips-check',
+    family: 'token-endpoint',
+    description:
+      "The client's secret is compared only when one was given: a confidential client's id alone (client_id in the form without a secret, HTTP Basic with an empty password) is taken as the client",
+    breaks: 'P-DEC-TOKEN-CLIENT',
+  },
 
   // sign-in page
   {
@@ -1218,6 +1267,26 @@ export const FAULTS = [
     family: 'content-type',
     description: 'The sign-in page is served as text/plain instead of text/html',
     breaks: 'S-AUTH-ROUTES',
+  },
+  {
+    name: 'signin-page-frameable',
+    family: 'sign-in',
+    description:
+      'The sign-in page says X-Frame-Options: ALLOW-FROM a partner portal, a form no current browser reads, and no frame-ancestors: any site may frame the page that takes the password',
+    breaks: 'P-SIGNIN-PAGE',
+  },
+  {
+    name: 'signin-form-get',
+    family: 'sign-in',
+    description:
+      "The sign-in form's method is GET, and GET /auth/auth signs in with the credentials in its query: the password in a URL that proxies, logs and the history keep",
+    breaks: 'P-SIGNIN-PAGE',
+  },
+  {
+    name: 'signin-credentials-from-query',
+    family: 'sign-in',
+    description: 'The form posts, but GET /auth/auth also signs in with username and password in its query (a legacy sign-in link left working)',
+    breaks: 'P-SIGNIN-PAGE',
   },
 
   // sandbox

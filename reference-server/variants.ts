@@ -188,6 +188,21 @@ export const VARIANTS = [
     allowedBy: 'v3-profile.md § Sign-in page (a sign-in web page: what else it shows is not stated)',
   },
   {
+    name: 'signin-lockout',
+    signIn: true,
+    description:
+      "Three wrong passwords in a row lock the user's sign-in for two minutes, the right password refused meanwhile; a right password clears the failures (Keycloak's brute-force detection)",
+    allowedBy:
+      'v3-profile.md § Sign-in page (what a wrong password gets is not stated; decision D-PASSWORD-NEAR-MISS: no code, and a lock is not excluded) and RFC 6749 § 10.10 (the authorization server guards against guessing)',
+  },
+  {
+    name: 'signin-csrf-cookie',
+    signIn: true,
+    description:
+      'The sign-in form carries a hidden CSRF field matched to a cookie set with the page; a form posted without both, or with another value, is refused (403)',
+    allowedBy: 'v3-profile.md § Sign-in page (a sign-in web page: its fields beyond the credentials are not stated) and RFC 6749 § 10.12 (CSRF protection)',
+  },
+  {
     name: 'redirect-form-encoded',
     signIn: true,
     description:
@@ -239,6 +254,18 @@ export const VARIANTS = [
     name: 'token-answer-text-plain',
     description: "The token endpoint's JSON answer is labelled text/plain; charset=utf-8 (body unchanged)",
     allowedBy: 'v3-profile.md § Records (token: the fields are stated, the content type is not)',
+  },
+  {
+    name: 'token-answer-no-pragma',
+    description: "The token endpoint's answers say Cache-Control: no-store and no Pragma",
+    allowedBy:
+      'v3-profile.md § Token endpoint (its headers are not stated); RFC 9111 § 5.4 (Pragma is deprecated); decision D-TOKEN-NO-STORE (no-store is required, Pragma: no-cache only warned of)',
+  },
+  {
+    name: 'reads-cache-declared',
+    description:
+      "The read routes declare how their answers may be kept: the users' Cache-Control: private, max-age=60; the cars' and trips' max-age=0, must-revalidate (storable by any cache, asked again of the server before each use)",
+    allowedBy: "v3-profile.md § Scopes per route (the answers' headers are not stated); RFC 9111 § 3.5, § 4.3, § 5.2.2; decision D-SHARED-CACHE-DECLARED",
   },
   {
     name: 'token-clock-skew',

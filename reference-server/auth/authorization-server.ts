@@ -23,6 +23,7 @@ import type Provider from 'oidc-provider';
 import type { AppContext } from '../context';
 import { parseFields } from '../http/body';
 import { APPLICATIONS, findApplication, type Scope, SCOPES, secretOf } from './clients';
+import { framingHeaders } from './framing';
 import { escapeHtml, page, renderErrorPage } from './signin-page';
 import type { AccessToken } from './tokens';
 
@@ -324,6 +325,7 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
         koa.status = 200;
         koa.type = 'text/html; charset=utf-8';
         koa.body = loginPage({ uid, applicationName: applicationName(interaction.params.client_id) });
+        for (const [name, value] of Object.entries(framingHeaders(ctx.variants, faults))) koa.set(name, value);
       }
       return;
     }
@@ -367,7 +369,7 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
   }
 
   function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').headers(framingHeaders(ctx.variants, faults)).send(html);
   }
 
   return {

@@ -249,6 +249,15 @@ export async function runRoute<R = undefined, Q = undefined>(
   // fault route-answers-500: this route's answer fails in the serializer (a response schema that
   // rejects the route's own record), after every check passed.
   if (ctx.faults.on('route-answers-500', steps.route)) throw new Error(`serialization of the ${steps.route} answer failed`);
+  if (request.method === 'GET') {
+    // fault personal-data-cache-public (per route): the route's answers declared storable by every cache, shared ones
+    // included, for five minutes (a CDN rule written for the public pages, put on the API too).
+    if (ctx.faults.on('personal-data-cache-public', steps.route)) reply.header('cache-control', 'public, max-age=300');
+    // variant reads-cache-declared: the users' answers kept by the client's own cache a minute; the cars' and trips'
+    // storable by any cache but stale at once, so that a cache asks the server again before each use (RFC 9111 § 4.3).
+    else if (ctx.variants.has('reads-cache-declared'))
+      reply.header('cache-control', steps.route.startsWith('GET /users/') ? 'private, max-age=60' : 'max-age=0, must-revalidate');
+  }
   const result = await steps.respond(resource?.value as R, query, token);
   return reply.sent ? reply : result;
 }

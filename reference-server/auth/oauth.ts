@@ -12,11 +12,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { User } from '../data/types';
-import { parseFields } from '../http/body';
+import { parseFields, rawBody } from '../http/body';
 import { ApiError, internalError, LegacyError, parametersError } from '../http/errors';
 import { extraMembers } from '../http/extension';
 import { asQuery } from '../http/params';
 import { Application, findApplication, Scope, SCOPES, secretOf } from './clients';
+import { framingHeaders } from './framing';
 import { HONEYPOT_FIELD, renderConsentPage, renderErrorPage, renderPasswordStep, renderSignInPage } from './signin-page';
 import { cookies } from '../http/cookies';
 import { first, type SignInRequest } from './signin-request';
@@ -101,8 +102,18 @@ export function oauthRoutes(ctx: AppContext) {
   /** How the page is built, as the variants of the sign-in page say (two steps: the e-mail page has its own form). */
   function pageVariants() {
     const twoStep = variants.has('signin-two-step');
-    return { scripted: variants.has('signin-form-scripted'), unlabelled: !twoStep && variants.has('signin-form-unlabelled'), twoStep };
+    // fault signin-form-get: the form sends its fields as a query.
+    const formMethod = faults.has('signin-form-get') ? ('get' as const) : undefined;
+    return { scripted: variants.has('signin-form-scripted'), unlabelled: !twoStep && variants.has('signin-form-unlabelled'), twoStep, formMethod };
   }
+
+  /** Variant signin-csrf-cookie: the cookie that the form's CSRF field must match. */
+  const CSRF_COOKIE = 'vds_csrf';
+
+  /** Variant signin-lockout: a user's failed passwords in a row, and until when (epoch ms) their sign-in is locked. */
+  const lockouts = new Map<number, { failures: number; until: number }>();
+  const LOCK_AFTER_FAILURES = 3;
+  const LOCK_MS = 2 * 60_000;
 
   /** A sign-in waiting on the page after the password (consent or continue): the ticket its form carries. */
   interface Pending {
@@ -120,7 +131,7 @@ export function oauthRoutes(ctx: AppContext) {
     const type = faults.has('signin-page-text-plain') && status === 200 ? 'text/plain; charset=utf-8' : 'text/html; charset=utf-8';
     // variant signin-cookie-banner: a consent manager's banner over every page, until a choice is made.
     const shown = variants.has('signin-cookie-banner') ? html.replace('</body>', `${cookieBanner()}\n</body>`) : html;
-    return reply.code(status).type(type).header('cache-control', 'no-store').send(shown);
+    return reply.code(status).type(type).header('cache-control', 'no-store').headers(framingHeaders(variants, faults)).send(shown);
   }
 
   // variant signin-keycloak: the authentication sessions of the login page, by their cookie.
@@ -226,6 +237,13 @@ export function oauthRoutes(ctx: AppContext) {
       keycloakSessions.set(sessionId, session);
       return showKeycloak(reply, sessionId, session, 200);
     }
+    // fault signin-form-get: the form's query signs in; fault signin-credentials-from-query: a legacy sign-in link does.
+    if ((faults.has('signin-form-get') || faults.has('signin-credentials-from-query')) && first(q, 'password') !== undefined) {
+      return signIn(request, reply, Object.fromEntries(Object.keys(q).map((k) => [k, first(q, k) ?? ''])));
+    }
+    // variant signin-csrf-cookie: a CSRF field in the form, matched to a cookie set with the page.
+    const csrf = variants.has('signin-csrf-cookie') ? newId() : undefined;
+    if (csrf) reply.header('set-cookie', `${CSRF_COOKIE}=${csrf}; Path=/v3/auth; HttpOnly; SameSite=Lax`);
     return sendHtml(
       reply,
       200,
@@ -235,13 +253,18 @@ export function oauthRoutes(ctx: AppContext) {
         redirectUri: req.redirectUri,
         scope: req.scope,
         state: req.state,
+        csrf,
         ...pageVariants(),
       }),
     );
   }
 
-  function signIn(request: FastifyRequest, reply: FastifyReply) {
-    const { fields } = parseFields(request.body, request.headers['content-type']);
+  function signIn(request: FastifyRequest, reply: FastifyReply, given?: Record<string, string>) {
+    const fields = given ?? parseFields(request.body, request.headers['content-type']).fields;
+    // variant signin-csrf-cookie: the form's CSRF field must match the page's cookie.
+    if (variants.has('signin-csrf-cookie') && (!fields.csrf_token || fields.csrf_token !== cookies(request)[CSRF_COOKIE])) {
+      return sendHtml(reply, 403, renderErrorPage('Forbidden', 'Invalid CSRF token: go back, reload the page and sign in again.'));
+    }
     // fault signin-csrf-field-missing: the POST demands a CSRF token the page no longer renders.
     if (faults.has('signin-csrf-field-missing') && fields.csrf_token === undefined) {
       return sendHtml(reply, 403, renderErrorPage('Forbidden', 'Invalid CSRF token: go back, reload the page and sign in again.'));
@@ -254,12 +277,25 @@ export function oauthRoutes(ctx: AppContext) {
     // variant signin-form-unlabelled: its own field names, and a field only bots fill.
     const username = unlabelled ? fields.login : fields.username;
     const bot = unlabelled && Boolean(fields[HONEYPOT_FIELD]);
-    const shown = { applicationName: app.name, clientId: app.clientId, redirectUri: req.redirectUri, scope: req.scope, state: req.state };
+    const shown = {
+      applicationName: app.name,
+      clientId: app.clientId,
+      redirectUri: req.redirectUri,
+      scope: req.scope,
+      state: req.state,
+      csrf: fields.csrf_token,
+    };
     // variant signin-two-step: the e-mail alone, then its password on a page of its own.
     if (twoStep && fields.password === undefined && username) return sendHtml(reply, 200, renderPasswordStep({ ...shown, username }));
     // fault signin-banner-form-dead: behind the cookie banner, the form's submission shows the page again, silently.
     if (faults.has('signin-banner-form-dead')) return sendHtml(reply, 200, renderSignInPage({ ...shown, ...pageVariants() }));
     const user = username === undefined || bot ? undefined : store.userByEmail(username);
+    // variant signin-lockout: a user whose password was wrong three times in a row is locked two minutes, whatever is typed.
+    const lock = user && variants.has('signin-lockout') ? lockouts.get(user.id) : undefined;
+    if (lock && lock.until > Date.now()) {
+      const html = renderSignInPage({ ...shown, username, error: 'Too many failed attempts: this account is locked for a few minutes', ...pageVariants() });
+      return sendHtml(reply, 401, html);
+    }
     // fault password-first-8-chars: the password checked as DES crypt does, on its first 8 characters.
     const passwordMatches = (stored: string, given: string | undefined) =>
       faults.has('password-first-8-chars') ? given !== undefined && stored.slice(0, 8) === given.slice(0, 8) : stored === given;
@@ -267,12 +303,18 @@ export function oauthRoutes(ctx: AppContext) {
     const passwordTaken = (given: string | undefined) =>
       faults.has('signin-any-users-password') ? store.seed.users.some((u) => passwordMatches(u.password, given)) : passwordMatches(user!.password, given);
     if (!user || !passwordTaken(fields.password)) {
+      if (user && variants.has('signin-lockout')) {
+        const failures = (lock?.failures ?? 0) + 1;
+        lockouts.set(user.id, failures >= LOCK_AFTER_FAILURES ? { failures: 0, until: Date.now() + LOCK_MS } : { failures, until: 0 });
+      }
       const html =
         twoStep && username
           ? renderPasswordStep({ ...shown, username, error: 'Wrong email or password' })
           : renderSignInPage({ ...shown, username, error: 'Wrong email or password', ...pageVariants() });
       return sendHtml(reply, 401, html);
     }
+    // variant signin-lockout: a right password clears the failures (as Keycloak's brute-force detection does).
+    lockouts.delete(user.id);
     return signedIn(reply, app, user, req, resolved.redirectUri);
   }
 
@@ -373,14 +415,35 @@ export function oauthRoutes(ctx: AppContext) {
     if (faults.has('token-type-mac')) body.token_type = 'mac';
     // fault refresh-answer-without-refresh-token: the refresh answer drops the new refresh token (the old one is dead).
     if (grant === 'refresh_token' && faults.has('refresh-answer-without-refresh-token')) delete body.refresh_token;
-    reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
+    // fault token-answer-cacheable: the API's default caching header on every JSON answer, the tokens' too.
+    // variant token-answer-no-pragma: no-store alone (RFC 9111 § 5.4 deprecates Pragma).
+    if (faults.has('token-answer-cacheable')) reply.code(200).header('cache-control', 'private, max-age=300');
+    else if (variants.has('token-answer-no-pragma')) reply.code(200).header('cache-control', 'no-store');
+    else reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
     // variant token-answer-text-plain: the same JSON text, labelled as plain text.
     const type = variants.has('token-answer-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     return reply.type(type).send(JSON.stringify(extraMembers(body, variants)));
   }
 
-  function exchange(request: FastifyRequest, reply: FastifyReply) {
-    const { fields, malformed } = parseFields(request.body, request.headers['content-type']);
+  /** The names a form body carries more than once (RFC 6749 § 3.2: "MUST NOT be included more than once"). */
+  function repeatedNames(request: FastifyRequest): string[] {
+    if ((request.headers['content-type'] ?? '').toLowerCase().includes('json')) return [];
+    const names = [...new URLSearchParams(rawBody(request.body)).keys()];
+    return [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+  }
+
+  /** GET /auth/access_token: no such route (RFC 6749 § 3.2: the client MUST use POST), as the not-found handler answers. */
+  function exchangeByGet(request: FastifyRequest, reply: FastifyReply) {
+    // fault token-endpoint-get-accepted: the handler is mounted for every method, the query read as the form.
+    if (faults.has('token-endpoint-get-accepted')) {
+      const fields = Object.fromEntries(Object.keys(asQuery(request.query)).map((k) => [k, first(asQuery(request.query), k) ?? '']));
+      return exchange(request, reply, { fields, malformed: false });
+    }
+    throw parametersError(404, 'Route not found', 'Check the method and the path; every route starts with /v3');
+  }
+
+  function exchange(request: FastifyRequest, reply: FastifyReply, given?: { fields: Record<string, string>; malformed: boolean }) {
+    const { fields, malformed } = given ?? parseFields(request.body, request.headers['content-type']);
     // Client authentication first (RFC 6749 5.2 invalid_client): HTTP Basic, else form fields.
     // fault client-basic-raw-only: the Basic credentials compared as they come, never form-urldecoded.
     const basic = parseBasic(request.headers.authorization, !faults.has('client-basic-raw-only'));
@@ -412,10 +475,17 @@ export function oauthRoutes(ctx: AppContext) {
     const secret = app && secretOf(app, variants.has('encoded-credentials'));
     // fault client-secret-prefix-compare: the secret compared on the characters given (strncmp with the presented length).
     const secretMatches = (given: string) => (faults.has('client-secret-prefix-compare') ? given.length >= 8 && secret!.startsWith(given) : given === secret);
-    if (credentials === 'malformed' || !app || (!secretMatches(credentials.secret) && !faults.has('client-secret-not-checked'))) {
+    // fault client-empty-secret-skips-check: the secret compared only when one was given (`if (secret && ...)`): the id alone is the client.
+    const secretSkipped = credentials !== 'malformed' && credentials.secret === '' && faults.has('client-empty-secret-skips-check');
+    if (credentials === 'malformed' || !app || (!secretMatches(credentials.secret) && !secretSkipped && !faults.has('client-secret-not-checked'))) {
       throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Invalid client credentials', 'Check the client id and secret of your application', challenge);
     }
     if (malformed) throw parametersError(400, 'Malformed body', 'Send application/x-www-form-urlencoded parameters');
+    // RFC 6749 § 3.2, § 5.2 (invalid_request): a parameter sent twice is refused, never one of its values taken.
+    // fault token-repeated-param-first-wins: the form's first value of each name is read, the others dropped.
+    const repeated = given ? [] : repeatedNames(request);
+    if (repeated.length && !faults.has('token-repeated-param-first-wins'))
+      throw parametersError(400, 'Repeated parameter', `Send each parameter once (${repeated.join(', ')})`);
 
     const missing = () => parametersError(400, 'Missing parameter', 'Send grant_type with code (authorization_code) or refresh_token (refresh_token)');
     const grant = fields.grant_type;
@@ -425,6 +495,24 @@ export function oauthRoutes(ctx: AppContext) {
     }
     if (grant === undefined || grant === '') throw missing();
     const nowMs = ctx.now();
+
+    // fault grant-param-of-other-grant: a grant without its own credential takes the other grant's (one lookup for both kinds).
+    if (faults.has('grant-param-of-other-grant')) {
+      if (grant === 'refresh_token' && !fields.refresh_token && fields.code) {
+        const code = tokens.code(fields.code);
+        if (code && !code.used && nowMs < code.expiresAt && code.clientId === app.clientId) {
+          code.used = true;
+          return tokenAnswer(reply, tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs), 'refresh_token');
+        }
+      }
+      if (grant === 'authorization_code' && !fields.code && fields.refresh_token) {
+        const refresh = tokens.refresh(fields.refresh_token);
+        if (refresh && !refresh.used && refresh.clientId === app.clientId) {
+          refresh.used = true;
+          return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, refresh.scopes, nowMs), 'authorization_code');
+        }
+      }
+    }
 
     if (grant === 'authorization_code') {
       if (fields.code === undefined || fields.code === '') {
@@ -444,7 +532,9 @@ export function oauthRoutes(ctx: AppContext) {
         (fields.redirect_uri === undefined || code.redirectUri === null || fields.redirect_uri === code.redirectUri);
       if (!valid) throw invalidAuthentication(true);
       code.used = true;
-      const issued = tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs);
+      // fault code-grant-scope-param-granted: a scope sent with the code grant replaces the code's, as the application has it.
+      const scopes = faults.has('code-grant-scope-param-granted') && fields.scope ? scopesOf(app, fields.scope.split(' ')) : code.scopes;
+      const issued = tokens.issueTokens(app.clientId, code.userId, scopes, nowMs);
       const earlier = tokens.earlierForCode(app.clientId, code.userId, issued.access);
       tokens.issuedForCode(issued.access);
       // fault code-grant-widens-earlier-tokens: the user's grant to the application, widened, is what every token of it reads.
@@ -495,6 +585,7 @@ export function oauthRoutes(ctx: AppContext) {
     app.post('/auth/consent', consent);
     app.post('/auth/login-actions/authenticate', keycloakAuthenticate);
     flows.routes(app);
-    app.post('/auth/access_token', exchange);
+    app.post('/auth/access_token', (request, reply) => exchange(request, reply));
+    app.get('/auth/access_token', exchangeByGet);
   };
 }

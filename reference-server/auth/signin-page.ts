@@ -20,7 +20,18 @@ export interface SignInPage {
   unlabelled?: boolean;
   /** Variant signin-two-step: the first page asks for the e-mail only ("Next"); the password comes on a second page. */
   twoStep?: boolean;
+  /** Variant signin-csrf-cookie: the hidden CSRF field, matched to the cookie set with the page. */
+  csrf?: string;
+  /** Fault signin-form-get: the form's method (default post). */
+  formMethod?: 'get' | 'post';
 }
+
+/** The opening tag of a sign-in form: posted to the sign-in route (fault signin-form-get: sent as a query). */
+const formTag = (p: SignInPage) => `<form method="${p.formMethod ?? 'post'}" action="/v3/auth/auth"`;
+
+/** The hidden fields every sign-in form carries: the sign-in link's parameters the client sent, and the CSRF field. */
+const linkFields = (p: SignInPage) =>
+  `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}${hidden('csrf_token', p.csrf)}`;
 
 /** The field of the unlabelled form a person never sees: a bot fills it, and its sign-in is refused. */
 export const HONEYPOT_FIELD = 'website';
@@ -59,7 +70,7 @@ const hidden = (name: string, value: string | undefined) =>
  */
 function unlabelledForm(p: SignInPage, hiddenFields: string): string {
   const login = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
-  return `<form method="post" action="/v3/auth/auth" class="signin">
+  return `${formTag(p)} class="signin">
   <input name="login" type="text" placeholder="Email or username"${login}>
   <input name="${HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off" style="position:absolute;left:-10000px;top:auto">
   <div class="secret">
@@ -74,7 +85,7 @@ function unlabelledForm(p: SignInPage, hiddenFields: string): string {
 /** Variant signin-two-step, first page: the e-mail and "Next", as identity providers that look up the account first. */
 function emailStep(p: SignInPage, hiddenFields: string): string {
   const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
-  return `<form method="post" action="/v3/auth/auth">
+  return `${formTag(p)}>
   <label for="username">Email</label>
   <input id="username" name="username" type="email" autocomplete="username" required${username}>${hiddenFields}
   <button type="submit">Next</button>
@@ -84,13 +95,13 @@ function emailStep(p: SignInPage, hiddenFields: string): string {
 /** Variant signin-two-step, second page: the account chosen, its password. */
 export function renderPasswordStep(p: SignInPage & { username: string }): string {
   const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
-  const hiddenFields = `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}${hidden('username', p.username)}`;
+  const hiddenFields = `${linkFields(p)}${hidden('username', p.username)}`;
   return page(
     'Sign in - Vehicle Data Service',
     `<main>
 <h1>Welcome</h1>
 <p>${escapeHtml(p.username)} <a href="#change">Not you?</a></p>${error}
-<form method="post" action="/v3/auth/auth">
+${formTag(p)}>
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>${hiddenFields}
   <button type="submit">Sign in</button>
@@ -135,12 +146,12 @@ export function renderConsentPage(p: { applicationName: string; ticket: string; 
 export function renderSignInPage(p: SignInPage): string {
   const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
   const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
-  const hiddenFields = `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}`;
+  const hiddenFields = linkFields(p);
   const form = p.twoStep
     ? emailStep(p, hiddenFields)
     : p.unlabelled
       ? unlabelledForm(p, hiddenFields)
-      : `<form method="post" action="/v3/auth/auth">
+      : `${formTag(p)}>
   <label for="username">Email</label>
   <input id="username" name="username" type="email" autocomplete="username" required${username}>
   <label for="password">Password</label>

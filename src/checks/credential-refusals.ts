@@ -112,6 +112,30 @@ export async function tokenClientNearMiss(ctx: CheckContext): Promise<void> {
 }
 
 /**
+ * A confidential client's id without its secret is no client authentication (RFC 6749 § 2.3.1, § 3.2.1:
+ * a confidential client authenticates at the token endpoint; v3-profile.md § Conflicts and decisions:
+ * 401 AUTHENTICATION_ERROR): with a fresh code, client_id in the form and no secret, client_id with an
+ * empty client_secret, HTTP Basic with the id and an empty password. A server that compares the secret
+ * only when one is given takes the id alone as the client.
+ */
+export async function tokenClientIdOnly(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
+  const grant = { grant_type: 'authorization_code', code, redirect_uri: o.redirectUri };
+  const attempts: Attempt[] = [
+    { what: 'client_id in the form and no secret', send: () => tokenRequest(ctx.api, ctx.target, { ...grant, client_id: o.clientId }, null) },
+    {
+      what: 'client_id and an empty client_secret in the form',
+      send: () => tokenRequest(ctx.api, ctx.target, { ...grant, client_id: o.clientId, client_secret: '' }, null),
+    },
+    { what: 'HTTP Basic with oauth.clientId and an empty password', send: () => codeGrant(ctx, code, basicAuth(ctx.target, '')) },
+  ];
+  await judgeAttempts(ctx, attempts, (res, what) =>
+    expectTokenEndpointError(res, { status: 401, type: 'AUTHENTICATION_ERROR', why: `${what}: a confidential client's id without its secret` }),
+  );
+}
+
+/**
  * The client's credentials in the request URI are no client credentials: RFC 6749 § 2.3.1 says they
  * MUST NOT be there (they end in logs and proxies); sent there alone (no HTTP Basic, nothing in the
  * body) with a fresh code, they are refused as absent: 401 AUTHENTICATION_ERROR (decision D-CLIENT-IN-URI).
@@ -195,6 +219,9 @@ export async function tokenClientEncoded(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** Wrong passwords sent in a row before the right one again: fewer than the three a lock commonly follows. */
+const WRONG_IN_A_ROW = 2;
+
 /**
  * A password nearly right lets no one in: signing in with the primary user's password with one
  * character changed in the middle, its last dropped, one more, or with the other user's password,
@@ -211,14 +238,29 @@ export async function signinPasswordNearMiss(ctx: CheckContext): Promise<void> {
   const otherPassword = ctx.target.oauth?.otherPassword;
   if (otherPassword && otherPassword !== o.password) wrong.push({ what: "the other user's password (oauth.otherPassword)", password: otherPassword });
   await afterRightSignIn(ctx, async (_code, attempt) => {
-    const answers = await together(wrong.map((w) => attempt(w.password)));
-    answers.forEach((signed, i) => {
-      if (!signed.code) return;
+    const right = async (after: string) => {
+      const signed = await attempt(o.password);
+      if (!signed.code)
+        throw new NotRun(
+          `signing in with the right password${after} gave no code (${ctx.redactor.redact(signed.problem ?? 'no redirect')}): the sign-in checks judge it`,
+        );
       ctx.redactor.add(signed.code);
-      fail({
-        expected: `signing in as oauth.username with ${wrong[i].what} is refused: no redirect to redirect_uri with a code`,
-        actual: `a redirect with a code (${ctx.redactor.redact(signed.redirectedTo ?? '')})`,
+    };
+    // At most WRONG_IN_A_ROW wrong passwords, then the right one: a server that locks an account after
+    // three failures in a row (as Keycloak's brute-force detection does) is never locked by the check,
+    // and the run's other sign-ins of the user go on.
+    for (let i = 0; i < wrong.length; i += WRONG_IN_A_ROW) {
+      const tried = wrong.slice(i, i + WRONG_IN_A_ROW);
+      const answers = await together(tried.map((w) => attempt(w.password)));
+      answers.forEach((signed, j) => {
+        if (!signed.code) return;
+        ctx.redactor.add(signed.code);
+        fail({
+          expected: `signing in as oauth.username with ${tried[j].what} is refused: no redirect to redirect_uri with a code`,
+          actual: `a redirect with a code (${ctx.redactor.redact(signed.redirectedTo ?? '')})`,
+        });
       });
-    });
+      await right(` after ${tried.length} wrong ones`);
+    }
   });
 }

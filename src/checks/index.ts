@@ -18,6 +18,8 @@ import * as caches from './shared-cache';
 import * as members from './car-members';
 import * as exact from './exact-values';
 import { deviceStateCrossUser } from './device-state-cross-user';
+import * as declared from './declared-headers';
+import * as otherwise from './reached-otherwise';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -122,6 +124,15 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-other-kind': refusals.tokenOtherKind,
   'token-client-encoded': refusals.tokenClientEncoded,
   'signin-password-near-miss': refusals.signinPasswordNearMiss,
+  'token-client-id-only': refusals.tokenClientIdOnly,
+  'token-no-store': declared.tokenNoStore,
+  'personal-not-shared-cacheable': declared.personalNotSharedCacheable,
+  'signin-not-framed': declared.signinNotFramed,
+  'token-post-only': otherwise.tokenPostOnly,
+  'token-code-no-wider': otherwise.tokenCodeNoWider,
+  'token-other-grant-param': otherwise.tokenOtherGrantParam,
+  'token-repeated-param': otherwise.tokenRepeatedParam,
+  'signin-password-not-in-url': otherwise.signinPasswordNotInUrl,
   'token-lifetime-kept': word.tokenLifetimeKept,
   'token-scopes-kept': word.tokenScopesKept,
   'token-refresh-no-wider': word.tokenRefreshNoWider,

@@ -1,6 +1,6 @@
 // The real OAuth 2 sign-in flow: a browser fills the service's sign-in page, the redirect's code is
 // captured, and the code is exchanged at POST /auth/access_token with HTTP Basic client credentials.
-import { errors, type Browser, type Locator, type Page } from '@playwright/test';
+import { errors, type Browser, type Locator, type Page, type Response } from '@playwright/test';
 import type { ApiClient, ApiResponse } from '../transport/api';
 import { openContext } from './browser-network';
 import { findSignInForm, FORM_WAIT_MS, type FormProblem } from './signin-form';
@@ -29,6 +29,34 @@ export interface SignInResult {
    * the browser was shown after submitting the credentials (or a page between the sign-in and the redirect).
    */
   errorStatus?: number;
+  /**
+   * The page that held the password field, as the server answered its document: its URL (redact before
+   * showing) and its headers, every value of each (what a browser reads of it: framing, caching).
+   */
+  passwordPage?: { url: string; headers: Array<{ name: string; value: string }> };
+  /** The names the form gave its username and password fields (the query a form sent by GET would carry). */
+  fieldNames?: { username?: string; password?: string };
+  /** A request of the sign-in, after the password was typed, whose URL carried it as a parameter's value: its method, the password elided. */
+  passwordInUrl?: string;
+}
+
+/** The URL with every query parameter whose value is `secret` written as *** (its path and fragment dropped if they hold it). */
+function elided(url: string, secret: string): string {
+  const parsed = new URL(url);
+  // A copy: setting a parameter while its list is walked would move the walk.
+  for (const [name, value] of Array.from(parsed.searchParams)) if (value === secret) parsed.searchParams.set(name, '***');
+  if (urlParameterValues(url).includes(secret) && new URLSearchParams(parsed.hash.slice(1)).size) parsed.hash = '';
+  return parsed.toString().includes(secret) ? `${parsed.origin}${parsed.pathname.includes(secret) ? '/...' : parsed.pathname}?...` : parsed.toString();
+}
+
+/** The values of a URL's query and fragment parameters (a form sent by GET writes its fields there). */
+function urlParameterValues(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    return [...parsed.searchParams.values(), ...new URLSearchParams(parsed.hash.slice(1)).values()];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -124,6 +152,11 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
   try {
     const page = await context.newPage();
     page.setDefaultTimeout(timeoutMs);
+    // The document each page of the sign-in came in (the main frame's last answer that is not a redirect).
+    let lastDocument: Response | undefined;
+    page.on('response', (r) => {
+      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame() && (r.status() < 300 || r.status() >= 400)) lastDocument = r;
+    });
     const opened = await openPage(
       page,
       signInUrl(target, { client_id: oauth.clientId, redirect_uri: oauth.redirectUri, scope: request.scope, state: request.state }),
@@ -159,7 +192,19 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
         if (form.username && !(await form.username.inputValue().catch(() => ''))) await form.username.fill(request.username);
       }
     }
+    const observed: Pick<SignInResult, 'passwordPage' | 'fieldNames' | 'passwordInUrl'> = {};
     if (form.password && !flow.redirectedTo) {
+      const document = lastDocument;
+      if (document) observed.passwordPage = { url: document.url(), headers: await document.headersArray().catch(() => []) };
+      observed.fieldNames = {
+        username: (await form.username?.getAttribute('name').catch(() => null)) ?? undefined,
+        password: (await form.password.getAttribute('name').catch(() => null)) ?? undefined,
+      };
+      // From here on, a request whose URL carries the password (a form sent by GET) is recorded, the password elided.
+      page.on('request', (r) => {
+        if (!observed.passwordInUrl && urlParameterValues(r.url()).includes(request.password))
+          observed.passwordInUrl = `${r.method()} ${elided(r.url(), request.password)}`;
+      });
       await fillSecret(form.password, request.password);
       await submit(flow, form.submit);
     }
@@ -185,6 +230,7 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
         problem: `no redirect to the redirect_uri after signing in${after}${errorStatus ? `: the server answered ${errorStatus}` : ''}; the page shows: "${text}"`,
         pageText: text,
         byLayout,
+        ...observed,
         ...(stuck && !errorStatus ? { stuckBetween: true } : {}),
         ...(errorStatus ? { errorStatus } : {}),
       };
@@ -195,6 +241,7 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
       state: params.get('state') ?? undefined,
       redirectedTo: url,
       ...(passed.length ? { pagesBetween: passed } : {}),
+      ...observed,
     };
   } finally {
     await context.close();

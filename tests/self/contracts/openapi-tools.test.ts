@@ -97,6 +97,8 @@ const DELIBERATELY_INVALID: Record<string, string> = {
   'CORE-AUTH-WRONG-PLACE': 'the token anywhere but the Authorization header: a request with no Authorization header',
   'AUTH-WRONG-PLACE': 'the token anywhere but the Authorization header: a request with no Authorization header',
   'TOKEN-CLIENT-IN-QUERY': 'client credentials in the query, without HTTP Basic',
+  'TOKEN-CLIENT-ID-ONLY': 'client_id in the form without HTTP Basic (a confidential client without its secret)',
+  'TOKEN-OTHER-GRANT-PARAM': "token requests carrying the other grant's credential instead of their own",
   'CORE-NO-SHARED-CACHE': 'right after a success, the same URL without Authorization',
   'NO-SHARED-CACHE': 'right after a success, the same URL without Authorization',
 };

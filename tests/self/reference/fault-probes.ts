@@ -5,7 +5,7 @@
 import type { Mode } from '../../../reference-server/context';
 import type { FaultName } from '../../../reference-server/faults';
 import type { RouteKey } from '../../../reference-server/route-keys';
-import { DAY, firstError, Harness, iso, MONTH_START, NOW, passwordOf, REDIRECT_URI, Res, SEED_IDS } from './helpers';
+import { basic, DAY, firstError, Harness, iso, MONTH_START, NOW, passwordOf, REDIRECT_URI, Res, SEED_IDS } from './helpers';
 import { ALL_SCOPES, type RouteCase, routeCases } from './route-table';
 
 export interface Probe {
@@ -355,6 +355,12 @@ export const PROBES: Record<FaultName, Probe> = {
   },
 
   // caches
+  'personal-data-cache-public': {
+    check: async (h, route) => !/public/.test(String((await callRoute(h, route, await h.alice())).headers['cache-control'] ?? '')),
+  },
+  'token-answer-cacheable': {
+    check: async (h) => /no-store/.test(String((await h.exchange({ grant_type: 'authorization_code', code: await h.code() })).headers['cache-control'] ?? '')),
+  },
   'response-cache-shared': {
     // Right after alice's success, the same URL without a token: refused, not her answer again.
     check: async (h, route) => {
@@ -1141,6 +1147,39 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 403 && JSON.stringify(res.json) === '{"message":"Invalid authentication"}';
     },
   },
+  'token-endpoint-get-accepted': {
+    check: async (h) => {
+      const query = new URLSearchParams({ grant_type: 'authorization_code', code: await h.code(), redirect_uri: REDIRECT_URI });
+      const res = await h.get(`/v3/auth/access_token?${query}`, undefined, { authorization: basic('full') });
+      return res.status >= 400 && res.json?.access_token === undefined;
+    },
+  },
+  'code-grant-scope-param-granted': {
+    check: async (h) => {
+      const code = await h.code({ scope: 'users_read' });
+      const res = await h.exchange({ grant_type: 'authorization_code', code, scope: ALL_SCOPES.join(' ') });
+      return res.status >= 400 || (await h.get('/v3/users/me/cars', JSON.parse(res.text).access_token)).status === 403;
+    },
+  },
+  'grant-param-of-other-grant': {
+    check: async (h) => isError(await h.exchange({ grant_type: 'refresh_token', code: await h.code() }), 400, 'PARAMETERS_ERROR', 'Missing parameter'),
+  },
+  'token-repeated-param-first-wins': {
+    check: async (h) => {
+      const body = `grant_type=authorization_code&code=${encodeURIComponent(await h.code())}&code=never-issued`;
+      const res = await h.post('/v3/auth/access_token', {
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic('full') },
+      });
+      return res.status === 400 && res.json?.access_token === undefined;
+    },
+  },
+  'client-empty-secret-skips-check': {
+    check: async (h) => {
+      const res = await h.post('/v3/auth/access_token', { form: { grant_type: 'authorization_code', code: await h.code(), client_id: 'vds-conformance' } });
+      return isError(res, 401, 'AUTHENTICATION_ERROR', 'Invalid client credentials');
+    },
+  },
   'password-grant-accepted': {
     check: async (h) => {
       const res = await h.exchange({ grant_type: 'password', username: 'alice@reference.test', password: 'alice-password' });
@@ -1203,6 +1242,18 @@ export const PROBES: Record<FaultName, Probe> = {
   // Run with its variant (signin-cookie-banner): the form behind the banner signs in.
   'signin-banner-form-dead': { check: async (h) => typeof (await h.signIn({ state: 'b' })).location?.searchParams.get('code') === 'string' },
   'signin-page-no-form': { check: async (h) => /<form[\s\S]*name="password"/.test((await h.get('/v3/auth/auth?client_id=vds-conformance')).text) },
+  'signin-page-frameable': {
+    check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).headers['x-frame-options'] === 'DENY',
+  },
+  'signin-form-get': {
+    check: async (h) => /<form method="post" action="\/v3\/auth\/auth">/.test((await h.get('/v3/auth/auth?client_id=vds-conformance')).text),
+  },
+  'signin-credentials-from-query': {
+    check: async (h) => {
+      const query = new URLSearchParams({ client_id: 'vds-conformance', username: 'alice@reference.test', password: 'alice-password' });
+      return (await h.get(`/v3/auth/auth?${query}`)).status === 200;
+    },
+  },
   'signin-page-text-plain': { check: async (h) => (await h.get('/v3/auth/auth?client_id=vds-conformance')).contentType.startsWith('text/html') },
 
   // sandbox

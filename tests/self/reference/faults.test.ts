@@ -74,10 +74,12 @@ test.describe('each fault breaks the behaviour it names', () => {
     test(`fault ${spec} (${family})`, async () => {
       const h = await Harness.start({ mode: probe.mode ?? 'cloud', fault: spec, variant });
       try {
-        // The faulty server still starts and serves its sign-in page (with its form, but for the fault that removes it).
+        // The faulty server still starts and serves its sign-in page (with its form, but for the fault that removes it;
+        // a form sent with GET for the fault that makes it so).
         const page = await h.get('/v3/auth/auth?client_id=vds-conformance');
         expect(page.status).toBe(200);
-        if (spec !== 'signin-page-no-form') expect(page.text).toMatch(/<form\b[^>]*\bmethod="post"/);
+        if (spec !== 'signin-page-no-form')
+          expect(page.text).toMatch(spec === 'signin-form-get' ? /<form\b[^>]*\bmethod="get"/ : /<form\b[^>]*\bmethod="post"/);
         expect(await probe.check(h, route)).toBe(false);
       } finally {
         await h.close();

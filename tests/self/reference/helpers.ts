@@ -93,6 +93,8 @@ export class Harness {
   readonly encoded: boolean;
   /** Variant signin-keycloak: the login page's form posts to login-actions/authenticate, in the session its cookie names. */
   private readonly keycloak: boolean;
+  /** Variant signin-csrf-cookie: the page's CSRF field and its cookie go with the form. */
+  private readonly csrfCookie: boolean;
 
   private constructor(
     readonly app: FastifyInstance,
@@ -107,6 +109,7 @@ export class Harness {
     this.oidc = variants.has('authorization-server-oidc');
     this.encoded = variants.has('encoded-credentials');
     this.keycloak = variants.has('signin-keycloak');
+    this.csrfCookie = variants.has('signin-csrf-cookie');
   }
 
   /** Builds an app; the clock is mutable (h.clock.now += ...) but the data is generated at build time. */
@@ -171,7 +174,11 @@ export class Harness {
     if (options.scope !== undefined) form.scope = options.scope;
     if (options.state !== undefined) form.state = options.state;
     if (options.redirectUri !== undefined) form.redirect_uri = options.redirectUri;
-    let res = this.keycloak ? await this.signInThroughKeycloak(form) : await this.post('/v3/auth/auth', { form });
+    let res = this.keycloak
+      ? await this.signInThroughKeycloak(form)
+      : this.csrfCookie
+        ? await this.signInWithCsrf(form)
+        : await this.post('/v3/auth/auth', { form });
     // Variants signin-consent-page and signin-continue-page: a page between the password and the redirect.
     const ticket = res.status === 200 ? /name="ticket" value="([^"]+)"/.exec(res.text)?.[1] : undefined;
     if (ticket && options.consent !== 'stop') res = await this.post('/v3/auth/consent', { form: { ticket, decision: options.consent ?? 'allow' } });
@@ -192,6 +199,16 @@ export class Harness {
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1];
     if (page.status !== 200 || !action || !csrf) return page;
     return this.post(`/v3/auth/${action}`, { form: { username, password, csrf_token: csrf, credentialId: '' }, headers: { cookie } });
+  }
+
+  /** Variant signin-csrf-cookie: the page first (its CSRF field and cookie), then the form with both. */
+  private async signInWithCsrf(form: Record<string, string>): Promise<Res> {
+    const { [this.loginField]: _login, password: _password, ...link } = form;
+    const page = await this.get(`/v3/auth/auth?${new URLSearchParams(link).toString()}`);
+    const cookie = String(page.headers['set-cookie'] ?? '').split(';')[0];
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1];
+    if (page.status !== 200 || !csrf) return page;
+    return this.post('/v3/auth/auth', { form: { ...form, csrf_token: csrf }, headers: { cookie } });
   }
 
   /**

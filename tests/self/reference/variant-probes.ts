@@ -388,6 +388,36 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       );
     },
   },
+  'token-answer-no-pragma': {
+    check: async (h) => {
+      const res = await h.exchange({ grant_type: 'authorization_code', code: await h.code() });
+      return res.status === 200 && res.headers['cache-control'] === 'no-store' && res.headers.pragma === undefined;
+    },
+  },
+  'reads-cache-declared': {
+    check: async (h) => {
+      const token = await h.alice();
+      const [me, car] = await Promise.all([h.get('/v3/users/me', token), h.get(`/v3/cars/${RICH}`, token)]);
+      return me.headers['cache-control'] === 'private, max-age=60' && car.headers['cache-control'] === 'max-age=0, must-revalidate';
+    },
+  },
+  'signin-lockout': {
+    // Three wrong passwords in a row, then the right one: refused while the lock lasts.
+    check: async (h) => {
+      for (let i = 0; i < 3; i++) await h.signIn({ password: `wrong-${i}` });
+      const right = await h.signIn();
+      return right.status === 401 && right.location === null;
+    },
+  },
+  'signin-csrf-cookie': {
+    // The page's CSRF field and cookie; the form posted without them is refused, with them it signs in.
+    check: async (h) => {
+      const page = await h.get('/v3/auth/auth?client_id=vds-conformance');
+      const bare = await h.post('/v3/auth/auth', { form: { username: 'alice@reference.test', password: 'alice-password', client_id: 'vds-conformance' } });
+      const done = await h.signIn();
+      return /name="csrf_token"/.test(page.text) && /vds_csrf=/.test(String(page.headers['set-cookie'] ?? '')) && bare.status === 403 && done.status === 302;
+    },
+  },
   'token-answer-text-plain': {
     check: async (h) => {
       const res = await h.exchange({ grant_type: 'authorization_code', code: await h.code() });
