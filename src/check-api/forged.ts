@@ -11,6 +11,7 @@
 // alphabet, padding, a last character's unused bits) reads different bytes in every form below.
 import { createHmac, createPublicKey, type JsonWebKey } from 'node:crypto';
 import { readJwt, signedAsymmetrically, type ReadableToken } from '../setup/published-keys';
+import { NotReplayable, replayDir } from '../setup/replay';
 import { SCOPES } from '../setup/target';
 
 export { readJwt, type ReadableToken };
@@ -35,6 +36,14 @@ export interface ForgeInputs {
   subjects: Array<string | number>;
   /** The public keys the server publishes (a JWKS's keys), for HMAC keyed with them. */
   publicKeys?: JsonWebKey[];
+}
+
+/**
+ * A forgery is made of the credential's own bytes, which a certification archive never holds (its tokens
+ * are placeholders, its answers redacted): replayed by verify, a check that forges is verified from the record.
+ */
+export function forgingNeedsTheCredential(): void {
+  if (replayDir()) throw new NotReplayable('forging a credential needs its own bytes, which a certification archive never holds');
 }
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -13,6 +13,7 @@ import {
   expectStatus,
   fail,
   forgeries,
+  forgingNeedsTheCredential,
   NEAR_MISS_WORDS,
   nearMisses,
   NotApplicable,
@@ -89,6 +90,7 @@ const GRANT_FORGERIES = ['subject', 'scope', 'expiry', 'stripped', 'replaced', '
  * a JWT there is nothing to forge (not applicable).
  */
 export async function tokenGrantForged(ctx: CheckContext): Promise<void> {
+  forgingNeedsTheCredential();
   const [{ code }, { code: unused }] = await together([codeForTokenEndpoint(ctx), codeForTokenEndpoint(ctx)]);
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'exchanging a fresh code');

@@ -22,6 +22,7 @@ import {
   NotApplicable,
   NotRun,
   forgeries,
+  forgingNeedsTheCredential,
   type ForgedForm,
   heldRefreshTokens,
   readJwt,
@@ -151,6 +152,7 @@ function subjectsOf(ctx: CheckContext): string[] {
 
 /** The forgeries of the presented tokens that can be read (JWTs); the opaque ones are named in `opaque`. */
 function forgedRequests(ctx: CheckContext, v: RequestVariant, options: CallOptions, opaque: string[]): Request[] {
+  forgingNeedsTheCredential();
   const inputs = { subjects: subjectsOf(ctx), publicKeys: ctx.run.publishedKeys };
   return presentedTokens(ctx, v, options).flatMap(({ key, value }) => {
     const token = readJwt(value);
