@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorizationServer } from './auth/authorization-server';
 import { oauthRoutes } from './auth/oauth';
+import { JwtIssuer } from './auth/jwt';
 import { SHORT_ACCESS_TOKEN_LIFETIME_S, TokenStore } from './auth/tokens';
 import type { AppContext, Mode, Switches } from './context';
 import type { SeedOptions } from './data/seed';
@@ -77,7 +78,11 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     now: () => clock().getTime(),
     store: new Store(() => clock().getTime(), seedOptions(variants)),
     // variant short-lived-tokens: access tokens expire within a run.
-    tokens: new TokenStore(variants.has('short-lived-tokens') ? SHORT_ACCESS_TOKEN_LIFETIME_S : undefined),
+    // variant jwt-access-tokens: tokens are JWTs, signed with a key of this instance's own.
+    tokens: new TokenStore(variants.has('short-lived-tokens') ? SHORT_ACCESS_TOKEN_LIFETIME_S : undefined, {
+      faults,
+      ...(variants.has('jwt-access-tokens') ? { jwt: new JwtIssuer() } : {}),
+    }),
   };
 
   const switchesFor = (request: FastifyRequest): Switches => (request.url.startsWith('/_control') ? PLAIN : ctx);
@@ -107,6 +112,15 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     protocols.set(request.raw.httpVersion, (protocols.get(request.raw.httpVersion) ?? 0) + 1);
     done();
   });
+
+  // variant jwt-access-tokens: the issuer its tokens name is the sign-in page's base URL, on the host the API's requests name.
+  const jwt = ctx.tokens.jwt;
+  if (jwt) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.url.startsWith('/v3/')) jwt.issuer = `${request.protocol}://${request.host}/v3/auth`;
+      done();
+    });
+  }
 
   // Each request reaches fault guards of its own (switches.ts); traced, its answer names them.
   app.addHook('onRequest', (_request, _reply, done) => trackRequestGuards(done));

@@ -59,6 +59,13 @@ export interface FaultInfo {
    * with it, on the variant's target (scripts/power-plan.ts faultTarget).
    */
   readonly variant?: VariantName;
+  /**
+   * The fault lives in the tokens a server issues, not in the long-lived ones a target file may give (a CI
+   * gate's target: tokens configured for a test client, and OAuth credentials): `also`, it is proven on
+   * such a target as well as with OAuth credentials only; `only`, it shows only where the target names
+   * the token (scripts/power-plan.ts faultTargets).
+   */
+  readonly givenTokens?: 'also' | 'only';
 }
 
 export const FAULTS = [
@@ -209,6 +216,62 @@ export const FAULTS = [
     family: 'authentication',
     description: 'A refresh token is taken as a bearer token (one table of tokens, their kind never read): it reads what its grant does',
     breaks: 'S-AUTH-BEARER',
+    givenTokens: 'also',
+  },
+  {
+    name: 'issued-tokens-prefix-match',
+    family: 'authentication',
+    description:
+      "The tokens a grant issued are looked up in their store as a prefix (a LIKE 'token%' query; configured long-lived tokens exactly): an issued token with its last character dropped is taken",
+    breaks: 'S-AUTH-BEARER',
+    givenTokens: 'also',
+  },
+  {
+    name: 'issued-tokens-lifetime-ms',
+    family: 'authentication',
+    description:
+      'The store of issued tokens keeps each for its lifetime read as milliseconds: expires_in says 3600 s, the token is refused as expired 3.6 s after its issue (configured long-lived tokens keep theirs)',
+    breaks: 'P-REC-TOKEN',
+    givenTokens: 'also',
+  },
+  {
+    name: 'expired-token-invalid',
+    family: 'authentication',
+    description:
+      'An expired token answers 401 AUTHENTICATION_ERROR "Invalid token" instead of 403 "Token has expired" (the verification library\'s expiry error mapped, with all its others, to an unknown token)',
+    breaks: 'P-ERR-AUTH-EXPIRED',
+    givenTokens: 'only',
+  },
+  {
+    name: 'jwt-alg-none-accepted',
+    family: 'authentication',
+    description:
+      'A JWT access token whose header names the algorithm "none" (in any case) is taken without a signature: its claims, edited at will, are believed',
+    breaks: 'S-AUTH-BEARER',
+    variant: 'jwt-access-tokens',
+  },
+  {
+    name: 'jwt-signature-not-verified',
+    family: 'authentication',
+    description:
+      "JWT access tokens are decoded instead of verified: a token whose claims were edited (another user's subject, more scopes, a later expiry) is taken",
+    breaks: 'S-AUTH-BEARER',
+    variant: 'jwt-access-tokens',
+  },
+  {
+    name: 'jwt-stripped-signature-accepted',
+    family: 'authentication',
+    description: 'A JWT access token with an empty signature is taken unverified (the verification runs only where a signature is present)',
+    breaks: 'S-AUTH-BEARER',
+    variant: 'jwt-access-tokens',
+  },
+  {
+    name: 'jwt-hmac-public-key-accepted',
+    family: 'authentication',
+    description:
+      "A JWT access token naming HS256 is verified as HMAC keyed with the server's public key (the algorithm taken from the token): one forged with the published key is taken (algorithm confusion)",
+    breaks: 'S-AUTH-BEARER',
+    variant: 'jwt-access-tokens',
   },
   {
     name: 'bearer-scheme-not-checked',
@@ -1003,6 +1066,14 @@ export const FAULTS = [
     description:
       'The authorization server\'s adapter leaves oidc-provider\'s invalid_grant as it is: an invalid code or refresh token answers 400 {"error": "invalid_grant", ...}',
     breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'jwt-refresh-signature-not-verified',
+    family: 'token-endpoint',
+    description:
+      'The refresh grant reads the grant from the JWT refresh token without verifying it: one whose claims were edited (more scopes, another user) is refreshed',
+    breaks: 'P-TOKEN-INVALID',
+    variant: 'jwt-access-tokens',
   },
   { name: 'token-expires-at-ms', family: 'token-endpoint', description: 'expires_at is in milliseconds instead of unix seconds', breaks: 'P-REC-TOKEN' },
   { name: 'token-type-mac', family: 'token-endpoint', description: 'token_type is "mac" instead of "bearer"', breaks: 'P-REC-TOKEN' },

@@ -73,6 +73,27 @@ export const VARIANTS = [
       'vehicle-data-service-v3.md § Authentication ("token lifetime: not shown") and v3-profile.md § Errors (token expired: 403; token unknown: 401: how long an expired token is remembered is not stated)',
   },
   {
+    name: 'jwt-access-tokens',
+    description:
+      "Access and refresh tokens are JWTs signed RS256 (sub, client_id, scope, exp, jti), the key published as a JWKS that OpenID Connect Discovery names; verified with jose, whose base64url decoding is lenient (base64's alphabet, padding, a last character's unused bits)",
+    allowedBy:
+      'vehicle-data-service-v3.md § Authentication (an OAuth 2 access token: its format is not stated) and v3-profile.md § Records (token: access_token string, refresh_token string)',
+  },
+  {
+    name: 'token-answer-keycloak',
+    description:
+      'The token endpoint answers as Keycloak does: token_type "Bearer", and refresh_expires_in, not-before-policy, session_state and scope (OpenID\'s profile and email among them) beside the profile\'s members',
+    allowedBy:
+      'v3-profile.md § Records (token: its fields are listed, other members are not excluded) and RFC 6749 § 5.1 (token_type is case insensitive; a server may add parameters)',
+  },
+  {
+    name: 'same-token-reissued',
+    description:
+      'A code grant answers the access token it issued earlier to the same user, application and scopes while that one is valid (expires_in the seconds it has left, a refresh token of its own), as Spring Security OAuth reuses tokens',
+    allowedBy:
+      'v3-profile.md § Token endpoint (a code is exchanged for a token: that it is a new one is not stated) and RFC 6749 § 4.1.4, § 5.1 (expires_in: the lifetime of the access token)',
+  },
+  {
     name: 'sandbox-other-data',
     mode: 'sandbox',
     alone: true,

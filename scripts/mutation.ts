@@ -44,7 +44,7 @@ import type { Certificate } from '../src/verdict/model';
 import { REPORT_FILES } from '../src/options/paths';
 import { NOT_SELECTED } from '../src/verdict/verdict';
 import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fault-specs';
-import { conformingServers, faultGatePlan, faultTarget, faultVariant, isCaught, MAY_NOT_RUN } from './power-plan';
+import { conformingServers, faultGatePlan, faultTargets, faultVariant, isCaught, MAY_NOT_RUN } from './power-plan';
 import { FAULTS } from '../reference-server/faults';
 import { freshRunEnv, startReference, variantCredentialEnv, type ReferenceTarget } from './reference-process';
 import { gatePowerLine, type GatePower } from './mutation-summary';
@@ -121,6 +121,7 @@ function interleaveByFamily(runs: Run[]): Run[] {
 }
 
 function runSuite(run: Run): Promise<Outcome> {
+  if (run.target === 'local-ci') return runWithGivenTokens(run);
   const dir = path.join(OUT, 'runs', run.label);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
@@ -194,6 +195,21 @@ async function runWithTargetData(run: Run): Promise<Outcome> {
   const reference = await startReference({ target: run.target as ReferenceTarget, variant: run.variant, data: run.targetData });
   try {
     return await runSuite({ ...run, target: reference.targetFile, variant: undefined });
+  } finally {
+    await reference.stop();
+  }
+}
+
+/**
+ * A CI gate's target (power-plan.ts `local-ci`): the reference started here, with the fault or the variant,
+ * its target file giving long-lived tokens beside the OAuth credentials; the command then runs against it.
+ */
+async function runWithGivenTokens(run: Run): Promise<Outcome> {
+  const reference = await startReference({ fault: run.fault, variant: run.variant, givenTokens: true });
+  try {
+    // Its fault stays named (the run stops after maxFailures failing checks): the target file starts no server, the one started here has it.
+    const out = await runSuite({ ...run, target: reference.targetFile, variant: undefined });
+    return { ...out, target: run.target, variant: run.variant };
   } finally {
     await reference.stop();
   }
@@ -328,22 +344,25 @@ function plan(o: Options): Plan {
   const targets: KillMatrix = requirementKills(catalogue) ?? {};
   // Precision runs only in the release gate: a full or top-up run measures power.
   const cleanRuns: Run[] = o.full || o.topUp || o.only ? precisionRuns(false).slice(0, 2) : precisionRuns(o.precisionOnly);
-  const runs: Run[] = specs.map((spec) => {
-    const gating = !o.full && !o.topUp;
-    // The same plan as npm test's proof: the requirements that caught it before, then the fallbacks.
-    const gate = faultGatePlan(spec, catalogue, targets);
-    return {
-      label: labelFor(spec),
-      target: faultTarget(spec),
-      fault: spec,
-      // A fault that lives in a variant: the reference runs with it (VDS_REFERENCE_VARIANT).
-      variant: faultVariant(spec),
-      breaksSpec: gating && gate.breaksSpec,
-      requirements: gating ? gate.first : undefined,
-      ...(gating ? { fallbackGreps: gate.fallbackGreps } : {}),
-      maxFailures: o.full || o.topUp ? o.maxFailures : 1,
-    };
-  });
+  // A fault of the tokens a server issues runs on each of its targets: a CI gate's too (power-plan.ts faultTargets).
+  const runs: Run[] = specs
+    .flatMap((spec) => faultTargets(spec).map((target, i) => ({ spec, target, i })))
+    .map(({ spec, target, i }) => {
+      const gating = !o.full && !o.topUp;
+      // The same plan as npm test's proof: the requirements that caught it before, then the fallbacks.
+      const gate = faultGatePlan(spec, catalogue, targets);
+      return {
+        label: labelFor(spec) + (i === 0 ? '' : `+${target}`),
+        target,
+        fault: spec,
+        // A fault that lives in a variant: the reference runs with it (VDS_REFERENCE_VARIANT).
+        variant: faultVariant(spec),
+        breaksSpec: gating && gate.breaksSpec,
+        requirements: gating ? gate.first : undefined,
+        ...(gating ? { fallbackGreps: gate.fallbackGreps } : {}),
+        maxFailures: o.full || o.topUp ? o.maxFailures : 1,
+      };
+    });
   // A top-up spreads each family's plain faults over the run (two faults of one family at once would
   // fail the same checks twice before either could record them), then runs the per-route faults in
   // registry order, narrowest first.

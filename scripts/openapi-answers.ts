@@ -108,6 +108,18 @@ export function successRequest(route: Route): ExampleRequest {
   return request(route, {}, Object.keys(query).length ? { query } : {});
 }
 
+/**
+ * A forged token the example shows (the reference's tokens are opaque: none of its own can be forged): an
+ * unsecured JWT (alg "none", no signature) claiming the primary user and every scope.
+ */
+const FORGED_EXAMPLE = [
+  { alg: 'none', typ: 'JWT' },
+  { sub: EXAMPLE_IDS.userId, scope: 'users_read cars_read' },
+]
+  .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+  .join('.')
+  .concat('.');
+
 function variantRequest(route: Route, v: RequestVariant, scope: string | undefined): ExampleRequest {
   const ids: Record<string, string> = {};
   const param = () => resourceParam(route);
@@ -121,11 +133,13 @@ function variantRequest(route: Route, v: RequestVariant, scope: string | undefin
   const otherKind = v.credential && { 'refresh-token': '@refresh', code: '@code', 'client-secret': '@client-secret' }[v.credential];
   const credential: Credential = otherKind
     ? { header: `Bearer ${otherKind}` }
-    : v.auth !== undefined
-      ? v.auth === 'none'
-        ? 'none'
-        : { header: v.auth }
-      : { token: tokenKey ?? 'full', ...(nearMiss ? { nearMiss } : {}) };
+    : v.forged
+      ? { header: `Bearer ${FORGED_EXAMPLE}` }
+      : v.auth !== undefined
+        ? v.auth === 'none'
+          ? 'none'
+          : { header: v.auth }
+        : { token: tokenKey ?? 'full', ...(nearMiss ? { nearMiss } : {}) };
   return request(route, ids, { credential, ...(v.query ? { query: expandDeep(v.query, now) } : {}) });
 }
 
@@ -263,6 +277,7 @@ function describeVariant(v: RequestVariant, route: Route, c: Catalogue, scope: s
   if (v.token) parts.push(`token ${v.token.replace('@routeScope', route.scopes[0]).replace('@scope', scope ?? '')} (a target file token key)`);
   if (v.nearMiss) parts.push(`the ${v.token === '@others' ? 'token' : 'full token'} nearly right (${v.nearMiss.map((f) => NEAR_MISS_WORDS[f]).join('; ')})`);
   if (v.credential) parts.push(`Authorization: Bearer <the ${v.credential.replace('-', ' ')}>`);
+  if (v.forged) parts.push(`the ${v.token === '@others' ? 'token' : 'full token'} forged where it is a JWT (${v.forged.join(', ')})`);
   for (const [k, val] of Object.entries(v.headers ?? {})) parts.push(`${k}: ${val}`);
   if (v.bodyMembers) parts.push(`JSON members ${JSON.stringify(v.bodyMembers)}`);
   if (v.form) parts.push(`form body ${new URLSearchParams(v.form).toString().replace(/%40/g, '@')}`);

@@ -16,7 +16,12 @@ import type { KillMatrix } from './kill-matrix';
 /** The registry seen through VariantInfo, so optional members read as optional. */
 const REGISTRY: readonly VariantInfo[] = VARIANTS;
 
-export type PlanTarget = 'local' | 'local-sandbox' | 'local-signin' | 'persistent';
+/**
+ * The targets of the proof: the reference's target files, and two of its own making: `local-ci`, a CI
+ * gate's (the target file gives long-lived tokens beside the OAuth credentials: scripts/reference-process.ts
+ * givenTokens), and `persistent`, one server run twice without a reset.
+ */
+export type PlanTarget = 'local' | 'local-sandbox' | 'local-signin' | 'local-ci' | 'persistent';
 
 /** A conforming server of the precision proof. */
 export interface ConformingServer {
@@ -101,6 +106,7 @@ export function conformingServers(eachVariantAlone = false): ConformingServer[] 
     { label: 'clean-local', target: 'local' },
     { label: 'clean-local-sandbox', target: 'local-sandbox' },
     { label: 'clean-local-signin', target: 'local-signin' },
+    { label: 'clean-local-ci', target: 'local-ci' },
     { label: 'persistent-twice', target: 'persistent', variant: 'dissociate-keeps-user-link' },
     ...combinedVariantServers(),
     ...alone.map(variantAlone),
@@ -119,7 +125,7 @@ export function faultVariant(spec: string): string | undefined {
   return isFaultName(name) ? faultInfo(name).variant : undefined;
 }
 
-export type FaultPlanTarget = 'local' | 'local-sandbox';
+export type FaultPlanTarget = 'local' | 'local-sandbox' | 'local-ci';
 
 /**
  * Sandbox faults only show on a sandbox target (so does a fault living in a sandbox variant); every
@@ -129,16 +135,29 @@ export type FaultPlanTarget = 'local' | 'local-sandbox';
  * TOKEN-*, CORE-TOKEN-ENDPOINT): minting the run's tokens there too would add a dozen sign-ins to each
  * of its runs and show nothing they do not. The conforming variant itself runs with every token
  * minted through its page (conformingServers: variantTarget), where the minting is what is proven.
+ * A fault of the tokens a server issues (faults.ts `givenTokens`) is proven on a CI gate's target too,
+ * whose file gives long-lived tokens beside the OAuth credentials (`local-ci`), or only there.
  */
-export function faultTarget(spec: string): FaultPlanTarget {
+export function faultTargets(spec: string): FaultPlanTarget[] {
   const variant = faultVariant(spec);
-  return (variant ? variantMode(variant) === 'sandbox' : faultFamily(spec) === 'sandbox') ? 'local-sandbox' : 'local';
+  const plain = (variant ? variantMode(variant) === 'sandbox' : faultFamily(spec) === 'sandbox') ? 'local-sandbox' : 'local';
+  const { name } = parseFaultSpec(spec);
+  const given = isFaultName(name) ? faultInfo(name).givenTokens : undefined;
+  return given === 'only' ? ['local-ci'] : given === 'also' ? [plain, 'local-ci'] : [plain];
+}
+
+/** The target a fault is proven on first (faultTargets). */
+export function faultTarget(spec: string): FaultPlanTarget {
+  return faultTargets(spec)[0];
 }
 
 /** How the gate runs one fault. */
 export interface FaultGatePlan {
   spec: string;
+  /** The first of `targets`. */
   target: FaultPlanTarget;
+  /** Every target it must be caught on (faultTargets). */
+  targets: FaultPlanTarget[];
   /** The variant the reference runs with (the fault lives in it). */
   variant?: string;
   /** The statement it breaks (reference-server/faults.ts). */
@@ -166,6 +185,7 @@ export function faultGatePlan(spec: string, catalogue: Catalogue, kills: KillMat
   return {
     spec,
     target: faultTarget(spec),
+    targets: faultTargets(spec),
     ...(faultVariant(spec) ? { variant: faultVariant(spec) } : {}),
     breaks: FAULTS.find((f) => f.name === parseFaultSpec(spec).name)?.breaks ?? '',
     breaksSpec,

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import YAML from 'yaml';
-import { ENCODED_SECRETS, ENCODED_VSCHAR_SECRETS } from '../reference-server/auth/clients';
+import { ENCODED_SECRETS, ENCODED_VSCHAR_SECRETS, SCOPES } from '../reference-server/auth/clients';
 import { ENCODED_PASSWORDS } from '../reference-server/data/seed';
 import { freePort } from '../src/util/free-port';
 import { stopGroup } from '../src/util/process-group';
@@ -44,6 +44,12 @@ export interface ReferenceOptions {
   reset?: boolean;
   /** The target file's `data` in place of its own (a variant whose data has other ids). */
   data?: Record<string, string | number>;
+  /**
+   * The target file gives long-lived tokens, as a CI gate's does beside its OAuth credentials: every token
+   * of tokens (the primary and the other user's, none and each scope left out, an expired and a revoked one),
+   * minted through the control API to be kept (configured, outside the store of the tokens a grant issues).
+   */
+  givenTokens?: boolean;
   /** Every answer this many milliseconds late, like a distant server. */
   latencyMs?: number;
   /** Some routes later still: 'GET /cars/:carId/status=200' (the reference's --route-latency). */
@@ -131,13 +137,64 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
     if (res.status !== 204) throw new Error(`the reference did not switch its guard trace: ${res.status}`);
   };
   const protocols = async () => (await (await fetch(`${control}/protocols`)).json()) as Record<string, number>;
+  let tokens: Record<string, unknown> | undefined;
+  try {
+    tokens = options.givenTokens ? await givenTokens(control, fetch) : undefined;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
   const targetFile = writeTargetFile(base, options.target ?? 'local', {
     ...(options.reset === false ? { reset: false } : {}),
     ...(options.data ? { data: options.data } : {}),
     ...(reach?.tls ? { caFile: reach.tls.ca } : {}),
     ...(variantCredentials(options.variant) ? { oauth: variantCredentials(options.variant) } : {}),
+    ...(tokens ? { keys: { tokens } } : {}),
   });
   return { port, targetFile, control, setFault, keptToken, reachedGuards, traceGuards, protocols, stop };
+}
+
+type Fetch = (
+  url: string,
+  init?: { method?: string; headers?: Record<string, string>; body?: string },
+) => Promise<{ status: number; json(): Promise<unknown> }>;
+
+/**
+ * A CI gate's long-lived tokens (ReferenceOptions.givenTokens), as its target file's `tokens` section:
+ * each minted to be kept (it outlives resets and fault switches), the expired and the revoked one then
+ * expired and revoked through the control API.
+ */
+async function givenTokens(control: string, fetch: Fetch): Promise<Record<string, unknown>> {
+  const post = (route: string, body: unknown) =>
+    fetch(`${control}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const mint = async (username: string, scopes: readonly string[]) => {
+    const res = await post('tokens/mint', { clientId: 'vds-conformance', username, scopes, keep: true });
+    const token = res.status === 200 ? ((await res.json()) as { access_token?: unknown }).access_token : undefined;
+    if (typeof token !== 'string') throw new Error(`the reference did not mint a kept token for ${username}: ${res.status}`);
+    return token;
+  };
+  const alice = 'alice@reference.test';
+  const [full, otherUser, noScopes, expired, revoked, ...withoutScope] = await Promise.all([
+    mint(alice, SCOPES),
+    mint('bob@reference.test', SCOPES),
+    mint(alice, []),
+    mint(alice, SCOPES),
+    mint(alice, SCOPES),
+    ...SCOPES.map((left) =>
+      mint(
+        alice,
+        SCOPES.filter((s) => s !== left),
+      ),
+    ),
+  ]);
+  for (const [route, token] of [
+    ['tokens/expire', expired],
+    ['tokens/revoke', revoked],
+  ]) {
+    const res = await post(route, { token });
+    if (res.status !== 204) throw new Error(`the reference did not ${route.slice('tokens/'.length)} a kept token: ${res.status}`);
+  }
+  return { full, otherUser, noScopes, expired, revoked, withoutScope: Object.fromEntries(SCOPES.map((s, i) => [s, withoutScope[i]])) };
 }
 
 /**

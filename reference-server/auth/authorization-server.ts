@@ -388,6 +388,7 @@ export async function authorizationServer(ctx: AppContext): Promise<Authorizatio
           userId: Number(found.accountId),
           scopes,
           expiresAt: found.exp * 1000,
+          issuedAt: found.iat * 1000,
           lifetimeS: found.exp - found.iat,
           forcedExpired: false,
           revoked: false,

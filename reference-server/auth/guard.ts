@@ -64,10 +64,13 @@ async function authenticate(request: FastifyRequest, ctx: AppContext, route: Rou
   // fault unknown-token-as-first-user: a token the store does not know falls back to a default session.
   // variant authorization-server-oidc: the tokens oidc-provider issued are looked up in it.
   // fault route-token-prefix-match (per route): this route looks the token up as a prefix (a LIKE 'value%' query).
+  // fault issued-tokens-prefix-match: the tokens a grant issued are looked up as a prefix (configured ones exactly).
   // fault refresh-token-as-access: the lookup falls back to the refresh tokens (one table, the kind never read).
+  // variant jwt-access-tokens: a token is read from its verified claims, its record found by the id it names.
   const found =
-    ctx.tokens.access(match[1]) ??
+    (ctx.tokens.jwt ? await ctx.tokens.accessOfJwt(match[1], faults) : ctx.tokens.access(match[1])) ??
     (faults.on('route-token-prefix-match', route) ? ctx.tokens.accessByPrefix(match[1]) : undefined) ??
+    (faults.has('issued-tokens-prefix-match') ? ctx.tokens.issuedByPrefix(match[1]) : undefined) ??
     (faults.has('refresh-token-as-access') ? ctx.tokens.accessOfRefresh(match[1]) : undefined) ??
     (await ctx.authorizationServer?.accessToken(match[1]));
   // variant expired-tokens-forgotten: an expired token is purged a while after it expired: then unknown.
@@ -85,6 +88,8 @@ async function authenticate(request: FastifyRequest, ctx: AppContext, route: Rou
   }
   // fault expired-token-accepted: the expiry is never compared with the clock.
   if (ctx.tokens.isExpired(token, ctx.now()) && !faults.has('expired-token-accepted')) {
+    // fault expired-token-invalid: a verification library's "expired" error mapped, like every other of its errors, to an unknown token.
+    if (faults.has('expired-token-invalid')) throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Invalid token', AUTH_TIPS.invalid);
     // fault expired-token-401: expiry reported as an authentication failure.
     if (faults.has('expired-token-401'))
       throw new ApiError(401, 'AUTHENTICATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
@@ -104,6 +109,7 @@ function defaultSession(ctx: AppContext): AccessToken {
     userId: ctx.store.seed.users[0].id,
     scopes: [...SCOPES],
     expiresAt: Number.MAX_SAFE_INTEGER,
+    issuedAt: 0,
     lifetimeS: Number.MAX_SAFE_INTEGER,
     forcedExpired: false,
     revoked: false,

@@ -76,6 +76,17 @@ interface KeycloakSession {
 /** Variant signin-keycloak: the cookie that carries the authentication session (Keycloak's AUTH_SESSION_ID). */
 const KEYCLOAK_SESSION_COOKIE = 'AUTH_SESSION_ID';
 
+/** Variant token-answer-keycloak: the members Keycloak's token endpoint answers besides the profile's, and its token_type. */
+function keycloakMembers(issued: IssuedTokens): Record<string, unknown> {
+  return {
+    token_type: 'Bearer',
+    refresh_expires_in: 1800,
+    'not-before-policy': 0,
+    session_state: randomUUID(),
+    scope: ['profile', 'email', ...issued.access.scopes].join(' '),
+  };
+}
+
 /** `formDecoded`: RFC 6749 2.3.1's form read back (false: fault client-basic-raw-only, the parts taken as they come). */
 function parseBasic(header: string | undefined, formDecoded = true): { id: string; secret: string } | 'malformed' | undefined {
   if (header === undefined) return undefined;
@@ -405,16 +416,19 @@ export function oauthRoutes(ctx: AppContext) {
     return new LegacyError(403, 'Invalid authentication');
   }
 
-  function tokenAnswer(reply: FastifyReply, issued: IssuedTokens, grant: 'authorization_code' | 'refresh_token'): FastifyReply {
-    const body = tokenRecord(issued);
+  /** `expiresInS`: the seconds the access token has left, when it is answered again (variant same-token-reissued). */
+  function tokenAnswer(reply: FastifyReply, issued: IssuedTokens, grant: 'authorization_code' | 'refresh_token', expiresInS?: number): FastifyReply {
+    const body = tokenRecord(issued, expiresInS);
     // fault token-expires-at-ms: a JavaScript timestamp instead of unix seconds.
-    if (faults.has('token-expires-at-ms')) body.expires_at = issued.access.expiresAt;
+    if (faults.has('token-expires-at-ms')) body.expires_at = issued.access.issuedAt + issued.access.lifetimeS * 1000;
     // variant token-clock-skew: expires_at computed on a host whose clock runs 10 minutes ahead.
     if (variants.has('token-clock-skew')) body.expires_at = (body.expires_at as number) + 600;
     // fault token-type-mac: the type of an abandoned MAC-token draft left in the answer.
     if (faults.has('token-type-mac')) body.token_type = 'mac';
     // fault refresh-answer-without-refresh-token: the refresh answer drops the new refresh token (the old one is dead).
     if (grant === 'refresh_token' && faults.has('refresh-answer-without-refresh-token')) delete body.refresh_token;
+    // variant token-answer-keycloak: Keycloak's token answer, its type capitalized and its own members beside the profile's.
+    if (variants.has('token-answer-keycloak')) Object.assign(body, keycloakMembers(issued));
     // fault token-answer-cacheable: the API's default caching header on every JSON answer, the tokens' too.
     // variant token-answer-no-pragma: no-store alone (RFC 9111 § 5.4 deprecates Pragma).
     if (faults.has('token-answer-cacheable')) reply.code(200).header('cache-control', 'private, max-age=300');
@@ -442,7 +456,7 @@ export function oauthRoutes(ctx: AppContext) {
     throw parametersError(404, 'Route not found', 'Check the method and the path; every route starts with /v3');
   }
 
-  function exchange(request: FastifyRequest, reply: FastifyReply, given?: { fields: Record<string, string>; malformed: boolean }) {
+  async function exchange(request: FastifyRequest, reply: FastifyReply, given?: { fields: Record<string, string>; malformed: boolean }) {
     const { fields, malformed } = given ?? parseFields(request.body, request.headers['content-type']);
     // Client authentication first (RFC 6749 5.2 invalid_client): HTTP Basic, else form fields.
     // fault client-basic-raw-only: the Basic credentials compared as they come, never form-urldecoded.
@@ -534,6 +548,13 @@ export function oauthRoutes(ctx: AppContext) {
       code.used = true;
       // fault code-grant-scope-param-granted: a scope sent with the code grant replaces the code's, as the application has it.
       const scopes = faults.has('code-grant-scope-param-granted') && fields.scope ? scopesOf(app, fields.scope.split(' ')) : code.scopes;
+      // variant same-token-reissued: while the user's token for this application and these scopes is valid, it is answered
+      // again (with the seconds it has left, and a refresh token of its own), as Spring Security OAuth's token services reuse it.
+      const current = variants.has('same-token-reissued') ? tokens.validForCode(app.clientId, code.userId, scopes, nowMs) : undefined;
+      if (current) {
+        const left = Math.max(1, Math.floor((current.issuedAt + current.lifetimeS * 1000 - nowMs) / 1000));
+        return tokenAnswer(reply, { access: current, refresh: tokens.issueRefresh(current, nowMs) }, 'authorization_code', left);
+      }
       const issued = tokens.issueTokens(app.clientId, code.userId, scopes, nowMs);
       const earlier = tokens.earlierForCode(app.clientId, code.userId, issued.access);
       tokens.issuedForCode(issued.access);
@@ -554,9 +575,11 @@ export function oauthRoutes(ctx: AppContext) {
       }
       // fault refresh-compared-on-first-20: the refresh token looked up by an index on its first 20 characters.
       // fault grant-kinds-one-table: one table of tokens, the kind never read: an access token refreshes too.
+      // variant jwt-access-tokens: the refresh token is read from its verified claims, its record found by the id it names.
       const refresh = faults.has('refresh-compared-on-first-20')
         ? tokens.refreshByFirst(fields.refresh_token, 20)
-        : (tokens.refresh(fields.refresh_token) ?? (faults.has('grant-kinds-one-table') ? tokens.refreshOfAccess(fields.refresh_token) : undefined));
+        : ((tokens.jwt ? await tokens.refreshOfJwt(fields.refresh_token, faults) : tokens.refresh(fields.refresh_token)) ??
+          (faults.has('grant-kinds-one-table') ? tokens.refreshOfAccess(fields.refresh_token) : undefined));
       // fault refresh-client-not-checked: the refresh token's application is never compared with the client's.
       if (!refresh || refresh.used || (refresh.clientId !== app.clientId && !faults.has('refresh-client-not-checked'))) throw invalidAuthentication(false);
       refresh.used = true;
@@ -580,11 +603,26 @@ export function oauthRoutes(ctx: AppContext) {
   }
 
   return async function plugin(app: FastifyInstance): Promise<void> {
+    // variant jwt-access-tokens: the key set that verifies the tokens, and OpenID Connect Discovery's document naming it.
+    const jwt = tokens.jwt;
+    if (jwt) {
+      app.get('/auth/certs', (_request, reply) => reply.header('cache-control', 'max-age=300').send(jwt.jwks()));
+      app.get('/auth/.well-known/openid-configuration', (_request, reply) =>
+        reply.send({
+          issuer: jwt.issuer,
+          authorization_endpoint: `${jwt.issuer}/auth`,
+          token_endpoint: `${jwt.issuer}/access_token`,
+          jwks_uri: `${jwt.issuer}/certs`,
+          id_token_signing_alg_values_supported: ['RS256'],
+        }),
+      );
+    }
     app.get('/auth/auth', showPage);
     app.post('/auth/auth', signIn);
     app.post('/auth/consent', consent);
     app.post('/auth/login-actions/authenticate', keycloakAuthenticate);
     flows.routes(app);
+    // Fastify awaits the answer (the refresh grant of variant jwt-access-tokens verifies its token first).
     app.post('/auth/access_token', (request, reply) => exchange(request, reply));
     app.get('/auth/access_token', exchangeByGet);
   };

@@ -1,8 +1,14 @@
 // Authorization codes, access tokens and refresh tokens, in memory. Values are random (crypto) and
-// opaque; every decision about them (expiry, single use) is a pure function of the app's clock.
+// opaque, or (variant jwt-access-tokens) signed JWTs naming their record by its id; every decision about
+// them (expiry, single use) is a pure function of the app's clock. Two kinds of access token live here:
+// those a grant issued (the token endpoint's, the control API's mints) and long-lived ones configured for
+// a test client (the control API's `keep`: they outlive resets), which the faults of the issued tokens'
+// store never touch.
 
 import { randomBytes } from 'node:crypto';
 import type { Scope } from './clients';
+import type { JwtIssuer } from './jwt';
+import type { Faults } from '../switches';
 
 const ACCESS_TOKEN_LIFETIME_S = 3600;
 /** Variant short-lived-tokens: access tokens live this long, shorter than a run of the suite. */
@@ -26,8 +32,12 @@ export interface AccessToken {
   userId: number;
   scopes: Scope[];
   expiresAt: number;
+  /** When it was issued (ms): its answer's expires_at is this plus its lifetime. */
+  issuedAt: number;
   /** Seconds it lives from its issue (expires_in). */
   lifetimeS: number;
+  /** Variant jwt-access-tokens: the id its JWT names (jti). */
+  jti?: string;
   /** Set by POST /_control/tokens/expire. */
   forcedExpired: boolean;
   /** When POST /_control/tokens/expire expired it (its expiresAt, else). */
@@ -41,6 +51,8 @@ export interface RefreshToken {
   userId: number;
   scopes: Scope[];
   used: boolean;
+  /** Variant jwt-access-tokens: the id its JWT names (jti). */
+  jti?: string;
 }
 
 const randomToken = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -51,15 +63,26 @@ export interface IssuedTokens {
   refresh: RefreshToken;
 }
 
-/** The profile's token record for freshly issued tokens, as the token endpoint answers it by default. */
-export function tokenRecord(issued: IssuedTokens): Record<string, unknown> {
+/**
+ * The profile's token record for freshly issued tokens, as the token endpoint answers it by default:
+ * `expiresInS`, the seconds it has left (its lifetime, but for a token answered again: variant same-token-reissued).
+ */
+export function tokenRecord(issued: IssuedTokens, expiresInS = issued.access.lifetimeS): Record<string, unknown> {
   return {
     access_token: issued.access.value,
-    expires_at: Math.floor(issued.access.expiresAt / 1000),
-    expires_in: issued.access.lifetimeS,
+    expires_at: Math.floor((issued.access.issuedAt + issued.access.lifetimeS * 1000) / 1000),
+    expires_in: expiresInS,
     refresh_token: issued.refresh.value,
     token_type: 'bearer',
   };
+}
+
+/** What the store is built with besides the tokens' lifetime. */
+export interface TokenStoreOptions {
+  /** The faults of the issued tokens' store (switches.ts: the app's active fault). */
+  faults?: Faults;
+  /** Variant jwt-access-tokens: tokens are JWTs it signs. */
+  jwt?: JwtIssuer;
 }
 
 export class TokenStore {
@@ -71,8 +94,20 @@ export class TokenStore {
   /** Access tokens minted to outlive resets (the control API's `keep`: a test's fixture token). */
   private kept = new Set<string>();
 
+  /** Variant jwt-access-tokens: the records of the JWTs, by the id each names. */
+  private accessByJti = new Map<string, AccessToken>();
+  private refreshByJti = new Map<string, RefreshToken>();
+
   /** `lifetimeS`: how long an access token lives (variant short-lived-tokens: a few seconds). */
-  constructor(private readonly lifetimeS = ACCESS_TOKEN_LIFETIME_S) {}
+  constructor(
+    private readonly lifetimeS = ACCESS_TOKEN_LIFETIME_S,
+    private readonly options: TokenStoreOptions = {},
+  ) {}
+
+  /** Variant jwt-access-tokens: the signer and reader of the tokens. */
+  get jwt(): JwtIssuer | undefined {
+    return this.options.jwt;
+  }
 
   issueCode(input: Omit<AuthCode, 'value' | 'expiresAt' | 'used'>, nowMs: number): AuthCode {
     const code: AuthCode = { ...input, value: randomToken(24), expiresAt: nowMs + CODE_LIFETIME_MS, used: false };
@@ -85,33 +120,93 @@ export class TokenStore {
     return this.codes.get(value);
   }
 
+  /** `keep`: a long-lived token configured for a test client (it outlives resets; the issued tokens' faults never touch it). */
   issueTokens(clientId: string, userId: number, scopes: readonly Scope[], nowMs: number, keep = false): IssuedTokens {
+    const expiresAt = nowMs + this.lifetimeS * 1000;
+    const jwt = this.options.jwt?.sign(
+      { sub: String(userId), client_id: clientId, scope: scopes.join(' '), typ: 'Bearer', exp: Math.floor(expiresAt / 1000) },
+      nowMs,
+    );
     const access: AccessToken = {
-      value: randomToken(32),
+      value: jwt?.value ?? randomToken(32),
       clientId,
       userId,
       scopes: [...scopes],
-      expiresAt: nowMs + this.lifetimeS * 1000,
+      // fault issued-tokens-lifetime-ms: the issued tokens' store keeps each for its lifetime read as milliseconds (its answer still says seconds).
+      expiresAt: !keep && this.options.faults?.has('issued-tokens-lifetime-ms') ? nowMs + this.lifetimeS : expiresAt,
+      issuedAt: nowMs,
       lifetimeS: this.lifetimeS,
       forcedExpired: false,
       revoked: false,
+      ...(jwt ? { jti: jwt.jti } : {}),
     };
-    const refresh: RefreshToken = { value: randomToken(32), clientId, userId, scopes: [...scopes], used: false };
     this.accessTokens.set(access.value, access);
-    this.refreshTokens.set(refresh.value, refresh);
-    this.everIssued.push(access.value, refresh.value);
+    if (access.jti) this.accessByJti.set(access.jti, access);
     if (keep) this.kept.add(access.value);
-    return { access, refresh };
+    this.everIssued.push(access.value);
+    return { access, refresh: this.issueRefresh(access, nowMs) };
+  }
+
+  /** A refresh token of the grant `access` was issued for. */
+  issueRefresh(access: AccessToken, nowMs: number): RefreshToken {
+    const { clientId, userId, scopes } = access;
+    const jwt = this.options.jwt?.sign({ sub: String(userId), client_id: clientId, scope: scopes.join(' '), typ: 'Refresh' }, nowMs);
+    const refresh: RefreshToken = {
+      value: jwt?.value ?? randomToken(32),
+      clientId,
+      userId,
+      scopes: [...scopes],
+      used: false,
+      ...(jwt ? { jti: jwt.jti } : {}),
+    };
+    this.refreshTokens.set(refresh.value, refresh);
+    if (refresh.jti) this.refreshByJti.set(refresh.jti, refresh);
+    this.everIssued.push(refresh.value);
+    return refresh;
   }
 
   access(value: string): AccessToken | undefined {
     return this.accessTokens.get(value);
   }
 
+  /**
+   * Variant jwt-access-tokens: the access token a JWT stands for, as its verified claims say (who, which
+   * scopes, until when), the record its id names giving its state (revoked, forcibly expired; none after a
+   * reset: unknown). Undefined for a token that does not verify, or names no access token.
+   */
+  async accessOfJwt(value: string, faults: Faults): Promise<AccessToken | undefined> {
+    const claims = await this.options.jwt?.read(value, faults);
+    const record = claims?.typ === 'Bearer' ? this.accessByJti.get(claims.jti) : undefined;
+    if (!claims || !record || !this.accessTokens.has(record.value)) return undefined;
+    return {
+      ...record,
+      userId: Number(claims.sub),
+      clientId: claims.client_id,
+      scopes: claims.scope.split(' ').filter(Boolean) as Scope[],
+      expiresAt: claims.exp * 1000,
+    };
+  }
+
+  /** Variant jwt-access-tokens: the refresh token a JWT stands for (its grant as its claims say), as accessOfJwt. */
+  async refreshOfJwt(value: string, faults: Faults): Promise<RefreshToken | undefined> {
+    const claims = await this.options.jwt?.read(value, faults, true);
+    const record = claims?.typ === 'Refresh' ? this.refreshByJti.get(claims.jti) : undefined;
+    if (!claims || !record || !this.refreshTokens.has(record.value)) return undefined;
+    // The record itself: using it marks it used, whatever value named it.
+    return Object.assign(record, { userId: Number(claims.sub), clientId: claims.client_id, scopes: claims.scope.split(' ').filter(Boolean) as Scope[] });
+  }
+
   /** Fault route-token-prefix-match: the first access token that begins with `value` (at least 8 characters). */
   accessByPrefix(value: string): AccessToken | undefined {
     if (value.length < 8) return undefined;
     for (const [key, token] of this.accessTokens) if (key.startsWith(value)) return token;
+    return undefined;
+  }
+
+  /** Fault issued-tokens-prefix-match: the first issued (not configured) access token that begins with `value` (at least 8 characters). */
+  issuedByPrefix(value: string): AccessToken | undefined {
+    if (value.length < 8) return undefined;
+    for (const [key, token] of this.accessTokens) if (!this.kept.has(key) && key.startsWith(value)) return token;
     return undefined;
   }
 
@@ -125,6 +220,7 @@ export class TokenStore {
       userId: refresh.userId,
       scopes: [...refresh.scopes],
       expiresAt: Number.MAX_SAFE_INTEGER,
+      issuedAt: 0,
       lifetimeS: this.lifetimeS,
       forcedExpired: false,
       revoked: false,
@@ -167,6 +263,19 @@ export class TokenStore {
     return this.byCode.filter((t) => t !== except && t.clientId === clientId && t.userId === userId && this.accessTokens.get(t.value) === t);
   }
 
+  /**
+   * Variant same-token-reissued: an access token a code grant issued to this application and user for
+   * these scopes that is still valid (neither expired nor revoked), the latest; undefined when none is.
+   */
+  validForCode(clientId: string, userId: number, scopes: readonly Scope[], nowMs: number): AccessToken | undefined {
+    const same = (t: AccessToken) => t.scopes.length === scopes.length && scopes.every((s) => t.scopes.includes(s));
+    return this.byCode
+      .filter(
+        (t) => t.clientId === clientId && t.userId === userId && same(t) && this.accessTokens.get(t.value) === t && !t.revoked && !this.isExpired(t, nowMs),
+      )
+      .at(-1);
+  }
+
   isExpired(token: AccessToken, nowMs: number): boolean {
     return token.forcedExpired || nowMs >= token.expiresAt;
   }
@@ -193,5 +302,7 @@ export class TokenStore {
     this.codes.clear();
     for (const value of this.accessTokens.keys()) if (!this.kept.has(value)) this.accessTokens.delete(value);
     this.refreshTokens.clear();
+    this.refreshByJti.clear();
+    for (const [jti, token] of this.accessByJti) if (!this.accessTokens.has(token.value)) this.accessByJti.delete(jti);
   }
 }

@@ -12,10 +12,13 @@ import {
   type CheckContext,
   expectStatus,
   fail,
+  forgeries,
+  forgingNeedsTheCredential,
   NEAR_MISS_WORDS,
   nearMisses,
   NotApplicable,
   NotRun,
+  readJwt,
   restrictedAppTarget,
   together,
   tokenRequest,
@@ -73,6 +76,44 @@ export async function tokenRefreshNearMiss(ctx: CheckContext): Promise<void> {
     send: () => tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: m.value }),
   }));
   await judgeAttempts(ctx, attempts, (res, what) => expectInvalidAuthentication(res, `${what} is a refresh token never issued`));
+}
+
+/** Every forged form of a grant (check-api forged.ts). */
+const GRANT_FORGERIES = ['subject', 'scope', 'expiry', 'stripped', 'replaced', 'alg-none', 'hmac-public-key', 'hmac-empty-key'] as const;
+
+/**
+ * A refresh token or a code whose format can be read (a JWT), forged as an attacker would (its claims
+ * edited under its signature, its signature stripped or replaced, alg "none", HMAC keyed with the
+ * published key or an empty one), is a grant never issued: 403 and the legacy body (v3-profile.md §
+ * Token endpoint). The refresh token of a fresh code's grant, and a second fresh code; where neither is
+ * a JWT there is nothing to forge (not applicable).
+ */
+export async function tokenGrantForged(ctx: CheckContext): Promise<void> {
+  forgingNeedsTheCredential();
+  const [{ code }, { code: unused }] = await together([codeForTokenEndpoint(ctx), codeForTokenEndpoint(ctx)]);
+  const first = await codeGrant(ctx, code);
+  expectStatus(first, 200, 'exchanging a fresh code');
+  const { refresh_token: refresh } = tokenOf(ctx, first, 'exchanging a fresh code');
+  // Another user's subject: the second user's id, else the primary user's (a grant's own subject is never claimed).
+  const inputs = {
+    subjects: [ctx.run.data.otherUserId, ctx.run.data.userId].filter((id): id is string => id !== undefined),
+    publicKeys: ctx.run.publishedKeys,
+  };
+  const forged = (value: string | undefined, what: string, send: (v: string) => Promise<ApiResponse>): Attempt[] => {
+    const token = value ? readJwt(value) : undefined;
+    return (token ? forgeries(token, GRANT_FORGERIES, inputs) : []).map((f) => {
+      ctx.redactor.add(f.value);
+      return { what: `${what} forged: ${f.what}`, send: () => send(f.value) };
+    });
+  };
+  const attempts = [
+    ...forged(typeof refresh === 'string' ? refresh : undefined, 'the refresh token', (v) =>
+      tokenRequest(ctx.api, ctx.target, { grant_type: 'refresh_token', refresh_token: v }),
+    ),
+    ...forged(unused, 'a fresh code', (v) => codeGrant(ctx, v)),
+  ];
+  if (attempts.length === 0) throw new NotApplicable('the refresh token and the code are opaque - neither is a JWT: an opaque grant offers nothing to forge');
+  await judgeAttempts(ctx, attempts, (res, what) => expectInvalidAuthentication(res, `${what} is a grant never issued`));
 }
 
 /**

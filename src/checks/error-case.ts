@@ -1,9 +1,12 @@
 // The generic documented-error check: send the route the request variants described in the catalogue
 // (an unknown or another user's id, a credential, a query value) and expect the documented answer.
 // A variant may stand for a family of requests, generated from the run's credentials: the near-miss
-// forms of a token (nearMiss), every token the run holds (token: "@others"), a credential of another
-// kind presented as the bearer token (credential), the token in a place the documents do not give it
-// (headers, query, bodyMembers, form, with no Authorization header).
+// forms of a token (nearMiss), its forgeries where its format can be read (forged: a JWT), every token
+// the run holds (token: "@others"), a credential of another kind presented as the bearer token
+// (credential), the token in a place the documents do not give it (headers, query, bodyMembers, form,
+// with no Authorization header). The tokens the server issued in the run come first: beside a token the
+// target file gives (often a long-lived one configured for a test client), the server's own token store
+// is where a defect of its issued tokens lives.
 import {
   type CallOptions,
   type CheckContext,
@@ -18,7 +21,11 @@ import {
   type NearMissForm,
   NotApplicable,
   NotRun,
-  refreshTokenOf,
+  forgeries,
+  forgingNeedsTheCredential,
+  type ForgedForm,
+  heldRefreshTokens,
+  readJwt,
   resourceParam,
   type Route,
   type TokenKey,
@@ -42,6 +49,8 @@ export interface RequestVariant {
   token?: string;
   /** The token (`token`, default full) presented nearly right: one request per form (check-api near-miss.ts). */
   nearMiss?: NearMissForm[];
+  /** The token (`token`, default full) forged, where it is a JWT: one request per forgery (check-api forged.ts). */
+  forged?: ForgedForm[];
   /** A credential of another kind presented as the bearer token: the run's refresh token, a fresh code, the client secret. */
   credential?: 'refresh-token' | 'code' | 'client-secret';
   /** Query parameters; `@token` in a value is the primary user's token. */
@@ -109,55 +118,105 @@ function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): Cal
   return options;
 }
 
-/** The run's tokens a variant presents: its key (default full), or every one the run holds but full ("@others"). */
-function presentedTokens(ctx: CheckContext, v: RequestVariant, options: CallOptions): Array<{ key: string; value: string }> {
-  if (v.token === '@others') {
-    return (Object.entries(ctx.run.tokens) as Array<[string, string | undefined]>)
-      .filter(([key, value]) => key !== 'full' && value)
-      .map(([key, value]) => ({ key, value: value! }));
-  }
-  const key = options.token ?? 'full';
-  return [{ key, value: ctx.token(key) }];
+/** The tokens the server issued in the run first (those issued beside given ones, then those the run minted), then the given ones. */
+function issuedFirst(ctx: CheckContext, keys: TokenKey[]): TokenKey[] {
+  const rank = (k: TokenKey) => (k.startsWith('issued.') ? 0 : ['control', 'signin'].includes(ctx.run.tokenOrigins?.[k] ?? '') ? 1 : 2);
+  return [...keys].sort((a, b) => rank(a) - rank(b));
 }
 
 /**
- * A credential of another kind than an access token, as the bearer token: undefined (with the reason
- * in `skipped`) when the run holds none of that kind.
+ * The run's tokens a variant presents: its key (default full; for full, the primary token the server
+ * issued in the run first, where the run holds one beside the given one), or every other token the run
+ * holds ("@others"), those the server issued first.
  */
-async function otherKind(ctx: CheckContext, kind: NonNullable<RequestVariant['credential']>, skipped: string[]): Promise<string | undefined> {
+function presentedTokens(ctx: CheckContext, v: RequestVariant, options: CallOptions): Array<{ key: TokenKey; value: string }> {
+  if (v.token === '@others') {
+    const held = (Object.keys(ctx.run.tokens) as TokenKey[]).filter((key) => key !== 'full' && key !== 'issued.full' && ctx.run.tokens[key]);
+    return issuedFirst(ctx, held).map((key) => ({ key, value: ctx.run.tokens[key]! }));
+  }
+  const key = options.token ?? 'full';
+  const issued = key === 'full' ? ctx.tokenIfGiven('issued.full') : undefined;
+  return [...(issued ? [{ key: 'issued.full' as const, value: issued }] : []), { key, value: ctx.token(key) }];
+}
+
+/** The subjects another user's token would claim: the other users' tokens' and ids first, then the primary user's. */
+function subjectsOf(ctx: CheckContext): string[] {
+  const sub = (key: TokenKey) => {
+    const value = ctx.run.tokens[key];
+    const claims = value ? readJwt(value)?.claims : undefined;
+    return claims?.sub === undefined ? [] : [String(claims.sub)];
+  };
+  const ids = (key: 'userId' | 'otherUserId') => (ctx.run.data[key] ? [ctx.run.data[key]!] : []);
+  return [...sub('otherUser'), ...sub('issued.otherUser'), ...ids('otherUserId'), ...sub('full'), ...sub('issued.full'), ...ids('userId')];
+}
+
+/** The forgeries of the presented tokens that can be read (JWTs); the opaque ones are named in `opaque`. */
+function forgedRequests(ctx: CheckContext, v: RequestVariant, options: CallOptions, opaque: string[]): Request[] {
+  forgingNeedsTheCredential();
+  const inputs = { subjects: subjectsOf(ctx), publicKeys: ctx.run.publishedKeys };
+  return presentedTokens(ctx, v, options).flatMap(({ key, value }) => {
+    const token = readJwt(value);
+    if (!token) {
+      opaque.push(`tokens.${key}`);
+      return [];
+    }
+    return forgeries(token, v.forged!, inputs).map((f) => {
+      // A forgery holds most of the token (its claims, or its signature): redacted as the token is.
+      ctx.redactor.add(f.value);
+      return {
+        options: { ...options, token: undefined, authorization: `Bearer ${f.value}`, credential: `${key} (forged: ${f.form})` },
+        what: `tokens.${key} forged: ${f.what}`,
+      };
+    });
+  });
+}
+
+/**
+ * The credentials of another kind than an access token the run holds, each as the bearer token: every
+ * refresh token (those of the tokens the server issued in the run first), a fresh code, the client
+ * secret; none (with the reason in `skipped`) when the run holds none of that kind.
+ */
+async function otherKind(
+  ctx: CheckContext,
+  kind: NonNullable<RequestVariant['credential']>,
+  skipped: string[],
+): Promise<Array<{ value: string; what: string }>> {
   if (kind === 'client-secret') {
     const secret = ctx.target.oauth?.clientSecret;
     if (!secret) skipped.push(`the client secret (oauth.clientSecret is not in ${ctx.target.source})`);
     // One that no bearer token could be (RFC 6750 § 2.1, b64token) makes a malformed header: AUTH-MALFORMED's to judge.
     else if (!B64TOKEN.test(secret)) skipped.push("the client secret (it is not of a bearer token's syntax, RFC 6750 § 2.1: the header would be malformed)");
-    return secret && B64TOKEN.test(secret) ? secret : undefined;
+    return secret && B64TOKEN.test(secret) ? [{ value: secret, what: 'the client secret' }] : [];
   }
   if (kind === 'refresh-token') {
-    const refresh = refreshTokenOf(ctx.run, 'full');
-    if (!refresh) skipped.push('a refresh token (the run minted none for tokens.full)');
-    return refresh;
+    const held = heldRefreshTokens(ctx.run);
+    const keys = issuedFirst(
+      ctx,
+      held.map((h) => h.key),
+    );
+    if (!held.length) skipped.push('a refresh token (the run minted no token: the target file gives them)');
+    return keys.map((key) => ({ value: held.find((h) => h.key === key)!.value, what: `the refresh token of tokens.${key}` }));
   }
   try {
-    return (await codeForTokenEndpoint(ctx)).code;
+    return [{ value: (await codeForTokenEndpoint(ctx)).code, what: 'a fresh code' }];
   } catch (err) {
     // No code to present: its own checks judge why (the sign-in page's, the token endpoint's).
     if (!(err instanceof NotRun) && !(err instanceof ConformanceFailure)) throw err;
     skipped.push(`a code (${err.message.split('\n')[0]})`);
-    return undefined;
+    return [];
   }
 }
 
-/** The requests a variant stands for (the near-miss forms, the run's tokens, a credential of another kind). */
-async function requestsOf(ctx: CheckContext, route: Route, v: RequestVariant, skipped: string[]): Promise<Request[]> {
+/** The requests a variant stands for (the near-miss forms, the forgeries, the run's tokens, a credential of another kind). */
+async function requestsOf(ctx: CheckContext, route: Route, v: RequestVariant, skipped: string[], opaque: string[]): Promise<Request[]> {
   const options = variantOptions(ctx, route, v);
   if (v.credential) {
-    const value = await otherKind(ctx, v.credential, skipped);
-    if (value === undefined) return [];
-    ctx.redactor.add(value);
-    return [
-      { options: { ...options, token: undefined, authorization: `Bearer ${value}`, credential: v.credential }, what: `${v.credential} as the bearer token` },
-    ];
+    return (await otherKind(ctx, v.credential, skipped)).map(({ value, what }) => {
+      ctx.redactor.add(value);
+      return { options: { ...options, token: undefined, authorization: `Bearer ${value}`, credential: v.credential }, what: `${what} as the bearer token` };
+    });
   }
+  if (v.forged) return forgedRequests(ctx, v, options, opaque);
   if (v.nearMiss) {
     return presentedTokens(ctx, v, options).flatMap(({ key, value }) =>
       nearMisses(value, v.nearMiss).map((miss) => {
@@ -176,13 +235,28 @@ async function requestsOf(ctx: CheckContext, route: Route, v: RequestVariant, sk
   return [{ options }];
 }
 
+/** The documented answer, and another that will do as well, but not (`unlessNamed`) for a token the target names. */
+type CaseExpectation = ErrorExpectation & { or?: ErrorExpectation & { unlessNamed?: boolean } };
+
+/** Whether the target names the token (its file, or one of its commands), as opposed to one the run minted or kept itself. */
+function namedByTarget(ctx: CheckContext, key: TokenKey): boolean {
+  const origin = ctx.run.tokenOrigins?.[key];
+  return origin === 'target' || origin === 'command';
+}
+
 export async function errorCase(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   if (route.method !== 'GET') ctx.requireWrites();
   const variants = (ctx.param<RequestVariant[]>('variants') ?? [ctx.param<RequestVariant>('request') ?? {}]).filter(
     (v) => (!v.ifQuery || route.query.includes(v.ifQuery)) && (!v.ifRoute || v.ifRoute === route.route) && (!v.ifMethod || v.ifMethod === route.method),
   );
-  const expected = { ...ctx.param<ErrorExpectation>('expect') };
+  const { or, ...documented } = ctx.param<CaseExpectation>('expect');
+  const { unlessNamed, ...other } = or ?? { unlessNamed: false };
+  // The other answer does not do for a token the target names (decision D-EXPIRED-NAMED: the expired token).
+  const named = unlessNamed ? variants.map((v) => v.token as TokenKey | undefined).find((key) => key && namedByTarget(ctx, key)) : undefined;
+  const expected: ErrorExpectation = named
+    ? { ...documented, why: `tokens.${named} is named by ${ctx.target.source} (decision D-EXPIRED-NAMED)` }
+    : { ...documented, ...(or ? { or: other as ErrorExpectation } : {}) };
   // A non-empty tip is the profile's decision (tip wording); the spec only says the tip is a string.
   if (ctx.requirement.class === 'core') expected.tip ??= 'any';
   if (expected.message === '@notFound') expected.message = ctx.catalogue.pathParams[resourceParam(route)]?.notFound;
@@ -194,8 +268,14 @@ export async function errorCase(ctx: CheckContext): Promise<void> {
     throw new NotApplicable('cross-user access needs tokens: it applies to cloud targets');
   }
   const skipped: string[] = [];
+  const opaque: string[] = [];
   const requests: Request[] = [];
-  for (const v of variants) requests.push(...(await requestsOf(ctx, route, v, skipped)));
+  for (const v of variants) requests.push(...(await requestsOf(ctx, route, v, skipped, opaque)));
+  if (requests.length === 0 && opaque.length && !skipped.length) {
+    throw new NotApplicable(
+      `the tokens presented (${opaque.join(', ')}) are opaque - none is a JWT (three base64url parts, the first a JSON header naming its algorithm): an opaque token offers nothing to forge`,
+    );
+  }
   if (requests.length === 0) throw new NotRun(`no credential to present: ${skipped.join('; ')}`);
   if (skipped.length) ctx.warn(`not presented: ${skipped.join('; ')}`);
   await judgeEach(

@@ -118,6 +118,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-code-other-app': auth.tokenCodeOtherApp,
   'token-refresh-other-app': auth.tokenRefreshOtherApp,
   'token-code-near-miss': refusals.tokenCodeNearMiss,
+  'token-grant-forged': refusals.tokenGrantForged,
   'token-refresh-near-miss': refusals.tokenRefreshNearMiss,
   'token-client-near-miss': refusals.tokenClientNearMiss,
   'token-client-in-query': refusals.tokenClientInQuery,

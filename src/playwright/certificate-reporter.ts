@@ -317,6 +317,8 @@ function replayContextOf(certificate: Certificate, selection: Record<string, str
         .filter(([, v]) => !!v)
         .map(([k]) => k as TokenKey),
       tokenNotes: context.tokenNotes,
+      ...(context.tokenOrigins ? { tokenOrigins: context.tokenOrigins } : {}),
+      ...(context.publishedKeys ? { publishedKeys: context.publishedKeys } : {}),
       data: context.data,
       dataNotes: context.dataNotes,
       ...(context.window ? { window: context.window } : {}),

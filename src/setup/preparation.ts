@@ -20,7 +20,9 @@ import type { Target } from './target';
  * id is missing, the warnings and what discovery chose. The rest of the context is the flow's own
  * (prepare-run.ts: the browser, the round trip, the latency samples).
  */
-export type RunInProgress = Pick<RunContext, 'tokens' | 'tokenNotes' | 'data' | 'dataNotes' | 'window' | 'warnings'> & { choices: string[] };
+export type RunInProgress = Pick<RunContext, 'tokens' | 'tokenNotes' | 'tokenOrigins' | 'publishedKeys' | 'data' | 'dataNotes' | 'window' | 'warnings'> & {
+  choices: string[];
+};
 
 export interface PreparationParts {
   /** The catalogue of the run (default: contracts/). */
@@ -51,7 +53,7 @@ export class Preparation {
     this.api = new ApiClient(target.baseUrl, target.requestTimeoutMs, this.redactor);
     this.catalogue = parts.catalogue ?? loadCatalogue();
     this.startedAt = parts.startedAt ?? new Date().toISOString();
-    this.run = { tokens: {}, tokenNotes: {}, data: { ...target.data }, dataNotes: {}, warnings: [], choices: [] };
+    this.run = { tokens: {}, tokenNotes: {}, tokenOrigins: {}, data: { ...target.data }, dataNotes: {}, warnings: [], choices: [] };
     this.stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-run-'));
   }
 }

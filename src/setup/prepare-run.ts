@@ -24,6 +24,7 @@ import { concurrencyFor, DISTANT_MS, isDistant, removeRunState, type RunContext 
 import { rememberSignInProblem } from './signin-page-state';
 import type { Target } from './target';
 import { learnBasicForms } from './basic-form';
+import { learnPublishedKeys } from './published-keys';
 import { proveTokens } from './token-proof';
 import { startKeeping } from './token-keeper';
 import { obtainTokens } from './tokens';
@@ -128,6 +129,8 @@ async function prepareTheRest(prep: Preparation, options: PrepareOptions, distan
     const minted = await obtainTokens(prep, browser);
     // From here on, the tokens it minted are renewed before they run out (discovery, proofs and every check).
     startKeeping({ target, stateDir: prep.stateDir, browser, api: prep.api }, minted.kept);
+    // Where the tokens are JWTs signed asymmetrically: the key their server publishes (forging them takes it).
+    await learnPublishedKeys(prep);
     const t1 = performance.now();
     stage('tokens');
     await discoverData(prep);

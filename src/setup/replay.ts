@@ -54,6 +54,10 @@ export interface ReplayContextFile {
     /** The token keys the run held (full, otherUser, withoutScope.cars_read, ...): never a value. */
     tokenKeys: TokenKey[];
     tokenNotes: RunContext['tokenNotes'];
+    /** Where each token came from (what a check may ask of it depends on it). */
+    tokenOrigins?: RunContext['tokenOrigins'];
+    /** The public keys the server published for its tokens (public, as the server gives them). */
+    publishedKeys?: RunContext['publishedKeys'];
     data: Partial<Record<DataKey, string>>;
     dataNotes: RunContext['dataNotes'];
     window?: RunContext['window'];
@@ -122,6 +126,8 @@ export function replayRunContext(dir: string): RunContext {
     startedAt,
     tokens,
     tokenNotes: run.tokenNotes,
+    ...(run.tokenOrigins ? { tokenOrigins: run.tokenOrigins } : {}),
+    ...(run.publishedKeys ? { publishedKeys: run.publishedKeys } : {}),
     data: run.data,
     dataNotes: run.dataNotes,
     window: run.window,

@@ -1,5 +1,6 @@
 // What global setup learns once per run (tokens, discovered ids, the browser) and hands to every
 // worker through the environment, so no worker signs in or discovers again.
+import type { JsonWebKey } from 'node:crypto';
 import type { LatencySampling } from '../transport/answer-times';
 import type { BrowserChoice } from './browser';
 import type { DataKey, Target, TokenKey } from './target';
@@ -14,11 +15,22 @@ import { keptSecrets, keptSecretsStamp } from './token-keeper';
 
 export type { DataKey } from './target';
 
+/**
+ * Where a token of the run came from: the target file (`target`) or a command of it (`command`) names it;
+ * the run minted it through the control API (`control`) or the sign-in page (`signin`), or kept it from an
+ * earlier run (`kept`, kept-expired.ts).
+ */
+export type TokenOrigin = 'target' | 'command' | 'control' | 'signin' | 'kept';
+
 export interface RunContext {
   startedAt: string;
   tokens: Partial<Record<TokenKey, string>>;
   /** Why a token is missing: the reason a check needing it is not run. */
   tokenNotes: Partial<Record<TokenKey, string>>;
+  /** Where each token came from (tokens.ts): the target names some, the run minted or kept the others. */
+  tokenOrigins?: Partial<Record<TokenKey, TokenOrigin>>;
+  /** The public keys the server publishes (a JWKS) for its readable tokens (published-keys.ts): what forging a token with them takes. */
+  publishedKeys?: JsonWebKey[];
   data: Partial<Record<DataKey, string>>;
   dataNotes: Partial<Record<DataKey, string>>;
   /** A window of at most 28 days in which the primary car has trips (for range checks). */

@@ -34,9 +34,20 @@ export type DataKey = (typeof DATA_KEYS)[number];
 /** The tokens a target file may give under `tokens` (besides `withoutScope.<scope>`). */
 export const BASE_TOKEN_KEYS = ['full', 'otherUser', 'noScopes', 'expired', 'revoked', 'restrictedApp'] as const;
 type BaseTokenKey = (typeof BASE_TOKEN_KEYS)[number];
-export type TokenKey = BaseTokenKey | `withoutScope.${Scope}`;
-/** Every token a run may hold: the base ones and one without each scope. */
-export const TOKEN_KEYS: readonly TokenKey[] = [...BASE_TOKEN_KEYS, ...SCOPES.map((s) => `withoutScope.${s}` as const)];
+/**
+ * The tokens the run has the server issue through its token endpoint beside those the target file gives
+ * (tokens.ts): `issued.full` beside a given tokens.full, `issued.otherUser` beside tokens.otherUser. A
+ * target file never gives them: they are the server's token store's, where a given long-lived token is not.
+ */
+export const ISSUED_TOKEN_KEYS = { 'issued.full': 'full', 'issued.otherUser': 'otherUser' } as const;
+export type IssuedTokenKey = keyof typeof ISSUED_TOKEN_KEYS;
+export type TokenKey = BaseTokenKey | `withoutScope.${Scope}` | IssuedTokenKey;
+/** Every token a run may hold: the base ones, one without each scope, and those the server issued beside given ones. */
+export const TOKEN_KEYS: readonly TokenKey[] = [
+  ...BASE_TOKEN_KEYS,
+  ...SCOPES.map((s) => `withoutScope.${s}` as const),
+  ...(Object.keys(ISSUED_TOKEN_KEYS) as IssuedTokenKey[]),
+];
 
 export interface Target {
   name: string;

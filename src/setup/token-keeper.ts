@@ -112,9 +112,20 @@ export function keptSecrets(stateDir: string | undefined): string[] {
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as string[]) : [];
 }
 
-/** The refresh token the run holds for a token key it minted (the current one: refresh tokens may rotate), if any. */
-export function refreshTokenOf(run: { stateDir?: string }, key: TokenKey): string | undefined {
-  return run.stateDir ? readTokens(run.stateDir)[key]?.refresh : undefined;
+/** The refresh tokens the run holds (the current one of each token key it minted), by key: what a check may present as another credential. */
+export function heldRefreshTokens(run: { stateDir?: string }): Array<{ key: TokenKey; value: string }> {
+  const tokens = run.stateDir ? readTokens(run.stateDir) : {};
+  return (Object.keys(tokens) as TokenKey[]).flatMap((key) => (tokens[key]?.refresh ? [{ key, value: tokens[key]!.refresh! }] : []));
+}
+
+/** When the current value of each token the run minted was obtained, and how long it said it lives (unknown: not listed). */
+export function keptTokenTimes(run: { stateDir?: string }): Array<{ key: TokenKey; obtainedAtMs: number; lifetimeMs: number; revoked: boolean }> {
+  const tokens = run.stateDir ? readTokens(run.stateDir) : {};
+  return (Object.keys(tokens) as TokenKey[]).flatMap((key) => {
+    const t = tokens[key]!;
+    if (t.expiresAtMs === undefined || t.lifetimeMs === undefined) return [];
+    return [{ key, obtainedAtMs: t.expiresAtMs - t.lifetimeMs, lifetimeMs: t.lifetimeMs, revoked: t.revoke === true }];
+  });
 }
 
 /** How many times the run's tokens were renewed. */
@@ -242,6 +253,10 @@ async function obtainAgain(keep: Keeping, t: KeptToken): Promise<Partial<TokenRe
     if (res?.status === 200 && typeof body?.access_token === 'string') fresh = body;
   }
   fresh ??= await (t.via === 'control' ? mintThroughControl(api, target, t) : signInAgain(api, keep, t));
+  // A server that answers a valid token again to a later grant (the same user, application and scopes) may
+  // answer another key's token: revoking it would end that one too.
+  const held = Object.values(readTokens(keep.stateDir)).flatMap((k) => k?.values.slice(-1) ?? []);
+  if (fresh && t.revoke && held.includes(String(fresh.access_token))) return undefined;
   if (fresh && t.revoke && target.tokenCommands.revoked) {
     // Revoked again by the operator's tool it was handed to (token-commands.ts).
     const got = runTokenCommand(target, 'revoked', new Redactor(), String(fresh.access_token));

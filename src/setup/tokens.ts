@@ -5,6 +5,11 @@
 // minted, to expire or revoke: token-commands.ts); with a control API, from minting one and
 // expiring/revoking it; and an expired one, from a token an earlier run minted and kept past its
 // expires_in (kept-expired.ts), a fresh one kept for a later run.
+// Where the target file gives the primary or the other user's token and the run can mint, the server
+// also issues one of its own beside it (issued.full, issued.otherUser: a code exchanged at its token
+// endpoint): a given token is often a long-lived one configured for a test client, and the defects of
+// a server's store of issued tokens show only on the tokens it issues. Where each token came from is
+// recorded (tokenOrigins): a check may ask more of a token the target names than of one the run kept.
 import type { Browser } from '@playwright/test';
 import type { ApiClient } from '../transport/api';
 import { launchBrowser, SIGN_INS_AT_ONCE, type BrowserChoice } from './browser';
@@ -16,13 +21,16 @@ import { keptToken, type KeptTokens } from './token-keeper';
 import type { Preparation } from './preparation';
 import { HANDED_OVER, noRevokedToken, runTokenCommand } from './token-commands';
 import { keepToExpire, noExpiredToken, usableKeptExpired } from './kept-expired';
-import { BASE_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type Scope, type Target, type TokenKey } from './target';
+import { BASE_TOKEN_KEYS, ISSUED_TOKEN_KEYS, SCOPES, TOKEN_KEYS, type IssuedTokenKey, type Scope, type Target, type TokenKey } from './target';
+import type { TokenOrigin } from './run-context';
 
 export interface ObtainedTokens {
   /** The run's tokens (Preparation.run.tokens), filled in here. */
   tokens: Partial<Record<TokenKey, string>>;
   /** Why a token is missing (Preparation.run.tokenNotes), filled in here. */
   notes: Partial<Record<TokenKey, string>>;
+  /** Where each token came from (Preparation.run.tokenOrigins), filled in here. */
+  origins: Partial<Record<TokenKey, TokenOrigin>>;
   /** Refresh tokens and codes seen while minting: secrets too. */
   otherSecrets: string[];
   /** Keys minted through the sign-in page: to be proven (token-proof.ts) before a check relies on them. */
@@ -43,6 +51,8 @@ interface MintPlan {
   fallbackScope?: string;
   /** Minted to be kept for a later run's expired token (kept-expired.ts), not one of this run's. */
   forLater?: true;
+  /** Through the token endpoint even where a control API mints tokens: a code of the control API's, exchanged (the server's issued tokens). */
+  grant?: true;
 }
 
 /** A scope name no application has: asking only for it asks for a token with none. */
@@ -51,7 +61,15 @@ const NO_SUCH_SCOPE = 'vds_conformance_no_such_scope';
 /** Fills in the run's tokens and their notes (`prep.run`); returns them with what the next stages need (the keeper, the proofs). */
 export async function obtainTokens(prep: Pick<Preparation, 'target' | 'redactor' | 'api' | 'run'>, browserChoice: BrowserChoice): Promise<ObtainedTokens> {
   const { target, redactor, api } = prep;
-  const result: ObtainedTokens = { tokens: prep.run.tokens, notes: prep.run.tokenNotes, otherSecrets: [], signedIn: [], kept: {} };
+  prep.run.tokenOrigins ??= {};
+  const result: ObtainedTokens = {
+    tokens: prep.run.tokens,
+    notes: prep.run.tokenNotes,
+    origins: prep.run.tokenOrigins,
+    otherSecrets: [],
+    signedIn: [],
+    kept: {},
+  };
   if (target.env === 'sandbox' && !hasAnyToken(target) && !target.oauth?.clientId) {
     return noteAll(result, 'the target is a sandbox with no tokens (the sandbox needs none on its read routes)');
   }
@@ -65,23 +83,36 @@ export async function obtainTokens(prep: Pick<Preparation, 'target' | 'redactor'
   if (kept) {
     redactor.add(kept.value);
     result.tokens.expired = kept.value;
+    result.origins.expired = 'kept';
   }
 
-  const plans = mintPlans(target, result, handOver, canMint);
-  if (plans.length > 0 && mintsThroughControl(target)) {
-    await mintThroughControl(api, target, plans, result, redactor);
-  } else if (plans.length > 0 && mintProblem) {
-    for (const p of plans) result.notes[p.key] ??= `tokens.${p.key} is not in ${target.source}, and it cannot be minted: ${mintProblem}`;
-  } else if (plans.length > 0) {
-    const browser = await launchBrowser(browserChoice);
-    try {
-      await mintAll(browser, api, target, plans, result, redactor);
-    } finally {
-      await browser.close();
+  const plans = [...mintPlans(target, result, handOver, canMint), ...(canMint ? issuedPlans(target, result) : [])];
+  const mint = async (some: MintPlan[]) => {
+    if (some.length > 0 && mintsThroughControl(target)) {
+      await mintThroughControl(api, target, some, result, redactor);
+    } else if (some.length > 0 && mintProblem) {
+      for (const p of some) result.notes[p.key] ??= `tokens.${p.key} is not in ${target.source}, and it cannot be minted: ${mintProblem}`;
+    } else if (some.length > 0) {
+      const browser = await launchBrowser(browserChoice);
+      try {
+        await mintAll(browser, api, target, some, result, redactor);
+      } finally {
+        await browser.close();
+      }
     }
-  }
+  };
+  await mint(plans);
   for (const key of handOver) handTo(target, key, result, redactor);
   await expireAndRevoke(api, target, result, redactor, handOver);
+  // A server that answers the valid token of a user, application and scopes again to a later grant gave
+  // the expired or revoked token another key's value: expiring or revoking it ended both. Each is minted
+  // again in turn, now that the shared one is no longer valid: the expired one, then the revoked one
+  // (each expired or revoked before the next is minted), then the keys that held the shared value.
+  for (const key of reissuedKeys(result, plans)) {
+    await mint(plans.filter((p) => p.key === key && !p.forLater));
+    if (handOver.includes(key)) handTo(target, key, result, redactor);
+    else if (key === 'expired' || key === 'revoked') await expireOrRevoke(api, target, result, redactor, key, key === 'expired' ? 'expire' : 'revoke');
+  }
   if (result.forLater) {
     try {
       keepToExpire(target, result.forLater.token, result.forLater.expiresAtMs ?? Date.now() + DEFAULT_LIFETIME_MS);
@@ -111,6 +142,7 @@ function handTo(target: Target, key: TokenKey, result: ObtainedTokens, redactor:
     return;
   }
   result.tokens[key] = got.token;
+  result.origins[key] = 'command';
   if (got.token !== minted || key === 'expired') delete result.kept[key];
   else if (result.kept[key]) result.kept[key] = { ...result.kept[key], revoke: true };
 }
@@ -129,10 +161,15 @@ function noteAll(result: ObtainedTokens, why: string): ObtainedTokens {
 function copyStatic(target: Target, result: ObtainedTokens): void {
   const t = target.tokens;
   for (const key of BASE_TOKEN_KEYS) {
-    if (t[key]) result.tokens[key] = t[key];
+    if (t[key]) {
+      result.tokens[key] = t[key];
+      result.origins[key] = 'target';
+    }
   }
   for (const [scope, token] of Object.entries(t.withoutScope ?? {})) {
-    if (token) result.tokens[`withoutScope.${scope as Scope}`] = token;
+    if (!token) continue;
+    result.tokens[`withoutScope.${scope as Scope}`] = token;
+    result.origins[`withoutScope.${scope as Scope}`] = 'target';
   }
 }
 
@@ -141,9 +178,39 @@ function runTokenCommands(target: Target, result: ObtainedTokens, redactor: Reda
   for (const key of Object.keys(target.tokenCommands) as TokenKey[]) {
     if (result.tokens[key] || later.includes(key)) continue;
     const got = runTokenCommand(target, key, redactor);
-    if ('token' in got) result.tokens[key] = got.token;
-    else result.notes[key] = got.note;
+    if ('token' in got) {
+      result.tokens[key] = got.token;
+      result.origins[key] = 'command';
+    } else result.notes[key] = got.note;
   }
+}
+
+/**
+ * The tokens the server issues beside the ones the target names (ISSUED_TOKEN_KEYS): for the primary
+ * user, and for the other one where the target gives their credentials, each through the token endpoint.
+ */
+function issuedPlans(target: Target, result: ObtainedTokens): MintPlan[] {
+  const all = SCOPES.join(' ');
+  const o = target.oauth;
+  return (Object.entries(ISSUED_TOKEN_KEYS) as Array<[IssuedTokenKey, 'full' | 'otherUser']>)
+    .filter(([, beside]) => result.tokens[beside] && (result.origins[beside] === 'target' || result.origins[beside] === 'command'))
+    .filter(([, beside]) => beside === 'full' || (o?.otherUsername && o.otherPassword))
+    .map(([key, beside]) => ({ key, user: beside === 'full' ? 'primary' : 'other', scope: all, grant: true }));
+}
+
+/**
+ * The keys a server gave one token twice (it answers a valid token again: same user, application and
+ * scopes): the expired and the revoked token when either holds the value of another minted key, then
+ * the keys that held it. Empty on a server that issues a new token to each grant.
+ */
+function reissuedKeys(result: ObtainedTokens, plans: MintPlan[]): TokenKey[] {
+  const minted = plans.filter((p) => !p.forLater && result.tokens[p.key]).map((p) => p.key);
+  const acted = (['expired', 'revoked'] as const).filter((k) => minted.includes(k));
+  const shared = new Set(acted.map((k) => result.tokens[k]).filter((v) => minted.some((m) => m !== acted[0] && m !== acted[1] && result.tokens[m] === v)));
+  if (acted.length === 2 && result.tokens.expired === result.tokens.revoked) shared.add(result.tokens.expired);
+  if (shared.size === 0) return [];
+  const others = minted.filter((k) => !acted.includes(k as 'expired' | 'revoked') && shared.has(result.tokens[k]));
+  return [...acted, ...others];
 }
 
 /**
@@ -205,17 +272,15 @@ async function mintThroughControl(api: ApiClient, target: Target, plans: MintPla
       try {
         // Its lifetime counts from before it was asked for (the server issued it later, never earlier).
         const asked = Date.now();
-        const res = await api.post(`${target.control!.url}/tokens/mint`, {
-          body: { clientId: o.clientId, username, scopes: plan.scope.split(' ').filter(Boolean) },
-        });
-        const token = res.json as Partial<TokenRecord> | undefined;
-        if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
+        const scopes = plan.scope.split(' ').filter(Boolean);
+        const token = plan.grant ? await grantThroughControl(api, target, username!, scopes, redactor) : await mintedByControl(api, target, username!, scopes);
         redactor.add(token.access_token, token.refresh_token);
         if (plan.forLater) {
           result.forLater = { token: token.access_token, expiresAtMs: keptToken(token, Date.now(), 'control', plan.user, plan.scope).expiresAtMs };
           return;
         }
         result.tokens[plan.key] = token.access_token;
+        result.origins[plan.key] = 'control';
         result.kept[plan.key] = keptToken(token, asked, 'control', plan.user, plan.scope);
         if (token.refresh_token) result.otherSecrets.push(token.refresh_token);
       } catch (err) {
@@ -224,6 +289,30 @@ async function mintThroughControl(api: ApiClient, target: Target, plans: MintPla
       }
     }),
   );
+}
+
+/** A token record the control API minted (its access_token a string), else an Error. */
+async function mintedByControl(api: ApiClient, target: Target, username: string, scopes: string[]): Promise<Partial<TokenRecord> & { access_token: string }> {
+  const res = await api.post(`${target.control!.url}/tokens/mint`, { body: { clientId: target.oauth!.clientId, username, scopes } });
+  const token = res.json as Partial<TokenRecord> | undefined;
+  if (res.status !== 200 || typeof token?.access_token !== 'string') throw new Error(`the control API answered ${res.status}`);
+  return token as Partial<TokenRecord> & { access_token: string };
+}
+
+/** A token the token endpoint issued for a code of the control API's, as a client obtains one. */
+async function grantThroughControl(
+  api: ApiClient,
+  target: Target,
+  username: string,
+  scopes: string[],
+  redactor: Redactor,
+): Promise<Partial<TokenRecord> & { access_token: string }> {
+  const o = target.oauth!;
+  const res = await api.post(`${target.control!.url}/codes/mint`, { body: { clientId: o.clientId, username, scopes, redirectUri: o.redirectUri } });
+  const code = (res.json as { code?: unknown } | undefined)?.code;
+  if (res.status !== 200 || typeof code !== 'string') throw new Error(`the control API did not mint a code (${res.status})`);
+  redactor.add(code);
+  return exchangeCode(api, target, code);
 }
 
 function whyCannotMint(target: Target, browserChoice: BrowserChoice): string | undefined {
@@ -272,6 +361,7 @@ async function mintAll(browser: Browser, api: ApiClient, target: Target, plans: 
       }
       if (plan.forLater) return;
       result.tokens[plan.key] = token;
+      result.origins[plan.key] = 'signin';
       result.signedIn.push(plan.key);
     } catch (err) {
       // One to keep for a later run is no token of this run's: its failure changes nothing now.

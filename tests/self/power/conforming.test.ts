@@ -29,8 +29,10 @@ for (const server of servers) {
   test(`conforming ${server.label}`, async ({ browserSession, browserChoice, catalogue }) => {
     test.setTimeout(300_000);
     const persistent = server.target === 'persistent';
+    const ci = server.target === 'local-ci';
     const reference = await startReference({
-      target: persistent ? 'local' : (server.target as ReferenceTarget),
+      target: persistent || ci ? 'local' : (server.target as ReferenceTarget),
+      ...(ci ? { givenTokens: true } : {}),
       variant: server.variant,
       ...(persistent ? { reset: false } : {}),
       ...(server.targetData ? { data: server.targetData } : {}),

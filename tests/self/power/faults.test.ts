@@ -14,18 +14,24 @@
 import { keysPattern, requirementsPattern } from '../../../src/catalogue/selection';
 import { faultFamily } from '../../../reference-server/fault-specs';
 import { loadTarget } from '../../../src/setup/target';
-import { faultGatePlan, gateFaultSpecs, isCaught } from '../../../scripts/power-plan';
+import { faultGatePlan, faultTargets, gateFaultSpecs, isCaught } from '../../../scripts/power-plan';
 import { runInProcess, type InProcessRun } from '../../../src/engine/in-process';
 import { expect, test } from './fixtures';
 import { recordOutcome } from './outcome';
 
 const failedRequirements = (run: InProcessRun) => run.certificate.requirements.filter((r) => r.failures.length).map((r) => r.id);
 
-for (const spec of gateFaultSpecs()) {
-  test(`fault ${spec}`, async ({ reference, browserSession, browserChoice, catalogue, kills, keptRestrictedToken, coreReach }) => {
+// A fault of the tokens a server issues is proven on each of its targets (power-plan.ts faultTargets):
+// with OAuth credentials only, and on a CI gate's target, whose file gives long-lived tokens beside them.
+const PROOFS = gateFaultSpecs().flatMap((spec) =>
+  faultTargets(spec).map((target, i) => ({ spec, target, title: i === 0 ? `fault ${spec}` : `fault ${spec} (target ${target})` })),
+);
+
+for (const { spec, target: planTarget, title } of PROOFS) {
+  test(title, async ({ reference, browserSession, browserChoice, catalogue, kills, keptRestrictedToken, coreReach }) => {
     const plan = faultGatePlan(spec, catalogue, kills);
     test.setTimeout(180_000);
-    const server = await reference(plan.target, plan.variant);
+    const server = await reference(planTarget, plan.variant);
     const target = loadTarget(server.targetFile);
     // Which fault guards the core checks reach on this worker's clean reference (once a worker).
     const reach = plan.breaksSpec
@@ -90,7 +96,7 @@ for (const spec of gateFaultSpecs()) {
       : [];
     recordOutcome({
       kind: 'fault',
-      label: spec,
+      label: title.slice('fault '.length),
       ok,
       exitCode: run.exitCode,
       breaksSpec: plan.breaksSpec,

@@ -40,7 +40,8 @@ export const test = base.extend<object, WorkerFixtures>({
       await use((target, variant) => {
         const key = `${target} ${variant ?? ''}`;
         let r = started.get(key);
-        if (!r) started.set(key, (r = startReference({ target, variant })));
+        // A CI gate's target: the reference's local one, its file giving long-lived tokens (kept across fault switches).
+        if (!r) started.set(key, (r = startReference(target === 'local-ci' ? { variant, givenTokens: true } : { target, variant })));
         return r;
       });
       await Promise.all([...started.values()].map(async (r) => (await r.catch(() => undefined))?.stop()));

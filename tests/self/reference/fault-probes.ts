@@ -2,6 +2,7 @@
 // when that behaviour is correct. faults.test.ts runs each probe against the correct server (must
 // be true) and against the server with the fault (must be false).
 
+import { createHmac, createPublicKey } from 'node:crypto';
 import type { Mode } from '../../../reference-server/context';
 import type { FaultName } from '../../../reference-server/faults';
 import type { RouteKey } from '../../../reference-server/route-keys';
@@ -21,6 +22,14 @@ const UNKNOWN_TRIP = '0123456789abcdef01234567';
 const VALID_CAR = { make: 'Renault', model: 'Clio', name: 'Probe car', year: 2021, numberPlate: 'ZZ-999-ZZ' };
 
 const err = (res: Res) => firstError(res);
+/** A JWT part written as JWTs are (base64url of its JSON). */
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** A JWT's header and claims, read. */
+const jwtParts = (token: string) =>
+  token
+    .split('.')
+    .slice(0, 2)
+    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()) as Record<string, unknown>);
 const isError = (res: Res, status: number, type: string, message: string) => res.status === status && err(res).type === type && err(res).message === message;
 
 async function createCar(h: Harness, body: unknown, userId: number = ALICE): Promise<Res> {
@@ -44,6 +53,13 @@ function caseOf(h: Harness, route: RouteKey): RouteCase {
   const found = routeCases(h).find((c) => c.key === route || c.key.startsWith(`${route}?`));
   if (!found) throw new Error(`route-table.ts has no case for ${route}`);
   return found;
+}
+
+/** An expired token is refused as the profile says: 403 AUTHORIZATION_ERROR "Token has expired". */
+async function expiredTokenRefused(h: Harness): Promise<boolean> {
+  const token = (await h.tokenResponse()).access_token;
+  await h.post('/_control/tokens/expire', { json: { token } });
+  return isError(await h.get('/v3/users/me', token), 403, 'AUTHORIZATION_ERROR', 'Token has expired');
 }
 
 /** A valid request to the route on alice's data, as the route table writes it. */
@@ -133,13 +149,7 @@ export const PROBES: Record<FaultName, Probe> = {
       return (await h.get(`/v3/cars/${RICH}/status`, token)).status === 200 && (await h.get(`/v3/cars/${RICH}`, token)).status === 200;
     },
   },
-  'expired-token-accepted': {
-    check: async (h) => {
-      const token = (await h.tokenResponse()).access_token;
-      await h.post('/_control/tokens/expire', { json: { token } });
-      return isError(await h.get('/v3/users/me', token), 403, 'AUTHORIZATION_ERROR', 'Token has expired');
-    },
-  },
+  'expired-token-accepted': { check: expiredTokenRefused },
   'revoked-token-accepted': {
     check: async (h) => {
       const token = (await h.tokenResponse()).access_token;
@@ -172,6 +182,52 @@ export const PROBES: Record<FaultName, Probe> = {
   'auth-checked-after-existence': { check: async (h) => (await h.get(`/v3/cars/${UNKNOWN_CAR}/status`)).status === 401 },
   'unknown-token-revoked': { check: async (h) => isError(await h.get('/v3/users/me', 'no-such-token'), 401, 'AUTHENTICATION_ERROR', 'Invalid token') },
   'refresh-token-as-access': { check: async (h) => (await h.get('/v3/users/me', (await h.tokenResponse()).refresh_token)).status === 401 },
+  'issued-tokens-prefix-match': {
+    // An issued token with its last character dropped is unknown; a configured (kept) one is looked up exactly anyway.
+    check: async (h) => (await h.get('/v3/users/me', (await h.tokenResponse()).access_token.slice(0, -1))).status === 401,
+  },
+  'issued-tokens-lifetime-ms': {
+    // A token said to live 3600 s still serves 5 s after its issue.
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      h.clock.now += 5_000;
+      const res = await h.get('/v3/users/me', token);
+      h.clock.now -= 5_000;
+      return res.status === 200;
+    },
+  },
+  'expired-token-invalid': { check: expiredTokenRefused },
+  'jwt-alg-none-accepted': {
+    check: async (h) => {
+      const [header, payload] = jwtParts((await h.tokenResponse()).access_token);
+      return (await h.get('/v3/users/me', `${b64({ ...header, alg: 'none' })}.${b64(payload)}.`)).status === 401;
+    },
+  },
+  'jwt-signature-not-verified': {
+    // alice's token with bob's subject, under alice's signature.
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      const [header, payload, signature] = token.split('.');
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+      return (await h.get('/v3/users/me', `${header}.${b64({ ...claims, sub: String(BOB) })}.${signature}`)).status === 401;
+    },
+  },
+  'jwt-stripped-signature-accepted': {
+    check: async (h) => {
+      const [header, payload] = (await h.tokenResponse()).access_token.split('.');
+      return (await h.get('/v3/users/me', `${header}.${payload}.`)).status === 401;
+    },
+  },
+  'jwt-hmac-public-key-accepted': {
+    // HS256 keyed with the published key, as an attacker signs it: the PEM of the JWKS's key.
+    check: async (h) => {
+      const [header, payload] = jwtParts((await h.tokenResponse()).access_token);
+      const jwk = (await h.get('/v3/auth/certs')).json.keys[0];
+      const pem = createPublicKey({ key: jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' });
+      const input = `${b64({ ...header, alg: 'HS256' })}.${b64(payload)}`;
+      return (await h.get('/v3/users/me', `${input}.${createHmac('sha256', pem).update(input).digest('base64url')}`)).status === 401;
+    },
+  },
   'bearer-scheme-not-checked': {
     check: async (h) => {
       const token = await h.alice();
@@ -1101,6 +1157,16 @@ export const PROBES: Record<FaultName, Probe> = {
       const earlier = (await h.tokenResponse({ scope: 'users_read' })).access_token;
       await h.tokenResponse({ scope: 'users_read cars_read' });
       return (await h.get('/v3/users/me/cars', earlier)).status === 403;
+    },
+  },
+  'jwt-refresh-signature-not-verified': {
+    // A refresh token of users_read whose scope claim now says every scope, under its own signature.
+    check: async (h) => {
+      const refresh = (await h.tokenResponse({ scope: 'users_read' })).refresh_token as string;
+      const [header, payload, signature] = refresh.split('.');
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+      const forged = `${header}.${b64({ ...claims, scope: ALL_SCOPES.join(' ') })}.${signature}`;
+      return (await h.exchange({ grant_type: 'refresh_token', refresh_token: forged })).status === 403;
     },
   },
   'token-superseded-expires': {

@@ -2,6 +2,7 @@
 // when the server makes the variant's choice. variants.test.ts runs each probe against the server
 // with the variant (must be true) and against the default server (must be false).
 
+import { createPublicKey, verify } from 'node:crypto';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { Mode } from '../../../reference-server/context';
@@ -41,6 +42,51 @@ function rawGet(port: number, agent: http.Agent | undefined): Promise<{ status?:
 }
 
 export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
+  'jwt-access-tokens': {
+    // The token is a JWT signed RS256 with the key OpenID Connect Discovery's document names; it serves, and so does the
+    // same token with its signature padded and in base64's alphabet (a lenient decoder's reading of the same bytes).
+    check: async (h) => {
+      const record = await h.tokenResponse();
+      const parts = String(record.access_token).split('.');
+      if (parts.length !== 3 || String(record.refresh_token).split('.').length !== 3) return false;
+      const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString());
+      const discovery = await h.get('/v3/auth/.well-known/openid-configuration');
+      const jwksPath = new URL(String(discovery.json?.jwks_uri)).pathname;
+      const key = createPublicKey({ key: (await h.get(jwksPath)).json.keys[0], format: 'jwk' });
+      const verified = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), key, Buffer.from(parts[2], 'base64url'));
+      const signature = Buffer.from(parts[2], 'base64url').toString('base64');
+      const [plain, spelt] = await Promise.all([h.get('/v3/users/me', record.access_token), h.get('/v3/users/me', `${parts[0]}.${parts[1]}.${signature}`)]);
+      return header.alg === 'RS256' && verified && plain.status === 200 && spelt.status === 200;
+    },
+  },
+  'token-answer-keycloak': {
+    check: async (h) => {
+      const record = await h.tokenResponse();
+      return (
+        record.token_type === 'Bearer' &&
+        typeof record.refresh_expires_in === 'number' &&
+        record['not-before-policy'] === 0 &&
+        typeof record.session_state === 'string' &&
+        typeof record.scope === 'string'
+      );
+    },
+  },
+  'same-token-reissued': {
+    // A second sign-in of alice for the same scopes gets the first token again, with the seconds it has left; another scope list a new one.
+    check: async (h) => {
+      const first = await h.tokenResponse();
+      h.clock.now += 10_000;
+      const again = await h.tokenResponse();
+      const other = await h.tokenResponse({ scope: 'users_read' });
+      h.clock.now -= 10_000;
+      return (
+        again.access_token === first.access_token &&
+        again.expires_in === first.expires_in - 10 &&
+        again.refresh_token !== first.refresh_token &&
+        other.access_token !== first.access_token
+      );
+    },
+  },
   'encoded-credentials': {
     // alice signs in with the password a form must encode, and its code is exchanged with the secret HTTP Basic must encode.
     check: async (h) => {
