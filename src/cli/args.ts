@@ -1,5 +1,5 @@
 // The command line of `vds-conformance` (and `npm run conformance --`, the same in a clone): its
-// subcommands (init, verify, report, merge, help; a run when there is none), the suite's own flags,
+// subcommands (init, verify, report, merge, registry, help; a run when there is none), the suite's own flags,
 // which become environment variables for the run (read by playwright.config.ts, the target loader and
 // the certificate reporter), and the options of `playwright test` this wrapper knows, passed on as
 // they are. Anything else is refused before anything runs or is written: one line and exit 2
@@ -34,6 +34,13 @@ const SUBCOMMANDS = [
     what: "build the Allure report of the last run: reports/allure-report/index.html, one file that opens from disk, the run's verdict as its quality gate",
   },
   { name: 'merge', args: 'DIR', what: 'no run: merge the blob reports of sharded runs in DIR into one certificate (same as --merge DIR)' },
+  {
+    name: 'registry',
+    args: 'ARCHIVE... --out DIR',
+    what:
+      'no server: verify each certification archive (or each .tar.gz of a folder) as verify does, then publish the verified ones side by side in DIR: ' +
+      'a static site (index.html, matrix.html, changes.html) and registry.json. An archive that fails is refused by name, with why (exit 1; the rest are published)',
+  },
   { name: 'help', args: '', what: 'this help (also -h, --help)' },
 ] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number]['name'];
@@ -109,6 +116,8 @@ export interface Invocation {
   merge?: string;
   /** A certification archive to replay offline and compare with its certificate (src/cli/verify.ts). */
   verify?: string;
+  /** `registry ARCHIVE... --out DIR`: the archives (files or folders of them) to verify and publish in DIR (src/cli/registry.ts). */
+  registry?: RegistryInvocation;
   /** --certify: a whole, unnarrowed run whose archive is written at the end. */
   certify: boolean;
   /** --last-failed: select the checks that failed in the previous run. */
@@ -207,6 +216,10 @@ export function parseArgs(argv: string[]): Invocation {
       case 'report':
         if (args.length) throw new UsageError(`report takes no arguments, got ${args.join(' ')}; see --help`);
         inv.report = true;
+        return inv;
+      case 'registry':
+        inv.registry = parseRegistryArgs(args);
+        inv.help = inv.registry.help;
         return inv;
       case 'verify':
       case 'merge':
@@ -340,6 +353,44 @@ export function parseArgs(argv: string[]): Invocation {
   }
   if (inv.certify) inv.env.VDS_CERTIFY = '1';
   return inv;
+}
+
+export interface RegistryInvocation {
+  /** Archive files and folders of archives, as given (resolved from where the user is). */
+  archives: string[];
+  /** The site's folder. */
+  out: string;
+  help: boolean;
+}
+
+/**
+ * `registry ARCHIVE... --out DIR`: the words are archives (or folders of them); --out is required (a
+ * registry is a folder of its own, published as it is); anything else is refused. Nothing is read
+ * here: the registry refuses, by name, an archive it cannot open, and says what is wrong with DIR.
+ */
+function parseRegistryArgs(args: string[]): RegistryInvocation {
+  const archives: string[] = [];
+  let out: string | undefined;
+  let help = false;
+  while (args.length) {
+    const raw = args.shift()!;
+    if (raw === '-h' || raw === '--help') help = true;
+    else if (raw === '--out' || raw.startsWith('--out=')) {
+      const v = raw.startsWith('--out=') ? raw.slice('--out='.length) : args.shift();
+      if (!v || v.startsWith('-')) throw new UsageError('registry: --out needs the folder to write the registry to; see --help');
+      if (out !== undefined) throw new UsageError('registry: --out is given twice; see --help');
+      out = userPath(v);
+    } else if (raw.startsWith('-')) {
+      const guess = didYouMean(raw.split('=')[0], ['--out', '--help'], 2);
+      throw new UsageError(
+        `registry: unknown option ${raw}${guess ? ` (did you mean ${guess}?)` : ''}: registry takes archives (files, or folders of .tar.gz) and --out DIR. Nothing was verified; see --help`,
+      );
+    } else archives.push(userPath(raw));
+  }
+  if (help) return { archives, out: out ?? '', help };
+  if (!archives.length) throw new UsageError('registry needs at least one certification archive (or a folder of them) and --out DIR; see --help');
+  if (out === undefined) throw new UsageError('registry needs --out DIR: the folder to write the registry to (its site and registry.json); see --help');
+  return { archives, out, help };
 }
 
 /** Run options a verify takes from the archive, not the command line. */

@@ -26,6 +26,11 @@ export async function main(argv: string[], invokedAs: string): Promise<number> {
       const { report } = require('./report') as typeof import('./report');
       return await report(invokedAs);
     }
+    if (inv.registry) {
+      // eslint-disable-next-line typescript/no-require-imports -- loaded only for registry
+      const { registry } = require('./registry') as typeof import('./registry');
+      return await registry(inv.registry, invokedAs);
+    }
     return await run(inv, invokedAs);
   } catch (err) {
     if (!(err instanceof UsageError || err instanceof OptionError)) throw err;

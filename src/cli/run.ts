@@ -176,15 +176,29 @@ function nodeArgs(): string[] {
   return ROOT.split(path.sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs', { paths: [ROOT] })] : [];
 }
 
-function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Playwright's runner in a child process; its output to the terminal, or handed to `output` (the registry's replays, one line each instead). */
+export function playwright(args: string[], env: NodeJS.ProcessEnv, output?: (text: string) => void): Promise<number> {
   const cli = require.resolve('@playwright/test/cli', { paths: [ROOT] });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: 'inherit' });
-    // Ctrl-C (SIGINT) and a CI job's SIGTERM reach the child too (same process group): wait for it
-    // to write its reports, then exit with the gate's status (3: the run did not complete).
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
+    const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    child.stdout?.on('data', (d: Buffer) => output!(d.toString()));
+    child.stderr?.on('data', (d: Buffer) => output!(d.toString()));
+    waitOutSignals();
     child.on('close', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
   });
+}
+
+let signalsWaited = false;
+
+/**
+ * Ctrl-C (SIGINT) and a CI job's SIGTERM reach the child too (same process group): wait for it to
+ * write its reports, then exit with the gate's status (3: the run did not complete). Once per
+ * process, however many runners it starts (the registry replays one archive after another).
+ */
+function waitOutSignals(): void {
+  if (signalsWaited) return;
+  signalsWaited = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
 }
 
 function readCertificateIfAny(file: string): Certificate | undefined {

@@ -4,7 +4,8 @@
 // target facts and discovered ids; then each check's status is compared with the one the archived
 // certificate states. Exit 0: every replayable verdict reproduced; 1: some differ, or a request had
 // no recorded answer (an edited or incomplete archive); 2: the archive cannot be read, or another
-// suite version made it; 3: the replay itself broke.
+// suite version made it; 3: the replay itself broke. The registry (src/cli/registry.ts) verifies each
+// archive it publishes with the same steps: openArchive, suiteOf, replayArchive.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,65 +48,109 @@ export interface Verification {
 }
 
 /** @public The command loads it when asked for (src/cli/run.ts requires it for --verify). */
-export async function verify(
-  inv: Invocation,
-  playwright: (args: string[], env: NodeJS.ProcessEnv) => Promise<number>,
-  invokedAs = 'npm run conformance --',
-): Promise<number> {
+export async function verify(inv: Invocation, playwright: Playwright, invokedAs = 'npm run conformance --'): Promise<number> {
   const archive = inv.verify!;
-  const dir = extract(archive);
+  const opened = openArchive(archive);
   try {
-    const { certificate, context } = readArchive(archive, dir);
-    const installed = { version: suiteInfo().version, contentSha256: suiteContentHash() };
-    const made = {
-      version: certificate.certification?.suite.version ?? certificate.suite.version,
-      contentSha256: certificate.certification?.suite.contentSha256,
-    };
-    if (made.version !== installed.version) {
-      throw new UsageError(
-        `${archive} was made by vds-conformance ${made.version}; the installed suite is ${installed.version}. ` +
-          `A replay re-derives each verdict with the suite's own checks, so only the version that made the archive can verify it: ` +
-          `install vds-conformance@${made.version} (npm install --save-dev vds-conformance@${made.version}) and run ${invokedAs} verify again. Nothing was replayed.`,
-      );
-    }
-    const sameContent = made.contentSha256 === installed.contentSha256;
+    const suite = suiteOf(opened, invokedAs);
     console.log(
-      `Verifying ${archive}: made by vds-conformance ${made.version} (content ${short(made.contentSha256)}), ` +
-        `installed ${installed.version} (content ${short(installed.contentSha256)})${sameContent ? '' : ': the contracts or checks differ from those that made the archive, so a verdict may differ for that reason'}`,
+      `Verifying ${archive}: made by vds-conformance ${suite.archive.version} (content ${short(suite.archive.contentSha256)}), ` +
+        `installed ${suite.installed.version} (content ${short(suite.installed.contentSha256)})${suite.sameContent ? '' : ': the contracts or checks differ from those that made the archive, so a verdict may differ for that reason'}`,
     );
-
     const out = path.join(reportsDir(), VERIFY_DIR);
     // An earlier verification is kept (reports-folder.ts), never lost.
     if (fs.existsSync(out)) keepEarlierRun(out, fs.readdirSync(out), 'verify', reportsDir());
     fs.rmSync(out, { recursive: true, force: true });
     fs.mkdirSync(out, { recursive: true });
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...context.selection,
-      ...inv.env,
-      [REPLAY_ENV]: dir,
-      VDS_FUZZ_SEED: String(context.fuzzSeed),
-      VDS_REPORTS_DIR: out,
-      VDS_WORKERS: String(runOptions().workers),
-    };
-    delete env.VDS_CERTIFY;
-    delete env.VDS_TARGET;
-    const code = await playwright(['test', ...inv.playwrightArgs], env);
-    if (code === EXIT.usage) return EXIT.usage;
-    const replayFile = path.join(out, REPORT_FILES.exchanges);
-    if (!fs.existsSync(replayFile)) {
-      console.error(`The replay broke before its verdict (see the messages above): nothing to compare in ${out}.`);
-      return EXIT.broken;
-    }
-    const replayed = JSON.parse(fs.readFileSync(replayFile, 'utf8')) as RecordedCheck[];
     const narrowed = !!(inv.env[SELECTION_ENV.grep] || inv.env[SELECTION_ENV.grepInvert]);
-    const v = compare(archive, statesOf(certificate), replayed, narrowed, { archive: made, installed, sameContent }, verdictOf(certificate));
-    fs.writeFileSync(path.join(out, VERIFICATION_FILE), `${JSON.stringify(v, null, 1)}\n`);
+    const v = await replayArchive(opened, suite, { out, playwright, env: inv.env, playwrightArgs: inv.playwrightArgs, narrowed });
+    if (typeof v === 'number') return v;
     console.log(renderVerification(v, path.join(out, VERIFICATION_FILE)));
     return v.exitCode;
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    opened.close();
   }
+}
+
+/** How the command starts Playwright's runner (src/cli/run.ts): its arguments, environment, and where its output goes (the terminal, else `output`). */
+export type Playwright = (args: string[], env: NodeJS.ProcessEnv, output?: (text: string) => void) => Promise<number>;
+
+/** A certification archive extracted to a temporary folder (removed by close), with its certificate and its run's context. */
+export interface OpenedArchive {
+  archive: string;
+  dir: string;
+  certificate: Certificate;
+  context: ReplayContextFile;
+  close(): void;
+}
+
+/** Opens an archive; a UsageError says why it is not a complete certification archive (nothing replayed). */
+export function openArchive(archive: string): OpenedArchive {
+  const dir = extract(archive);
+  try {
+    const { certificate, context } = readArchive(archive, dir);
+    return { archive, dir, certificate, context, close: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
+ * The suite that made the archive beside the installed one. A replay re-derives each verdict with the
+ * suite's own checks, so another version is refused (a UsageError naming both); another content of the
+ * same version is said, not refused.
+ */
+export function suiteOf(opened: OpenedArchive, invokedAs = 'npm run conformance --'): Verification['suite'] {
+  const { archive, certificate } = opened;
+  const installed = { version: suiteInfo().version, contentSha256: suiteContentHash() };
+  const made = {
+    version: certificate.certification?.suite.version ?? certificate.suite.version,
+    contentSha256: certificate.certification?.suite.contentSha256,
+  };
+  if (made.version !== installed.version) {
+    throw new UsageError(
+      `${archive} was made by vds-conformance ${made.version}; the installed suite is ${installed.version}. ` +
+        `A replay re-derives each verdict with the suite's own checks, so only the version that made the archive can verify it: ` +
+        `install vds-conformance@${made.version} (npm install --save-dev vds-conformance@${made.version}) and run ${invokedAs} verify again. Nothing was replayed.`,
+    );
+  }
+  return { archive: made, installed, sameContent: made.contentSha256 === installed.contentSha256 };
+}
+
+/**
+ * Replays an opened archive with the installed suite (its reports, verification.json among them, in
+ * `out`) and compares each check's verdict with its certificate; a number when the replay gave none:
+ * exit 2 (the runner refused an option) or 3 (it broke before its verdict).
+ */
+export async function replayArchive(
+  opened: OpenedArchive,
+  suite: Verification['suite'],
+  how: { out: string; playwright: Playwright; env?: Record<string, string>; playwrightArgs?: string[]; narrowed?: boolean; output?: (text: string) => void },
+): Promise<Verification | number> {
+  const { archive, dir, certificate, context } = opened;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...context.selection,
+    ...how.env,
+    [REPLAY_ENV]: dir,
+    VDS_FUZZ_SEED: String(context.fuzzSeed),
+    VDS_REPORTS_DIR: how.out,
+    VDS_WORKERS: String(runOptions().workers),
+  };
+  delete env.VDS_CERTIFY;
+  delete env.VDS_TARGET;
+  const code = await how.playwright(['test', ...(how.playwrightArgs ?? [])], env, how.output);
+  if (code === EXIT.usage) return EXIT.usage;
+  const replayFile = path.join(how.out, REPORT_FILES.exchanges);
+  if (!fs.existsSync(replayFile)) {
+    console.error(`The replay of ${archive} broke before its verdict (see the messages above): nothing to compare in ${how.out}.`);
+    return EXIT.broken;
+  }
+  const replayed = JSON.parse(fs.readFileSync(replayFile, 'utf8')) as RecordedCheck[];
+  const v = compare(archive, statesOf(certificate), replayed, how.narrowed ?? false, suite, verdictOf(certificate));
+  fs.writeFileSync(path.join(how.out, VERIFICATION_FILE), `${JSON.stringify(v, null, 1)}\n`);
+  return v;
 }
 
 function short(hash?: string): string {
@@ -183,7 +228,7 @@ function statesOf(certificate: Certificate): Map<string, CheckStatus> {
 }
 
 /** The archived certificate's verdict in one line: its headline (a certificate made before headlines: the class verdicts). */
-function verdictOf(c: Certificate): string {
+export function verdictOf(c: Certificate): string {
   return (
     headlineLine(c) ??
     Object.entries(c.verdict ?? {})
@@ -228,6 +273,20 @@ function compare(
   return v;
 }
 
+/** What a replay did not reproduce, a line each under its heading (indented by 4): the checks that differ, the requests without recorded answer. */
+export function notReproduced(v: Verification): string[] {
+  const lines: string[] = [];
+  if (v.differ.length) {
+    lines.push(`✘ ${v.differ.length} differ from the certificate:`);
+    for (const d of v.differ) lines.push(`    ${d.check}: certificate ${d.certificate}, replay ${d.replay}${d.reason ? ` (${d.reason.split('\n')[0]})` : ''}`);
+  }
+  if (v.noRecordedAnswer.length) {
+    lines.push(`✘ ${v.noRecordedAnswer.length} asked a request the archive has no recorded answer for (an edited or incomplete archive):`);
+    for (const n of v.noRecordedAnswer) lines.push(`    ${n.check}: ${n.requests[0]}`);
+  }
+  return lines;
+}
+
 function renderVerification(v: Verification, file: string): string {
   const lines = [
     '',
@@ -237,15 +296,7 @@ function renderVerification(v: Verification, file: string): string {
     `  the certificate's verdict: ${v.verdict}`,
     `  ${v.reproduced} of ${v.replayed} checks reproduced`,
   ];
-  if (v.differ.length) {
-    lines.push(`  ✘ ${v.differ.length} differ from the certificate:`);
-    for (const d of v.differ)
-      lines.push(`      ${d.check}: certificate ${d.certificate}, replay ${d.replay}${d.reason ? ` (${d.reason.split('\n')[0]})` : ''}`);
-  }
-  if (v.noRecordedAnswer.length) {
-    lines.push(`  ✘ ${v.noRecordedAnswer.length} asked a request the archive has no recorded answer for (an edited or incomplete archive):`);
-    for (const n of v.noRecordedAnswer) lines.push(`      ${n.check}: ${n.requests[0]}`);
-  }
+  lines.push(...notReproduced(v).map((l) => `  ${l}`));
   if (v.recordOnly.length) {
     lines.push(`  ○ ${v.recordOnly.length} verified from the record only (they need a browser, which a replay does not drive):`);
     for (const r of v.recordOnly) lines.push(`      ${r.check}: certificate ${r.certificate}`);

@@ -21,6 +21,26 @@ export function readCertificate(file: string): Certificate {
   return doc;
 }
 
+/**
+ * The requirements (advisory ones aside) whose status changed from `previous` to `current`, matched by
+ * id: one `current` has that `previous` had not is `absent` before. Also the registry's view of two
+ * releases of one product (src/registry/registry.ts).
+ */
+export function statusChanges(
+  previous: Pick<Certificate, 'requirements'>,
+  current: Pick<Certificate, 'requirements'>,
+): Pick<Comparison, 'newlyFailing' | 'newlyPassing' | 'newlyNotRun'> {
+  const before = new Map(previous.requirements.map((r) => [r.id, r.status]));
+  const changes: StatusChange[] = current.requirements
+    .filter((r) => !r.advisory && before.get(r.id) !== r.status)
+    .map((r) => ({ id: r.id, class: r.class, title: r.title, was: before.get(r.id) ?? 'absent', now: r.status }));
+  return {
+    newlyFailing: changes.filter((c) => c.now === 'failed'),
+    newlyPassing: changes.filter((c) => c.now === 'passed'),
+    newlyNotRun: changes.filter((c) => c.now === 'not-run'),
+  };
+}
+
 export interface CompareOptions {
   path: string;
   ratio: number;
@@ -28,20 +48,15 @@ export interface CompareOptions {
 }
 
 export function compareCertificates(previous: Certificate, current: Certificate, options: CompareOptions): Comparison {
-  const before = new Map(previous.requirements.map((r) => [r.id, r.status]));
-  const changes: StatusChange[] = current.requirements
-    .filter((r) => !r.advisory && before.get(r.id) !== r.status)
-    .map((r) => ({ id: r.id, class: r.class, title: r.title, was: before.get(r.id) ?? 'absent', now: r.status }));
+  const { newlyFailing, newlyPassing, newlyNotRun } = statusChanges(previous, current);
   const latency = judgeLatency(previous.serverLatency, current.serverLatency, options);
-  const newlyFailing = changes.filter((c) => c.now === 'failed');
-  const newlyNotRun = changes.filter((c) => c.now === 'not-run');
   return {
     previous: { path: options.path, date: previous.run?.date ?? '', target: previous.target?.name ?? '' },
     ratio: options.ratio,
     floorMs: options.floorMs,
     minSamples: MIN_LATENCY_SAMPLES,
     newlyFailing,
-    newlyPassing: changes.filter((c) => c.now === 'passed'),
+    newlyPassing,
     newlyNotRun,
     latencyRegressions: latency.slower,
     latencyNotes: latency.notes,

@@ -203,8 +203,8 @@ ${k.example ? `<dt>Example</dt><dd><code>${esc(k.example.request)}</code>${k.exa
 <ol>${items.join('\n')}</ol></div>\n`;
 }
 
-/** One failing check: expected vs actual side by side; the request and body folded under them. */
-function failureRow(f: CheckFailure, cause?: number): string {
+/** One failing check: expected vs actual side by side; the request and body folded under them (the registry's results pages too). */
+export function failureRow(f: CheckFailure, cause?: number): string {
   const evidence = [
     f.request && `request: ${f.request}`,
     f.body && `body: ${f.body}`,
@@ -258,7 +258,8 @@ ${Object.entries(l.routes)
   .join('\n')}</table>`;
 }
 
-function anchor(id: string): string {
+/** A requirement's anchor in the certificate's page (and in the registry's results pages). */
+export function anchor(id: string): string {
   return `req-${id.replace(/[^A-Za-z0-9-]/g, '-')}`;
 }
 

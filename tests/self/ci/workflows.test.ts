@@ -1,5 +1,5 @@
 // The GitHub Actions templates in .github/workflows/ (release gate, vendor certification, nightly
-// monitor): each one is a valid workflow (SchemaStore's github-workflow schema, bundled in
+// monitor, certification registry): each one is a valid workflow (SchemaStore's github-workflow schema, bundled in
 // @action-validator/core: no network), calls only npm scripts that exist with flags the suite accepts,
 // names only report files the suite writes (or files that exist), and explains itself in a header.
 import { spawnSync } from 'node:child_process';
@@ -21,6 +21,14 @@ import { certificate, check, requirement } from '../reporting/synthetic';
 
 const WORKFLOWS_DIR = path.join(ROOT, '.github', 'workflows');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+/** The template that publishes certified implementations: it runs no conformance run, so it has no certificate to summarize. */
+const REGISTRY_WORKFLOW = 'certification-registry.yml';
+
+/** The templates that run the suite against a server (each summarizes its certificate). */
+function runWorkflowFiles(): string[] {
+  return workflowFiles().filter((f) => path.basename(f) !== REGISTRY_WORKFLOW);
+}
 
 function workflowFiles(): string[] {
   return fs
@@ -47,7 +55,7 @@ function workflowErrors(source: string): string[] {
 
 test('every workflow validates against the GitHub workflow schema', () => {
   const files = workflowFiles();
-  expect(files.map((f) => path.basename(f))).toEqual(['nightly-monitor.yml', 'release-gate.yml', 'vendor-certification.yml']);
+  expect(files.map((f) => path.basename(f))).toEqual(['certification-registry.yml', 'nightly-monitor.yml', 'release-gate.yml', 'vendor-certification.yml']);
   for (const file of files) {
     expect(workflowErrors(fs.readFileSync(file, 'utf8')), path.basename(file)).toEqual([]);
   }
@@ -340,6 +348,7 @@ test('every npm script the workflows call exists, with arguments the suite accep
   expect(args('vendor-certification.yml').join('\n')).toMatch(/^conformance --target \S+ --certify$/m);
   expect(args('nightly-monitor.yml').join('\n')).toMatch(/^conformance --target sandbox --monitor --shard 1\/2$/m);
   expect(args('nightly-monitor.yml').join('\n')).toMatch(/^merge \S+ --compare \S+ --history \S+$/m);
+  expect(args(REGISTRY_WORKFLOW)).toEqual(['conformance registry certifications --out site']);
   // The nightly Allure report, after the merge that kept Allure's history path (--history).
   expect(args('nightly-monitor.yml')).toContain('report ');
   // Every merge keeps the night, with or without a comparison.
@@ -366,7 +375,7 @@ test('the command check refuses what the suite refuses', () => {
 test('every path the workflows name in this repository is a report the suite writes, or exists', () => {
   for (const file of workflowFiles()) {
     const paths = repoPaths(parse(file));
-    expect(paths, path.basename(file)).toContain('reports/conformance.md'); // every job summary is the certificate
+    if (path.basename(file) !== REGISTRY_WORKFLOW) expect(paths, path.basename(file)).toContain('reports/conformance.md'); // every run's job summary is the certificate
     expect(pathProblems(paths, file)).toEqual([]);
   }
   const all = workflowFiles().flatMap((f) => repoPaths(parse(f)));
@@ -429,7 +438,7 @@ test('each job summary shows the certificate from its top: the verdict, the exit
   const dir = fs.mkdtempSync(path.join(scratchDir(), 'summary-'));
   fs.mkdirSync(path.join(dir, 'reports'));
   const summaryOf = (markdown: string): string[] =>
-    workflowFiles().map((file) => {
+    runWorkflowFiles().map((file) => {
       fs.writeFileSync(path.join(dir, 'reports', 'conformance.md'), markdown);
       const wf = parse(file);
       const steps = Object.values(wf.jobs)
@@ -460,6 +469,52 @@ test('each job summary shows the certificate from its top: the verdict, the exit
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(1024 * 1024);
     expect(summary).toContain('Likely causes of the 2 failing checks');
   }
+});
+
+test("the registry's build publishes what was verified when archives were refused (exit 1), and stops on anything worse", () => {
+  const wf = parse(path.join(WORKFLOWS_DIR, REGISTRY_WORKFLOW));
+  const step = wf.jobs.build.steps!.find((s) => s.run?.includes('npm run conformance -- registry'))!;
+  const dir = fs.mkdtempSync(path.join(scratchDir(), 'registry-'));
+  // npm as the step calls it: the registry's output, then its exit status.
+  fs.writeFileSync(path.join(dir, 'npm'), '#!/bin/sh\necho "  ✘ certifications/x.tar.gz refused, nothing of it published: why"\nexit "$FAKE_STATUS"\n', {
+    mode: 0o755,
+  });
+  const run = (status: number) => {
+    for (const f of ['out', 'summary']) fs.rmSync(path.join(dir, f), { force: true });
+    const ran = spawnSync('bash', ['-e', '-c', expandExpressions(step.run!, wf, wf.jobs.build)], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PATH: `${dir}:${process.env.PATH}`,
+        FAKE_STATUS: String(status),
+        GITHUB_OUTPUT: path.join(dir, 'out'),
+        GITHUB_STEP_SUMMARY: path.join(dir, 'summary'),
+        RUNNER_TEMP: dir,
+      },
+    });
+    return {
+      code: ran.status,
+      output: fs.readFileSync(path.join(dir, 'out'), 'utf8'),
+      summary: fs.readFileSync(path.join(dir, 'summary'), 'utf8'),
+      log: ran.stdout,
+    };
+  };
+  for (const [status, code] of [
+    [0, 0],
+    [1, 0],
+    [2, 1],
+    [3, 1],
+  ] as const) {
+    const r = run(status);
+    expect(r.code, `registry exit ${status}`).toBe(code);
+    expect(r.output).toBe(`status=${status}\n`);
+    expect(r.summary).toContain('x.tar.gz refused, nothing of it published: why');
+    expect(r.log).toContain('x.tar.gz refused');
+  }
+  // The refused archives fail the workflow, after the deployment of the others.
+  expect(wf.jobs.refused).toMatchObject({ if: "${{ needs.build.outputs.status == '1' }}" });
+  expect((wf.jobs.refused as unknown as { needs: string[] }).needs).toEqual(['build', 'deploy']);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ test.describe.serial('the installed package', () => {
     const help = npx(folder, ['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('Usage: vds-conformance [options]');
-    for (const sub of ['init', 'verify', 'report', 'merge', 'help']) expect(help.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
+    for (const sub of ['init', 'verify', 'report', 'merge', 'registry', 'help']) expect(help.stdout).toMatch(new RegExp(`^  ${sub}\\b`, 'm'));
 
     const local = npx(folder, ['--target', 'local', '--grep', '@CORE-CAR-RECORD']);
     expect(local.status, `${local.stdout}${local.stderr}`.slice(-3000)).toBe(0);

@@ -51,7 +51,7 @@ for (const [invokedAs, command] of [
     const help = await runCommand([...command, '--help'], { timeoutMs: 60_000 });
     expect(help.code).toBe(0);
     expect(help.output).toContain(`Usage: ${invokedAs} [options] [playwright test options]`);
-    for (const sub of ['init [TARGET-FILE]', 'verify ARCHIVE', 'report', 'merge DIR', 'help'])
+    for (const sub of ['init [TARGET-FILE]', 'verify ARCHIVE', 'report', 'merge DIR', 'registry ARCHIVE... --out DIR', 'help'])
       expect(help.output).toMatch(new RegExp(`^  ${sub.replace(/[[\]]/g, '\\$&')} `, 'm'));
     expect(help.output).not.toContain(invokedAs === 'vds-conformance' ? 'npm run conformance' : 'Usage: vds-conformance');
     const word = await runCommand([...command, 'help'], { timeoutMs: 60_000 });
@@ -61,7 +61,13 @@ for (const [invokedAs, command] of [
   test(`${invokedAs}: an unknown subcommand or option exits 2 with one line, never reaching the runner; the reports folder untouched`, async () => {
     const reportsDir = previousRun();
     const before = snapshot(reportsDir);
-    for (const args of [['reprot'], ['--target', 'local', 'report'], ['--frobnicate'], ['init', 'a.yaml', 'b.yaml']]) {
+    for (const args of [
+      ['reprot'],
+      ['--target', 'local', 'report'],
+      ['--frobnicate'],
+      ['init', 'a.yaml', 'b.yaml'],
+      ['registry', 'a.tar.gz', '--ot', 'site'],
+    ]) {
       const run = await runCommand([...command, ...args], { reportsDir, timeoutMs: 60_000 });
       expect(run.code, `${args.join(' ')}: ${run.output}`).toBe(2);
       const lines = run.output.trim().split('\n');

@@ -54,9 +54,9 @@ test('bad flags are refused with one clear message', () => {
   );
   expect(parseArgs(['--workers', '2', '--retries=1']).playwrightArgs).toEqual(['--workers', '2', '--retries=1']);
   // A word is a subcommand (first) or a route group; anything else is refused.
-  expect(refused(['reprot'])).toMatch(/^unknown subcommand reprot \(did you mean report\?\): the subcommands are init, verify, report, merge, help/);
+  expect(refused(['reprot'])).toMatch(/^unknown subcommand reprot \(did you mean report\?\): the subcommands are init, verify, report, merge, registry, help/);
   expect(refused(['--target', 'local', 'report'])).toMatch(
-    /^unknown argument report: neither a subcommand \(init, verify, report, merge, help, first\) nor a route group/,
+    /^unknown argument report: neither a subcommand \(init, verify, report, merge, registry, help, first\) nor a route group/,
   );
   expect(refused(['test'])).toMatch(/^unknown subcommand test: /);
   expect(parseArgs(['users']).playwrightArgs).toEqual(['users.spec.ts']);
