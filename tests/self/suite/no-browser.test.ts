@@ -19,8 +19,10 @@ test('without a browser, only the sign-in page checks are not run, and the first
     'CORE-DEVICE-SCOPE-RESTRICTED',
     'CORE-SIGNIN-OTHER-PASSWORD',
     'SIGNIN-CODE-STATE',
+    'SIGNIN-NOT-FRAMED',
     'SIGNIN-PAGE',
     'SIGNIN-PASSWORD-NEAR-MISS',
+    'SIGNIN-PASSWORD-NOT-IN-URL',
     'SIGNIN-REDIRECT-EXACT',
     'SIGNIN-SCOPE-SUBSET',
   ]);

@@ -1,6 +1,7 @@
 // A server in front of another (a self-test's stand-in for a vendor's deployment): it forwards every
 // request to the server behind it, and where that one answers a given page with 200, answers a page
-// of its own instead (its other answers, a 404 for an unknown client, pass through).
+// of its own instead (its other answers, a 404 for an unknown client, pass through). A page it answers
+// or rewrites keeps the server's own headers (its framing policy, its cookies) but those of the body.
 import http from 'node:http';
 import { listenOnLoopback } from './loopback-server';
 
@@ -14,6 +15,19 @@ export interface FrontServer {
  * `pages`: GET path (without the query) -> the HTML answered there instead of the server's own 200.
  * `rewrite`: path -> replacements made in the server's own 200 HTML answers there (any method).
  */
+/** The server's headers for a body of the front's own: those describing the server's body dropped. */
+function headersFor(answer: http.IncomingMessage): http.OutgoingHttpHeaders {
+  const {
+    'content-length': _length,
+    'content-type': _type,
+    'content-encoding': _encoding,
+    'transfer-encoding': _transfer,
+    etag: _etag,
+    ...kept
+  } = answer.headers;
+  return { ...kept, 'content-type': 'text/html; charset=utf-8' };
+}
+
 export async function startFrontServer(
   upstream: string,
   pages: Record<string, string>,
@@ -25,7 +39,7 @@ export async function startFrontServer(
     const forward = http.request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (answer) => {
       if (own !== undefined && answer.statusCode === 200) {
         answer.resume();
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(own);
+        res.writeHead(200, headersFor(answer)).end(own);
         return;
       }
       const edits = rewrite[pathname];
@@ -34,7 +48,7 @@ export async function startFrontServer(
         answer.on('data', (c: Buffer) => chunks.push(c));
         answer.on('end', () => {
           const html = edits.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), Buffer.concat(chunks).toString('utf8'));
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+          res.writeHead(200, headersFor(answer)).end(html);
         });
         return;
       }
