@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../util/free-port';
+import { CODE_EXT, codePath } from '../util/suite-info';
 import { keysPattern, SELECTION_ENV } from '../catalogue/selection';
 import { EXIT } from '../verdict/exit-codes';
 import type { Certificate } from '../verdict/model';
@@ -38,8 +39,8 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
     );
   }
   if (inv.merge) return merge(inv.merge, env, dir);
-  // verify and the archive are loaded when asked for (require: tsx's hook compiles it; an import() would
-  // go to Node's ESM loader, which it does not hook): every other run starts its runner sooner without them.
+  // verify and the archive are loaded when asked for (require, as the compiled command's modules all
+  // are): every other run starts its runner sooner without them.
   if (inv.verify) {
     // eslint-disable-next-line typescript/no-require-imports -- loaded only for --verify
     const { verify } = require('./verify') as typeof import('./verify');
@@ -162,24 +163,25 @@ async function merge(blobs: string, env: NodeJS.ProcessEnv, dir: string): Promis
   ];
   if (lastCertificate(dir)) keepEarlierRun(dir, replaced);
   for (const f of [REPORT_FILES.certificateJson, REPORT_FILES.changes]) fs.rmSync(path.join(dir, f), { force: true });
-  const code = await playwright(['merge-reports', '-c', path.join(ROOT, 'src', 'playwright', 'merge.config.ts'), blobs], env);
+  const code = await playwright(['merge-reports', '-c', codePath('src', 'playwright', `merge.config${CODE_EXT}`), blobs], env);
   const certificate = readCertificateIfAny(path.join(dir, REPORT_FILES.certificateJson));
   if (!certificate?.gate) return code === 0 ? EXIT.broken : code;
   return certificate.gate.exitCode ?? (certificate.gate.status === 'passed' ? EXIT.passed : EXIT.failed);
 }
 
 /**
- * Installed as a package, the suite sits under node_modules, where Playwright does not compile
- * TypeScript: tsx's require hook then does it, in the runner and (inherited) in its workers.
+ * The conformance run's configuration, beside the running code: compiled, dist/playwright.config.js with
+ * the compiled tests (no TypeScript for the runner and its workers to compile); unless the user gave one.
  */
-function nodeArgs(): string[] {
-  return ROOT.split(path.sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs', { paths: [ROOT] })] : [];
+function configArgs(args: string[]): string[] {
+  const given = args.some((a) => a === '-c' || a === '--config' || a.startsWith('--config='));
+  return args[0] !== 'test' || given ? [] : ['-c', codePath(`playwright.config${CODE_EXT}`)];
 }
 
 function playwright(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const cli = require.resolve('@playwright/test/cli', { paths: [ROOT] });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [cli, ...args.slice(0, 1), ...configArgs(args), ...args.slice(1)], { cwd: ROOT, env, stdio: 'inherit' });
     // Ctrl-C (SIGINT) and a CI job's SIGTERM reach the child too (same process group): wait for it
     // to write its reports, then exit with the gate's status (3: the run did not complete).
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);

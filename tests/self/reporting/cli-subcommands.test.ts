@@ -14,8 +14,8 @@ import { writeCertificationArchive } from '../../../src/certification/archive';
 import { certificate, check, requirement } from './synthetic';
 import { runCommand } from './real-run';
 
-const BIN = ['tsx', 'bin/vds-conformance.js'];
-const NPM = ['tsx', 'scripts/conformance.ts'];
+const BIN = ['vds-conformance'];
+const NPM = ['conformance'];
 
 /** Every file of a folder with its content: what "untouched" compares. */
 function snapshot(dir: string): Record<string, string> {
