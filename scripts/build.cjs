@@ -15,7 +15,6 @@
 //   node scripts/build.cjs --declarations   and the type declarations (npm pack: `prepack`)
 //   node --require ./scripts/fresh.cjs F    compile if stale, then run F (npm run conformance)
 'use strict';
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -46,7 +45,8 @@ function sourceFiles() {
 
 /** The digest of these sources, of this file and of the compiler's version: what dist/ must have been made from. */
 function digestOf(files) {
-  const hash = crypto.createHash('sha256');
+  // Required here: loading node:crypto costs a start that finds the check already done (CHECKED_ENV).
+  const hash = require('node:crypto').createHash('sha256');
   hash.update(fs.readFileSync(__filename)).update(`\0${compilerVersion()}\0`);
   for (const f of files)
     hash

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { didYouMean } from '../util/did-you-mean';
-import { SELECTION_ENV } from '../catalogue/selection';
+import { SELECTION_ENV } from '../catalogue/patterns';
 import { listTargetNames, resolveTargetFile, TARGETS_DIR, TargetError } from '../setup/target';
 import { BaselineError, readBaseline } from '../verdict/baseline';
 import { CompareError, readCertificate } from '../monitoring/compare';

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../util/free-port';
 import { CODE_EXT, codePath } from '../util/suite-info';
-import { keysPattern, SELECTION_ENV } from '../catalogue/selection';
+import { keysPattern, SELECTION_ENV } from '../catalogue/patterns';
 import { EXIT } from '../verdict/exit-codes';
 import type { Certificate } from '../verdict/model';
 import { reportsDir, REPORT_FILES, ROOT } from '../options/paths';
@@ -19,10 +19,6 @@ import { runOptions } from '../options/options';
 import { UsageError, type Invocation } from './args';
 import { loadTarget, resolveTargetFile, type Target } from '../setup/target';
 import { startTargetServerForRun, type Started } from '../setup/start-command';
-import { readinessOf } from '../setup/readiness';
-import { chooseBrowser } from '../setup/browser';
-import { loadCatalogue } from '../catalogue/catalogue';
-import { readinessLines } from '../rendering/render-readiness';
 import { checkReportsFolder, keepEarlierRun, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation, invokedAs = 'npm run conformance --'): Promise<number> {
@@ -106,6 +102,14 @@ function readTarget(env: NodeJS.ProcessEnv): Target | undefined {
  */
 function certificationCanPass(target: Target | undefined, env: NodeJS.ProcessEnv): boolean {
   if (!target) return true;
+  // Loaded for --certify only: the readiness reaches the sign-in modules and Playwright's library,
+  // which every other run's command would load before its runner starts for nothing.
+  /* eslint-disable typescript/no-require-imports -- loaded only for --certify */
+  const { readinessOf } = require('../setup/readiness') as typeof import('../setup/readiness');
+  const { chooseBrowser } = require('../setup/browser') as typeof import('../setup/browser');
+  const { loadCatalogue } = require('../catalogue/catalogue') as typeof import('../catalogue/catalogue');
+  const { readinessLines } = require('../rendering/render-readiness') as typeof import('../rendering/render-readiness');
+  /* eslint-enable typescript/no-require-imports */
   const readiness = readinessOf(target, loadCatalogue(), chooseBrowser(env));
   console.log(readinessLines(readiness).join('\n'));
   if (!readiness.items.length) return true;

@@ -18,9 +18,7 @@ import { selectChecks, withFeeders } from '../catalogue/selection';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../verdict/check-record';
 import { failureLines } from '../rendering/format';
 import { test } from '../../fixtures/suite-fixtures';
-import { ErrorsSeen } from './errors-seen';
-import { earlyExchanges, releaseAfterWrites, runCheck, startEarly, type CheckInputs } from './run-check';
-import { runScheduled } from './schedule';
+import type { CheckInputs } from './run-check';
 import { stage } from '../transport/timeline';
 
 export function defineGroupSuite(group: Group): void {
@@ -35,6 +33,13 @@ export function defineGroupSuite(group: Group): void {
   const annotation = [{ type: GROUP_ANNOTATION, description: group }];
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
+    // The engine and every check procedure, loaded where the checks run: Playwright's runner loads this
+    // file only to list the route groups' tests, and would load them all for nothing.
+    /* eslint-disable typescript/no-require-imports -- loaded only where the checks run */
+    const { earlyExchanges, releaseAfterWrites, runCheck, startEarly } = require('./run-check') as typeof import('./run-check');
+    const { runScheduled } = require('./schedule') as typeof import('./schedule');
+    const { ErrorsSeen } = require('./errors-seen') as typeof import('./errors-seen');
+    /* eslint-enable typescript/no-require-imports */
     // The preparation failed (the certificate says why: the run did not complete), or the run was interrupted before it ended.
     if ('stopped' in run) {
       testInfo.skip(true, run.stopped);
