@@ -19,7 +19,7 @@ import { runOptions } from '../options/options';
 import { UsageError, type Invocation } from './args';
 import { loadTarget, resolveTargetFile, type Target } from '../setup/target';
 import { startTargetServerForRun, type Started } from '../setup/start-command';
-import { checkReportsFolder, keepEarlierRun, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
+import { checkReportsFolder, earlierRunsPacked, keepEarlierRun, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation, invokedAs = 'npm run conformance --'): Promise<number> {
   // The user's .env (where they run the command); the target file's ${VAR} references read it.
@@ -65,7 +65,8 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
     env.VDS_COMPARE = path.join(dir, PREVIOUS, REPORT_FILES.certificateJson); // where the folder's preparation moves it
   }
   const inputs = [env.VDS_COMPARE, env.VDS_BASELINE].filter((f): f is string => !!f && !(inv.compareLast && f === env.VDS_COMPARE));
-  for (const [from, to] of prepareReportsFolder(dir, inputs)) {
+  // The previous run is packed beside this one (reports-folder.ts): the runner need not wait for it.
+  for (const [from, to] of prepareReportsFolder(dir, inputs, { packLater: true })) {
     if (env.VDS_COMPARE === from) env.VDS_COMPARE = to;
     if (env.VDS_BASELINE === from) env.VDS_BASELINE = to;
   }
@@ -81,6 +82,7 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
     const archive = writeCertificationArchive(dir);
     if (archive) console.log(`  Certification archive: ${path.relative(process.cwd(), archive) || archive}`);
   }
+  await earlierRunsPacked();
   return status;
 }
 
