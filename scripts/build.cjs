@@ -43,11 +43,12 @@ function sourceFiles() {
   return files.sort();
 }
 
-/** The digest of these sources, of this file and of the compiler's version: what dist/ must have been made from. */
+/** The digest of these sources, of this file, of tsconfig.json and of the compiler's version: what dist/ must have been made from. */
 function digestOf(files) {
   // Required here: loading node:crypto costs a start that finds the check already done (CHECKED_ENV).
   const hash = require('node:crypto').createHash('sha256');
   hash.update(fs.readFileSync(__filename)).update(`\0${compilerVersion()}\0`);
+  hash.update(fs.readFileSync(path.join(ROOT, 'tsconfig.json'))).update('\0');
   for (const f of files)
     hash
       .update(`${f}\0`)
@@ -125,9 +126,13 @@ function removeOrphans(keep) {
   if (fs.existsSync(OUT)) walk(OUT);
 }
 
-/** True where the suite runs from what was packed: an installed package, or a copy without its sources. */
+/**
+ * True where the suite runs what was packed: an installed package, a copy without its sources, or one
+ * without the compiler (the package's development dependencies) whose dist/ was made.
+ */
 function isPackaged() {
-  return ROOT.split(path.sep).includes('node_modules') || !fs.existsSync(path.join(ROOT, 'src', 'cli', 'main.ts'));
+  if (ROOT.split(path.sep).includes('node_modules') || !fs.existsSync(path.join(ROOT, 'src', 'cli', 'main.ts'))) return true;
+  return compilerVersion() === 'none' && builtDigest() !== undefined;
 }
 
 /**
@@ -140,7 +145,7 @@ function ensureBuilt() {
   process.env[CHECKED_ENV] = '1';
 }
 
-module.exports = { build, ensureBuilt, sourceFiles, CHECKED_ENV, OUT };
+module.exports = { build, ensureBuilt };
 
 if (require.main === module) {
   const started = Date.now();
