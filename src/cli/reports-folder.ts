@@ -90,7 +90,7 @@ export function prepareReportsFolder(dir: string, inputs: string[], options: { p
 
 /** Resolves once every pack prepareReportsFolder started (packLater) is written whole. */
 export async function earlierRunsPacked(): Promise<void> {
-  await Promise.all([...packing]);
+  await Promise.all(packing);
 }
 
 /**
