@@ -1,5 +1,5 @@
 // The certificate's own files in a reports folder: conformance.json, .md and .html, junit.xml
-// (one test case per check) and allure-results/ (one Allure result per check). Written by the certificate reporter at the end of a run, and by an
+// (one test case per check the run selected) and allure-results/ (one Allure result per such check). Written by the certificate reporter at the end of a run, and by an
 // in-process run of the project's own tests (src/engine/in-process.ts) that reads them as a
 // user would: one writer, so both give the same files.
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ import { renderMarkdown } from './render-md';
 import type { Check } from '../verdict/model';
 import type { CheckRecord } from '../verdict/check-record';
 import { allureResults, writeAllureResults } from './render-allure';
+import { selectedChecks } from '../verdict/verdict';
 
 /** The per-check reports besides the certificate: every check of the run (verdict.ts resolveChecks), and their records. */
 export interface CheckReports {
@@ -30,6 +31,8 @@ export function writeCertificateFiles(dir: string, certificate: Certificate, red
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateMd), renderMarkdown(certificate));
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateHtml), renderHtml(certificate));
   if (!reports) return;
-  fs.writeFileSync(path.join(dir, REPORT_FILES.junit), redactor.redact(renderJunit(certificate, reports.checks)));
-  if (reports.allure) writeAllureResults(path.join(dir, REPORT_FILES.allureResults), allureResults(certificate, reports.checks, reports.records), redactor);
+  // The checks the run selected (a --grep run of one check writes one test case, not the catalogue's).
+  const listed = selectedChecks(reports.checks);
+  fs.writeFileSync(path.join(dir, REPORT_FILES.junit), redactor.redact(renderJunit(certificate, listed, reports.checks.length - listed.length)));
+  if (reports.allure) writeAllureResults(path.join(dir, REPORT_FILES.allureResults), allureResults(certificate, listed, reports.records), redactor);
 }
