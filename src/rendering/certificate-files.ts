@@ -13,11 +13,12 @@ import { renderMarkdown } from './render-md';
 import type { Check } from '../verdict/model';
 import type { CheckRecord } from '../verdict/check-record';
 import { allureResults, writeAllureResults } from './render-allure';
-import { selectedChecks } from '../verdict/verdict';
 
-/** The per-check reports besides the certificate: every check of the run (verdict.ts resolveChecks), and their records. */
+/** The per-check reports besides the certificate: the checks the run selected (verdict.ts reportedChecks), and their records. */
 export interface CheckReports {
   checks: Check[];
+  /** The checks the run left out (--grep, a shard, a file filter): counted in JUnit's verdict test case, not listed. */
+  notSelected: number;
   /** The checks' records (their requests become the Allure results' steps). */
   records: CheckRecord[];
   /** Write allure-results/ too (not in a shard of a sharded run: the merge writes the whole run's). */
@@ -31,8 +32,6 @@ export function writeCertificateFiles(dir: string, certificate: Certificate, red
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateMd), renderMarkdown(certificate));
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateHtml), renderHtml(certificate));
   if (!reports) return;
-  // The checks the run selected (a --grep run of one check writes one test case, not the catalogue's).
-  const listed = selectedChecks(reports.checks);
-  fs.writeFileSync(path.join(dir, REPORT_FILES.junit), redactor.redact(renderJunit(certificate, listed, reports.checks.length - listed.length)));
-  if (reports.allure) writeAllureResults(path.join(dir, REPORT_FILES.allureResults), allureResults(certificate, listed, reports.records), redactor);
+  fs.writeFileSync(path.join(dir, REPORT_FILES.junit), redactor.redact(renderJunit(certificate, reports.checks, reports.notSelected)));
+  if (reports.allure) writeAllureResults(path.join(dir, REPORT_FILES.allureResults), allureResults(certificate, reports.checks, reports.records), redactor);
 }

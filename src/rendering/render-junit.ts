@@ -23,7 +23,7 @@ const VERDICT_CASE = "the run's verdict";
 export function renderJunit(
   certificate: Pick<Certificate, 'requirements' | 'target'> & Partial<Pick<Certificate, 'gate' | 'headline'>>,
   checks: Check[],
-  /** The checks the run did not select, left out of the test cases (verdict.ts selectedChecks). */
+  /** The checks the run did not select, left out of the test cases (verdict.ts reportedChecks). */
   notSelected = 0,
 ): string {
   const builder = junit.newBuilder().name(`VDS v3 conformance of ${certificate.target.name}`);

@@ -47,8 +47,9 @@ export const NOT_SELECTED = 'not selected in this run (left out by --grep, --sha
  * sees each check once, and a check's history in Allure holds the runs that ran it. The certificate
  * still lists them (its requirements' verdicts need them), and JUnit's verdict case counts them.
  */
-export function selectedChecks<C extends Pick<Check, 'status' | 'reason'>>(checks: C[]): C[] {
-  return checks.filter((c) => !(c.status === 'not-run' && c.reason === NOT_SELECTED));
+export function reportedChecks(checks: Check[]): { checks: Check[]; notSelected: number } {
+  const listed = checks.filter((c) => !(c.status === 'not-run' && c.reason === NOT_SELECTED));
+  return { checks: listed, notSelected: checks.length - listed.length };
 }
 
 export interface CertificateInput {

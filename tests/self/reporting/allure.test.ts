@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { allureResults, writeAllureResults } from '../../../src/rendering/render-allure';
 import { Redactor } from '../../../src/util/redact';
-import { NOT_SELECTED, resolveChecks } from '../../../src/verdict/verdict';
+import { NOT_SELECTED, reportedChecks, resolveChecks } from '../../../src/verdict/verdict';
 import { writeCertificateFiles } from '../../../src/rendering/certificate-files';
 import { decideGate } from '../../../src/verdict/gate';
 import { headlineOf } from '../../../src/verdict/headline';
@@ -124,7 +124,7 @@ test('a run that selected some checks: JUnit and Allure list those alone, the ve
   c.headline = headlineOf(c);
   const planned = [...results.map((r) => ({ requirement: r.requirement, key: r.key, group: r.group })), ...left];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-selected-'));
-  writeCertificateFiles(dir, c, new Redactor([]), { checks: resolveChecks(c.requirements, planned, results), records: [], allure: true });
+  writeCertificateFiles(dir, c, new Redactor([]), { ...reportedChecks(resolveChecks(c.requirements, planned, results)), records: [], allure: true });
   // The certificate keeps every planned check: those left out are not run, not selected.
   expect(c.counts.checks.total).toBe(4);
   expect(c.requirements.flatMap((r) => r.notRun.filter((n) => n.reason === NOT_SELECTED).flatMap((n) => n.checks)).sort()).toEqual(
