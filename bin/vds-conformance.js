@@ -7,9 +7,10 @@
 const path = require('node:path');
 
 process.env.VDS_REPORTS_DIR ??= path.join(process.cwd(), 'reports');
-// The suite is TypeScript: tsx compiles it as it loads (a dependency of the package).
-require('tsx/cjs/api').register();
-require('../src/cli/main.ts')
+// The suite runs compiled (dist/, made by scripts/build.cjs when packed): no TypeScript loader. In a
+// clone, dist/ is compiled again first when its sources changed.
+require('../scripts/build.cjs').ensureBuilt();
+require('../dist/src/cli/main.js')
   .main(process.argv.slice(2), 'vds-conformance')
   .then((code) => {
     process.exitCode = code;

@@ -153,6 +153,8 @@ function floorFolder(): string {
 
 interface Sample {
   wallS: number;
+  /** The processor seconds (user + system) of the command and every process it waited for (/usr/bin/time). */
+  cpuS?: number;
   peakMemoryMb?: number;
   checks: number;
   failed: number;
@@ -304,6 +306,8 @@ interface Row {
   exitCodes: Array<number | null>;
   /** Each counted run's wall seconds, in turn order. */
   walls: number[];
+  /** Each counted run's processor seconds, in turn order (empty without /usr/bin/time). */
+  cpus: number[];
   /**
    * Over the runs: the medians of the seconds per stage (stagesS), of the preparation's, the checks' and
    * each route group's spans (longest group first); the most requests in flight, the longest chain.
@@ -327,7 +331,10 @@ function median(xs: number[]): number {
 
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
-/** Runs `npm run conformance -- ARGS` once, in its own reports folder; /usr/bin/time gives the peak memory. */
+/**
+ * Runs `npm run conformance -- ARGS` once, in its own reports folder; /usr/bin/time gives the peak memory
+ * and the processor seconds of every process the command waited for (on two cores, CPU is wall).
+ */
 function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sample> {
   const reports = fs.mkdtempSync(path.join(os.tmpdir(), `vds-bench-${s.name}-`));
   // Not inside the reports folder: the run empties it first.
@@ -336,7 +343,7 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
   const own = s.command?.();
   const npm = own?.argv ?? ['npm', 'run', '--silent', 'conformance', '--', ...s.args, ...WITH];
   const useTime = fs.existsSync(TIME);
-  const [cmd, ...args] = useTime ? [TIME, '-f', '%M', '-o', timeFile, ...npm] : npm;
+  const [cmd, ...args] = useTime ? [TIME, '-f', '%M %U %S', '-o', timeFile, ...npm] : npm;
   const env = { ...freshRunEnv(process.env), CI: '', VDS_REPORTS_DIR: reports, VDS_TIMELINE: timelineFile, ...s.env, ...extraEnv };
   const started = performance.now();
   const startedAt = performance.timeOrigin + started;
@@ -349,8 +356,9 @@ function runOnce(s: Scenario, extraEnv: Record<string, string> = {}): Promise<Sa
       const timeline = readTimeline(timelineFile, startedAt, performance.timeOrigin + ended);
       if (timeline) sample.timeline = timeline;
       if (useTime && fs.existsSync(timeFile)) {
-        const kb = Number(fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop());
+        const [kb, user, system] = (fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '').split(' ').map(Number);
         if (Number.isFinite(kb)) sample.peakMemoryMb = round(kb / 1024, 0);
+        if (Number.isFinite(user + system)) sample.cpuS = round(user + system);
       }
       const certificate = path.join(reports, REPORT_FILES.certificateJson);
       if (fs.existsSync(certificate)) {
@@ -400,6 +408,7 @@ async function measureInTurn(scenarios: Scenario[], runs: number, warmup: number
 
 function row(s: Scenario, samples: Sample[]): Row {
   const walls = samples.map((x) => x.wallS);
+  const cpus = samples.flatMap((x) => (x.cpuS === undefined ? [] : [x.cpuS]));
   const last = samples[samples.length - 1];
   const mems = samples.flatMap((x) => (x.peakMemoryMb === undefined ? [] : [x.peakMemoryMb]));
   const timelines = samples.flatMap((x) => (x.timeline ? [x.timeline] : []));
@@ -417,6 +426,7 @@ function row(s: Scenario, samples: Sample[]): Row {
     ...(mems.length ? { peakMemoryMb: Math.max(...mems) } : {}),
     exitCodes: samples.map((x) => x.exit),
     walls,
+    cpus,
     ...(timelines.length
       ? {
           timeline: {
@@ -537,11 +547,12 @@ async function main(): Promise<void> {
   const self = lastSelfTest();
 
   const lines = [
-    '| scenario | wall s (median) | min | max | x baseline | checks (failed) | requests | checks/s | peak MB | goal |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | wall s (median) | min | max | CPU s (median) | x baseline | checks (failed) | requests | checks/s | peak MB | goal |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.scenario}: ${r.what} | ${r.wallS.median} | ${r.wallS.min} | ${r.wallS.max} | ${r.ratioToDefault === undefined ? '-' : `${r.ratioToDefault} (${r.baseline})`} | ` +
+        `| ${r.scenario}: ${r.what} | ${r.wallS.median} | ${r.wallS.min} | ${r.wallS.max} | ${r.cpus.length ? round(median(r.cpus)) : '-'} | ` +
+        `${r.ratioToDefault === undefined ? '-' : `${r.ratioToDefault} (${r.baseline})`} | ` +
         `${r.checks} (${r.failedChecks}) | ${r.requests} | ${r.checksPerS} | ${r.peakMemoryMb ?? '-'} | ${r.goal ?? '-'} |`,
     ),
   ];
@@ -560,8 +571,17 @@ async function main(): Promise<void> {
         (p.other < 0 ? ': the workers started beside the preparation' : '') +
         ')',
     ),
-    ...(atOnce && floor
-      ? [`the default run is ${round(median(atOnce.walls.map((w, i) => w / floor.walls[i])))}x a bare Playwright run of one trivial test`]
+    // The issue's yardstick: each run against the floor's run of the same turn, the median of those ratios.
+    ...(floor
+      ? [atOnce, fixed].flatMap((r) =>
+          r
+            ? [
+                `${r.scenario} is ${round(median(r.walls.map((w, i) => w / floor.walls[i])))}x a bare Playwright run of one trivial test` +
+                  (r.cpus.length === floor.cpus.length && r.cpus.length ? ` (CPU ${round(median(r.cpus.map((c, i) => c / floor.cpus[i])))}x)` : '') +
+                  " (median of the turns' ratios)",
+              ]
+            : [],
+        )
       : []),
     ...(fixed
       ? [

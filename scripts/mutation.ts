@@ -47,6 +47,7 @@ import { faultFamily, faultSpecs, parseFaultSpec } from '../reference-server/fau
 import { conformingServers, faultGatePlan, faultTargets, faultVariant, isCaught, MAY_NOT_RUN } from './power-plan';
 import { FAULTS } from '../reference-server/faults';
 import { freshRunEnv, startReference, variantCredentialEnv, type ReferenceTarget } from './reference-process';
+import { CONFORMANCE_COMMAND } from './command-line';
 import { gatePowerLine, type GatePower } from './mutation-summary';
 import { checksNeverCaught, type KillMatrix, neverCaught, readCheckKills, readKills, requirementKills, writeKills } from './kill-matrix';
 
@@ -143,9 +144,8 @@ function runSuite(run: Run): Promise<Outcome> {
   if (run.fault) env.VDS_REFERENCE_FAULT = run.fault;
   if (run.variant) Object.assign(env, { VDS_REFERENCE_VARIANT: run.variant }, variantCredentialEnv(run.variant));
   return new Promise((resolve) => {
-    // The README's command (`npm run conformance` runs `node --require tsx/cjs scripts/conformance.ts`),
-    // straight from node: npm would add a process and a second a run.
-    const args = ['--require', 'tsx/cjs', path.join(ROOT, 'scripts', 'conformance.ts'), '--target', run.target, `--output=${path.join(dir, 'test-results')}`];
+    // The README's command, straight from node (scripts/command-line.ts).
+    const args = [...CONFORMANCE_COMMAND, '--target', run.target, `--output=${path.join(dir, 'test-results')}`];
     const grep = run.checks ? keysPattern(run.checks) : run.requirements ? requirementsPattern(run.requirements) : run.grep;
     if (grep) args.push('--grep', grep);
     if (run.fault && run.maxFailures > 0) args.push('--max-failures', String(run.maxFailures));

@@ -69,8 +69,11 @@ export interface ReferenceOptions {
  * config reads TEST_WORKER_INDEX to tell the runner from its workers.
  */
 export function freshRunEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('VDS_') && !PLAYWRIGHT_WORKER_VARS.has(k)));
+  return Object.fromEntries(Object.entries(env).filter(([k]) => (!k.startsWith('VDS_') || k === BUILD_CHECKED) && !PLAYWRIGHT_WORKER_VARS.has(k)));
 }
+
+/** Kept: the compiled suite was checked fresh by the self-tests' runner (scripts/build.cjs), no need to digest it again per run. */
+const BUILD_CHECKED = 'VDS_BUILD_CHECKED';
 
 const PLAYWRIGHT_WORKER_VARS = new Set(['TEST_WORKER_INDEX', 'TEST_PARALLEL_INDEX']);
 

@@ -20,7 +20,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Adapter, AdapterPayload, KoaContextWithOIDC } from 'oidc-provider';
 import type Provider from 'oidc-provider';
-import type { AppContext } from '../context';
+import type { AppContext, AuthorizationServer } from '../context';
 import { parseFields } from '../http/body';
 import { APPLICATIONS, findApplication, type Scope, SCOPES, secretOf } from './clients';
 import { framingHeaders } from './framing';
@@ -33,16 +33,6 @@ const ACCESS_TOKEN_TTL_S = 3600;
 const CODE_TTL_S = 60;
 const REFRESH_TOKEN_TTL_S = 14 * 24 * 3600;
 const SESSION_TTL_S = 3600;
-
-/** What the rest of the reference sees of the authorization server. */
-export interface AuthorizationServer {
-  /** The access token the provider issued with this value (expired ones too), with the control API's marks; undefined when unknown. */
-  accessToken(value: string): Promise<AccessToken | undefined>;
-  /** Forgets every code, token, grant, session and interaction (POST /_control/reset). */
-  reset(): void;
-  /** The routes under /v3: the provider's two endpoints and the interaction pages. */
-  plugin(app: FastifyInstance): Promise<void>;
-}
 
 // ---------------------------------------------------------------- storage
 

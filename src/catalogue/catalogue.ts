@@ -8,6 +8,7 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import YAML from 'yaml';
 import type { Scope } from './scopes';
 import { cachedParse } from '../util/parsed-cache';
+import { SUITE_ROOT } from '../util/suite-info';
 
 export type ConformanceClass = 'core' | 'profile';
 export type Group = 'users' | 'cars' | 'trips' | 'devices' | 'auth';
@@ -178,7 +179,7 @@ export interface PlannedCheck {
 
 class CatalogueError extends Error {}
 
-const CONTRACTS_DIR = path.resolve(__dirname, '..', '..', 'contracts');
+const CONTRACTS_DIR = path.join(SUITE_ROOT, 'contracts');
 const REQUIREMENT_KEYS = new Set([
   'id',
   'class',

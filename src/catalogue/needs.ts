@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { SUITE_ROOT } from '../util/suite-info';
 import type { Catalogue, PlannedCheck, Route } from './catalogue';
 
 /** An input a check may need (contracts/inputs.yaml), or a token without one scope: tokens.withoutScope.<scope>. */
@@ -56,8 +57,7 @@ let inputs: Record<string, InputInfo> | undefined;
 
 /** contracts/inputs.yaml: each input, what it is and how a vendor gets it. */
 export function inputInfo(): Record<string, InputInfo> {
-  inputs ??= (YAML.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'contracts', 'inputs.yaml'), 'utf8')) as { inputs: Record<string, InputInfo> })
-    .inputs;
+  inputs ??= (YAML.parse(fs.readFileSync(path.join(SUITE_ROOT, 'contracts', 'inputs.yaml'), 'utf8')) as { inputs: Record<string, InputInfo> }).inputs;
   return inputs;
 }
 

@@ -6,14 +6,13 @@
 //   "CORE-ERROR-BODY GET /users/me @CORE-ERROR-BODY @core @users @critical"
 import { runOptions } from '../options/options';
 import { loadCatalogue, planChecks, provokedStatuses, type PlannedCheck } from './catalogue';
-import { escapeRegExp } from '../util/regexp';
+
+export { keysPattern, requirementsPattern, SELECTION_ENV, selectionEnvFromArgv } from './patterns';
 
 export interface Selection {
   grep?: RegExp;
   grepInvert?: RegExp;
 }
-
-export const SELECTION_ENV = { grep: 'VDS_GREP', grepInvert: 'VDS_GREP_INVERT' } as const;
 
 /** The tags of a check: its requirement id, class, route group and severity. */
 function checkTags(p: PlannedCheck): string[] {
@@ -23,16 +22,6 @@ function checkTags(p: PlannedCheck): string[] {
 /** What a --grep pattern is matched against. */
 function selectionText(p: PlannedCheck): string {
   return `${p.key} ${checkTags(p).join(' ')}`;
-}
-
-/** A selection of exactly these checks, by key. */
-export function keysPattern(keys: string[]): string {
-  return `^(${keys.map(escapeRegExp).join('|')}) @`;
-}
-
-/** A selection of every check of these requirements, by their id tag. */
-export function requirementsPattern(ids: string[]): string {
-  return `@(${ids.map(escapeRegExp).join('|')})(?![\\w-])`;
 }
 
 export class SelectionError extends Error {}
@@ -101,22 +90,4 @@ export function withFeeders(planned: PlannedCheck[], selected: PlannedCheck[]): 
     ),
   );
   return { checks: feeders.size ? planned.filter((p) => chosen.has(p) || feeders.has(p)) : selected, feeders };
-}
-
-/**
- * Playwright's --grep / --grep-invert (and -g / -G) in a command line, as selection env vars: how a
- * direct `playwright test --grep @core` selects checks as well as tests.
- */
-export function selectionEnvFromArgv(argv: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  const names: Record<string, keyof typeof SELECTION_ENV> = { '--grep': 'grep', '-g': 'grep', '--grep-invert': 'grepInvert', '-G': 'grepInvert' };
-  for (let i = 0; i < argv.length; i++) {
-    const eq = argv[i].startsWith('--') ? argv[i].indexOf('=') : -1;
-    const flag = eq > 0 ? argv[i].slice(0, eq) : argv[i];
-    const which = names[flag];
-    if (!which) continue;
-    const value = eq > 0 ? argv[i].slice(eq + 1) : argv[++i];
-    if (value !== undefined) out[SELECTION_ENV[which]] = value;
-  }
-  return out;
 }

@@ -1,7 +1,7 @@
 // One check's outcome when it is not "passed": a failure with expected vs actual (readable by a vendor,
 // and carried to the certificate), or "not run" with the reason and what would make it run.
 // (The verdict of a conformance class is another thing: src/verdict/verdict.ts.)
-import { requestLine, type Exchange } from '../transport/api';
+import { requestLine, type Exchange } from '../transport/exchange';
 
 /**
  * A check whose inputs are missing (no token, no data, writes not allowed, no browser). `missing`: the

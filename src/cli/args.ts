@@ -8,13 +8,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { didYouMean } from '../util/did-you-mean';
-import { SELECTION_ENV } from '../catalogue/selection';
+import { SELECTION_ENV } from '../catalogue/patterns';
 import { listTargetNames, resolveTargetFile, TARGETS_DIR, TargetError } from '../setup/target';
 import { BaselineError, readBaseline } from '../verdict/baseline';
 import { CompareError, readCertificate } from '../monitoring/compare';
 import { EXIT_HELP } from '../verdict/exit-codes';
 import { checkHistoryDir, OptionError, parseFloor, parseGate, parseRatio } from '../playwright/report-options';
-import { DEFAULT_BASELINE, ROOT } from '../options/paths';
+import { DEFAULT_BASELINE } from '../options/paths';
+import { CODE_EXT, codePath } from '../util/suite-info';
 
 /** The subcommands, each with its arguments and what it does: --help lists them in this order. */
 const SUBCOMMANDS = [
@@ -95,7 +96,7 @@ Selecting checks:
   --last-failed            only the checks that failed in the previous run (reports/conformance.json)
   -x, --max-failures N     stop after the first (N) failing checks
   ROUTE-GROUP              only the checks of a route group's file: ${conformanceFiles()
-    .map((f) => f.replace(/\.spec\.ts$/, ''))
+    .map((f) => f.slice(0, -SPEC.length))
     .join(', ')}
 
 These options of \`playwright test\` are passed on to it: ${[...Object.keys(PLAYWRIGHT_VALUE_FLAGS), ...KNOWN_PLAYWRIGHT_SWITCHES].sort().join(', ')}.
@@ -415,14 +416,17 @@ function subcommandOf(word: string): Subcommand | undefined {
   const guess = didYouMean(word, names, 3);
   throw new UsageError(
     `unknown subcommand ${word}${guess ? ` (did you mean ${guess}?)` : ''}: the subcommands are ${names.join(', ')}; a word alone may also name a route group (${conformanceFiles()
-      .map((f) => f.replace(/\.spec\.ts$/, ''))
+      .map((f) => f.slice(0, -SPEC.length))
       .join(', ')}). Nothing was run; see --help`,
   );
 }
 
-/** The conformance suite's spec files (one per route group): what a file filter may name. */
+/** A route group's spec file's ending, as it runs: the sources' (.ts) or the compiled suite's (.js). */
+const SPEC = `.spec${CODE_EXT}`;
+
+/** The conformance suite's spec files (one per route group), as the runner will find them: what a file filter may name. */
 function conformanceFiles(): string[] {
-  return fs.readdirSync(path.join(ROOT, 'tests', 'conformance')).filter((f) => f.endsWith('.spec.ts'));
+  return fs.readdirSync(codePath('tests', 'conformance')).filter((f) => f.endsWith(SPEC));
 }
 
 /**
@@ -431,8 +435,8 @@ function conformanceFiles(): string[] {
  * a regular expression on every test file's path: a word that matched them all would run everything).
  */
 function conformanceFile(word: string): string | undefined {
-  const name = path.basename(word).replace(/\.spec\.ts$/, '');
-  return conformanceFiles().find((f) => f === `${name}.spec.ts`);
+  const name = path.basename(word).replace(/\.spec\.[jt]s$/, '');
+  return conformanceFiles().find((f) => f === `${name}${SPEC}`);
 }
 
 function passThrough(raw: string, flag: string, args: string[], inv: Invocation): void {
@@ -441,7 +445,7 @@ function passThrough(raw: string, flag: string, args: string[], inv: Invocation)
     if (!file) {
       throw new UsageError(
         `unknown argument ${raw}: neither a subcommand (${SUBCOMMANDS.map((c) => c.name).join(', ')}, first) nor a route group (${conformanceFiles()
-          .map((f) => f.replace(/\.spec\.ts$/, ''))
+          .map((f) => f.slice(0, -SPEC.length))
           .join(', ')}). Nothing was run; see --help`,
       );
     }

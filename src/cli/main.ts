@@ -15,7 +15,7 @@ export async function main(argv: string[], invokedAs: string): Promise<number> {
       console.log(usage(invokedAs));
       return EXIT.passed;
     }
-    // Each loaded when asked for (require: tsx's hook compiles it): a run starts its runner sooner without them.
+    // Each loaded when asked for (require, as the compiled command's modules all are): a run starts its runner sooner without them.
     if (inv.init !== undefined) {
       // eslint-disable-next-line typescript/no-require-imports -- loaded only for init
       const { init } = require('./init') as typeof import('./init');

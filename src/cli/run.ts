@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../util/free-port';
-import { keysPattern, SELECTION_ENV } from '../catalogue/selection';
+import { CODE_EXT, codePath } from '../util/suite-info';
+import { keysPattern, SELECTION_ENV } from '../catalogue/patterns';
 import { EXIT } from '../verdict/exit-codes';
 import type { Certificate } from '../verdict/model';
 import { reportsDir, REPORT_FILES, ROOT } from '../options/paths';
@@ -18,11 +19,7 @@ import { runOptions } from '../options/options';
 import { UsageError, type Invocation } from './args';
 import { loadTarget, resolveTargetFile, type Target } from '../setup/target';
 import { startTargetServerForRun, type Started } from '../setup/start-command';
-import { readinessOf } from '../setup/readiness';
-import { chooseBrowser } from '../setup/browser';
-import { loadCatalogue } from '../catalogue/catalogue';
-import { readinessLines } from '../rendering/render-readiness';
-import { checkReportsFolder, keepEarlierRun, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
+import { checkReportsFolder, earlierRunsPacked, keepEarlierRun, lastCertificate, prepareReportsFolder, PREVIOUS, protectInputs } from './reports-folder';
 
 export async function run(inv: Invocation, invokedAs = 'npm run conformance --'): Promise<number> {
   // The user's .env (where they run the command); the target file's ${VAR} references read it.
@@ -38,8 +35,8 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
     );
   }
   if (inv.merge) return merge(inv.merge, env, dir);
-  // verify and the archive are loaded when asked for (require: tsx's hook compiles it; an import() would
-  // go to Node's ESM loader, which it does not hook): every other run starts its runner sooner without them.
+  // verify and the archive are loaded when asked for (require, as the compiled command's modules all
+  // are): every other run starts its runner sooner without them.
   if (inv.verify) {
     // eslint-disable-next-line typescript/no-require-imports -- loaded only for --verify
     const { verify } = require('./verify') as typeof import('./verify');
@@ -68,7 +65,8 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
     env.VDS_COMPARE = path.join(dir, PREVIOUS, REPORT_FILES.certificateJson); // where the folder's preparation moves it
   }
   const inputs = [env.VDS_COMPARE, env.VDS_BASELINE].filter((f): f is string => !!f && !(inv.compareLast && f === env.VDS_COMPARE));
-  for (const [from, to] of prepareReportsFolder(dir, inputs)) {
+  // The previous run is packed beside this one (reports-folder.ts): the runner need not wait for it.
+  for (const [from, to] of prepareReportsFolder(dir, inputs, { packLater: true })) {
     if (env.VDS_COMPARE === from) env.VDS_COMPARE = to;
     if (env.VDS_BASELINE === from) env.VDS_BASELINE = to;
   }
@@ -84,6 +82,7 @@ export async function run(inv: Invocation, invokedAs = 'npm run conformance --')
     const archive = writeCertificationArchive(dir);
     if (archive) console.log(`  Certification archive: ${path.relative(process.cwd(), archive) || archive}`);
   }
+  await earlierRunsPacked();
   return status;
 }
 
@@ -105,6 +104,14 @@ function readTarget(env: NodeJS.ProcessEnv): Target | undefined {
  */
 function certificationCanPass(target: Target | undefined, env: NodeJS.ProcessEnv): boolean {
   if (!target) return true;
+  // Loaded for --certify only: the readiness reaches the sign-in modules and Playwright's library,
+  // which every other run's command would load before its runner starts for nothing.
+  /* eslint-disable typescript/no-require-imports -- loaded only for --certify */
+  const { readinessOf } = require('../setup/readiness') as typeof import('../setup/readiness');
+  const { chooseBrowser } = require('../setup/browser') as typeof import('../setup/browser');
+  const { loadCatalogue } = require('../catalogue/catalogue') as typeof import('../catalogue/catalogue');
+  const { readinessLines } = require('../rendering/render-readiness') as typeof import('../rendering/render-readiness');
+  /* eslint-enable typescript/no-require-imports */
   const readiness = readinessOf(target, loadCatalogue(), chooseBrowser(env));
   console.log(readinessLines(readiness).join('\n'));
   if (!readiness.items.length) return true;
@@ -162,25 +169,45 @@ async function merge(blobs: string, env: NodeJS.ProcessEnv, dir: string): Promis
   ];
   if (lastCertificate(dir)) keepEarlierRun(dir, replaced);
   for (const f of [REPORT_FILES.certificateJson, REPORT_FILES.changes]) fs.rmSync(path.join(dir, f), { force: true });
-  const code = await playwright(['merge-reports', '-c', path.join(ROOT, 'src', 'playwright', 'merge.config.ts'), blobs], env);
+  const code = await playwright(['merge-reports', '-c', codePath('src', 'playwright', `merge.config${CODE_EXT}`), blobs], env);
   const certificate = readCertificateIfAny(path.join(dir, REPORT_FILES.certificateJson));
   if (!certificate?.gate) return code === 0 ? EXIT.broken : code;
   return certificate.gate.exitCode ?? (certificate.gate.status === 'passed' ? EXIT.passed : EXIT.failed);
 }
 
 /**
- * Installed as a package, the suite sits under node_modules, where Playwright does not compile
- * TypeScript: tsx's require hook then does it, in the runner and (inherited) in its workers.
+ * The conformance run's configuration, beside the running code: compiled, dist/playwright.config.js with
+ * the compiled tests (no TypeScript for the runner and its workers to compile); unless the user gave one.
  */
-function nodeArgs(): string[] {
-  return ROOT.split(path.sep).includes('node_modules') ? ['--require', require.resolve('tsx/cjs', { paths: [ROOT] })] : [];
+function configArgs(args: string[]): string[] {
+  return args[0] !== 'test' || configGiven(args) ? [] : ['-c', codePath(`playwright.config${CODE_EXT}`)];
+}
+
+function configGiven(args: string[]): boolean {
+  return args.some((a) => a === '-c' || a === '--config' || a.startsWith('--config='));
+}
+
+/**
+ * The runner's environment. Running the compiled suite with its own configuration (a run's, or the
+ * merge's), the runner and its workers load JavaScript alone: PW_DISABLE_TS_ESM spares each of them
+ * Playwright's TypeScript loader, whose module hooks start a thread of their own in every process
+ * (profiled in a one-check run: about 0.2 s of the runner's processor time and 0.3 s of the worker's,
+ * on the way to its first check). A configuration the user gave may be TypeScript: not then.
+ */
+function playwrightEnv(args: string[], env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const ours = args[0] !== 'test' || !configGiven(args);
+  return CODE_EXT === '.js' && ours ? { ...env, PW_DISABLE_TS_ESM: '1' } : env;
 }
 
 /** Playwright's runner in a child process; its output to the terminal, or handed to `output` (the registry's replays, one line each instead). */
 export function playwright(args: string[], env: NodeJS.ProcessEnv, output?: (text: string) => void): Promise<number> {
   const cli = require.resolve('@playwright/test/cli', { paths: [ROOT] });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs(), cli, ...args], { cwd: ROOT, env, stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(process.execPath, [cli, ...args.slice(0, 1), ...configArgs(args), ...args.slice(1)], {
+      cwd: ROOT,
+      env: playwrightEnv(args, env),
+      stdio: output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
     child.stdout?.on('data', (d: Buffer) => output!(d.toString()));
     child.stderr?.on('data', (d: Buffer) => output!(d.toString()));
     waitOutSignals();

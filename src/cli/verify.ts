@@ -14,7 +14,7 @@ import * as tar from 'tar';
 import { loadCatalogue, planChecks } from '../catalogue/catalogue';
 import { REPLAY_ENV, REPLAY_FILE, type ReplayContextFile } from '../setup/replay';
 import type { RecordedCheck } from '../verdict/check-record';
-import { SELECTION_ENV } from '../catalogue/selection';
+import { SELECTION_ENV } from '../catalogue/patterns';
 import { suiteContentHash } from '../certification/identity';
 import { EXIT } from '../verdict/exit-codes';
 import { suiteInfo } from '../util/suite-info';

@@ -18,10 +18,27 @@ import { selectChecks, withFeeders } from '../catalogue/selection';
 import { CHECKS_ATTACHMENT, GROUP_ANNOTATION, type CheckRecord } from '../verdict/check-record';
 import { failureLines } from '../rendering/format';
 import { test } from '../../fixtures/suite-fixtures';
-import { ErrorsSeen } from './errors-seen';
-import { earlyExchanges, releaseAfterWrites, runCheck, startEarly, type CheckInputs } from './run-check';
-import { runScheduled } from './schedule';
+import type { CheckInputs } from './run-check';
 import { stage } from '../transport/timeline';
+
+/**
+ * The engine and every check procedure. Playwright's runner loads the spec files only to list the route
+ * groups' tests, and would load them all for nothing; a worker loads them with its spec file, while the
+ * run's preparation may still go on, so that they are ready before its first check.
+ */
+const engine = (() => {
+  let loaded: (typeof import('./run-check') & typeof import('./schedule') & typeof import('./errors-seen')) | undefined;
+  return () =>
+    (loaded ??= {
+      /* eslint-disable typescript/no-require-imports -- loaded only where the checks run */
+      ...(require('./run-check') as typeof import('./run-check')),
+      ...(require('./schedule') as typeof import('./schedule')),
+      ...(require('./errors-seen') as typeof import('./errors-seen')),
+      /* eslint-enable typescript/no-require-imports */
+    });
+})();
+// A worker (TEST_WORKER_INDEX set), not the runner.
+if (process.env.TEST_WORKER_INDEX !== undefined) engine();
 
 export function defineGroupSuite(group: Group): void {
   const planned = planChecks(loadCatalogue()).filter((p) => p.group === group);
@@ -35,6 +52,7 @@ export function defineGroupSuite(group: Group): void {
   const annotation = [{ type: GROUP_ANNOTATION, description: group }];
   test(group, { tag: tags, annotation }, async ({ target, run, catalogue, browserSession }, testInfo) => {
     testInfo.setTimeout(0); // every check has its own time limit (run-check.ts)
+    const { earlyExchanges, releaseAfterWrites, runCheck, startEarly, runScheduled, ErrorsSeen } = engine();
     // The preparation failed (the certificate says why: the run did not complete), or the run was interrupted before it ended.
     if ('stopped' in run) {
       testInfo.skip(true, run.stopped);

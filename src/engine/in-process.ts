@@ -30,7 +30,7 @@ import { suiteInfo } from '../util/suite-info';
 import type { Certificate, GateClasses } from '../verdict/model';
 import { redactDeep } from '../setup/report-redactor';
 import { renderConsole } from '../rendering/render-console';
-import { resolveChecks } from '../verdict/verdict';
+import { reportedChecks, resolveChecks } from '../verdict/verdict';
 import { ErrorsSeen } from './errors-seen';
 import { releaseAfterWrites, runCheck, startEarly, type CheckInputs } from './run-check';
 import { runScheduled } from './schedule';
@@ -136,7 +136,7 @@ export async function runInProcess(options: InProcessOptions): Promise<InProcess
     const certificate = redactDeep(judged.certificate, redactor);
     if (options.reportsDir) {
       const checks = resolveChecks(judged.requirements, judged.planned, judged.results, judged.missingReason);
-      writeCertificateFiles(options.reportsDir, certificate, redactor, { checks, records, allure: true });
+      writeCertificateFiles(options.reportsDir, certificate, redactor, { ...reportedChecks(checks), records, allure: true });
     }
     return {
       certificate,

@@ -2,8 +2,10 @@
 // in parallel (the self-tests) do not overwrite each other; the default is reports/ at the repo root.
 import path from 'node:path';
 import { runOptions } from './options';
+import { SUITE_ROOT } from '../util/suite-info';
 
-export const ROOT = path.resolve(__dirname, '..', '..');
+/** The suite's own folder (package.json, contracts/, docs/), whether the sources or dist/ run. */
+export const ROOT = SUITE_ROOT;
 
 export function reportsDir(env: NodeJS.ProcessEnv = process.env): string {
   return runOptions(env).reportsDir ?? path.join(ROOT, 'reports');

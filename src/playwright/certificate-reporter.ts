@@ -49,7 +49,7 @@ import type { CheckResult } from '../verdict/model';
 import type { CheckRecord } from '../verdict/check-record';
 import { ANSI, checkRecordsOf, checkResultsOf, groupOf } from './results';
 import { stage } from '../transport/timeline';
-import { checkStates, resolveChecks, type Check } from '../verdict/verdict';
+import { checkStates, reportedChecks, resolveChecks, type Check } from '../verdict/verdict';
 
 export default class CertificateReporter implements Reporter {
   private config?: FullConfig;
@@ -236,7 +236,7 @@ export default class CertificateReporter implements Reporter {
     const dir = this.options.outputDir;
     // A shard's Allure results would list the other shards' checks as not run: the merge writes the whole run's.
     const allure = !this.config?.shard;
-    const reports = this.options.junit ? { checks: this.checks, records: this.records, allure } : undefined;
+    const reports = this.options.junit ? { ...reportedChecks(this.checks), records: this.records, allure } : undefined;
     writeCertificateFiles(dir, c, reportRedactor(), reports);
     if (reports && allure && this.options.history) writeAllureHistoryPath(dir, this.options.history);
     if (this.exchanges) {

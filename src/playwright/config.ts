@@ -14,8 +14,9 @@ import type { ReporterDescription } from '@playwright/test';
 import { REPORT_FILES, reportsDir } from '../options/paths';
 import { runOptions } from '../options/options';
 
-const CERTIFICATE = path.join(__dirname, 'certificate-reporter.ts');
-const PROGRESS = path.join(__dirname, 'progress.ts');
+// Beside this file, as it runs: the sources (.ts) or their compiled form (.js, scripts/build.cjs).
+const CERTIFICATE = path.join(__dirname, `certificate-reporter${path.extname(__filename)}`);
+const PROGRESS = path.join(__dirname, `progress${path.extname(__filename)}`);
 
 export function conformanceReporters(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): ReporterDescription[] {
   const dir = reportsDir(env);

@@ -1,5 +1,5 @@
 // The certificate's own files in a reports folder: conformance.json, .md and .html, junit.xml
-// (one test case per check) and allure-results/ (one Allure result per check). Written by the certificate reporter at the end of a run, and by an
+// (one test case per check the run selected) and allure-results/ (one Allure result per such check). Written by the certificate reporter at the end of a run, and by an
 // in-process run of the project's own tests (src/engine/in-process.ts) that reads them as a
 // user would: one writer, so both give the same files.
 import fs from 'node:fs';
@@ -14,9 +14,11 @@ import type { Check } from '../verdict/model';
 import type { CheckRecord } from '../verdict/check-record';
 import { allureResults, writeAllureResults } from './render-allure';
 
-/** The per-check reports besides the certificate: every check of the run (verdict.ts resolveChecks), and their records. */
+/** The per-check reports besides the certificate: the checks the run selected (verdict.ts reportedChecks), and their records. */
 export interface CheckReports {
   checks: Check[];
+  /** The checks the run left out (--grep, a shard, a file filter): counted in JUnit's verdict test case, not listed. */
+  notSelected: number;
   /** The checks' records (their requests become the Allure results' steps). */
   records: CheckRecord[];
   /** Write allure-results/ too (not in a shard of a sharded run: the merge writes the whole run's). */
@@ -30,6 +32,6 @@ export function writeCertificateFiles(dir: string, certificate: Certificate, red
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateMd), renderMarkdown(certificate));
   fs.writeFileSync(path.join(dir, REPORT_FILES.certificateHtml), renderHtml(certificate));
   if (!reports) return;
-  fs.writeFileSync(path.join(dir, REPORT_FILES.junit), redactor.redact(renderJunit(certificate, reports.checks)));
+  fs.writeFileSync(path.join(dir, REPORT_FILES.junit), redactor.redact(renderJunit(certificate, reports.checks, reports.notSelected)));
   if (reports.allure) writeAllureResults(path.join(dir, REPORT_FILES.allureResults), allureResults(certificate, reports.checks, reports.records), redactor);
 }

@@ -1,4 +1,5 @@
-// Allure results with one result per check, as JUnit has one test case per check (render-junit.ts):
+// Allure results with one result per check, as JUnit has one test case per check (render-junit.ts;
+// a run that selected some checks lists those alone: src/verdict/verdict.ts reportedChecks):
 // QA teams open the Allure report first, and its own tools (filters by severity or tag, a result's
 // history and flakiness across runs, categories of failures, the search box) then see each check
 // rather than the five route groups Playwright runs (src/engine/define-suite.ts: a Playwright test per

@@ -5,12 +5,15 @@
 //   <testcase classname="profile.ERR-USER-NOT-FOUND" name="ERR-USER-NOT-FOUND GET /users/{userId}">
 //   failed:  <failure message="expected ...; actual ..."> with the request, body excerpt and citation
 //   not run: <skipped/>, the reason in system-out
+// A check the run did not select (--grep, a shard, a file filter) has no test case: the verdict
+// test case counts them.
 // First, the run's verdict as a test case of its own (<testsuite name="verdict">): failed when the
 // run's gate failed, its message the headline every report starts with. A CI dashboard that counts
 // failed test cases then says what the exit status says: a certification that fails on checks not run
 // (skipped, one by one) is not shown green.
 import junit from 'junit-report-builder';
 import { failureLines, headlineLine } from './format';
+import { plural } from '../util/words';
 import type { Check } from '../verdict/model';
 import type { Certificate } from '../verdict/model';
 
@@ -20,13 +23,16 @@ const VERDICT_CASE = "the run's verdict";
 export function renderJunit(
   certificate: Pick<Certificate, 'requirements' | 'target'> & Partial<Pick<Certificate, 'gate' | 'headline'>>,
   checks: Check[],
+  /** The checks the run did not select, left out of the test cases (verdict.ts reportedChecks). */
+  notSelected = 0,
 ): string {
   const builder = junit.newBuilder().name(`VDS v3 conformance of ${certificate.target.name}`);
   const { gate } = certificate;
   if (gate) {
     const headline = headlineLine(certificate) ?? gate.status;
     const exit = `exit status ${gate.exitCode}: ${gate.status} (${gate.rule}): ${gate.reasons.join('; ')}`;
-    const tc = builder.testSuite().name('verdict').testCase().className('verdict').name(VERDICT_CASE).standardOutput(`${headline}\n${exit}`);
+    const leftOut = notSelected ? `\n${plural(notSelected, 'check')} not selected in this run, not listed here (conformance.json lists them)` : '';
+    const tc = builder.testSuite().name('verdict').testCase().className('verdict').name(VERDICT_CASE).standardOutput(`${headline}\n${exit}${leftOut}`);
     if (gate.status === 'failed') tc.failure(headline, 'Verdict');
   }
   const byId = new Map(certificate.requirements.map((r) => [r.id, r]));

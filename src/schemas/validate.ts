@@ -10,6 +10,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { cachedParse } from '../util/parsed-cache';
+import { SUITE_ROOT } from '../util/suite-info';
 import { FORMAT_EXPECTATIONS, isCarDate, isRfc3339DateTime } from './formats';
 import { escapePointerToken, unescapePointerToken } from './json-pointer';
 import { toViolations, type ContractViolation } from './violations';
@@ -17,7 +18,7 @@ import { toViolations, type ContractViolation } from './violations';
 export { describeViolations, type ContractViolation } from './violations';
 export { isCarDate, isRfc3339DateTime } from './formats';
 
-export const SCHEMA_DIR = path.resolve(__dirname, '../../contracts/schemas');
+export const SCHEMA_DIR = path.join(SUITE_ROOT, 'contracts', 'schemas');
 export const SCHEMA_BASE = 'https://vds-conformance.test/schemas/';
 
 type Schema = Record<string, unknown>;

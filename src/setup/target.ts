@@ -6,6 +6,7 @@ import path from 'node:path';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import YAML from 'yaml';
 import { didYouMean } from '../util/did-you-mean';
+import { SUITE_ROOT } from '../util/suite-info';
 
 import { SCOPES, type Scope } from '../catalogue/scopes';
 
@@ -104,8 +105,7 @@ export class TargetError extends Error {
   }
 }
 
-const ROOT = path.resolve(__dirname, '..', '..');
-export const TARGETS_DIR = path.join(ROOT, 'fixtures', 'targets');
+export const TARGETS_DIR = path.join(SUITE_ROOT, 'fixtures', 'targets');
 const SCHEMA_FILE = path.join(TARGETS_DIR, 'target.schema.yaml');
 
 /** `local` names fixtures/targets/local.yaml; anything with a slash or a .yaml/.yml ending is a path. */

@@ -14,7 +14,7 @@ import { httpPolicy } from './http-policy';
 import { networkTransport } from './network';
 
 // What a caller of the client reads in its answers and errors, from where it is defined.
-export { NoAnswerError, RateLimitedError, requestLine, type Credential, type Exchange } from './exchange';
+export { NoAnswerError, RateLimitedError, type Credential, type Exchange } from './exchange';
 export { MAX_SILENT_REQUESTS } from './breaker';
 
 /** How many characters of an answer every exchange keeps (bodyExcerpt). */

@@ -2,7 +2,7 @@
 // (src/engine/run-check.ts) into its `checks` attachment, and how a record becomes the
 // certificate's CheckResult. Both sides import this module: the attachment's name and shape are
 // defined once.
-import { requestLine, type Exchange } from '../transport/api';
+import { requestLine, type Exchange } from '../transport/exchange';
 import { excerpt, type FailureDetails } from '../check-api/outcome';
 import type { ReplayOutcome } from '../check-api/outcome';
 import type { CheckFailure, CheckResult } from './model';

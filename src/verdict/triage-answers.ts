@@ -1,7 +1,7 @@
 // What the triage reads in one recorded exchange (src/transport/exchange.ts Exchange): whether its body is the
 // API's error array, its media type, whether its credential made it a valid request. The triage
 // judges answers by these facts only (never by a check's name), so each is defined once, here.
-import { requestLine, type Exchange } from '../transport/api';
+import { requestLine, type Exchange } from '../transport/exchange';
 import { mediaType } from '../check-api/assertions';
 import type { Route } from '../catalogue/catalogue';
 import { checkContract } from '../schemas/validate';

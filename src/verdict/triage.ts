@@ -10,7 +10,7 @@
 // route's oddity is the per-requirement list's business). Causes are ranked by checks explained.
 // The rules read every check's exchanges; with VDS_ATTACH=failures (the mutation runner) only the
 // failing checks keep theirs, and a rule sees less of each route.
-import { requestLine, type Exchange } from '../transport/api';
+import { requestLine, type Exchange } from '../transport/exchange';
 import type { Group, Route } from '../catalogue/catalogue';
 import { checkContract } from '../schemas/validate';
 import type { CheckRecord } from './check-record';

@@ -40,6 +40,18 @@ export const NEVER_STARTED = 'the run stopped before this check started';
 
 export const NOT_SELECTED = 'not selected in this run (left out by --grep, --shard or a file filter): run the whole suite to include it';
 
+/**
+ * The checks a run's JUnit and Allure results list: every check it selected, whatever its outcome, and
+ * not those a --grep, a shard or a file filter left out. As Playwright's own reporters and other
+ * runners' JUnit do for tests a filter left out: a CI server that gathers every shard's junit.xml then
+ * sees each check once, and a check's history in Allure holds the runs that ran it. The certificate
+ * still lists them (its requirements' verdicts need them), and JUnit's verdict case counts them.
+ */
+export function reportedChecks(checks: Check[]): { checks: Check[]; notSelected: number } {
+  const listed = checks.filter((c) => !(c.status === 'not-run' && c.reason === NOT_SELECTED));
+  return { checks: listed, notSelected: checks.length - listed.length };
+}
+
 export interface CertificateInput {
   suite: { name: string; version: string };
   target: TargetInfo;

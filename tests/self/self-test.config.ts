@@ -7,6 +7,11 @@
 // unless a test asks for one.
 import { defineConfig } from '@playwright/test';
 
+// The commands and references the tests start run the compiled suite (dist/): made fresh here, once,
+// before any test starts one (scripts/build.cjs); the processes they start know it was checked.
+// eslint-disable-next-line typescript/no-require-imports -- plain CommonJS, no types of its own
+(require('../../scripts/build.cjs') as { ensureBuilt(): void }).ensureBuilt();
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.test.ts',

@@ -143,8 +143,8 @@ function suiteArgsProblem(args: string[], dir: string): string | undefined {
 const BIN = path.join(ROOT, 'bin', 'vds-conformance.js');
 /** npm's own commands the README may show. */
 const NPM_COMMANDS = new Set(['ci', 'pack', 'install']);
-/** The npm scripts that run the suite's command line (scripts/conformance.ts), whose flags it reads. */
-const SUITE_SCRIPTS = new Set(Object.keys(PACKAGE.scripts).filter((s) => PACKAGE.scripts[s].includes('scripts/conformance.ts')));
+/** The npm scripts that run the suite's command line (scripts/conformance.ts, compiled), whose flags it reads. */
+const SUITE_SCRIPTS = new Set(Object.keys(PACKAGE.scripts).filter((s) => PACKAGE.scripts[s].includes('dist/scripts/conformance.js')));
 
 /** Why one command of the README would not work as written, or undefined. */
 function commandProblem(words: string[], dir: string): string | undefined {
@@ -161,7 +161,7 @@ function commandProblem(words: string[], dir: string): string | undefined {
       if (!(script in PACKAGE.scripts)) return `npm run ${script}: no such script in package.json`;
       if (dashes !== undefined && dashes !== '--') return `npm run ${script}: its arguments go after --`;
       if (SUITE_SCRIPTS.has(script)) {
-        const own = PACKAGE.scripts[script].split('scripts/conformance.ts')[1].trim().split(/\s+/).filter(Boolean);
+        const own = PACKAGE.scripts[script].split('dist/scripts/conformance.js')[1].trim().split(/\s+/).filter(Boolean);
         return suiteArgsProblem([...own, ...args], dir);
       }
       return args.length ? `npm run ${script}: this test does not know how to read its arguments` : undefined;

@@ -5,7 +5,9 @@
 //     (`report`) and the refusal of an unknown subcommand, from the package alone;
 //   - a vendor's journey (vendor-journey.ts): a conforming implementation that is not ours, reached
 //     by name over HTTPS with a private authority, OAuth credentials only and tokenCommands.revoked,
-//     from init to a certification that passes, its archive verified, its Allure report built.
+//     from init to a certification that passes, its archive verified, its Allure report built;
+//   - all of it compiled JavaScript: no TypeScript loader is installed with it, and no .ts file is
+//     compiled by any process of any of those runs (the command, the runner, its workers, the reference).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,13 +18,27 @@ import { startReference, freshRunEnv } from '../../../scripts/reference-process'
 import { vendorJourney } from './vendor-journey';
 
 const ROOT = path.resolve(__dirname, '../../..');
+/** Preloaded into every process of the package's runs (NODE_OPTIONS): each module Node compiles, by file name, into LOADED. */
+const WATCH = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-loaded-'));
+const LOADED = path.join(WATCH, 'loaded.txt');
+fs.writeFileSync(
+  path.join(WATCH, 'watch.cjs'),
+  `const fs = require('node:fs');
+const Module = require('node:module');
+const compile = Module.prototype._compile;
+Module.prototype._compile = function (content, filename) {
+  fs.appendFileSync(${JSON.stringify(LOADED)}, filename + '\\n');
+  return compile.apply(this, arguments);
+};
+`,
+);
 
 function npx(cwd: string, args: string[], timeoutMs = 180_000) {
   return spawnSync('npx', ['--no-install', 'vds-conformance', ...args], {
     cwd,
     encoding: 'utf8',
     timeout: timeoutMs,
-    env: { ...freshRunEnv(process.env), CI: '1' },
+    env: { ...freshRunEnv(process.env), CI: '1', NODE_OPTIONS: `--require ${path.join(WATCH, 'watch.cjs')}` },
   });
 }
 
@@ -96,5 +112,16 @@ test.describe.serial('the installed package', () => {
 
   test("a vendor's journey, from init to a certification that passes", async () => {
     await vendorJourney(npx, folder);
+  });
+
+  test('it all ran compiled: no TypeScript loader installed, no .ts file compiled by any process', () => {
+    expect(fs.existsSync(path.join(folder, 'node_modules', 'tsx')), 'tsx is not installed with the package').toBe(false);
+    const loaded = [...new Set(fs.readFileSync(LOADED, 'utf8').trim().split('\n'))];
+    const suite = path.join(folder, 'node_modules', 'vds-conformance');
+    // The watch saw the runs: the command's, the runner's and workers', the reference's compiled modules.
+    for (const file of ['dist/src/cli/main.js', 'dist/tests/conformance/users.spec.js', 'dist/src/engine/run-check.js', 'dist/reference-server/app.js']) {
+      expect(loaded, file).toContain(path.join(suite, file));
+    }
+    expect(loaded.filter((f) => /\.[cm]?tsx?$/.test(f))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-// The end-to-end sample of the proof: the README's command (`npm run conformance`, which runs
-// `node --require tsx/cjs scripts/conformance.ts`) as a user runs it, its exit status and its certificate.
+// The end-to-end sample of the proof: the README's command (`npm run conformance`, the compiled suite:
+// scripts/command-line.ts) as a user runs it, its exit status and its certificate.
 // Which conforming servers it runs (the others run in-process: conforming.test.ts), and how one run
 // of the command is started and read.
 import { spawn } from 'node:child_process';
@@ -9,6 +9,7 @@ import { killGroup } from '../../../src/util/process-group';
 import type { Certificate } from '../../../src/verdict/model';
 import { REPORT_FILES } from '../../../src/options/paths';
 import { freshRunEnv } from '../../../scripts/reference-process';
+import { CONFORMANCE_COMMAND } from '../../../scripts/command-line';
 import { newReportsDir, ROOT } from '../support/child-run';
 
 /** The conforming servers the command itself runs: the clean reference (the README's command as it is), its sandbox, and one server taking every variant. */
@@ -38,7 +39,7 @@ export function runCommand(args: string[], env: NodeJS.ProcessEnv = {}, options:
     ...env,
   };
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'scripts', 'conformance.ts'), ...args], {
+    const child = spawn(process.execPath, [...CONFORMANCE_COMMAND, ...args], {
       cwd: ROOT,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,15 +3,13 @@
 
 import { expect, test } from '@playwright/test';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, UsageError } from '../../../reference-server/cli';
 import { FAULTS } from '../../../reference-server/faults';
 import { VARIANTS } from '../../../reference-server/variants';
 
 const ROOT = join(__dirname, '..', '..', '..');
-/** What `npm run reference` runs (without npm's process): the server from its bundle (start.cjs). */
+/** What `npm run reference` runs (without npm's process): the compiled server (start.cjs). */
 const CLI = join(ROOT, 'reference-server', 'start.cjs');
 
 function run(args: string[], env: Record<string, string> = {}) {
@@ -162,44 +160,4 @@ test('--route-latency delays one route only, and says so in the start-up line', 
   expect((await fetch(`http://127.0.0.1:${onePort}/v3/users/101`)).status).toBe(401);
   expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
   expect(await stop(oneRoute.child, 'SIGTERM')).toBe(0);
-});
-
-test('start.cjs runs the server from a bundle made once per version of its sources, and through tsx where none can be made', () => {
-  // A copy of reference-server/ beside a node_modules of links to the project's packages: its cache is its own.
-  const work = mkdtempSync(join(tmpdir(), 'vds-reference-start-'));
-  cpSync(join(ROOT, 'reference-server'), join(work, 'reference-server'), { recursive: true });
-  mkdirSync(join(work, 'node_modules'));
-  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
-    if (name !== '.cache') symlinkSync(join(ROOT, 'node_modules', name), join(work, 'node_modules', name));
-  }
-  const cache = join(work, 'node_modules', '.cache', 'vds-reference');
-  const start = () =>
-    spawnSync(process.execPath, [join(work, 'reference-server', 'start.cjs'), '--list-variants'], { cwd: work, encoding: 'utf8', timeout: 30_000 });
-  const variants = (out: string) => out.trim().split('\n').length - 1;
-  try {
-    const first = start();
-    expect(first.status, first.stderr).toBe(0);
-    expect(variants(first.stdout)).toBe(VARIANTS.length);
-    const made = readdirSync(cache);
-    expect(made).toEqual([expect.stringMatching(/^cli-[0-9a-f]{16}\.cjs$/)]);
-    expect(start().stdout).toBe(first.stdout);
-    expect(readdirSync(cache)).toEqual(made); // the same sources: the same bundle, not made again
-
-    // A source changed: a new bundle, which shows the change; the old one goes.
-    const variantsFile = join(work, 'reference-server', 'variants.ts');
-    writeFileSync(variantsFile, readFileSync(variantsFile, 'utf8').replace("name: 'newest-first'", "name: 'newest-first-renamed'"));
-    const changed = start();
-    expect(changed.status, changed.stderr).toBe(0);
-    expect(changed.stdout).toMatch(/^newest-first-renamed\s/m);
-    expect(readdirSync(cache)).toEqual([expect.not.stringMatching(made[0])]);
-
-    // No folder for the bundle (the cache is a file): tsx compiles the sources, the same server.
-    rmSync(join(work, 'node_modules', '.cache'), { recursive: true });
-    writeFileSync(join(work, 'node_modules', '.cache'), '');
-    const compiled = start();
-    expect(compiled.status, compiled.stderr).toBe(0);
-    expect(compiled.stdout).toBe(changed.stdout);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
 });

@@ -10,7 +10,10 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { allureResults, writeAllureResults } from '../../../src/rendering/render-allure';
 import { Redactor } from '../../../src/util/redact';
-import { resolveChecks } from '../../../src/verdict/verdict';
+import { NOT_SELECTED, reportedChecks, resolveChecks } from '../../../src/verdict/verdict';
+import { writeCertificateFiles } from '../../../src/rendering/certificate-files';
+import { decideGate } from '../../../src/verdict/gate';
+import { headlineOf } from '../../../src/verdict/headline';
 import type { Certificate } from '../../../src/verdict/model';
 import { certificate, check, requirement } from './synthetic';
 import { exchange, record } from './synthetic-exchanges';
@@ -107,4 +110,31 @@ test('the results folder: one file per check and the categories, redacted as eve
   expect(text).toContain(KEY);
   expect(text).not.toContain(SECRET);
   expect(text).toContain('[REDACTED]');
+});
+
+test('a run that selected some checks: JUnit and Allure list those alone, the verdict case counts the rest', () => {
+  const requirements = [requirement('SCOPE-MISSING', { severity: 'major' }), requirement('AUTH-MISSING')];
+  const results = [check('AUTH-MISSING', 'GET /users/me', 'passed'), check('SCOPE-MISSING', 'GET /cars', 'not-run', { reason: 'needs the token full' })];
+  const left = [
+    { requirement: 'SCOPE-MISSING', key: 'SCOPE-MISSING GET /users/me', group: 'users' },
+    { requirement: 'AUTH-MISSING', key: 'AUTH-MISSING GET /cars', group: 'cars' },
+  ];
+  const c = certificate(requirements, results, left);
+  c.gate = decideGate({ certificate: c });
+  c.headline = headlineOf(c);
+  const planned = [...results.map((r) => ({ requirement: r.requirement, key: r.key, group: r.group })), ...left];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-selected-'));
+  writeCertificateFiles(dir, c, new Redactor([]), { ...reportedChecks(resolveChecks(c.requirements, planned, results)), records: [], allure: true });
+  // The certificate keeps every planned check: those left out are not run, not selected.
+  expect(c.counts.checks.total).toBe(4);
+  expect(c.requirements.flatMap((r) => r.notRun.filter((n) => n.reason === NOT_SELECTED).flatMap((n) => n.checks)).sort()).toEqual(
+    left.map((l) => l.key).sort(),
+  );
+  const junit = fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8');
+  const cases = [...junit.matchAll(/<testcase classname="[^"]*" name="([^"]*)"/g)].map((m) => m[1]);
+  expect(cases.sort()).toEqual(["the run's verdict", ...results.map((r) => r.key)].sort());
+  expect(junit).toContain('2 checks not selected in this run, not listed here (conformance.json lists them)');
+  const allure = fs.readdirSync(path.join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'));
+  const named = allure.map((f) => (JSON.parse(fs.readFileSync(path.join(dir, 'allure-results', f), 'utf8')) as { name: string }).name);
+  expect(named.sort()).toEqual(results.map((r) => r.key).sort());
 });

@@ -9,13 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import * as tar from 'tar';
 import { expect, test } from '@playwright/test';
-import { prepareReportsFolder } from '../../../src/cli/reports-folder';
+import { earlierRunsPacked, prepareReportsFolder } from '../../../src/cli/reports-folder';
 import { writeCertificationArchive } from '../../../src/certification/archive';
 import { certificate, check, requirement } from './synthetic';
 import { runCommand } from './real-run';
 
-const BIN = ['tsx', 'bin/vds-conformance.js'];
-const NPM = ['tsx', 'scripts/conformance.ts'];
+const BIN = ['vds-conformance'];
+const NPM = ['conformance'];
 
 /** Every file of a folder with its content: what "untouched" compares. */
 function snapshot(dir: string): Record<string, string> {
@@ -105,6 +105,39 @@ test("a run keeps the previous run's reports: packed in earlier-runs/, its certi
   fs.writeFileSync(path.join(dir, 'conformance.json'), before['conformance.json']);
   prepareReportsFolder(dir, []);
   expect(fs.readdirSync(path.join(dir, 'earlier-runs'))).toHaveLength(2);
+});
+
+test("a run's command packs the previous run beside its own, and what a stopped command left is packed by the next", async () => {
+  const dir = previousRun();
+  const before = snapshot(dir);
+  prepareReportsFolder(dir, [], { packLater: true });
+  // At once: the folder is the new run's, the certificate in previous/, the files set aside in earlier-runs/.
+  expect(fs.readdirSync(dir).sort()).toEqual(['certification-acme-2026-11-25.tar.gz', 'earlier-runs', 'previous']);
+  expect(fs.readFileSync(path.join(dir, 'previous', 'conformance.md'), 'utf8')).toBe(before['conformance.md']);
+  await earlierRunsPacked();
+  const [pack, ...others] = fs.readdirSync(path.join(dir, 'earlier-runs'));
+  expect(others).toEqual([]);
+  expect(pack).toMatch(/^run-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-synthetic\.tar\.gz$/);
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-unpacked-'));
+  tar.extract({ file: path.join(dir, 'earlier-runs', pack), cwd: out, sync: true });
+  const kept = snapshot(out);
+  for (const f of ['conformance.json', 'conformance.md', 'allure-results/x-result.json']) expect(kept[f], f).toBe(before[f]);
+
+  // A command stopped while packing: its files set aside and a half-written pack. The next command
+  // packs them first (never over the whole pack beside them), and the half pack goes.
+  const aside = path.join(dir, 'earlier-runs', `.unpacked-${pack}`);
+  fs.mkdirSync(path.join(aside, 'allure-results'), { recursive: true });
+  fs.writeFileSync(path.join(aside, 'conformance.md'), 'the stopped run');
+  fs.writeFileSync(path.join(aside, 'allure-results', 'y-result.json'), '{}');
+  fs.writeFileSync(path.join(dir, 'earlier-runs', `${pack}.partial`), 'half');
+  prepareReportsFolder(dir, [], { packLater: true });
+  await earlierRunsPacked();
+  const second = pack.replace(/\.tar\.gz$/, '-2.tar.gz');
+  expect(fs.readdirSync(path.join(dir, 'earlier-runs')).sort()).toEqual([second, pack].sort());
+  const left = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-unpacked-'));
+  tar.extract({ file: path.join(dir, 'earlier-runs', second), cwd: left, sync: true });
+  expect(snapshot(left)).toEqual({ 'conformance.md': 'the stopped run', 'allure-results/y-result.json': '{}' });
+  expect(fs.readFileSync(path.join(dir, 'earlier-runs', pack)).length).toBeGreaterThan(0);
 });
 
 test('a second certification the same day gets an archive of its own', () => {

@@ -97,19 +97,19 @@ test('bad flags are refused with one clear message', () => {
 });
 
 test('the wrapper exits 2 with one line on a bad flag, and prints its help', async () => {
-  const bad = await runCommand(['tsx', 'scripts/conformance.ts', '--target', 'nosuch'], { timeoutMs: 60_000 });
+  const bad = await runCommand(['conformance', '--target', 'nosuch'], { timeoutMs: 60_000 });
   expect(bad.code).toBe(2);
   expect(bad.output.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: unknown target "nosuch"/)]);
-  const ratio = await runCommand(['tsx', 'scripts/conformance.ts', '--compare', 'package.json', '--latency-ratio', 'fast'], { timeoutMs: 60_000 });
+  const ratio = await runCommand(['conformance', '--compare', 'package.json', '--latency-ratio', 'fast'], { timeoutMs: 60_000 });
   expect(ratio.code).toBe(2);
-  const help = await runCommand(['tsx', 'scripts/conformance.ts', '--help'], { timeoutMs: 60_000 });
+  const help = await runCommand(['conformance', '--help'], { timeoutMs: 60_000 });
   expect(help.code).toBe(0);
   expect(help.output).toContain('--update-baseline [PATH]');
 });
 
 test('--history inside the reports folder is refused (every run empties it): exit 2, one line', async () => {
   const reportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-reports-'));
-  const inside = await runCommand(['tsx', 'scripts/conformance.ts', '--history', path.join(reportsDir, 'nights')], { reportsDir, timeoutMs: 60_000 });
+  const inside = await runCommand(['conformance', '--history', path.join(reportsDir, 'nights')], { reportsDir, timeoutMs: 60_000 });
   expect(inside.code).toBe(2);
   expect(inside.output).toMatch(/^conformance: --history: .*nights is inside the reports folder .*, which every run empties/m);
 });
@@ -117,7 +117,7 @@ test('--history inside the reports folder is refused (every run empties it): exi
 test('a reports folder that is a file is refused before anything runs: exit 2, one line naming it and the fix', async () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-reports-')), 'not-a-folder');
   fs.writeFileSync(file, 'mine\n');
-  const run = await runCommand(['tsx', 'scripts/conformance.ts'], { reportsDir: file, timeoutMs: 60_000 });
+  const run = await runCommand(['conformance'], { reportsDir: file, timeoutMs: 60_000 });
   expect(run.code).toBe(2);
   expect(run.output.trim().split('\n')).toEqual([
     `conformance: the reports folder ${file} is a file, not a folder: set VDS_REPORTS_DIR to a folder of yours (it is made if missing), or unset it for reports/`,
@@ -142,8 +142,7 @@ test('gates end to end: a failing requirement exits 1; a baseline of it exits 0;
   test.setTimeout(600_000);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-gates-'));
   const baseline = path.join(work, 'known.yaml');
-  const cli = (target: string, args: string[]) =>
-    runCommand(['tsx', 'scripts/conformance.ts', '--grep', 'CORE-CAR-RECORD', ...args], { target, timeoutMs: 300_000 });
+  const cli = (target: string, args: string[]) => runCommand(['conformance', '--grep', 'CORE-CAR-RECORD', ...args], { target, timeoutMs: 300_000 });
   const certificateOf = (dir: string) => readJson<Certificate>(path.join(dir, 'conformance.json'));
 
   const faulty = await startReference({ fault: 'car-date-zulu' });

@@ -17,8 +17,7 @@ import { timelineLines } from '../../../src/transport/timeline';
 test.setTimeout(300_000);
 
 const ONE_CHECK = '^RESP-STATUS GET /users/me @';
-const cli = (target: string, args: string[], env: Record<string, string> = {}) =>
-  runCommand(['tsx', 'scripts/conformance.ts', ...args], { target, timeoutMs: 120_000, env });
+const cli = (target: string, args: string[], env: Record<string, string> = {}) => runCommand(['conformance', ...args], { target, timeoutMs: 120_000, env });
 
 /** When each of the run's stages came (the first of each name), from its timeline (VDS_TIMELINE). */
 function stagesOf(file: string): Record<string, number> {
@@ -91,7 +90,7 @@ test('monitoring: back-to-back runs are quiet, a route 200 ms slower is named, t
 });
 
 test('a sandbox without a token: only its open routes are sampled, the others say why', async () => {
-  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '^RESP-STATUS GET /users/\\{userId\\} @', '--monitor'], {
+  const run = await runCommand(['conformance', '--grep', '^RESP-STATUS GET /users/\\{userId\\} @', '--monitor'], {
     target: 'local-sandbox',
     timeoutMs: 120_000,
   });

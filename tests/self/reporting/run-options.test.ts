@@ -10,8 +10,7 @@ import { EXIT } from '../../../src/verdict/exit-codes';
 import type { Certificate } from '../../../src/verdict/model';
 import { newReportsDir, readJson, runCommand, startReference } from './real-run';
 
-const cli = (args: string[], options: Parameters<typeof runCommand>[1] = {}) =>
-  runCommand(['tsx', 'scripts/conformance.ts', ...args], { timeoutMs: 300_000, ...options });
+const cli = (args: string[], options: Parameters<typeof runCommand>[1] = {}) => runCommand(['conformance', ...args], { timeoutMs: 300_000, ...options });
 const certificateIn = (dir: string) => readJson<Certificate>(path.join(dir, 'conformance.json'));
 
 test('exit status: 3 when the target does not answer, 1 for --require-complete on an INCOMPLETE run', async () => {

@@ -36,7 +36,7 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   let allure;
   try {
     // Through the wrapper, as a user runs it; VDS_BLOB=1 adds the blob report of a sharded run.
-    run = await runCommand(['tsx', 'scripts/conformance.ts', '--history', nights], {
+    run = await runCommand(['conformance', '--history', nights], {
       target: reference.targetFile,
       env: { VDS_BLOB: '1' },
       timeoutMs: 600_000,
@@ -48,7 +48,7 @@ test('a full run leaks no token, client secret, password, code or refresh token 
     await reference.stop();
   }
   expect(fs.existsSync(path.join(run.reportsDir, 'conformance.json')), run.output.slice(-3000)).toBe(true);
-  allure = await runCommand(['tsx', 'scripts/conformance.ts', 'report'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
+  allure = await runCommand(['conformance', 'report'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
   expect(allure.code, allure.output).toBe(0);
   // One Allure result per check: the report counts them all, not run and not applicable as skipped.
   const certificate = JSON.parse(fs.readFileSync(path.join(run.reportsDir, 'conformance.json'), 'utf8')) as Certificate;
@@ -70,7 +70,7 @@ test('a full run leaks no token, client secret, password, code or refresh token 
   // --history: the run named where the report keeps Allure's history; a second report (the next night's) reads it.
   const historyFile = path.join(nights, 'allure-history.jsonl');
   expect(JSON.parse(fs.readFileSync(path.join(run.reportsDir, 'allure-history.json'), 'utf8'))).toEqual({ historyPath: historyFile });
-  const again = await runCommand(['tsx', 'scripts/conformance.ts', 'report'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
+  const again = await runCommand(['conformance', 'report'], { reportsDir: run.reportsDir, timeoutMs: 180_000 });
   expect(again.code, again.output).toBe(0);
   expect(fs.readFileSync(historyFile, 'utf8').trim().split('\n'), 'one history point per report').toHaveLength(2);
   expect(summary().newTests, 'every check has a history in the second report').toEqual([]);
@@ -122,7 +122,7 @@ test("a run leaves no state folder in the temporary folder: its context and kept
   // A temporary folder of the run's own (TMPDIR), Playwright's compile cache kept where it is.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-tmpdir-'));
   const cache = path.join(os.tmpdir(), `playwright-transform-cache-${process.geteuid?.() ?? ''}`);
-  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '^AUTH-MISSING GET /users/me @'], {
+  const run = await runCommand(['conformance', '--grep', '^AUTH-MISSING GET /users/me @'], {
     target: 'local',
     env: { TMPDIR: tmp, PLAYWRIGHT_TRANSFORM_CACHE_DIR: cache, VDS_REPORTS: 'certificate', VDS_LATENCY_SAMPLING: 'off' },
     timeoutMs: 120_000,

@@ -44,7 +44,7 @@ test('2 shards + merge-reports give the same conformance.json as one run (timing
   }
   expect(fs.readdirSync(blobs)).toHaveLength(2);
   // `npm run merge -- DIR`: merge-reports with src/playwright/merge.config.ts, exiting with the merged gate.
-  const merged = await runCommand(['tsx', 'scripts/conformance.ts', '--merge', blobs]);
+  const merged = await runCommand(['conformance', '--merge', blobs]);
 
   const one = readJson<Certificate>(path.join(whole.reportsDir, 'conformance.json'));
   const parts = shards.map((s) => readJson<Certificate>(path.join(s.reportsDir, 'conformance.json')));

@@ -225,7 +225,7 @@ for (const { name, scenario, causes } of CAUSES) {
 test('the command prints the triage first in its failure section, as the in-process runs render it', async () => {
   const reference = await startReference({ fault: 'car-date-zulu' });
   try {
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', '@RESP-CONTRACT|@CORE-CAR-RECORD'], {
+    const run = await runCommand(['conformance', '--grep', '@RESP-CONTRACT|@CORE-CAR-RECORD'], {
       target: reference.targetFile,
       timeoutMs: 300_000,
     });

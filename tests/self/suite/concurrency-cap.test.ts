@@ -282,7 +282,7 @@ test('through the command, a target 150 ms away runs its route groups side by si
   const proxy = await countingProxy(`http://127.0.0.1:${reference.port}`, 150);
   try {
     const grep = '^(RESP-STATUS (GET /users/me|GET /trips/\\{tripId\\}) |(CORE-ROUTE-ANSWERS|RESP-[A-Z-]+) GET /cars/)';
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--target', targetFile(proxy.origin, reference.control, 40), '--grep', grep], {
+    const run = await runCommand(['conformance', '--target', targetFile(proxy.origin, reference.control, 40), '--grep', grep], {
       env: { VDS_REPORTS: 'certificate' },
       timeoutMs: 120_000,
     });
@@ -306,7 +306,7 @@ test("through the command, the workers side by side share the target's rate limi
   try {
     const grep = '^(RESP-STATUS GET /users/me |(CORE-ROUTE-ANSWERS|RESP-[A-Z-]+|AUTH-[A-Z-]+|SCOPE-[A-Z-]+) GET /cars/)';
     const target = targetFile(proxy.origin, reference.control, undefined, { rateLimit: { requestsPerSecond: 40 } });
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--target', target, '--grep', grep], {
+    const run = await runCommand(['conformance', '--target', target, '--grep', grep], {
       env: { VDS_REPORTS: 'certificate', VDS_LATENCY_SAMPLING: 'off' },
       timeoutMs: 120_000,
     });

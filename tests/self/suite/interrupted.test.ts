@@ -18,7 +18,7 @@ for (const [signal, workers] of [
 ] as const) {
   test(`a run interrupted by ${signal} mid-way (${workers}) reports no failure, says why checks did not run, and exits 3`, async () => {
     test.setTimeout(120_000);
-    const run = await runCommand(['tsx', 'scripts/conformance.ts'], {
+    const run = await runCommand(['conformance'], {
       target: 'local',
       // Every answer late, so that checks are in flight when the signal comes.
       // (No latency sampling: at 150 ms an answer, it would only delay the checks.)
@@ -46,7 +46,7 @@ for (const [signal, workers] of [
 test('Ctrl-C while the preparation goes on (the workers started, waiting for it): the run ends at once, exits 3, blames nothing on the server', async () => {
   test.setTimeout(120_000);
   const timeline = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vds-timeline-')), 'timeline.jsonl');
-  const run = await runCommand(['tsx', 'scripts/conformance.ts'], {
+  const run = await runCommand(['conformance'], {
     target: 'local',
     // Every answer 1.5 s late: the rest of the preparation (tokens, discovery, latency samples) takes
     // some twenty seconds after global setup returned and the workers started.

@@ -9,7 +9,7 @@ import { readJson, runCommand } from '../support/child-run';
 
 test('without a browser, only the sign-in page checks are not run, and the first line says so', async () => {
   test.setTimeout(240_000);
-  const run = await runCommand(['tsx', 'scripts/conformance.ts'], { target: 'local', env: { VDS_BROWSER: 'none' }, timeoutMs: 200_000 });
+  const run = await runCommand(['conformance'], { target: 'local', env: { VDS_BROWSER: 'none' }, timeoutMs: 200_000 });
   expect(run.code, run.output.slice(-3000)).toBe(0);
   expect(run.output.trim().split('\n')[0]).toMatch(/^No browser: the checks of the sign-in page will not run/);
   const c = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'));

@@ -38,7 +38,7 @@ test('headers go with every request through the proxy of HTTP_PROXY, and are red
   const proxy = await startProxy();
   try {
     const target = targetWith(reference.targetFile, { headers: { 'X-Gateway-Key': '${VDS_TEST_GATEWAY_KEY}' } });
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], {
+    const run = await runCommand(['conformance', '--grep', SUBSET], {
       target,
       env: { HTTP_PROXY: proxy.url, ...noProxyExceptions, VDS_TEST_GATEWAY_KEY: 'gateway-key-5f3a9c' },
     });
@@ -60,7 +60,7 @@ test('a rate limit: 429 answers are waited out (Retry-After) and counted, never 
   const gateway = await startProxy({ limitPerSecond: 15 });
   try {
     const target = targetWith(reference.targetFile, { rateLimit: { requestsPerSecond: 25, maxRetries: 5 } });
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], {
+    const run = await runCommand(['conformance', '--grep', SUBSET], {
       // No latency sampling (its hundred requests would only wait on the limit too).
       target,
       env: { HTTP_PROXY: gateway.url, ...noProxyExceptions, VDS_LATENCY_SAMPLING: 'off' },
@@ -84,7 +84,7 @@ test('a gateway that refuses every authorized request (429 each time): the prepa
   try {
     // The preflight's requests carry no token (they pass); discovery's do, and get 429 after the one retry allowed.
     const target = targetWith(reference.targetFile, { rateLimit: { requestsPerSecond: 1000, maxRetries: 1 } });
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], {
+    const run = await runCommand(['conformance', '--grep', SUBSET], {
       target,
       env: { HTTP_PROXY: gateway.url, ...noProxyExceptions },
       timeoutMs: 120_000,
@@ -119,7 +119,7 @@ test('tokenCommands: a token printed by a command is used (and secret); a failin
       tokenCommands: { full: `node -e "${mint.replace(/"/g, '\\"')}"`, noScopes: 'exit 3' },
     });
     const reportsDir = newReportsDir();
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', SUBSET], { target, reportsDir });
+    const run = await runCommand(['conformance', '--grep', SUBSET], { target, reportsDir });
     const c = readJson<Certificate>(path.join(reportsDir, 'conformance.json'));
     expect(run.code, run.output.slice(-2000)).toBe(0);
     expect(c.requirements.find((r) => r.id === 'CORE-CAR-RECORD')!.status).toBe('passed');

@@ -67,13 +67,13 @@ test('caFile: a private certificate authority is trusted when the target file na
       return file;
     };
     const subset = ['--grep', '@(CORE-CAR-RECORD|ERR-CAR-NOT-FOUND)\\b'];
-    const trusted = await runCommand(['tsx', 'scripts/conformance.ts', ...subset], { target: write('trusted.yaml', { caFile: 'ca.pem' }) });
+    const trusted = await runCommand(['conformance', ...subset], { target: write('trusted.yaml', { caFile: 'ca.pem' }) });
     expect(trusted.code, trusted.output.slice(-2000)).toBe(EXIT.passed);
     const c = readJson<Certificate>(path.join(trusted.reportsDir, 'conformance.json'));
     expect(c.counts.checks.passed).toBeGreaterThan(0);
     expect(c.counts.checks.failed).toBe(0);
 
-    const untrusted = await runCommand(['tsx', 'scripts/conformance.ts', ...subset], { target: write('untrusted.yaml', {}) });
+    const untrusted = await runCommand(['conformance', ...subset], { target: write('untrusted.yaml', {}) });
     expect(untrusted.code, untrusted.output.slice(-2000)).toBe(EXIT.broken);
     expect(untrusted.output).toMatch(/TLS certificate is not trusted .*caFile/);
   } finally {

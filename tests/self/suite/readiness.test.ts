@@ -153,7 +153,7 @@ test.describe('certification readiness', () => {
       delete t.control;
       t.baseUrl = 'http://127.0.0.1:9/v3';
     });
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--target', file, '--certify'], { reportsDir, timeoutMs: 120_000 });
+    const run = await runCommand(['conformance', '--target', file, '--certify'], { reportsDir, timeoutMs: 120_000 });
     expect(run.code, run.output).toBe(2);
     expect(run.output).toContain(
       `Certification readiness of ${file}: 2 requirements cannot run on this target (46 checks), and a certification needs every one:`,

@@ -14,7 +14,7 @@ test("a failing check's curl line and rerun command reproduce the failure", asyn
   test.setTimeout(300_000);
   const reference = await startReference({ fault: 'route-answers-500@GET /cars/:carId/status' });
   try {
-    const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', `^${CHECK.replace(/[{}]/g, '\\$&')} @`], { target: reference.targetFile });
+    const run = await runCommand(['conformance', '--grep', `^${CHECK.replace(/[{}]/g, '\\$&')} @`], { target: reference.targetFile });
     expect(run.code, run.output.slice(-2000)).toBe(1); // a profile failure fails the default gate (core and profile)
     const failure = readJson<Certificate>(path.join(run.reportsDir, 'conformance.json'))
       .requirements.flatMap((r) => r.failures)

@@ -19,7 +19,7 @@ function targetFile(port: number, startCommand: string, extra = ''): string {
   return writeTargetFile(`name: start-command-test\nbaseUrl: http://127.0.0.1:${port}/v3\nenv: cloud\nstartCommand: ${JSON.stringify(startCommand)}\n${extra}`);
 }
 
-const command = (target: string) => runCommand(['tsx', 'scripts/conformance.ts', '--grep', ONE_CHECK], { target, env: QUICK, timeoutMs: 120_000 });
+const command = (target: string) => runCommand(['conformance', '--grep', ONE_CHECK], { target, env: QUICK, timeoutMs: 120_000 });
 const direct = (target: string) => runCommand(['playwright', 'test', '--grep', ONE_CHECK], { target, env: QUICK, timeoutMs: 120_000 });
 
 /** Refused with `message`: through the command, exit 3 (the run broke before its verdict); through Playwright, its own failure status. */
@@ -77,7 +77,7 @@ test('an address another server already answers at: refused before the startComm
 test('a run that ends before its server answers does not wait for it: a selection of no check exits 2 at once', async () => {
   test.setTimeout(120_000);
   const port = await freePort();
-  const run = await runCommand(['tsx', 'scripts/conformance.ts', '--grep', 'NO-SUCH-REQUIREMENT'], {
+  const run = await runCommand(['conformance', '--grep', 'NO-SUCH-REQUIREMENT'], {
     target: targetFile(port, `node -e "setTimeout(() => {}, 60000)"`),
     env: QUICK,
     timeoutMs: 120_000,

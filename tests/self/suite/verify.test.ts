@@ -23,12 +23,11 @@ import type { Certificate } from '../../../src/verdict/model';
 import { readJson, runCommand, startReference } from '../reporting/real-run';
 import { Scanner } from '../reporting/scan';
 
-const certify = (target: string) => runCommand(['tsx', 'scripts/conformance.ts', '--certify'], { target, timeoutMs: 600_000 });
+const certify = (target: string) => runCommand(['conformance', '--certify'], { target, timeoutMs: 600_000 });
 /** verify through the installed command's entry point (bin/vds-conformance.js), as a reviewer runs it. */
-const verifyBin = (archive: string, extra: string[] = []) => runCommand(['tsx', 'bin/vds-conformance.js', 'verify', archive, ...extra], { timeoutMs: 300_000 });
+const verifyBin = (archive: string, extra: string[] = []) => runCommand(['vds-conformance', 'verify', archive, ...extra], { timeoutMs: 300_000 });
 /** verify through npm run conformance -- --verify. */
-const verifyCli = (archive: string, extra: string[] = []) =>
-  runCommand(['tsx', 'scripts/conformance.ts', '--verify', archive, ...extra], { timeoutMs: 300_000 });
+const verifyCli = (archive: string, extra: string[] = []) => runCommand(['conformance', '--verify', archive, ...extra], { timeoutMs: 300_000 });
 const verificationOf = (reportsDir: string) => readJson<Verification>(path.join(reportsDir, VERIFY_DIR, VERIFICATION_FILE));
 
 function archiveIn(dir: string): string {

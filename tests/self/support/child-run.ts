@@ -7,6 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { killGroup } from '../../../src/util/process-group';
 import { freshRunEnv } from '../../../scripts/reference-process';
+import { CONFORMANCE_COMMAND, INSTALLED_COMMAND } from '../../../scripts/command-line';
+
+/** The commands runCommand starts with node: node's arguments before the command's own. */
+const NODE_ARGS: Record<string, string[]> = {
+  conformance: CONFORMANCE_COMMAND,
+  'vds-conformance': INSTALLED_COMMAND,
+  tsx: ['--require', 'tsx/cjs'],
+};
 
 export const ROOT = path.resolve(__dirname, '../../..');
 
@@ -48,7 +56,11 @@ export function readJson<T>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 }
 
-/** `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test'] (['tsx', FILE] runs FILE with node and tsx's require hook, as npm run conformance does). */
+/**
+ * `command` is a binary of node_modules/.bin and its arguments, e.g. ['playwright', 'test'];
+ * ['conformance', ...] is `npm run conformance --` and ['vds-conformance', ...] the installed command,
+ * both compiled (scripts/command-line.ts); ['tsx', FILE] runs FILE with node and tsx's require hook.
+ */
 export function runCommand(command: string[], options: RunOptions = {}): Promise<Run> {
   const reportsDir = options.reportsDir ?? newReportsDir();
   const env: NodeJS.ProcessEnv = {
@@ -61,8 +73,8 @@ export function runCommand(command: string[], options: RunOptions = {}): Promise
   const [bin, ...args] = command;
   return new Promise((resolve) => {
     // Its own process group, so a run that overstays is stopped with everything it started.
-    // tsx FILE is node with tsx's require hook, without the extra process tsx's own command line starts.
-    const [file, argv] = bin === 'tsx' ? [process.execPath, ['--require', 'tsx/cjs', ...args]] : [path.join(ROOT, 'node_modules', '.bin', bin), args];
+    // Node itself, without the extra process npm's or tsx's own command line starts.
+    const [file, argv] = bin in NODE_ARGS ? [process.execPath, [...NODE_ARGS[bin], ...args]] : [path.join(ROOT, 'node_modules', '.bin', bin), args];
     const child = spawn(file, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let interrupting = false;
