@@ -34,10 +34,7 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
   for (const k of CLASSES) {
     const n = c.counts.classes[k];
     const parts = [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.notRun ? `${n.notRun} not run` : ''].filter(Boolean);
-    const uncounted = [
-      n.advisory ? `${n.advisory} advisory` : '',
-      n.notApplicable ? `${n.notApplicable} not applicable to a ${c.target.env} target` : '',
-    ].filter(Boolean);
+    const uncounted = [n.advisory ? `${n.advisory} advisory` : '', n.notApplicable ? `${n.notApplicable} not applicable to this target` : ''].filter(Boolean);
     const advisory = uncounted.length ? ` (+${uncounted.join(', ')}: not counted)` : '';
     out.push(`  ${k.padEnd(8)} ${c.verdict[k].padEnd(11)} ${plural(n.requirements, 'requirement')}: ${parts.join(', ')}${advisory}`);
   }
@@ -77,7 +74,7 @@ export function renderConsole(c: Certificate, reportsDir: string, more: string[]
   const notRun = c.requirements.filter((r) => r.status === 'not-run' && r.applicable !== false);
   const elsewhere = c.requirements.filter((r) => r.applicable === false);
   if (elsewhere.length) {
-    out.push(`  Not applicable to a ${c.target.env} target: ${elsewhere.map((r) => r.id).join(', ')}`);
+    out.push(`  Not applicable to this target (${c.target.env}; why: conformance.md): ${elsewhere.map((r) => r.id).join(', ')}`);
   }
   if (notRun.length) {
     out.push(`  Not run: ${plural(notRun.length, 'requirement')}`);

@@ -223,7 +223,7 @@ export function failureRow(f: CheckFailure, cause?: number): string {
 function notRunSection(c: Certificate): string {
   const elsewhere = c.requirements.filter((r) => r.applicable === false);
   const notApplicable = elsewhere.length
-    ? `\n<h2>Not applicable to a ${esc(c.target.env)} target</h2><ul>${elsewhere.map((r) => `<li>${esc(r.id)}: ${esc(r.title)} <span class="muted">(${r.class}; cite: ${esc(r.cite)})</span></li>`).join('')}</ul>`
+    ? `\n<h2>Not applicable to this target (${esc(c.target.env)})</h2><ul>${elsewhere.map((r) => `<li>${esc(r.id)}: ${esc(r.title)} <span class="muted">(${r.class}; cite: ${esc(r.cite)})</span><br>Why: ${esc([...new Set((r.notApplicable ?? []).map((n) => n.reason))].join('; '))}</li>`).join('')}</ul>`
     : '';
   const notRun = c.requirements.filter((r) => r.notRun.length && r.applicable !== false);
   if (!notRun.length) return `<h2>Not run</h2><p>Every check ran.</p>${notApplicable}`;

@@ -182,14 +182,17 @@ function failureItem(f: CheckFailure, cause?: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Why a requirement does not apply to the target: each distinct reason its checks gave. */
+const naReasons = (r: Certificate['requirements'][number]) => [...new Set((r.notApplicable ?? []).map((n) => n.reason))].join('; ');
+
 function notRunSection(c: Certificate): string {
   const elsewhere = c.requirements.filter((r) => r.applicable === false);
   const notApplicable = elsewhere.length
     ? [
         '',
-        `## Not applicable to a ${c.target.env} target`,
+        `## Not applicable to this target (${c.target.env})`,
         '',
-        ...elsewhere.map((r) => `- ${r.id}: ${text(r.title)} (${r.class}; cite: ${text(r.cite)})`),
+        ...elsewhere.map((r) => `- ${r.id}: ${text(r.title)} (${r.class}; cite: ${text(r.cite)}). Why: ${text(naReasons(r))}`),
       ].join('\n')
     : '';
   const notRun = c.requirements.filter((r) => r.applicable !== false && (r.status === 'not-run' || (r.status === 'failed' && r.notRun.length)));
