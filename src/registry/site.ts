@@ -7,12 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderHtml } from '../rendering/render-html';
+import { SUITE_ROOT } from '../util/suite-info';
 import type { Certificate } from '../verdict/model';
 import { PAGES, renderChanges, renderIndex, renderMatrix, renderResults } from './pages';
 import { implementationDir, REGISTRY_FORMAT, type EntryVerification, type Registry } from './registry';
 
-/** The JSON Schema of registry.json, shipped with the suite and copied into every site. */
-export const SCHEMA_FILE = path.join(__dirname, PAGES.schema);
+/** The JSON Schema of registry.json, shipped with the suite's sources (compiled code has no copy) and copied into every site. */
+export const SCHEMA_FILE = path.join(SUITE_ROOT, 'src', 'registry', PAGES.schema);
 
 /** What a build writes in the folder, and so replaces. */
 const WRITTEN = [PAGES.index, PAGES.matrix, PAGES.changes, PAGES.data, PAGES.schema, 'implementations'];

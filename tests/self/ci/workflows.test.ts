@@ -241,7 +241,7 @@ const PATH_FLAGS = new Set(['--target', '--baseline', '--compare', '--merge', '-
 function npmRunProblems(call: NpmRun): string[] {
   const command = PACKAGE.scripts[call.script];
   if (command === undefined) return [`${call.where}: npm run ${call.script}: no such script in package.json`];
-  const own = /scripts\/conformance\.ts(.*)$/.exec(command);
+  const own = /scripts\/conformance\.[jt]s(.*)$/.exec(command);
   if (!own) return [];
   const prefix = own[1].trim().split(/\s+/).filter(Boolean);
   const args = [...prefix, ...call.args];
