@@ -9,6 +9,7 @@
 // banner over every page (signin-cookie-banner).
 
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { User } from '../data/types';
@@ -18,7 +19,7 @@ import { extraMembers } from '../http/extension';
 import { asQuery } from '../http/params';
 import { Application, findApplication, Scope, SCOPES, secretOf } from './clients';
 import { HONEYPOT_FIELD, renderConsentPage, renderErrorPage, renderPasswordStep, renderSignInPage } from './signin-page';
-import { cookies } from '../http/cookies';
+import { cookies, SSO_COOKIE } from '../http/cookies';
 import { first, type SignInRequest } from './signin-request';
 import { vendorFlows } from './vendor-flows';
 import { cookieBanner, renderKeycloakError, renderKeycloakLogin } from './vendor-pages';
@@ -95,6 +96,9 @@ function parseBasic(header: string | undefined, formDecoded = true): { id: strin
   return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
 }
 
+/** Fault blind-code-exchange-race: how long persisting the issued tokens takes (a remote store). */
+const TOKEN_WRITE_MS = 250;
+
 export function oauthRoutes(ctx: AppContext) {
   const { faults, variants, store, tokens } = ctx;
 
@@ -170,7 +174,7 @@ export function oauthRoutes(ctx: AppContext) {
   /** The application and the redirect URI, or the 404 page. */
   type Resolved = { ok: true; app: Application | null; redirectUri: string } | { ok: false; reply: FastifyReply };
 
-  function resolveClient(req: SignInRequest, reply: FastifyReply, allowUnknownClient: boolean): Resolved {
+  function resolveClient(req: SignInRequest, reply: FastifyReply, allowUnknownClient: boolean, checkRedirectUri = true): Resolved {
     const app = findApplication(req.clientId);
     if (!app) {
       if (allowUnknownClient) return { ok: true, app: null, redirectUri: req.redirectUri ?? '' };
@@ -184,7 +188,7 @@ export function oauthRoutes(ctx: AppContext) {
     const asked = req.redirectUri;
     const registered =
       asked !== undefined && (faults.has('redirect-uri-prefix-match') ? app.redirectUris.some((u) => asked.startsWith(u)) : app.redirectUris.includes(asked));
-    if (req.redirectUri !== undefined && !registered && !faults.has('signin-redirect-uri-not-checked')) {
+    if (req.redirectUri !== undefined && !registered && !faults.has('signin-redirect-uri-not-checked') && checkRedirectUri) {
       return {
         ok: false,
         reply: sendHtml(reply, 404, renderErrorPage('Unknown redirect URI', 'The redirect_uri of this sign-in link is not registered for this application.')),
@@ -235,6 +239,8 @@ export function oauthRoutes(ctx: AppContext) {
         redirectUri: req.redirectUri,
         scope: req.scope,
         state: req.state,
+        // fault blind-signin-state-xss: the state written into the page by a raw interpolation.
+        rawState: faults.has('blind-signin-state-xss'),
         ...pageVariants(),
       }),
     );
@@ -247,7 +253,8 @@ export function oauthRoutes(ctx: AppContext) {
       return sendHtml(reply, 403, renderErrorPage('Forbidden', 'Invalid CSRF token: go back, reload the page and sign in again.'));
     }
     const req: SignInRequest = { clientId: fields.client_id, redirectUri: fields.redirect_uri, scope: fields.scope, state: fields.state };
-    const resolved = resolveClient(req, reply, false);
+    // fault blind-signin-post-redirect-unchecked: the form's hidden redirect_uri is trusted, as GET /auth/auth checked it when it rendered the form.
+    const resolved = resolveClient(req, reply, false, !faults.has('blind-signin-post-redirect-unchecked'));
     if (!resolved.ok) return resolved.reply;
     const app = resolved.app as Application; // never null: unknown clients are refused here
     const { unlabelled, twoStep } = pageVariants();
@@ -349,6 +356,11 @@ export function oauthRoutes(ctx: AppContext) {
     if (keycloak && faults.has('keycloak-redirect-drops-state')) state = '';
     const params = keycloak ? [state, `session_state=${encode(keycloak.sessionState)}`, `iss=${encode(keycloak.issuer)}`, codeParam] : [codeParam, state];
     const location = `${target}${target.includes('?') ? '&' : '?'}${params.filter(Boolean).join('&')}`;
+    // fault blind-sso-cookie-authenticates-api: a session for the web dashboard, which the API then takes in place of a token.
+    if (faults.has('blind-sso-cookie-authenticates-api')) {
+      const session = tokens.issueTokens(app.clientId, userId, code.scopes, ctx.now());
+      reply.header('set-cookie', `${SSO_COOKIE}=${session.access.value}; Path=/v3; HttpOnly; SameSite=Lax`);
+    }
     return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
   }
 
@@ -370,13 +382,15 @@ export function oauthRoutes(ctx: AppContext) {
     if (faults.has('token-type-mac')) body.token_type = 'mac';
     // fault refresh-answer-without-refresh-token: the refresh answer drops the new refresh token (the old one is dead).
     if (grant === 'refresh_token' && faults.has('refresh-answer-without-refresh-token')) delete body.refresh_token;
-    reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
+    reply.code(200);
+    // fault blind-token-answer-cacheable: the answer holding the tokens goes out with the framework's defaults (no cache directives).
+    if (!faults.has('blind-token-answer-cacheable')) reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     // variant token-answer-text-plain: the same JSON text, labelled as plain text.
     const type = variants.has('token-answer-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     return reply.type(type).send(JSON.stringify(extraMembers(body, variants)));
   }
 
-  function exchange(request: FastifyRequest, reply: FastifyReply) {
+  async function exchange(request: FastifyRequest, reply: FastifyReply) {
     const { fields, malformed } = parseFields(request.body, request.headers['content-type']);
     // Client authentication first (RFC 6749 5.2 invalid_client): HTTP Basic, else form fields.
     // fault client-basic-raw-only: the Basic credentials compared as they come, never form-urldecoded.
@@ -438,8 +452,14 @@ export function oauthRoutes(ctx: AppContext) {
         nowMs < code.expiresAt &&
         // fault code-client-not-checked: the code's application is never compared with the client's.
         (code.clientId === app.clientId || faults.has('code-client-not-checked')) &&
-        (fields.redirect_uri === undefined || code.redirectUri === null || fields.redirect_uri === code.redirectUri);
+        // fault blind-token-redirect-uri-unchecked: the redirect_uri of the exchange is never compared with the sign-in's.
+        (fields.redirect_uri === undefined ||
+          code.redirectUri === null ||
+          fields.redirect_uri === code.redirectUri ||
+          faults.has('blind-token-redirect-uri-unchecked'));
       if (!valid) throw invalidAuthentication(true);
+      // fault blind-code-exchange-race: the tokens are persisted (awaited) before the code is marked used, so an exchange sent meanwhile passes the check too.
+      if (faults.has('blind-code-exchange-race')) await sleep(TOKEN_WRITE_MS);
       code.used = true;
       const issued = tokens.issueTokens(app.clientId, code.userId, code.scopes, nowMs);
       const earlier = tokens.earlierForCode(app.clientId, code.userId, issued.access);
@@ -492,6 +512,7 @@ export function oauthRoutes(ctx: AppContext) {
     app.post('/auth/consent', consent);
     app.post('/auth/login-actions/authenticate', keycloakAuthenticate);
     flows.routes(app);
-    app.post('/auth/access_token', exchange);
+    // exchange is async (fault blind-code-exchange-race awaits in it): handed over as a function returning its promise.
+    app.post('/auth/access_token', (request, reply) => exchange(request, reply));
   };
 }

@@ -20,6 +20,8 @@ export interface SignInPage {
   unlabelled?: boolean;
   /** Variant signin-two-step: the first page asks for the e-mail only ("Next"); the password comes on a second page. */
   twoStep?: boolean;
+  /** Fault blind-signin-state-xss: the state written as it came, not escaped. */
+  rawState?: boolean;
 }
 
 /** The field of the unlabelled form a person never sees: a bot fills it, and its sign-in is refused. */
@@ -48,8 +50,8 @@ ${body}
 `;
 }
 
-const hidden = (name: string, value: string | undefined) =>
-  value === undefined ? '' : `\n  <input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+const hidden = (name: string, value: string | undefined, raw = false) =>
+  value === undefined ? '' : `\n  <input type="hidden" name="${name}" value="${raw ? value : escapeHtml(value)}">`;
 
 /**
  * Variant signin-form-unlabelled, as many vendors' pages are: no <label> at all, the login field
@@ -135,7 +137,7 @@ export function renderConsentPage(p: { applicationName: string; ticket: string; 
 export function renderSignInPage(p: SignInPage): string {
   const error = p.error ? `\n<p class="error" role="alert">${escapeHtml(p.error)}</p>` : '';
   const username = p.username === undefined ? '' : ` value="${escapeHtml(p.username)}"`;
-  const hiddenFields = `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}`;
+  const hiddenFields = `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state, p.rawState)}`;
   const form = p.twoStep
     ? emailStep(p, hiddenFields)
     : p.unlabelled
