@@ -43,6 +43,8 @@ export function userView(user: User, withEmail: boolean, { faults, variants }: S
   if (withEmail && !faults.has('user-by-id-missing-email')) view.email = user.email;
   // fault user-by-id-names-swapped: the by-id serializer maps the name columns the wrong way round.
   if (withEmail && faults.has('user-by-id-names-swapped')) [view.firstName, view.lastName] = [user.lastName, user.firstName];
+  // fault blind-user-record-password: the by-id route serializes the whole row, its password column with it.
+  if (withEmail && faults.has('blind-user-record-password')) view.password = user.password;
   return extraMembers(view, variants);
 }
 
