@@ -1542,6 +1542,14 @@ export const FAULTS = [
     breaks: 'S-AUTH-MISSING-SCOPE-TIP',
   },
   {
+    name: 'route-query-id-overrides-path',
+    family: 'cross-user',
+    description:
+      "One read route addressed by id reads its parameters through a helper merging the query over the path: the owner check passes on the token's own resource in the path, the answer is the resource a same-named query parameter names (another user's) (per route)",
+    routes: 'by-id',
+    breaks: 'P-ERR-FORBIDDEN',
+  },
+  {
     name: 'route-answers-500',
     family: 'status',
     description: 'One read route fails with 500 and an error array where its record should be (per route)',

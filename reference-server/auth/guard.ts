@@ -270,6 +270,18 @@ export async function runRoute<R = undefined, Q = undefined>(
         break;
     }
   }
+  // fault route-query-id-overrides-path (per route): once the checks passed on the path's resource, the
+  // handler reads its parameters through a helper that merges the query over the path (a v2 client's
+  // ?carId= kept working), and loads the resource the query names.
+  if (ctx.faults.on('route-query-id-overrides-path', steps.route) && steps.load) {
+    const params = request.params as Record<string, string>;
+    const q = (request.query ?? {}) as Record<string, unknown>;
+    const name = ['tripId', 'carId', 'userId'].find((n) => n in params && typeof q[n] === 'string');
+    if (name) {
+      params[name] = q[name] as string;
+      resource = steps.load();
+    }
+  }
   // fault route-answers-500: this route's answer fails in the serializer (a response schema that
   // rejects the route's own record), after every check passed.
   if (ctx.faults.on('route-answers-500', steps.route)) throw new Error(`serialization of the ${steps.route} answer failed`);

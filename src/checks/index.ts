@@ -20,6 +20,7 @@ import * as exact from './exact-values';
 import { deviceStateCrossUser } from './device-state-cross-user';
 import * as declared from './declared-headers';
 import * as otherwise from './reached-otherwise';
+import { pathIdInQuery } from './path-id-in-query';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -139,6 +140,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-refresh-no-wider': word.tokenRefreshNoWider,
   'core-no-shared-cache': caches.coreNoSharedCache,
   'no-shared-cache': caches.noSharedCache,
+  'path-id-in-query': pathIdInQuery,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
 };

@@ -1325,6 +1325,17 @@ export const PROBES: Record<FaultName, Probe> = {
   // sandbox
   'sandbox-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/users/${ALICE}`)).status === 200 },
   'sandbox-trips-require-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/trips/${h.latestTrip(RICH)}/stats`)).status === 200 },
+  'route-query-id-overrides-path': {
+    // alice's own resource with bob's id of that kind in the query (?carId=, ?tripId=, ?userId=): alice's answer.
+    check: async (h, route) => {
+      const c = caseOf(h, route);
+      const token = await h.alice();
+      const otherId = c.other!.split('/')[3];
+      const own = await h.get(c.own, token);
+      const mixed = await h.get(`${c.own}${c.own.includes('?') ? '&' : '?'}${c.kind}Id=${otherId}`, token);
+      return own.status === 200 && mixed.status === 200 && mixed.text === own.text;
+    },
+  },
   'route-sandbox-closed': { mode: 'sandbox', check: async (h, route) => (await callRoute(h, route, undefined)).status === 200 },
   'sandbox-geojson-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/cars/${RICH}/locations.geojson`)).status === 200 },
 
