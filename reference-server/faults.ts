@@ -1433,6 +1433,13 @@ export const FAULTS = [
     breaks: 'S-AUTH-NO-PASSWORDS',
   },
   {
+    name: 'me-record-password-hash',
+    family: 'records',
+    description:
+      "GET /users/me serializes the account row, its passwordHash column with it (the connected user's serializer copies the entity): every application reading the user gets the hash",
+    breaks: 'S-AUTH-NO-PASSWORDS',
+  },
+  {
     name: 'blind-signin-state-xss',
     family: 'sign-in',
     description:

@@ -21,6 +21,7 @@ import { deviceStateCrossUser } from './device-state-cross-user';
 import * as declared from './declared-headers';
 import * as otherwise from './reached-otherwise';
 import { pathIdInQuery } from './path-id-in-query';
+import { corePasswordNotAnswered } from './no-password';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -141,6 +142,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'core-no-shared-cache': caches.coreNoSharedCache,
   'no-shared-cache': caches.noSharedCache,
   'path-id-in-query': pathIdInQuery,
+  'core-password-not-answered': corePasswordNotAnswered,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
 };

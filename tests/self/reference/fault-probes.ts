@@ -1398,6 +1398,12 @@ export const PROBES: Record<FaultName, Probe> = {
       return res.status === 200 && !('password' in res.json) && !res.text.includes('alice-password');
     },
   },
+  'me-record-password-hash': {
+    check: async (h) => {
+      const res = await h.get('/v3/users/me', await h.alice());
+      return res.status === 200 && Object.keys(res.json).every((k) => !/password/i.test(k));
+    },
+  },
   'blind-signin-state-xss': {
     // A state that closes its attribute stays text: the page never holds the script it carries.
     check: async (h) => {
