@@ -22,6 +22,7 @@ import * as declared from './declared-headers';
 import * as otherwise from './reached-otherwise';
 import { pathIdInQuery } from './path-id-in-query';
 import { corePasswordNotAnswered } from './no-password';
+import * as refused from './refused-otherwise';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -143,6 +144,8 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'no-shared-cache': caches.noSharedCache,
   'path-id-in-query': pathIdInQuery,
   'core-password-not-answered': corePasswordNotAnswered,
+  'core-head-refused': refused.coreHeadRefused,
+  'conditional-still-refused': refused.conditionalStillRefused,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
 };

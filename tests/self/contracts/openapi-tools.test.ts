@@ -101,6 +101,7 @@ const DELIBERATELY_INVALID: Record<string, string> = {
   'TOKEN-OTHER-GRANT-PARAM': "token requests carrying the other grant's credential instead of their own",
   'CORE-NO-SHARED-CACHE': 'right after a success, the same URL without Authorization',
   'NO-SHARED-CACHE': 'right after a success, the same URL without Authorization',
+  'AUTH-CONDITIONAL-MISSING': 'right after a success, the same URL without Authorization, with If-None-Match',
 };
 
 /**
