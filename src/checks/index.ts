@@ -23,6 +23,7 @@ import * as otherwise from './reached-otherwise';
 import { pathIdInQuery } from './path-id-in-query';
 import { corePasswordNotAnswered } from './no-password';
 import * as refused from './refused-otherwise';
+import { coreCarCreatedNow } from './created-car-dates';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -145,6 +146,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'path-id-in-query': pathIdInQuery,
   'core-password-not-answered': corePasswordNotAnswered,
   'core-head-refused': refused.coreHeadRefused,
+  'core-car-created-now': coreCarCreatedNow,
   'conditional-still-refused': refused.conditionalStillRefused,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
