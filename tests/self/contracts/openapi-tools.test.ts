@@ -102,6 +102,7 @@ const DELIBERATELY_INVALID: Record<string, string> = {
   'CORE-NO-SHARED-CACHE': 'right after a success, the same URL without Authorization',
   'NO-SHARED-CACHE': 'right after a success, the same URL without Authorization',
   'AUTH-CONDITIONAL-MISSING': 'right after a success, the same URL without Authorization, with If-None-Match',
+  'CORE-AUTH-SANDBOX-HOST-NAMED': "no Authorization header, X-Forwarded-Host naming the sandbox's host",
 };
 
 /**
