@@ -13,7 +13,7 @@ import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
 import { clientErrorHandler } from './http/client-error';
 import { closeIdleConnections, closeIdleSockets } from './http/idle-close';
-import { remember } from './http/response-cache';
+import { answerNotModified, remember, tagSuccess } from './http/response-cache';
 import { ApiError, fromFrameworkError, LegacyError, parametersError, sendApiError, sendLegacyError } from './http/errors';
 import { carsRoutes } from './routes/cars';
 import { controlRoutes } from './routes/control';
@@ -155,6 +155,30 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     if (error instanceof LegacyError) return sendLegacyError(reply, error, switchesFor(request));
     if (options.logger && !('statusCode' in error && typeof error.statusCode === 'number' && error.statusCode < 500)) request.log.error(error);
     return sendApiError(reply, fromFrameworkError(error as FastifyError), switchesFor(request));
+  });
+
+  // The API's own routes (not the sign-in page and token endpoint, not the control API): where the
+  // faults of the layers in front of the routes act.
+  const isApiRoute = (request: FastifyRequest) => {
+    const route = request.routeOptions.url ?? '';
+    return route.startsWith('/v3/') && !route.startsWith('/v3/auth/');
+  };
+  // fault blind-conditional-before-auth: an ETag layer answers a matching If-None-Match before any route runs.
+  app.addHook('onRequest', async (request, reply) => {
+    if ((request.method === 'GET' || request.method === 'HEAD') && isApiRoute(request) && faults.has('blind-conditional-before-auth')) {
+      if (answerNotModified(ctx.store, request, reply)) return reply;
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!isApiRoute(request)) return payload;
+    // fault blind-conditional-before-auth: each success of a read gets an entity tag.
+    if (faults.has('blind-conditional-before-auth')) tagSuccess(ctx.store, request, reply, payload);
+    // fault blind-api-cache-public: a CDN-friendly default on every successful read, whoever it was for.
+    if (request.method === 'GET' && reply.statusCode === 200 && faults.has('blind-api-cache-public')) reply.header('cache-control', 'public, max-age=300');
+    // fault blind-json-bom: the CSV export's helper, which writes a byte order mark for Excel, sends the JSON answers too.
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (reply.statusCode < 300 && type.startsWith('application/json') && typeof payload === 'string' && faults.has('blind-json-bom')) return `\uFEFF${payload}`;
+    return payload;
   });
 
   // variant records-text-plain: the API's JSON records (not GeoJSON, not the token) labelled text/plain.

@@ -1383,6 +1383,126 @@ export const FAULTS = [
     breaks: 'S-HOSTS-SANDBOX',
   },
 
+  // blind red-team round 1: classes written from the documents and the RFCs alone (docs/red-team/round-1.md)
+  {
+    name: 'blind-head-skips-auth',
+    family: 'authentication',
+    description:
+      "HEAD on a protected read route skips authentication (the auth hook is bound to GET and POST; the framework's generated HEAD route runs the handler without it): 200 and the GET's headers without a token, instead of the GET's 401",
+    breaks: 'S-AUTH-CLOUD-ONLY',
+  },
+  {
+    name: 'blind-sandbox-by-host-header',
+    family: 'authentication',
+    description:
+      'The environment is read per request from the Host (or X-Forwarded-Host) header, as one deployment serving both hostnames does: a cloud request naming a sandbox.* host is served the read routes without a token',
+    breaks: 'S-HOSTS-CLOUD',
+  },
+  {
+    name: 'blind-sso-cookie-authenticates-api',
+    family: 'authentication',
+    description:
+      "The sign-in sets a session cookie (single sign-on for the web dashboard) that the API takes in place of a missing Authorization header: a request with the user's cookie and no header is served",
+    breaks: 'S-AUTH-CLOUD-ONLY',
+  },
+  {
+    name: 'blind-bearer-scheme-case-sensitive',
+    family: 'authentication',
+    description:
+      'The Bearer scheme is matched case-sensitively (startsWith("Bearer ")): "bearer <token>", as a client writes it from the token record\'s token_type, is refused 401 "Authorization is malformed"',
+    breaks: 'S-AUTH-BEARER',
+  },
+  {
+    name: 'blind-token-sliding-expiry',
+    family: 'authentication',
+    description:
+      "Each use of an access token pushes its expiry back by its lifetime (a session store's TTL renewed on every read): a token used within expires_in never expires, whatever its expires_at said",
+    breaks: 'P-ERR-AUTH-EXPIRED',
+  },
+  {
+    name: 'blind-query-carid-overrides-path',
+    family: 'cross-user',
+    description:
+      "The car's history routes read the car id through a helper that prefers a legacy carId query parameter over the path: the owner check passes on the token's own car in the path, the answer is the data of the car in the query (another user's)",
+    breaks: 'P-ERR-FORBIDDEN',
+  },
+  {
+    name: 'blind-user-record-password',
+    family: 'records',
+    description: "GET /users/{userId} serializes the whole user row (the ORM entity's default toJSON): the user's password comes with the record",
+    breaks: 'S-AUTH-NO-PASSWORDS',
+  },
+  {
+    name: 'me-record-password-hash',
+    family: 'records',
+    description:
+      "GET /users/me serializes the account row, its passwordHash column with it (the connected user's serializer copies the entity): every application reading the user gets the hash",
+    breaks: 'S-AUTH-NO-PASSWORDS',
+  },
+  {
+    name: 'blind-signin-state-xss',
+    family: 'sign-in',
+    description:
+      "The sign-in page writes the state into its hidden field unescaped (a template's raw interpolation): a sign-in link whose state closes the attribute runs its script on the page where the user types the password",
+    breaks: 'S-AUTH-WEB-SIGN-IN',
+  },
+  {
+    name: 'blind-signin-post-redirect-unchecked',
+    family: 'sign-in',
+    description:
+      "The sign-in form's POST trusts its hidden redirect_uri (only GET /auth/auth checks it against the registered ones): a form posted with another redirect_uri sends the code there",
+    breaks: 'P-SIGNIN-REDIRECT-URI',
+  },
+  {
+    name: 'blind-token-answer-cacheable',
+    family: 'token-endpoint',
+    description:
+      'The token answer goes out without Cache-Control: no-store and Pragma: no-cache (its handler builds the reply with the framework defaults), as RFC 6749 § 5.1 requires of any answer holding tokens',
+    breaks: 'P-REC-TOKEN',
+  },
+  {
+    name: 'blind-code-exchange-race',
+    family: 'token-endpoint',
+    description:
+      'A code is marked used only after the tokens are persisted (an awaited write after the validity check): two exchanges of one code sent together both get tokens',
+    breaks: 'P-DEC-AUTH-CODES',
+  },
+  {
+    name: 'blind-token-redirect-uri-unchecked',
+    family: 'token-endpoint',
+    description:
+      "A code exchange's redirect_uri is never compared with the sign-in's (RFC 6749 § 4.1.3): a code obtained for one redirect URI is exchanged naming another",
+    breaks: 'P-TOKEN-INVALID',
+  },
+  {
+    name: 'blind-api-cache-public',
+    family: 'caches',
+    description:
+      "Every successful read of the API is sent Cache-Control: public, max-age=300 (a CDN-friendly default): a shared cache may keep one user's answer and serve it to others, without a token (RFC 9111 § 3.5)",
+    breaks: 'S-HOSTS-CLOUD',
+  },
+  {
+    name: 'blind-conditional-before-auth',
+    family: 'caches',
+    description:
+      'An ETag layer in front of the routes answers a matching If-None-Match with 304 before authentication: a caller without a token learns that the resource exists and is unchanged (RFC 9110 § 13.2.1: a 401 ignores preconditions)',
+    breaks: 'P-ERR-AUTH-MISSING',
+  },
+  {
+    name: 'blind-json-bom',
+    family: 'content-type',
+    description:
+      'Every successful JSON answer of the API starts with a UTF-8 byte order mark (a response helper written for the CSV export, which Excel needs, reused): RFC 8259 § 8.1 forbids it, strict JSON parsers refuse it',
+    breaks: 'S-USER-CARS-SUCCESS',
+  },
+  {
+    name: 'blind-created-car-local-time',
+    family: 'car-creation',
+    description:
+      "A created car's creationDate and lastUpdateDate are the wall-clock time of the car's timezone labelled +00:00 (a local date-time stored in a column without zone, read back as UTC): an hour or two off",
+    breaks: 'S-CAR-CREATION-DATE',
+  },
+
   // per-route faults (see the header), narrowest first: a check-level top-up runs them in this order
   // after the plain faults, so each check is credited to the narrowest defect that breaks it.
   {
@@ -1427,6 +1547,14 @@ export const FAULTS = [
     description: 'One route names in its missing-scope tip the scopes the token holds instead of the missing one (per route)',
     routes: 'all',
     breaks: 'S-AUTH-MISSING-SCOPE-TIP',
+  },
+  {
+    name: 'route-query-id-overrides-path',
+    family: 'cross-user',
+    description:
+      "One read route addressed by id reads its parameters through a helper merging the query over the path: the owner check passes on the token's own resource in the path, the answer is the resource a same-named query parameter names (another user's) (per route)",
+    routes: 'by-id',
+    breaks: 'P-ERR-FORBIDDEN',
   },
   {
     name: 'route-answers-500',

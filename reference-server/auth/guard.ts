@@ -4,6 +4,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { cookies, SSO_COOKIE } from '../http/cookies';
 import { ApiError, internalError, REWORDED_TIP_PREFIX } from '../http/errors';
 import { answerFromCache } from '../http/response-cache';
 import type { RouteKey } from '../route-keys';
@@ -46,8 +47,12 @@ async function authenticate(request: FastifyRequest, ctx: AppContext, route: Rou
   const { faults } = ctx;
   // fault route-token-from-query (per route): this route also takes the token from ?access_token= (RFC 6750 2.3 left on).
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.access_token;
+  // fault blind-sso-cookie-authenticates-api: the sign-in's session cookie stands in for a missing header (the web dashboard's way in).
+  const session = request.headers.authorization === undefined && faults.has('blind-sso-cookie-authenticates-api') ? cookies(request)[SSO_COOKIE] : undefined;
   const header =
-    request.headers.authorization ?? (faults.on('route-token-from-query', route) && typeof fromQuery === 'string' ? `Bearer ${fromQuery}` : undefined);
+    request.headers.authorization ??
+    (faults.on('route-token-from-query', route) && typeof fromQuery === 'string' ? `Bearer ${fromQuery}` : undefined) ??
+    (session ? `Bearer ${session}` : undefined);
   if (header === undefined || header.trim() === '') {
     // fault missing-auth-403: "no header" treated as "not allowed".
     throw new ApiError(faults.has('missing-auth-403') ? 403 : 401, 'AUTHENTICATION_ERROR', 'Authorization is missing', AUTH_TIPS.missing);
@@ -55,7 +60,12 @@ async function authenticate(request: FastifyRequest, ctx: AppContext, route: Rou
   // fault bearer-without-token-500: the token is taken as the header's second word, which "Bearer" alone lacks.
   if (faults.has('bearer-without-token-500') && /^bearer *$/i.test(header)) throw internalError("Cannot read properties of undefined (reading 'trim')");
   // fault bearer-scheme-not-checked: the token is the header's last word, whatever comes before it.
-  const match = faults.has('bearer-scheme-not-checked') ? /(\S+) *$/.exec(header) : /^bearer +(\S+) *$/i.exec(header);
+  // fault blind-bearer-scheme-case-sensitive: the scheme compared as written ("Bearer " only), not case-insensitively.
+  const match = faults.has('bearer-scheme-not-checked')
+    ? /(\S+) *$/.exec(header)
+    : faults.has('blind-bearer-scheme-case-sensitive')
+      ? /^Bearer +(\S+) *$/.exec(header)
+      : /^bearer +(\S+) *$/i.exec(header);
   if (!match) {
     // fault malformed-auth-invalid-token: every header problem reported as a bad token.
     const message = faults.has('malformed-auth-invalid-token') ? 'Invalid token' : 'Authorization is malformed';
@@ -98,6 +108,8 @@ async function authenticate(request: FastifyRequest, ctx: AppContext, route: Rou
       throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
     throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
   }
+  // fault blind-token-sliding-expiry: every use renews the token's lifetime, as a session store's TTL renewed on read.
+  if (faults.has('blind-token-sliding-expiry')) token.expiresAt = ctx.now() + token.lifetimeS * 1000;
   return token;
 }
 
@@ -210,8 +222,14 @@ export async function runRoute<R = undefined, Q = undefined>(
   reply: FastifyReply,
   steps: RouteSteps<R, Q>,
 ): Promise<unknown> {
+  // fault blind-sandbox-by-host-header: the environment read from the host the request names, not from the deployment.
+  const forwarded = request.headers['x-forwarded-host'];
+  const host = (typeof forwarded === 'string' ? forwarded : undefined) ?? request.headers.host ?? '';
+  const sandboxHost = /^sandbox\./i.test(host) && ctx.faults.has('blind-sandbox-by-host-header');
   const open =
-    (ctx.mode === 'sandbox' && sandboxOpen(steps.route, ctx.faults)) ||
+    ((ctx.mode === 'sandbox' || sandboxHost) && sandboxOpen(steps.route, ctx.faults)) ||
+    // fault blind-head-skips-auth: the auth hook is bound to GET and POST, so the generated HEAD route runs without it.
+    (request.method === 'HEAD' && ctx.faults.has('blind-head-skips-auth')) ||
     // fault status-route-unprotected: the route was registered without the auth hook.
     (steps.route === 'GET /cars/:carId/status' && ctx.faults.has('status-route-unprotected'));
   // fault response-cache-shared (per route): a cache in front of the route keeps its successes by method
@@ -250,6 +268,18 @@ export async function runRoute<R = undefined, Q = undefined>(
       case 'query':
         query = steps.query ? steps.query() : (undefined as Q);
         break;
+    }
+  }
+  // fault route-query-id-overrides-path (per route): once the checks passed on the path's resource, the
+  // handler reads its parameters through a helper that merges the query over the path (a v2 client's
+  // ?carId= kept working), and loads the resource the query names.
+  if (ctx.faults.on('route-query-id-overrides-path', steps.route) && steps.load) {
+    const params = request.params as Record<string, string>;
+    const q = (request.query ?? {}) as Record<string, unknown>;
+    const name = ['tripId', 'carId', 'userId'].find((n) => n in params && typeof q[n] === 'string');
+    if (name) {
+      params[name] = q[name] as string;
+      resource = steps.load();
     }
   }
   // fault route-answers-500: this route's answer fails in the serializer (a response schema that

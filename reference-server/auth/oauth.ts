@@ -9,6 +9,7 @@
 // banner over every page (signin-cookie-banner).
 
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { User } from '../data/types';
@@ -19,7 +20,7 @@ import { asQuery } from '../http/params';
 import { Application, findApplication, Scope, SCOPES, secretOf } from './clients';
 import { framingHeaders } from './framing';
 import { HONEYPOT_FIELD, renderConsentPage, renderErrorPage, renderPasswordStep, renderSignInPage } from './signin-page';
-import { cookies } from '../http/cookies';
+import { cookies, SSO_COOKIE } from '../http/cookies';
 import { first, type SignInRequest } from './signin-request';
 import { vendorFlows } from './vendor-flows';
 import { cookieBanner, renderKeycloakError, renderKeycloakLogin } from './vendor-pages';
@@ -107,6 +108,9 @@ function parseBasic(header: string | undefined, formDecoded = true): { id: strin
   return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
 }
 
+/** Fault blind-code-exchange-race: how long persisting the issued tokens takes (a remote store). */
+const TOKEN_WRITE_MS = 250;
+
 export function oauthRoutes(ctx: AppContext) {
   const { faults, variants, store, tokens } = ctx;
 
@@ -192,7 +196,7 @@ export function oauthRoutes(ctx: AppContext) {
   /** The application and the redirect URI, or the 404 page. */
   type Resolved = { ok: true; app: Application | null; redirectUri: string } | { ok: false; reply: FastifyReply };
 
-  function resolveClient(req: SignInRequest, reply: FastifyReply, allowUnknownClient: boolean): Resolved {
+  function resolveClient(req: SignInRequest, reply: FastifyReply, allowUnknownClient: boolean, checkRedirectUri = true): Resolved {
     const app = findApplication(req.clientId);
     if (!app) {
       if (allowUnknownClient) return { ok: true, app: null, redirectUri: req.redirectUri ?? '' };
@@ -206,7 +210,7 @@ export function oauthRoutes(ctx: AppContext) {
     const asked = req.redirectUri;
     const registered =
       asked !== undefined && (faults.has('redirect-uri-prefix-match') ? app.redirectUris.some((u) => asked.startsWith(u)) : app.redirectUris.includes(asked));
-    if (req.redirectUri !== undefined && !registered && !faults.has('signin-redirect-uri-not-checked')) {
+    if (req.redirectUri !== undefined && !registered && !faults.has('signin-redirect-uri-not-checked') && checkRedirectUri) {
       return {
         ok: false,
         reply: sendHtml(reply, 404, renderErrorPage('Unknown redirect URI', 'The redirect_uri of this sign-in link is not registered for this application.')),
@@ -265,6 +269,8 @@ export function oauthRoutes(ctx: AppContext) {
         scope: req.scope,
         state: req.state,
         csrf,
+        // fault blind-signin-state-xss: the state written into the page by a raw interpolation.
+        rawState: faults.has('blind-signin-state-xss'),
         ...pageVariants(),
       }),
     );
@@ -281,7 +287,8 @@ export function oauthRoutes(ctx: AppContext) {
       return sendHtml(reply, 403, renderErrorPage('Forbidden', 'Invalid CSRF token: go back, reload the page and sign in again.'));
     }
     const req: SignInRequest = { clientId: fields.client_id, redirectUri: fields.redirect_uri, scope: fields.scope, state: fields.state };
-    const resolved = resolveClient(req, reply, false);
+    // fault blind-signin-post-redirect-unchecked: the form's hidden redirect_uri is trusted, as GET /auth/auth checked it when it rendered the form.
+    const resolved = resolveClient(req, reply, false, !faults.has('blind-signin-post-redirect-unchecked'));
     if (!resolved.ok) return resolved.reply;
     const app = resolved.app as Application; // never null: unknown clients are refused here
     const { unlabelled, twoStep } = pageVariants();
@@ -405,6 +412,11 @@ export function oauthRoutes(ctx: AppContext) {
     if (keycloak && faults.has('keycloak-redirect-drops-state')) state = '';
     const params = keycloak ? [state, `session_state=${encode(keycloak.sessionState)}`, `iss=${encode(keycloak.issuer)}`, codeParam] : [codeParam, state];
     const location = `${target}${target.includes('?') ? '&' : '?'}${params.filter(Boolean).join('&')}`;
+    // fault blind-sso-cookie-authenticates-api: a session for the web dashboard, which the API then takes in place of a token.
+    if (faults.has('blind-sso-cookie-authenticates-api')) {
+      const session = tokens.issueTokens(app.clientId, userId, code.scopes, ctx.now());
+      reply.header('set-cookie', `${SSO_COOKIE}=${session.access.value}; Path=/v3; HttpOnly; SameSite=Lax`);
+    }
     return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
   }
 
@@ -429,11 +441,14 @@ export function oauthRoutes(ctx: AppContext) {
     if (grant === 'refresh_token' && faults.has('refresh-answer-without-refresh-token')) delete body.refresh_token;
     // variant token-answer-keycloak: Keycloak's token answer, its type capitalized and its own members beside the profile's.
     if (variants.has('token-answer-keycloak')) Object.assign(body, keycloakMembers(issued));
+    reply.code(200);
     // fault token-answer-cacheable: the API's default caching header on every JSON answer, the tokens' too.
+    // fault blind-token-answer-cacheable: the answer holding the tokens goes out with the framework's defaults (no cache directives).
     // variant token-answer-no-pragma: no-store alone (RFC 9111 § 5.4 deprecates Pragma).
-    if (faults.has('token-answer-cacheable')) reply.code(200).header('cache-control', 'private, max-age=300');
-    else if (variants.has('token-answer-no-pragma')) reply.code(200).header('cache-control', 'no-store');
-    else reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache');
+    if (faults.has('token-answer-cacheable')) reply.header('cache-control', 'private, max-age=300');
+    else if (faults.has('blind-token-answer-cacheable')) reply.removeHeader('cache-control');
+    else if (variants.has('token-answer-no-pragma')) reply.header('cache-control', 'no-store');
+    else reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     // variant token-answer-text-plain: the same JSON text, labelled as plain text.
     const type = variants.has('token-answer-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     return reply.type(type).send(JSON.stringify(extraMembers(body, variants)));
@@ -543,8 +558,14 @@ export function oauthRoutes(ctx: AppContext) {
         nowMs < code.expiresAt &&
         // fault code-client-not-checked: the code's application is never compared with the client's.
         (code.clientId === app.clientId || faults.has('code-client-not-checked')) &&
-        (fields.redirect_uri === undefined || code.redirectUri === null || fields.redirect_uri === code.redirectUri);
+        // fault blind-token-redirect-uri-unchecked: the redirect_uri of the exchange is never compared with the sign-in's.
+        (fields.redirect_uri === undefined ||
+          code.redirectUri === null ||
+          fields.redirect_uri === code.redirectUri ||
+          faults.has('blind-token-redirect-uri-unchecked'));
       if (!valid) throw invalidAuthentication(true);
+      // fault blind-code-exchange-race: the tokens are persisted (awaited) before the code is marked used, so an exchange sent meanwhile passes the check too.
+      if (faults.has('blind-code-exchange-race')) await sleep(TOKEN_WRITE_MS);
       code.used = true;
       // fault code-grant-scope-param-granted: a scope sent with the code grant replaces the code's, as the application has it.
       const scopes = faults.has('code-grant-scope-param-granted') && fields.scope ? scopesOf(app, fields.scope.split(' ')) : code.scopes;

@@ -24,6 +24,8 @@ export interface SignInPage {
   csrf?: string;
   /** Fault signin-form-get: the form's method (default post). */
   formMethod?: 'get' | 'post';
+  /** Fault blind-signin-state-xss: the state written as it came, not escaped. */
+  rawState?: boolean;
 }
 
 /** The opening tag of a sign-in form: posted to the sign-in route (fault signin-form-get: sent as a query). */
@@ -31,7 +33,7 @@ const formTag = (p: SignInPage) => `<form method="${p.formMethod ?? 'post'}" act
 
 /** The hidden fields every sign-in form carries: the sign-in link's parameters the client sent, and the CSRF field. */
 const linkFields = (p: SignInPage) =>
-  `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state)}${hidden('csrf_token', p.csrf)}`;
+  `${hidden('client_id', p.clientId)}${hidden('redirect_uri', p.redirectUri)}${hidden('scope', p.scope)}${hidden('state', p.state, p.rawState)}${hidden('csrf_token', p.csrf)}`;
 
 /** The field of the unlabelled form a person never sees: a bot fills it, and its sign-in is refused. */
 export const HONEYPOT_FIELD = 'website';
@@ -59,8 +61,8 @@ ${body}
 `;
 }
 
-const hidden = (name: string, value: string | undefined) =>
-  value === undefined ? '' : `\n  <input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+const hidden = (name: string, value: string | undefined, raw = false) =>
+  value === undefined ? '' : `\n  <input type="hidden" name="${name}" value="${raw ? value : escapeHtml(value)}">`;
 
 /**
  * Variant signin-form-unlabelled, as many vendors' pages are: no <label> at all, the login field

@@ -46,6 +46,8 @@ export class Store {
   private readonly options: SeedOptions;
   /** The response cache of the faults of family `caches` (http/response-cache.ts); empty on the correct server. */
   readonly responseCache = new Map<string, CachedAnswer>();
+  /** The entity tags the ETag layer of fault blind-conditional-before-auth gave each URL's last success; empty on the correct server. */
+  readonly etags = new Map<string, string>();
   private cars = new Map<number, Car>();
   private devices = new Map<string, Device>();
   private pinFailures = new Map<string, number>();
@@ -73,6 +75,7 @@ export class Store {
     this.devices = new Map(this.seed.devices.map((d) => [d.id, { ...d }]));
     this.pinFailures.clear();
     this.responseCache.clear();
+    this.etags.clear();
     this.auditLog = [];
     this.nextCarId = SEED_IDS.firstCreatedCarId;
   }

@@ -3,6 +3,7 @@
 // the token's scopes) and answered again to whoever asks for the same key meanwhile. The key never
 // holds who asked: that is the defect (an answer cached for another user). The correct server has none.
 
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../data/store';
 
@@ -34,4 +35,25 @@ export function remember(store: Store, request: FastifyRequest, reply: FastifyRe
   const key = (request as Pending)[PENDING];
   if (key === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return;
   store.responseCache.set(key, { at: Date.now(), payload, contentType: String(reply.getHeader('content-type') ?? 'application/json') });
+}
+
+/**
+ * Fault blind-conditional-before-auth: an ETag layer in front of the routes. A success of a read gets an
+ * entity tag (a digest of its body), remembered by URL; a request naming that tag in If-None-Match is
+ * answered 304 at once, before the route, so before its authentication. Returns whether it answered.
+ */
+export function answerNotModified(store: Store, request: FastifyRequest, reply: FastifyReply): boolean {
+  const asked = request.headers['if-none-match'];
+  const tag = store.etags.get(request.url);
+  if (tag === undefined || typeof asked !== 'string' || !asked.split(/\s*,\s*/).includes(tag)) return false;
+  void reply.code(304).header('etag', tag).send();
+  return true;
+}
+
+/** Fault blind-conditional-before-auth: a read's success gets its entity tag, remembered for its URL. */
+export function tagSuccess(store: Store, request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+  if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return;
+  const tag = `"${createHash('sha256').update(payload).digest('hex').slice(0, 20)}"`;
+  store.etags.set(request.url, tag);
+  reply.header('etag', tag);
 }

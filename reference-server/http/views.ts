@@ -7,6 +7,7 @@ import { round } from '../data/geo';
 import type { Accelerometer, Car, CarHistory, Location, Signal, Trip, User } from '../data/types';
 import type { Variants } from '../switches';
 import { extraMembers } from './extension';
+import { createHash } from 'node:crypto';
 
 /** The zone whose offset every date is written in under the dates-paris-offset variant. */
 const PARIS = 'Europe/Paris';
@@ -43,6 +44,10 @@ export function userView(user: User, withEmail: boolean, { faults, variants }: S
   if (withEmail && !faults.has('user-by-id-missing-email')) view.email = user.email;
   // fault user-by-id-names-swapped: the by-id serializer maps the name columns the wrong way round.
   if (withEmail && faults.has('user-by-id-names-swapped')) [view.firstName, view.lastName] = [user.lastName, user.firstName];
+  // fault blind-user-record-password: the by-id route serializes the whole row, its password column with it.
+  if (withEmail && faults.has('blind-user-record-password')) view.password = user.password;
+  // fault me-record-password-hash: the connected user's serializer copies the account row, its password hash with it.
+  if (!withEmail && faults.has('me-record-password-hash')) view.passwordHash = passwordHash(user.password);
   return extraMembers(view, variants);
 }
 
@@ -180,4 +185,9 @@ export function pointView(location: Location, switches: Switches): { type: 'Poin
 export function coordinates(location: Location, { faults }: Switches): [number, number] {
   // fault geojson-lat-lon-swapped: the classic axis-order mistake.
   return faults.has('geojson-lat-lon-swapped') ? [location.latitude, location.longitude] : [location.longitude, location.latitude];
+}
+
+/** A stored password's hash as a password column holds it (fault me-record-password-hash). */
+function passwordHash(password: string): string {
+  return `sha256$${createHash('sha256').update(password).digest('hex')}`;
 }

@@ -77,7 +77,17 @@ export function carsRoutes(ctx: AppContext) {
           limit,
           variants,
         );
-  const locationsIn = (car: Car, range: Range) => store.history(car.id).locations.filter((l) => inRange(l.date, range));
+  /**
+   * The history of the car a route answers about: the path's car, the one the owner check passed. Fault
+   * blind-query-carid-overrides-path: read through a helper that prefers a legacy ?carId= (as v2 clients
+   * sent it) over the path, after the owner check ran on the path's car.
+   */
+  const historyOf = (car: Car, request: CarRequest) => {
+    const legacy = asQuery(request.query).carId;
+    const other = faults.has('blind-query-carid-overrides-path') && typeof legacy === 'string' ? store.car(Number(legacy)) : undefined;
+    return store.history(other ? other.id : car.id);
+  };
+  const locationsIn = (car: Car, request: CarRequest, range: Range) => historyOf(car, request).locations.filter((l) => inRange(l.date, range));
 
   /** The two car stats routes: one sum over the trips of the range, of the mileage or the used time. */
   const stat =
@@ -91,7 +101,7 @@ export function carsRoutes(ctx: AppContext) {
       respond: (car, { range: asked, initialValue }) => {
         // fault car-stats-range-ignored: the statistic is always that of the default range (this month).
         const range = faults.has('car-stats-range-ignored') ? parseRange({}, now(), ctx) : asked;
-        const all = store.history(car.id).trips;
+        const all = historyOf(car, request).trips;
         // fault car-stats-all-time: the range is parsed but never applied.
         const trips = faults.has('car-stats-all-time') ? [...all] : tripsWithin(all, range);
         // variant stats-no-data-404: a range without trips has no statistic (decision table: 0 or 404).
@@ -120,7 +130,7 @@ export function carsRoutes(ctx: AppContext) {
 
     register(app, ctx, 'GET /cars/:carId/status', (request: CarRequest) => ({
       load: load(request),
-      respond: (car) => statusView(store.history(car.id), now(), ctx),
+      respond: (car) => statusView(historyOf(car, request), now(), ctx),
     }));
 
     register(app, ctx, 'GET /cars/:carId/locations', (request: CarRequest) => ({
@@ -130,7 +140,7 @@ export function carsRoutes(ctx: AppContext) {
         // fault locations-end-ignored: the filter reads begin only.
         const range = faults.has('locations-end-ignored') ? { begin: asked.begin, end: now() } : asked;
         // fault limit-ignored: the parsed limit is never applied.
-        const items = faults.has('limit-ignored') ? locationsIn(car, range) : inRangeLimited(store.history(car.id).locations, range, limit);
+        const items = faults.has('limit-ignored') ? locationsIn(car, request, range) : inRangeLimited(historyOf(car, request).locations, range, limit);
         return historyOrder(items, variants).map((l) => locationView(l, ctx));
       },
     }));
@@ -142,11 +152,11 @@ export function carsRoutes(ctx: AppContext) {
         // faults limit-ignored / geojson-limit-ignored: the GeoJSON variant drops the limit.
         const ignore = faults.has('limit-ignored') || faults.has('geojson-limit-ignored');
         // fault geojson-range-ignored: the GeoJSON variant reads the whole history, whatever begin and end.
-        const all = store.history(car.id).locations;
+        const all = historyOf(car, request).locations;
         // fault geojson-range-default-only: the GeoJSON variant reads the default range, whatever begin and end.
         const located = faults.has('geojson-range-ignored')
           ? all
-          : locationsIn(car, faults.has('geojson-range-default-only') ? parseRange({}, now(), ctx) : range);
+          : locationsIn(car, request, faults.has('geojson-range-default-only') ? parseRange({}, now(), ctx) : range);
         const items = ignore ? located : faults.has('limit-before-range') ? inRangeLimited(all, range, limit) : applyLimit(located, limit, variants);
         const points = geojsonOrder(items, variants).map((l) => pointView(l, ctx));
         // fault car-geojson-feature-collection: "proper" GeoJSON instead of the documented array.
@@ -167,7 +177,7 @@ export function carsRoutes(ctx: AppContext) {
       respond: (car, { range, limit, names }) => {
         // fault name-filter-ignored: the name list is parsed but not applied.
         const filter = faults.has('name-filter-ignored') ? null : names;
-        const named = store.history(car.id).signals.filter((s) => nameSelected(filter, s.name, faults));
+        const named = historyOf(car, request).signals.filter((s) => nameSelected(filter, s.name, faults));
         let items = named.filter((s) => inRange(s.date, range));
         // fault name-filter-latest-only: the name filter reuses the status query (latest value per name).
         if (filter !== null && faults.has('name-filter-latest-only')) items = latestOfEachName(items);
@@ -207,7 +217,7 @@ export function carsRoutes(ctx: AppContext) {
               .carsOfUser(car.userId)
               .flatMap((c) => store.history(c.id).trips)
               .sort((a, b) => a.beginDate - b.beginDate)
-          : store.history(car.id).trips;
+          : historyOf(car, request).trips;
         // car trips take no limit; applyLimit gives the default page size of the default-page-size variant.
         // fault inclusive-end-only: inclusive=true adds the trips that ended in the range, not those that began in it.
         // fault inclusive-ignores-range: inclusive=true's overlap test is written with OR.

@@ -7,6 +7,7 @@ import { carView, createdCarView, userView } from '../http/views';
 import { loadUser } from './loaders';
 import { register } from './register';
 import type { Car } from '../data/types';
+import { zoneOffsetMinutes } from '../clock';
 
 type UserRequest = FastifyRequest<{ Params: { userId: string } }>;
 
@@ -70,7 +71,9 @@ export function usersRoutes(ctx: AppContext) {
       respond: async (user, { others, ...input }) => {
         // fault car-create-body-user-id: the body's userId, when it names a user, wins over the path's.
         const owner = faults.has('car-create-body-user-id') && typeof others.userId === 'number' && store.user(others.userId) ? others.userId : user.id;
-        const newCar = { ...input, userId: owner, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() };
+        // fault blind-created-car-local-time: the creation time taken as the car's wall-clock time and stored as if it were UTC.
+        const localShift = faults.has('blind-created-car-local-time') ? zoneOffsetMinutes(ctx.now(), input.timezone) * 60_000 : 0;
+        const newCar = { ...input, userId: owner, cardbId: cardbIdFor(input.make, input.model), createdAt: ctx.now() + localShift };
         // fault car-create-body-id: a body's integer id is the new car's, replacing a car that has it.
         if (faults.has('car-create-body-id') && Number.isSafeInteger(others.id) && (others.id as number) > 0) {
           return reply.code(201).send(createdCarView(store.createCarWithId(others.id as number, newCar), ctx));

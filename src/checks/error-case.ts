@@ -55,7 +55,7 @@ export interface RequestVariant {
   credential?: 'refresh-token' | 'code' | 'client-secret';
   /** Query parameters; `@token` in a value is the primary user's token. */
   query?: Record<string, string>;
-  /** Request headers; `@token` in a value is the primary user's token. */
+  /** Request headers; `@token` in a value is the primary user's token, `@sandboxHost` the sandbox's host beside the target. */
   headers?: Record<string, string>;
   /** Members added to the route's JSON body (or a body of their own); `@token` in a value is the primary user's token. */
   bodyMembers?: Record<string, string>;
@@ -92,6 +92,18 @@ function withToken<T>(value: T, token: () => string): T {
   return value;
 }
 
+/**
+ * `@sandboxHost` in a header's value: the host the spec's route form gives the sandbox beside the
+ * target (https://{env}.<host>/v3: the target's first label "cloud" replaced by "sandbox", else
+ * "sandbox." before the target's host), with the target's port.
+ */
+function withSandboxHost(ctx: CheckContext, headers: Record<string, string>): Record<string, string> {
+  const url = new URL(ctx.target.baseUrl);
+  const host = /^cloud\./i.test(url.hostname) ? url.hostname.replace(/^cloud\./i, 'sandbox.') : `sandbox.${url.hostname}`;
+  const named = `${host}${url.port ? `:${url.port}` : ''}`;
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('@sandboxHost', named)]));
+}
+
 function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): CallOptions {
   const full = () => ctx.token('full');
   const options: CallOptions = { query: v.query ? withToken(expandDeep(v.query, new Date(ctx.now())), full) : undefined };
@@ -112,7 +124,7 @@ function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): Cal
     const scope = v.token.includes('@routeScope') ? route.scopes[0] : ctx.scope;
     options.token = v.token.replace('@routeScope', scope ?? '').replace('@scope', scope ?? '') as TokenKey;
   }
-  if (v.headers) options.headers = withToken(v.headers, full);
+  if (v.headers) options.headers = withToken(withSandboxHost(ctx, v.headers), full);
   if (v.bodyMembers) options.bodyMembers = withToken(v.bodyMembers, full);
   if (v.form) options.form = withToken(v.form, full);
   return options;

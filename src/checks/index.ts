@@ -20,6 +20,10 @@ import * as exact from './exact-values';
 import { deviceStateCrossUser } from './device-state-cross-user';
 import * as declared from './declared-headers';
 import * as otherwise from './reached-otherwise';
+import { pathIdInQuery } from './path-id-in-query';
+import { corePasswordNotAnswered } from './no-password';
+import * as refused from './refused-otherwise';
+import { coreCarCreatedNow } from './created-car-dates';
 import { type CheckContext, type EarlyPart } from '../check-api';
 
 export type CheckProcedure = (ctx: CheckContext) => Promise<void>;
@@ -139,6 +143,11 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-refresh-no-wider': word.tokenRefreshNoWider,
   'core-no-shared-cache': caches.coreNoSharedCache,
   'no-shared-cache': caches.noSharedCache,
+  'path-id-in-query': pathIdInQuery,
+  'core-password-not-answered': corePasswordNotAnswered,
+  'core-head-refused': refused.coreHeadRefused,
+  'core-car-created-now': coreCarCreatedNow,
+  'conditional-still-refused': refused.conditionalStillRefused,
   'fuzz-ids': fuzz.fuzzIds,
   'fuzz-query': fuzz.fuzzQuery,
 };

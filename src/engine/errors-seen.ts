@@ -6,7 +6,7 @@
 // after the group's other checks (schedule.ts), whoever runs the group (define-suite.ts, in-process.ts).
 //
 // Kept: 4xx answers (not 429: the operator's rate limit, docs/targets.md, "rateLimit") of the protected API
-// routes, received by checks of non-advisory requirements. Left out: advisory checks (hostile input
+// routes, received by checks of non-advisory requirements. Left out: answers to HEAD (no content), advisory checks (hostile input
 // that a gateway in front may refuse in its own words: neither document speaks of it), the two auth
 // routes (the token endpoint's refusals are legacy, the sign-in page's are HTML: v3-profile.md).
 import type { ApiResponse } from '../transport/api';
@@ -30,7 +30,8 @@ export class ErrorsSeen {
     this.ranRequirements.add(p.requirement.id);
     for (const res of answers) {
       const route = res.exchange.route;
-      if (!route || !this.judgedRoutes.has(route) || res.status === 429) continue;
+      // A HEAD answer has no content (RFC 9110 § 9.3.2): its error has no body to judge.
+      if (!route || !this.judgedRoutes.has(route) || res.status === 429 || res.exchange.method === 'HEAD') continue;
       let list = this.byRoute.get(route);
       if (!list) this.byRoute.set(route, (list = []));
       list.push({ by: p.key, res });

@@ -101,6 +101,8 @@ const DELIBERATELY_INVALID: Record<string, string> = {
   'TOKEN-OTHER-GRANT-PARAM': "token requests carrying the other grant's credential instead of their own",
   'CORE-NO-SHARED-CACHE': 'right after a success, the same URL without Authorization',
   'NO-SHARED-CACHE': 'right after a success, the same URL without Authorization',
+  'AUTH-CONDITIONAL-MISSING': 'right after a success, the same URL without Authorization, with If-None-Match',
+  'CORE-AUTH-SANDBOX-HOST-NAMED': "no Authorization header, X-Forwarded-Host naming the sandbox's host",
 };
 
 /**

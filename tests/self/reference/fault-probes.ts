@@ -1325,8 +1325,150 @@ export const PROBES: Record<FaultName, Probe> = {
   // sandbox
   'sandbox-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/users/${ALICE}`)).status === 200 },
   'sandbox-trips-require-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/trips/${h.latestTrip(RICH)}/stats`)).status === 200 },
+  'route-query-id-overrides-path': {
+    // alice's own resource with bob's id of that kind in the query (?carId=, ?tripId=, ?userId=): alice's answer.
+    check: async (h, route) => {
+      const c = caseOf(h, route);
+      const token = await h.alice();
+      const otherId = c.other!.split('/')[3];
+      const own = await h.get(c.own, token);
+      const mixed = await h.get(`${c.own}${c.own.includes('?') ? '&' : '?'}${c.kind}Id=${otherId}`, token);
+      return own.status === 200 && mixed.status === 200 && mixed.text === own.text;
+    },
+  },
   'route-sandbox-closed': { mode: 'sandbox', check: async (h, route) => (await callRoute(h, route, undefined)).status === 200 },
   'sandbox-geojson-requires-auth': { mode: 'sandbox', check: async (h) => (await h.get(`/v3/cars/${RICH}/locations.geojson`)).status === 200 },
+
+  // blind red-team round 1 (docs/red-team/round-1.md)
+  'blind-head-skips-auth': {
+    // HEAD answers what GET would (RFC 9110 § 9.3.2): without a token, the same 401.
+    check: async (h) => (await h.request('HEAD', `/v3/cars/${RICH}`)).status === 401,
+  },
+  'blind-sandbox-by-host-header': {
+    // The cloud asks for a token whatever host the request names.
+    check: async (h) => {
+      const byHost = await h.get(`/v3/cars/${RICH}`, undefined, { host: 'sandbox.reference.test' });
+      const byForwarded = await h.get(`/v3/cars/${RICH}`, undefined, { 'x-forwarded-host': 'sandbox.reference.test' });
+      return byHost.status === 401 && byForwarded.status === 401;
+    },
+  },
+  'blind-sso-cookie-authenticates-api': {
+    // Whatever cookie the sign-in sets, a request without an Authorization header is refused.
+    check: async (h) => {
+      const res = await h.signIn();
+      const set = res.headers['set-cookie'];
+      const cookie = (Array.isArray(set) ? set : set ? [String(set)] : []).map((line) => line.split(';')[0]).join('; ');
+      return res.status === 302 && isError(await h.get('/v3/users/me', undefined, { cookie }), 401, 'AUTHENTICATION_ERROR', 'Authorization is missing');
+    },
+  },
+  'blind-bearer-scheme-case-sensitive': {
+    // The scheme is case-insensitive (RFC 9110 § 11.1): the token record's own token_type, "bearer", works.
+    check: async (h) => {
+      const token = await h.alice();
+      const lower = await h.get('/v3/users/me', undefined, { authorization: `bearer ${token}` });
+      const upper = await h.get('/v3/users/me', undefined, { authorization: `BEARER ${token}` });
+      return lower.status === 200 && upper.status === 200;
+    },
+  },
+  'blind-token-sliding-expiry': {
+    // Used 50 minutes after it was issued, the token still expires at its expires_at (an hour after).
+    check: async (h) => {
+      const token = (await h.tokenResponse()).access_token;
+      const issued = h.clock.now;
+      h.clock.now = issued + 50 * 60_000;
+      const inside = await h.get('/v3/users/me', token);
+      h.clock.now = issued + 70 * 60_000;
+      const after = await h.get('/v3/users/me', token);
+      h.clock.now = issued;
+      return inside.status === 200 && isError(after, 403, 'AUTHORIZATION_ERROR', 'Token has expired');
+    },
+  },
+  'blind-query-carid-overrides-path': {
+    // alice's car with bob's car id in the query: alice's locations, never bob's.
+    check: async (h) => {
+      const token = await h.alice();
+      const own = await h.get(`/v3/cars/${RICH}/locations?limit=3`, token);
+      const mixed = await h.get(`/v3/cars/${RICH}/locations?limit=3&carId=${BOB_CAR}`, token);
+      return own.status === 200 && own.json.length === 3 && JSON.stringify(mixed.json) === JSON.stringify(own.json);
+    },
+  },
+  'blind-user-record-password': {
+    check: async (h) => {
+      const res = await h.get(`/v3/users/${ALICE}`, await h.alice());
+      return res.status === 200 && !('password' in res.json) && !res.text.includes('alice-password');
+    },
+  },
+  'me-record-password-hash': {
+    check: async (h) => {
+      const res = await h.get('/v3/users/me', await h.alice());
+      return res.status === 200 && Object.keys(res.json).every((k) => !/password/i.test(k));
+    },
+  },
+  'blind-signin-state-xss': {
+    // A state that closes its attribute stays text: the page never holds the script it carries.
+    check: async (h) => {
+      const state = '"><script>alert(1)</script>';
+      const page = await h.get(`/v3/auth/auth?client_id=vds-conformance&state=${encodeURIComponent(state)}`);
+      return page.status === 200 && !page.text.includes('<script>alert(1)</script>');
+    },
+  },
+  'blind-signin-post-redirect-unchecked': {
+    // The form posted with an unregistered redirect_uri: refused, no code sent there.
+    check: async (h) => {
+      const res = await h.signIn({ redirectUri: 'https://attacker.invalid/callback' });
+      return res.status === 404 && res.location === null;
+    },
+  },
+  'blind-token-answer-cacheable': {
+    check: async (h) => {
+      const res = await h.exchange({ grant_type: 'authorization_code', code: await h.code() });
+      return res.status === 200 && /\bno-store\b/.test(String(res.headers['cache-control'])) && /\bno-cache\b/.test(String(res.headers.pragma));
+    },
+  },
+  'blind-code-exchange-race': {
+    // One code, two exchanges sent together: one gets tokens, the other is refused.
+    check: async (h) => {
+      const code = await h.code();
+      const answers = await Promise.all([h.exchange({ grant_type: 'authorization_code', code }), h.exchange({ grant_type: 'authorization_code', code })]);
+      return answers.filter((r) => r.status === 200).length === 1 && answers.filter((r) => r.status === 403).length === 1;
+    },
+  },
+  'blind-token-redirect-uri-unchecked': {
+    // A code obtained for the registered redirect URI, exchanged naming another: refused as invalid.
+    check: async (h) => {
+      const code = await h.code({ redirectUri: REDIRECT_URI });
+      const res = await h.exchange({ grant_type: 'authorization_code', code, redirect_uri: 'https://attacker.invalid/callback' });
+      return res.status === 403 && res.json?.message === 'Invalid authentication';
+    },
+  },
+  'blind-api-cache-public': {
+    // A user's car is never marked for shared caches.
+    check: async (h) => {
+      const res = await h.get(`/v3/cars/${RICH}`, await h.alice());
+      return res.status === 200 && !/\b(public|s-maxage)\b/i.test(String(res.headers['cache-control'] ?? ''));
+    },
+  },
+  'blind-conditional-before-auth': {
+    // Right after alice's read, her entity tag (if any) without a token: 401, the precondition ignored.
+    check: async (h) => {
+      const res = await h.get(`/v3/cars/${RICH}`, await h.alice());
+      const tag = typeof res.headers.etag === 'string' ? res.headers.etag : '*';
+      return isError(await h.get(`/v3/cars/${RICH}`, undefined, { 'if-none-match': tag }), 401, 'AUTHENTICATION_ERROR', 'Authorization is missing');
+    },
+  },
+  'blind-json-bom': {
+    check: async (h) => {
+      const res = await h.get('/v3/users/me/cars', await h.alice());
+      return res.status === 200 && !res.text.startsWith('\uFEFF') && Array.isArray(res.json);
+    },
+  },
+  'blind-created-car-local-time': {
+    // Created at the server's now: its creationDate is that instant (to the second), written +00:00.
+    check: async (h) => {
+      const res = await createCar(h, VALID_CAR);
+      return res.status === 201 && STRICT.test(res.json.creationDate) && Math.abs(Date.parse(res.json.creationDate) - h.clock.now) < 1000;
+    },
+  },
 };
 
 /** The car's locations over two days, begin and end written in UTC and as a local time `minutes` off UTC: the same items. */
