@@ -452,6 +452,32 @@ export async function tokenInvalidCode(ctx: CheckContext): Promise<void> {
   expectInvalidAuthentication(await codeGrant(ctx, 'vds-conformance-never-issued-code'));
 }
 
+/**
+ * "codes exchanged naming another redirect_uri" (contracts/decisions.yaml D-CODE-REDIRECT-URI; RFC 6749
+ * § 4.1.3: the server must "ensure that their values are identical"): one fresh code, issued for the
+ * target's redirect_uri, is exchanged naming each near miss of it in turn (a longer path, the host
+ * with a suffix, another host: the first is what a prefix match takes); each is refused as an invalid
+ * code, 403 {"message": "Invalid authentication"} (§ 5.2 calls it invalid_grant). A server may burn the
+ * code at the first refusal: the later forms are then refused all the same, never a false alarm.
+ */
+export async function tokenCodeRedirectUri(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
+  const nearMisses = unregisteredRedirects(o.redirectUri);
+  for (const what of ['a longer path', 'the host with a suffix', 'another host'].filter((w) => w in nearMisses)) {
+    const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'authorization_code', code, redirect_uri: nearMisses[what] });
+    keepIssued(ctx, res);
+    if (typeof (res.json as Partial<TokenRecord> | undefined)?.access_token === 'string') {
+      fail({
+        expected: `a code issued for oauth.redirectUri, exchanged naming another redirect_uri (${what}), is refused`,
+        actual: `status ${res.status} with an access_token`,
+        exchange: res.exchange,
+      });
+    }
+    expectInvalidAuthentication(res, `a code issued for oauth.redirectUri, exchanged naming another redirect_uri (${what})`);
+  }
+}
+
 // ---------------------------------------------------------------- codes and refresh tokens of another application
 
 /**

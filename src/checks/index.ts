@@ -116,6 +116,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-refresh-scopes': auth.tokenRefreshScopes,
   'token-invalid-refresh': auth.tokenInvalidRefresh,
   'token-code-other-app': auth.tokenCodeOtherApp,
+  'token-code-redirect-uri': auth.tokenCodeRedirectUri,
   'token-refresh-other-app': auth.tokenRefreshOtherApp,
   'token-code-near-miss': refusals.tokenCodeNearMiss,
   'token-grant-forged': refusals.tokenGrantForged,
