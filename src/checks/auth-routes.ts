@@ -383,6 +383,28 @@ export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
   }
 }
 
+/**
+ * The same decision, the two exchanges sent together (RFC 6749 § 4.1.2: "If an authorization code is
+ * used more than once, the authorization server MUST deny the request"): a server that marks the code
+ * used only once its tokens are stored lets both through. At most one answer carries a token; both
+ * refused (a server that revokes the code on a second use) is conforming too.
+ */
+export async function tokenCodeConcurrent(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx);
+  const answers = await together([codeGrant(ctx, code), codeGrant(ctx, code)]);
+  for (const res of answers) keepIssued(ctx, res);
+  const issued = answers.filter((res) => typeof (res.json as Partial<TokenRecord> | undefined)?.access_token === 'string');
+  if (issued.length > 1) {
+    fail({
+      expected: 'of two exchanges of one code sent together, at most one gets a token (the other is refused)',
+      actual: `both answered with an access_token (statuses ${answers.map((r) => r.status).join(' and ')})`,
+      exchange: issued[1].exchange,
+    });
+  }
+  if (!issued.length)
+    ctx.warn(`neither exchange of a fresh code got a token (statuses ${answers.map((r) => r.status).join(' and ')}): TOKEN-CODE-GRANT judges one alone`);
+}
+
 export async function tokenBadClient(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const res = await codeGrant(ctx, code, basicAuth(ctx.target, 'vds-conformance-wrong-secret'));

@@ -108,6 +108,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'signin-scope-subset': auth.signinScopeSubset,
   'token-code-grant': auth.tokenCodeGrant,
   'token-code-single-use': auth.tokenCodeSingleUse,
+  'token-code-concurrent': auth.tokenCodeConcurrent,
   'token-bad-client': auth.tokenBadClient,
   'token-no-client': auth.tokenNoClient,
   'token-missing-param': auth.tokenMissingParam,
