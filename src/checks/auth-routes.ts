@@ -13,6 +13,7 @@ import {
   formProblem,
   knownSignInProblem,
   mediaType,
+  NotApplicable,
   NotRun,
   openContext,
   openPage,
@@ -20,6 +21,7 @@ import {
   rememberSignInProblem,
   show,
   signInForCheck,
+  signInAttempt,
   signInRefused,
   signInUrl,
   statusMatches,
@@ -284,6 +286,36 @@ export async function signinRejects(ctx: CheckContext): Promise<void> {
       fail({ expected: 'an HTML body (content-type text/html)', actual: `content-type ${show(res.contentType)}`, exchange: res.exchange });
     }
   }
+}
+
+/** Where a forged sign-in form sends the code: a host that cannot exist (RFC 6761 .invalid), never the registered redirect_uri's. */
+const FORGED_REDIRECT = 'https://attacker.invalid/vds-conformance/form-callback';
+
+/**
+ * The sign-in form's own redirect_uri (contracts/decisions.yaml D-SIGNIN-FORM-REDIRECT; RFC 6749
+ * § 3.1.2.4, RFC 9700 § 4.1): the primary user signs in on the page opened for the registered
+ * redirect_uri, the form's redirect_uri field written over with an unregistered URI before it is sent,
+ * as a forged form would post it. The browser must not be sent there with a code; a refusal, or the
+ * registered redirect_uri, is conforming. A form without such a field is not applicable.
+ */
+export async function signinFormRedirect(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const signed = await withBrowser(ctx, (b) =>
+    signInAttempt(ctx.run, b, ctx.target, { username: o.username, password: o.password, formRedirectUri: FORGED_REDIRECT }),
+  );
+  if (signed.code) ctx.redactor.add(signed.code);
+  const seen = signed.formRedirect;
+  if (!seen?.field) throw new NotApplicable('the sign-in form has no redirect_uri field: the server keeps the redirect_uri of the sign-in link itself');
+  if (!seen.reached) return;
+  const code = new URL(seen.reached).searchParams.get('code');
+  if (code) {
+    ctx.redactor.add(code);
+    fail({
+      expected: `the sign-in form posted with its redirect_uri changed to ${FORGED_REDIRECT} (not registered) sends no code there`,
+      actual: `the browser was sent to ${ctx.redactor.redact(seen.reached)}`,
+    });
+  }
+  ctx.warn(`the form posted with an unregistered redirect_uri sent the browser there without a code: ${ctx.redactor.redact(seen.reached)}`);
 }
 
 /**

@@ -103,6 +103,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'core-signin-other-password': auth.coreSigninOtherPassword,
   'signin-page': auth.signinPage,
   'signin-rejects': auth.signinRejects,
+  'signin-form-redirect': auth.signinFormRedirect,
   'signin-code-state': auth.signinCodeState,
   'signin-redirect-exact': auth.signinRedirectExact,
   'signin-scope-subset': auth.signinScopeSubset,
