@@ -1437,7 +1437,7 @@ export const FAULTS = [
     family: 'sign-in',
     description:
       "The sign-in page writes the state into its hidden field unescaped (a template's raw interpolation): a sign-in link whose state closes the attribute runs its script on the page where the user types the password",
-    breaks: 'S-AUTH-WEB-SIGN-IN',
+    breaks: 'P-SIGNIN-REDIRECT',
   },
   {
     name: 'blind-signin-post-redirect-unchecked',

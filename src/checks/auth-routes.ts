@@ -331,6 +331,51 @@ export async function signinCodeState(ctx: CheckContext): Promise<void> {
     fail({ expected: `the redirect echoes state=${state}`, actual: result.state === undefined ? 'no state parameter' : `state=${show(result.state)}` });
 }
 
+/** The global a script carried by the state sets, if the page runs it. */
+const STATE_SCRIPT_MARK = '__vdsStateScript';
+/**
+ * A state that closes a double- or single-quoted attribute and its element, then carries a script
+ * and an image whose error runs one: printable ASCII only, as RFC 6749 § A.5 allows a state.
+ */
+const HOSTILE_STATE = `vds"'></textarea></script><script>window.${STATE_SCRIPT_MARK}=1</script><img src=x onerror="window.${STATE_SCRIPT_MARK}=1">`;
+
+/**
+ * The state written as data (contracts/decisions.yaml D-STATE-ESCAPED; RFC 6749 § 10.14: the server
+ * "MUST sanitize ... the value of the state and redirect_uri parameters"): the sign-in page opened with
+ * a state that closes an attribute and carries a script, in the browser, runs no script of it (seen
+ * by the global the script sets, or a dialog). Refusing such a state is conforming.
+ */
+export async function signinStateEscaped(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const known = knownSignInProblem(ctx.run);
+  if (known?.kind === 'no-form') throw new NotRun(known.reason);
+  await withBrowser(ctx, async (browser) => {
+    const context = await openContext(browser, ctx.target);
+    try {
+      const page = await context.newPage();
+      let dialog = false;
+      page.on('dialog', (d) => {
+        dialog = true;
+        void d.dismiss().catch(() => undefined);
+      });
+      const opened = await openPage(page, signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: HOSTILE_STATE }));
+      if ('noAnswer' in opened) throw new NotRun(`the sign-in page gave no answer (${opened.noAnswer}): SIGNIN-PAGE judges it`);
+      if (opened.status >= 400) return;
+      // A page that renders its form with a script after it loaded: its form is awaited before the page is read.
+      await findSignInForm(page, ctx.target);
+      const ran = await page.evaluate(`Boolean(window.${STATE_SCRIPT_MARK})`).catch(() => false);
+      if (ran || dialog) {
+        fail({
+          expected: 'the sign-in page writes the state as data: a state that closes an attribute and carries a script runs nothing',
+          actual: "the state's script ran on the sign-in page (a state closing the attribute with \"'> and carrying a script element and an image's onerror)",
+        });
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 /** Without state: the browser goes to exactly redirect_uri, with a code and no state parameter. */
 export async function signinRedirectExact(ctx: CheckContext): Promise<void> {
   const { redirectedTo } = await freshCode(ctx);

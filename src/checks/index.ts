@@ -104,6 +104,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'signin-page': auth.signinPage,
   'signin-rejects': auth.signinRejects,
   'signin-form-redirect': auth.signinFormRedirect,
+  'signin-state-escaped': auth.signinStateEscaped,
   'signin-code-state': auth.signinCodeState,
   'signin-redirect-exact': auth.signinRedirectExact,
   'signin-scope-subset': auth.signinScopeSubset,
