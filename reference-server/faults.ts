@@ -1410,7 +1410,7 @@ export const FAULTS = [
     family: 'authentication',
     description:
       'The Bearer scheme is matched case-sensitively (startsWith("Bearer ")): "bearer <token>", as a client writes it from the token record\'s token_type, is refused 401 "Authorization is malformed"',
-    breaks: 'S-AUTH-BEARER',
+    breaks: 'P-HOSTS-BASE',
   },
   {
     name: 'blind-token-sliding-expiry',

@@ -1,6 +1,7 @@
 // The registry of check procedures: the `check` names requirements.yaml may use.
 // A new kind of check is a function here; a new route or error case is only data.
 import * as auth from './auth-routes';
+import { bearerSchemeCase } from './bearer-scheme';
 import * as coherence from './coherence';
 import * as refusals from './credential-refusals';
 import { errorCase } from './error-case';
@@ -103,6 +104,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'core-signin-other-password': auth.coreSigninOtherPassword,
   'signin-page': auth.signinPage,
   'signin-rejects': auth.signinRejects,
+  'bearer-scheme-case': bearerSchemeCase,
   'signin-form-redirect': auth.signinFormRedirect,
   'signin-state-escaped': auth.signinStateEscaped,
   'signin-code-state': auth.signinCodeState,
