@@ -1410,7 +1410,7 @@ export const FAULTS = [
     family: 'authentication',
     description:
       'The Bearer scheme is matched case-sensitively (startsWith("Bearer ")): "bearer <token>", as a client writes it from the token record\'s token_type, is refused 401 "Authorization is malformed"',
-    breaks: 'S-AUTH-BEARER',
+    breaks: 'P-HOSTS-BASE',
   },
   {
     name: 'blind-token-sliding-expiry',
@@ -1444,7 +1444,7 @@ export const FAULTS = [
     family: 'sign-in',
     description:
       "The sign-in page writes the state into its hidden field unescaped (a template's raw interpolation): a sign-in link whose state closes the attribute runs its script on the page where the user types the password",
-    breaks: 'S-AUTH-WEB-SIGN-IN',
+    breaks: 'P-SIGNIN-REDIRECT',
   },
   {
     name: 'blind-signin-post-redirect-unchecked',

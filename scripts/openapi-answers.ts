@@ -236,6 +236,8 @@ const RECIPES: Record<string, Recipe> = {
   'token-invalid-code': (route) => tokenRequest(route, { grant_type: 'authorization_code', code: 'vds-conformance-code-never-issued' }),
   'token-invalid-refresh': (route) => tokenRequest(route, { grant_type: 'refresh_token', refresh_token: 'vds-conformance-refresh-never-issued' }),
   'token-code-other-app': (route) => tokenRequest(route, CODE_GRANT, { credential: { client: 'restricted' } }),
+  'token-code-redirect-uri': (route) =>
+    tokenRequest(route, { grant_type: 'authorization_code', code: '@code-with-redirect', redirect_uri: 'https://attacker.example/callback' }),
   'token-refresh-other-app': (route) => tokenRequest(route, REFRESH_GRANT, { credential: { client: 'restricted' } }),
   'signin-rejects': (route, req) => {
     const page = successRequest(route);

@@ -13,6 +13,7 @@ import {
   formProblem,
   knownSignInProblem,
   mediaType,
+  NotApplicable,
   NotRun,
   openContext,
   openPage,
@@ -20,6 +21,7 @@ import {
   rememberSignInProblem,
   show,
   signInForCheck,
+  signInAttempt,
   signInRefused,
   signInUrl,
   statusMatches,
@@ -286,6 +288,36 @@ export async function signinRejects(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** Where a forged sign-in form sends the code: a host that cannot exist (RFC 6761 .invalid), never the registered redirect_uri's. */
+const FORGED_REDIRECT = 'https://attacker.invalid/vds-conformance/form-callback';
+
+/**
+ * The sign-in form's own redirect_uri (contracts/decisions.yaml D-SIGNIN-FORM-REDIRECT; RFC 6749
+ * § 3.1.2.4, RFC 9700 § 4.1): the primary user signs in on the page opened for the registered
+ * redirect_uri, the form's redirect_uri field written over with an unregistered URI before it is sent,
+ * as a forged form would post it. The browser must not be sent there with a code; a refusal, or the
+ * registered redirect_uri, is conforming. A form without such a field is not applicable.
+ */
+export async function signinFormRedirect(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const signed = await withBrowser(ctx, (b) =>
+    signInAttempt(ctx.run, b, ctx.target, { username: o.username, password: o.password, formRedirectUri: FORGED_REDIRECT }),
+  );
+  if (signed.code) ctx.redactor.add(signed.code);
+  const seen = signed.formRedirect;
+  if (!seen?.field) throw new NotApplicable('the sign-in form has no redirect_uri field: the server keeps the redirect_uri of the sign-in link itself');
+  if (!seen.reached) return;
+  const code = new URL(seen.reached).searchParams.get('code');
+  if (code) {
+    ctx.redactor.add(code);
+    fail({
+      expected: `the sign-in form posted with its redirect_uri changed to ${FORGED_REDIRECT} (not registered) sends no code there`,
+      actual: `the browser was sent to ${ctx.redactor.redact(seen.reached)}`,
+    });
+  }
+  ctx.warn(`the form posted with an unregistered redirect_uri sent the browser there without a code: ${ctx.redactor.redact(seen.reached)}`);
+}
+
 /**
  * The state is opaque to the server, which hands it back exactly (RFC 6749 § 4.1.2). A client may
  * choose any printable ASCII (§ A.5, VSCHAR): this one holds the characters a query must
@@ -297,6 +329,51 @@ export async function signinCodeState(ctx: CheckContext): Promise<void> {
   const result = await freshCode(ctx, undefined, state);
   if (result.state !== state)
     fail({ expected: `the redirect echoes state=${state}`, actual: result.state === undefined ? 'no state parameter' : `state=${show(result.state)}` });
+}
+
+/** The global a script carried by the state sets, if the page runs it. */
+const STATE_SCRIPT_MARK = '__vdsStateScript';
+/**
+ * A state that closes a double- or single-quoted attribute and its element, then carries a script
+ * and an image whose error runs one: printable ASCII only, as RFC 6749 § A.5 allows a state.
+ */
+const HOSTILE_STATE = `vds"'></textarea></script><script>window.${STATE_SCRIPT_MARK}=1</script><img src=x onerror="window.${STATE_SCRIPT_MARK}=1">`;
+
+/**
+ * The state written as data (contracts/decisions.yaml D-STATE-ESCAPED; RFC 6749 § 10.14: the server
+ * "MUST sanitize ... the value of the state and redirect_uri parameters"): the sign-in page opened with
+ * a state that closes an attribute and carries a script, in the browser, runs no script of it (seen
+ * by the global the script sets, or a dialog). Refusing such a state is conforming.
+ */
+export async function signinStateEscaped(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const known = knownSignInProblem(ctx.run);
+  if (known?.kind === 'no-form') throw new NotRun(known.reason);
+  await withBrowser(ctx, async (browser) => {
+    const context = await openContext(browser, ctx.target);
+    try {
+      const page = await context.newPage();
+      let dialog = false;
+      page.on('dialog', (d) => {
+        dialog = true;
+        void d.dismiss().catch(() => undefined);
+      });
+      const opened = await openPage(page, signInUrl(ctx.target, { client_id: o.clientId, redirect_uri: o.redirectUri, state: HOSTILE_STATE }));
+      if ('noAnswer' in opened) throw new NotRun(`the sign-in page gave no answer (${opened.noAnswer}): SIGNIN-PAGE judges it`);
+      if (opened.status >= 400) return;
+      // A page that renders its form with a script after it loaded: its form is awaited before the page is read.
+      await findSignInForm(page, ctx.target);
+      const ran = await page.evaluate(`Boolean(window.${STATE_SCRIPT_MARK})`).catch(() => false);
+      if (ran || dialog) {
+        fail({
+          expected: 'the sign-in page writes the state as data: a state that closes an attribute and carries a script runs nothing',
+          actual: "the state's script ran on the sign-in page (a state closing the attribute with \"'> and carrying a script element and an image's onerror)",
+        });
+      }
+    } finally {
+      await context.close();
+    }
+  });
 }
 
 /** Without state: the browser goes to exactly redirect_uri, with a code and no state parameter. */
@@ -383,6 +460,28 @@ export async function tokenCodeSingleUse(ctx: CheckContext): Promise<void> {
   }
 }
 
+/**
+ * The same decision, the two exchanges sent together (RFC 6749 § 4.1.2: "If an authorization code is
+ * used more than once, the authorization server MUST deny the request"): a server that marks the code
+ * used only once its tokens are stored lets both through. At most one answer carries a token; both
+ * refused (a server that revokes the code on a second use) is conforming too.
+ */
+export async function tokenCodeConcurrent(ctx: CheckContext): Promise<void> {
+  const { code } = await codeForTokenEndpoint(ctx);
+  const answers = await together([codeGrant(ctx, code), codeGrant(ctx, code)]);
+  for (const res of answers) keepIssued(ctx, res);
+  const issued = answers.filter((res) => typeof (res.json as Partial<TokenRecord> | undefined)?.access_token === 'string');
+  if (issued.length > 1) {
+    fail({
+      expected: 'of two exchanges of one code sent together, at most one gets a token (the other is refused)',
+      actual: `both answered with an access_token (statuses ${answers.map((r) => r.status).join(' and ')})`,
+      exchange: issued[1].exchange,
+    });
+  }
+  if (!issued.length)
+    ctx.warn(`neither exchange of a fresh code got a token (statuses ${answers.map((r) => r.status).join(' and ')}): TOKEN-CODE-GRANT judges one alone`);
+}
+
 export async function tokenBadClient(ctx: CheckContext): Promise<void> {
   const { code } = await codeForTokenEndpoint(ctx);
   const res = await codeGrant(ctx, code, basicAuth(ctx.target, 'vds-conformance-wrong-secret'));
@@ -450,6 +549,32 @@ export async function tokenInvalidRefresh(ctx: CheckContext): Promise<void> {
 export async function tokenInvalidCode(ctx: CheckContext): Promise<void> {
   requireOauth(ctx);
   expectInvalidAuthentication(await codeGrant(ctx, 'vds-conformance-never-issued-code'));
+}
+
+/**
+ * "codes exchanged naming another redirect_uri" (contracts/decisions.yaml D-CODE-REDIRECT-URI; RFC 6749
+ * § 4.1.3: the server must "ensure that their values are identical"): one fresh code, issued for the
+ * target's redirect_uri, is exchanged naming each near miss of it in turn (a longer path, the host
+ * with a suffix, another host: the first is what a prefix match takes); each is refused as an invalid
+ * code, 403 {"message": "Invalid authentication"} (§ 5.2 calls it invalid_grant). A server may burn the
+ * code at the first refusal: the later forms are then refused all the same, never a false alarm.
+ */
+export async function tokenCodeRedirectUri(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const { code } = await codeForTokenEndpoint(ctx);
+  const nearMisses = unregisteredRedirects(o.redirectUri);
+  for (const what of ['a longer path', 'the host with a suffix', 'another host'].filter((w) => w in nearMisses)) {
+    const res = await tokenRequest(ctx.api, ctx.target, { grant_type: 'authorization_code', code, redirect_uri: nearMisses[what] });
+    keepIssued(ctx, res);
+    if (typeof (res.json as Partial<TokenRecord> | undefined)?.access_token === 'string') {
+      fail({
+        expected: `a code issued for oauth.redirectUri, exchanged naming another redirect_uri (${what}), is refused`,
+        actual: `status ${res.status} with an access_token`,
+        exchange: res.exchange,
+      });
+    }
+    expectInvalidAuthentication(res, `a code issued for oauth.redirectUri, exchanged naming another redirect_uri (${what})`);
+  }
 }
 
 // ---------------------------------------------------------------- codes and refresh tokens of another application

@@ -1,6 +1,7 @@
 // The registry of check procedures: the `check` names requirements.yaml may use.
 // A new kind of check is a function here; a new route or error case is only data.
 import * as auth from './auth-routes';
+import { bearerSchemeCase } from './bearer-scheme';
 import * as coherence from './coherence';
 import * as refusals from './credential-refusals';
 import { errorCase } from './error-case';
@@ -107,11 +108,15 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'core-signin-other-password': auth.coreSigninOtherPassword,
   'signin-page': auth.signinPage,
   'signin-rejects': auth.signinRejects,
+  'bearer-scheme-case': bearerSchemeCase,
+  'signin-form-redirect': auth.signinFormRedirect,
+  'signin-state-escaped': auth.signinStateEscaped,
   'signin-code-state': auth.signinCodeState,
   'signin-redirect-exact': auth.signinRedirectExact,
   'signin-scope-subset': auth.signinScopeSubset,
   'token-code-grant': auth.tokenCodeGrant,
   'token-code-single-use': auth.tokenCodeSingleUse,
+  'token-code-concurrent': auth.tokenCodeConcurrent,
   'token-bad-client': auth.tokenBadClient,
   'token-no-client': auth.tokenNoClient,
   'token-missing-param': auth.tokenMissingParam,
@@ -120,6 +125,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'token-refresh-scopes': auth.tokenRefreshScopes,
   'token-invalid-refresh': auth.tokenInvalidRefresh,
   'token-code-other-app': auth.tokenCodeOtherApp,
+  'token-code-redirect-uri': auth.tokenCodeRedirectUri,
   'token-refresh-other-app': auth.tokenRefreshOtherApp,
   'token-code-near-miss': refusals.tokenCodeNearMiss,
   'token-grant-forged': refusals.tokenGrantForged,

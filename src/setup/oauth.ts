@@ -38,6 +38,11 @@ export interface SignInResult {
   fieldNames?: { username?: string; password?: string };
   /** A request of the sign-in, after the password was typed, whose URL carried it as a parameter's value: its method, the password elided. */
   passwordInUrl?: string;
+  /**
+   * With SignInRequest.formRedirectUri: whether a form of the sign-in had a redirect_uri field to change,
+   * and the URL the browser was then sent to under that URI, if it was (secret: redact before showing).
+   */
+  formRedirect?: { field: boolean; reached?: string };
 }
 
 /** The URL with every query parameter whose value is `secret` written as *** (its path and fragment dropped if they hold it). */
@@ -75,6 +80,11 @@ export interface SignInRequest {
   /** Space-separated scopes; undefined leaves the parameter out (all the application's scopes). */
   scope?: string;
   state?: string;
+  /**
+   * A URI written into the sign-in form's redirect_uri field (a hidden one) before each submit, as a
+   * forged form would post it: where the browser goes then is SignInResult.formRedirect.
+   */
+  formRedirectUri?: string;
 }
 
 export function signInUrl(target: Target, params: Record<string, string | undefined>): string {
@@ -174,6 +184,23 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     page.on('request', (r) => {
       if (!flow.redirectedTo && r.isNavigationRequest() && r.url().startsWith(redirectUri)) flow.redirectedTo = r.url();
     });
+    const forged = request.formRedirectUri;
+    const formRedirect: NonNullable<SignInResult['formRedirect']> = { field: false };
+    if (forged) {
+      page.on('request', (r) => {
+        if (!formRedirect.reached && r.isNavigationRequest() && r.url().startsWith(forged)) formRedirect.reached = r.url();
+      });
+      flow.beforeSubmit = async () => {
+        formRedirect.field ||= await page
+          .evaluate((uri) => {
+            const fields = [...document.querySelectorAll<HTMLInputElement>('form input[name="redirect_uri"]')];
+            for (const f of fields) f.value = uri;
+            return fields.length > 0;
+          }, forged)
+          .catch(() => false);
+      };
+      flow.stopAt = () => formRedirect.reached !== undefined;
+    }
     // The status of each page the main frame is shown: the last one is the server's answer to the sign-in.
     let shownStatus: number | undefined;
     page.on('response', (r) => {
@@ -185,8 +212,12 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
       await submit(flow, form.submit);
       if (!flow.redirectedTo) {
         const second = await findSignInForm(page, target, FORM_WAIT_MS, 'password');
-        if ('problem' in second)
+        if ('problem' in second) {
+          // The forged redirect_uri refused at the first step: the sign-in's answer, not a page the suite cannot use.
+          if (forged && formRedirect.field)
+            return { problem: 'no password step after the account was sent with the forged redirect_uri', pageText: await pageText(page), formRedirect };
           return { formProblem: { ...second.problem, kind: 'unidentified', secondPage: true }, pageText: await pageText(page), byLayout };
+        }
         form = second.form;
         byLayout ||= form.byLayout;
         if (form.username && !(await form.username.inputValue().catch(() => ''))) await form.username.fill(request.username);
@@ -211,7 +242,7 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     // Pages between the sign-in and the redirect: allow the application, or go on.
     const passed: string[] = [];
     let stuck = false;
-    for (let i = 0; !flow.redirectedTo && i < PAGES_BETWEEN; i++) {
+    for (let i = 0; !flow.redirectedTo && !flow.stopAt?.() && i < PAGES_BETWEEN; i++) {
       const next = await nextStep(page, target);
       if (next === 'refused') break;
       if (!next) {
@@ -221,6 +252,7 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
       passed.push(next.what);
       await submit(flow, next.control);
     }
+    const forgedResult = forged ? { formRedirect } : {};
     const url = flow.redirectedTo;
     if (!url) {
       const text = await pageText(page);
@@ -233,6 +265,7 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
         ...observed,
         ...(stuck && !errorStatus ? { stuckBetween: true } : {}),
         ...(errorStatus ? { errorStatus } : {}),
+        ...forgedResult,
       };
     }
     const params = new URL(url).searchParams;
@@ -242,6 +275,7 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
       redirectedTo: url,
       ...(passed.length ? { pagesBetween: passed } : {}),
       ...observed,
+      ...forgedResult,
     };
   } finally {
     await context.close();
@@ -253,6 +287,10 @@ interface Flow {
   timeoutMs: number;
   /** The redirect_uri the browser was sent to, once it was. */
   redirectedTo?: string;
+  /** Run before each click of the sign-in (SignInRequest.formRedirectUri: the forged field written). */
+  beforeSubmit?: () => Promise<void>;
+  /** The sign-in is over without the redirect_uri (the browser was sent to the forged URI). */
+  stopAt?: () => boolean;
 }
 
 /** At most this many pages between the sign-in and the redirect are gone through. */
@@ -280,6 +318,7 @@ async function submit(flow: Flow, control: Locator): Promise<void> {
     .then(() => page.waitForLoadState('load', { timeout: timeoutMs }))
     .catch(() => undefined);
   const before = await pageShape(page);
+  await flow.beforeSubmit?.();
   await clickThrough(page, control, timeoutMs);
   // Whichever comes first: the next page, the redirect (its navigation may never load: the
   // redirect_uri need not answer), another step rendered in place, or the time limit. The watch ends with the wait.
@@ -287,7 +326,7 @@ async function submit(flow: Flow, control: Locator): Promise<void> {
   const watched = (async () => {
     const deadline = Date.now() + timeoutMs;
     // eslint-disable-next-line no-unmodified-loop-condition -- submit() clears it once the race is over
-    while (waiting && !flow.redirectedTo && Date.now() < deadline && !page.isClosed()) {
+    while (waiting && !flow.redirectedTo && !flow.stopAt?.() && Date.now() < deadline && !page.isClosed()) {
       await new Promise((r) => setTimeout(r, 100));
       const now = await pageShape(page);
       // Changed in place: unless a page load follows at once (a form posted while a spinner shows).

@@ -137,10 +137,11 @@ export function renewalsOf(stateDir: string | undefined): number {
 /** The Authorization header carries a token the keeper keeps: its current value, renewed if need be. */
 async function keptAuthorization(authorization: string | null | undefined, now = Date.now()): Promise<KeptAuthorization | undefined> {
   const keep = keeping;
-  const match = keep && authorization ? /^Bearer (\S+)$/.exec(authorization) : null;
+  // The scheme's name in any case (RFC 9110 § 11.1; AUTH-BEARER-CASE writes it otherwise on purpose), kept as written.
+  const match = keep && authorization ? /^(Bearer) (\S+)$/i.exec(authorization) : null;
   if (!keep || !match) return undefined;
   const tokens = readTokens(keep.stateDir);
-  const key = (Object.keys(tokens) as TokenKey[]).find((k) => tokens[k]!.values.includes(match[1]));
+  const key = (Object.keys(tokens) as TokenKey[]).find((k) => tokens[k]!.values.includes(match[2]));
   if (!key) return undefined;
   const added: string[] = [];
   const current = tokens[key]!;
@@ -150,12 +151,12 @@ async function keptAuthorization(authorization: string | null | undefined, now =
   const sent = readTokens(keep.stateDir)[key];
   const sentAt = Date.now();
   return {
-    header: `Bearer ${value}`,
+    header: `${match[1]} ${value}`,
     afterAnswer: async (status, text) => {
       if (!saysExpired(status, text)) return undefined;
       if (sent && last(sent) === value) noteBrokenLifetime(keep.stateDir, key, sent, sentAt, status);
       const renewed = await renew(keep, key, value, added, true);
-      return renewed && renewed !== value ? `Bearer ${renewed}` : undefined;
+      return renewed && renewed !== value ? `${match[1]} ${renewed}` : undefined;
     },
     secrets: () => added,
   };

@@ -34,10 +34,11 @@ export function curlCommand(
   parts.push(sq(redactor.redact(request.url)));
   for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() === 'authorization') {
-      const bearer = /^Bearer (.+)$/i.exec(value);
-      const tokenVar = bearer ? refs.bearer.get(bearer[1]) : undefined;
+      // The scheme's name as the request wrote it (AUTH-BEARER-CASE sends "bearer"): the rerun sends what failed.
+      const bearer = /^(Bearer) (.+)$/i.exec(value);
+      const tokenVar = bearer ? refs.bearer.get(bearer[2]) : undefined;
       const basic = refs.basic.get(value);
-      if (tokenVar) parts.push('-H', dqWith('Authorization: Bearer ', tokenVar));
+      if (tokenVar) parts.push('-H', dqWith(`Authorization: ${bearer![1]} `, tokenVar));
       else if (basic) parts.push('-u', dqWith(`${basic.user}:`, basic.passwordVar));
       else parts.push('-H', sq(redactor.redact(`${name}: ${value}`)));
       continue;

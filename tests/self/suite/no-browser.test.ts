@@ -19,12 +19,14 @@ test('without a browser, only the sign-in page checks are not run, and the first
     'CORE-DEVICE-SCOPE-RESTRICTED',
     'CORE-SIGNIN-OTHER-PASSWORD',
     'SIGNIN-CODE-STATE',
+    'SIGNIN-FORM-REDIRECT',
     'SIGNIN-NOT-FRAMED',
     'SIGNIN-PAGE',
     'SIGNIN-PASSWORD-NEAR-MISS',
     'SIGNIN-PASSWORD-NOT-IN-URL',
     'SIGNIN-REDIRECT-EXACT',
     'SIGNIN-SCOPE-SUBSET',
+    'SIGNIN-STATE-ESCAPED',
   ]);
   for (const r of notRun) expect(r.notRun[0].reason, r.id).toMatch(/needs a browser for the sign-in page: VDS_BROWSER=none/);
   // The token endpoint's checks ran: codes came from the control API.
