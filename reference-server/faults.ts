@@ -1413,13 +1413,6 @@ export const FAULTS = [
     breaks: 'P-HOSTS-BASE',
   },
   {
-    name: 'blind-token-sliding-expiry',
-    family: 'authentication',
-    description:
-      "Each use of an access token pushes its expiry back by its lifetime (a session store's TTL renewed on every read): a token used within expires_in never expires, whatever its expires_at said",
-    breaks: 'P-ERR-AUTH-EXPIRED',
-  },
-  {
     name: 'blind-query-carid-overrides-path',
     family: 'cross-user',
     description:

@@ -108,8 +108,6 @@ async function authenticate(request: FastifyRequest, ctx: AppContext, route: Rou
       throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has been revoked', 'Ask the user to sign in again to get a new access token');
     throw new ApiError(403, 'AUTHORIZATION_ERROR', 'Token has expired', 'Refresh the access token with your refresh token');
   }
-  // fault blind-token-sliding-expiry: every use renews the token's lifetime, as a session store's TTL renewed on read.
-  if (faults.has('blind-token-sliding-expiry')) token.expiresAt = ctx.now() + token.lifetimeS * 1000;
   return token;
 }
 

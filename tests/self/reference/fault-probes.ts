@@ -1370,19 +1370,6 @@ export const PROBES: Record<FaultName, Probe> = {
       return lower.status === 200 && upper.status === 200;
     },
   },
-  'blind-token-sliding-expiry': {
-    // Used 50 minutes after it was issued, the token still expires at its expires_at (an hour after).
-    check: async (h) => {
-      const token = (await h.tokenResponse()).access_token;
-      const issued = h.clock.now;
-      h.clock.now = issued + 50 * 60_000;
-      const inside = await h.get('/v3/users/me', token);
-      h.clock.now = issued + 70 * 60_000;
-      const after = await h.get('/v3/users/me', token);
-      h.clock.now = issued;
-      return inside.status === 200 && isError(after, 403, 'AUTHORIZATION_ERROR', 'Token has expired');
-    },
-  },
   'blind-query-carid-overrides-path': {
     // alice's car with bob's car id in the query: alice's locations, never bob's.
     check: async (h) => {
