@@ -175,6 +175,42 @@ export async function coreSigninOtherPassword(ctx: CheckContext): Promise<void> 
 }
 
 /**
+ * "The cloud (production) environment requires the header" (vehicle-data-service-v3.md § Authentication):
+ * a session the sign-in page leaves in the browser (a web dashboard's single sign-on cookie) is no
+ * Authorization header. After one sign-in in the browser, each route of the requirement is asked
+ * without the header, with the cookies that browser holds for its URL (those a browser would send
+ * there: their domain, path and Secure flag match; none of another origin): a success means the API
+ * took a cookie for the token the spec requires.
+ */
+export async function coreSigninCookieNotToken(ctx: CheckContext): Promise<void> {
+  const o = requireOauth(ctx);
+  const judged = ctx.requirement.routes.map((r) => {
+    const route = ctx.catalogue.route(r);
+    const { path, query } = ctx.resolve(route);
+    return { route, url: ctx.api.url(path, query) };
+  });
+  const signed = await withBrowser(ctx, (b) =>
+    signInForCheck(ctx.run, b, ctx.target, { username: o.username, password: o.password, cookiesFor: judged.map((j) => j.url) }),
+  );
+  if (!signed.code) {
+    throw new NotRun(`signing in with the right password gave no code (${ctx.redactor.redact(signed.problem ?? 'no redirect')}): the sign-in checks judge it`);
+  }
+  ctx.redactor.add(signed.code);
+  for (const { route, url } of judged) {
+    const cookie = signed.cookies?.[url] ?? '';
+    ctx.redactor.add(cookie, ...cookie.split('; ').map((c) => c.slice(c.indexOf('=') + 1)));
+    const res = await ctx.call(route, { authorization: null, ...(cookie ? { headers: { cookie } } : {}), credential: cookie ? 'sign-in cookies' : 'none' });
+    if (statusMatches(res.status, '2xx')) {
+      fail({
+        expected: `${route.route} without an Authorization header refused ("the cloud (production) environment requires the header"), whatever cookies the sign-in left the browser`,
+        actual: `${res.status}: served ${cookie ? `with the ${cookie.split('; ').length} cookie(s) the browser holds for it after signing in (their values withheld)` : 'without a cookie'}`,
+        exchange: res.exchange,
+      });
+    }
+  }
+}
+
+/**
  * "Client applications never receive user passwords" (vehicle-data-service-v3.md § Authentication):
  * the token endpoint does not trade a user's password for a token (OAuth 2's password grant, RFC 6749
  * § 4.3, where the client application holds the password). Asked with the user's own credentials and

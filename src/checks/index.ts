@@ -106,6 +106,7 @@ export const CHECKS: Record<string, CheckProcedure> = {
   'core-token-endpoint': auth.coreTokenEndpoint,
   'no-password-grant': auth.noPasswordGrant,
   'core-signin-other-password': auth.coreSigninOtherPassword,
+  'core-signin-cookie-not-token': auth.coreSigninCookieNotToken,
   'signin-page': auth.signinPage,
   'signin-rejects': auth.signinRejects,
   'bearer-scheme-case': bearerSchemeCase,

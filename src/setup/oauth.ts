@@ -1,6 +1,6 @@
 // The real OAuth 2 sign-in flow: a browser fills the service's sign-in page, the redirect's code is
 // captured, and the code is exchanged at POST /auth/access_token with HTTP Basic client credentials.
-import { errors, type Browser, type Locator, type Page, type Response } from '@playwright/test';
+import { errors, type Browser, type BrowserContext, type Locator, type Page, type Response } from '@playwright/test';
 import type { ApiClient, ApiResponse } from '../transport/api';
 import { openContext } from './browser-network';
 import { findSignInForm, FORM_WAIT_MS, type FormProblem } from './signin-form';
@@ -43,6 +43,11 @@ export interface SignInResult {
    * and the URL the browser was then sent to under that URI, if it was (secret: redact before showing).
    */
   formRedirect?: { field: boolean; reached?: string };
+  /**
+   * With SignInRequest.cookiesFor, after the redirect: the Cookie header the browser would send to each
+   * of those URLs ('' for none), the cookies the sign-in left it holding (secret: redact before showing).
+   */
+  cookies?: Record<string, string>;
 }
 
 /** The URL with every query parameter whose value is `secret` written as *** (its path and fragment dropped if they hold it). */
@@ -85,6 +90,8 @@ export interface SignInRequest {
    * forged form would post it: where the browser goes then is SignInResult.formRedirect.
    */
   formRedirectUri?: string;
+  /** URLs whose Cookie header, as the browser holds it once the sign-in redirected, the result gives (SignInResult.cookies). */
+  cookiesFor?: readonly string[];
 }
 
 export function signInUrl(target: Target, params: Record<string, string | undefined>): string {
@@ -270,6 +277,7 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     }
     const params = new URL(url).searchParams;
     return {
+      ...(request.cookiesFor ? { cookies: await cookieHeaders(context, request.cookiesFor) } : {}),
       code: params.get('code') ?? undefined,
       state: params.get('state') ?? undefined,
       redirectedTo: url,
@@ -280,6 +288,13 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
   } finally {
     await context.close();
   }
+}
+
+/** Each URL's Cookie header as the context would send it: only the cookies whose domain, path and Secure flag match it. */
+async function cookieHeaders(context: BrowserContext, urls: readonly string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const url of urls) out[url] = (await context.cookies(url)).map((c) => `${c.name}=${c.value}`).join('; ');
+  return out;
 }
 
 interface Flow {

@@ -16,6 +16,7 @@ test('without a browser, only the sign-in page checks are not run, and the first
   expect(c.counts.checks.failed).toBe(0);
   const notRun = c.requirements.filter((r) => r.applicable && r.status === 'not-run');
   expect(notRun.map((r) => r.id).sort()).toEqual([
+    'CORE-AUTH-SIGNIN-COOKIE',
     'CORE-DEVICE-SCOPE-RESTRICTED',
     'CORE-SIGNIN-OTHER-PASSWORD',
     'SIGNIN-CODE-STATE',
