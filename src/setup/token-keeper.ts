@@ -149,12 +149,19 @@ async function keptAuthorization(authorization: string | null | undefined, now =
   const value = now >= dueAt ? ((await renew(keep, key, current.values[current.values.length - 1], added)) ?? last(current)) : last(current);
   // What the value sent promised: its record once renewed (readTokens reads the file again only if it changed).
   const sent = readTokens(keep.stateDir)[key];
-  const sentAt = Date.now();
   return {
     header: `${match[1]} ${value}`,
     afterAnswer: async (status, text) => {
-      if (!saysExpired(status, text)) return undefined;
-      if (sent && last(sent) === value) noteBrokenLifetime(keep.stateDir, key, sent, sentAt, status);
+      // The server read the request before its answer came: judged at the answer's arrival, since a
+      // busy client may write a request long after it was handed over (waiting for a slot, sent again
+      // on a fresh connection), and a token's life is counted from before it was asked for.
+      const answeredAt = Date.now();
+      const expired = saysExpired(status, text);
+      // A token at the end of its life refused as unknown may have expired and been forgotten by now
+      // (decision D-EXPIRED-NAMED lets a server answer so): renewed and sent again too.
+      const due = sent?.expiresAtMs !== undefined && answeredAt >= sent.expiresAtMs - marginMs(sent);
+      if (!expired && !(status === 401 && due)) return undefined;
+      if (expired && sent && last(sent) === value) noteBrokenLifetime(keep.stateDir, key, sent, answeredAt, status);
       const renewed = await renew(keep, key, value, added, true);
       return renewed && renewed !== value ? `${match[1]} ${renewed}` : undefined;
     },
@@ -169,7 +176,7 @@ const BROKEN_LIFETIMES = 'broken-lifetimes.jsonl';
 /** A kept token refused as expired while its expires_in said it lived: what TOKEN-LIFETIME-KEPT judges. */
 export interface BrokenLifetime {
   key: TokenKey;
-  /** How long it still had to live by its expires_in (on this machine's clock, less the renewal margin) when it was sent, in ms. */
+  /** How long it still had to live by its expires_in (on this machine's clock, less the renewal margin) when its answer came, in ms. */
   leftMs: number;
   lifetimeMs: number;
   status: number;
@@ -180,9 +187,9 @@ export interface BrokenLifetime {
  * server's: recorded when the value sent had more than its renewal margin left (a quarter of its life,
  * 1 s to 30 s: what covers the round trip and a clock running apart), appended whole (one short line).
  */
-function noteBrokenLifetime(stateDir: string, key: TokenKey, t: KeptToken, sentAt: number, status: number): void {
+function noteBrokenLifetime(stateDir: string, key: TokenKey, t: KeptToken, answeredAt: number, status: number): void {
   if (t.expiresAtMs === undefined || t.lifetimeMs === undefined) return;
-  const leftMs = t.expiresAtMs - marginMs(t) - sentAt;
+  const leftMs = t.expiresAtMs - marginMs(t) - answeredAt;
   if (leftMs <= 0) return;
   const event: BrokenLifetime = { key, leftMs: Math.round(leftMs), lifetimeMs: Math.round(t.lifetimeMs), status };
   fs.appendFileSync(path.join(stateDir, BROKEN_LIFETIMES), `${JSON.stringify(event)}\n`);

@@ -63,3 +63,58 @@ test('a token refused as expired while its expires_in says it lives: renewed and
     await close();
   }
 });
+
+test('a token at the end of its life refused as unknown is renewed and sent again, not recorded; one in mid-life refused so stands', async () => {
+  // A server that forgets its expired tokens answers them as unknown (decision D-EXPIRED-NAMED): a
+  // busy client may write a request after the token ran out, which must not fail the check it serves.
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      if (req.url === '/v3/auth/access_token') {
+        const next = `${new URLSearchParams(body).get('refresh_token')?.slice(2)}-renewed`;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: next, refresh_token: `r-${next}`, expires_in: 3600 }));
+        return;
+      }
+      const token = (req.headers.authorization ?? '').replace('Bearer ', '');
+      if (token.endsWith('-renewed')) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      // Held 800 ms, as a busy client's request is: "ending" runs past its renewal margin meanwhile.
+      else {
+        const refuse = () =>
+          res.writeHead(401, { 'content-type': 'application/json' }).end('[{"type":"AUTHENTICATION_ERROR","message":"Invalid token","tip":"Sign in again"}]');
+        if (token === 'ending') setTimeout(refuse, 800);
+        else refuse();
+      }
+    });
+  });
+  const { origin, close } = await listenOnLoopback(server);
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vds-keeper-'));
+  try {
+    const target = {
+      name: 'forgets-expired',
+      baseUrl: `${origin}/v3`,
+      env: 'cloud',
+      oauth: { clientId: 'app', clientSecret: 'secret' },
+      requestTimeoutMs: 5000,
+    } as Target;
+    const api = new ApiClient(target.baseUrl, target.requestTimeoutMs, new Redactor());
+    // "ending": 8 s of life, obtained 5.5 s ago: sent as it is (its renewal margin, 2 s, starts in half a
+    // second) and answered after the margin began; "young": an hour of life, just obtained.
+    const now = Date.now();
+    startKeeping(
+      { target, stateDir, browser: { missing: 'none' }, api },
+      {
+        full: keptToken({ access_token: 'ending', refresh_token: 'r-ending', expires_in: 8 }, now - 5_500, 'control', 'primary', ''),
+        otherUser: keptToken({ access_token: 'young', refresh_token: 'r-young', expires_in: 3600 }, now, 'control', 'other', ''),
+      },
+    );
+    const ending = await api.get('/users/me', { authorization: 'Bearer ending' });
+    const young = await api.get('/users/me', { authorization: 'Bearer young' });
+    expect([ending.status, ending.exchange.tokenRenewed, young.status, young.exchange.tokenRenewed ?? false]).toEqual([200, true, 401, false]);
+    expect(brokenLifetimes({ stateDir })).toEqual([]);
+  } finally {
+    stopKeeping();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+    await close();
+  }
+});
