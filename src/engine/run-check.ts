@@ -13,6 +13,7 @@
 // (ConformanceFailure) before it can break a procedure: that is the procedures' job, not this file's.
 import { ApiClient, NoAnswerError, RateLimitedError, type Exchange } from '../transport/api';
 import { networkTransport } from '../transport/network';
+import { stage } from '../transport/timeline';
 import { joinRun } from '../transport/breaker';
 import { rememberIdleCloses } from '../transport/connection-reuse';
 import { notApplicableReason, type Catalogue, type PlannedCheck } from '../catalogue/catalogue';
@@ -162,6 +163,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   const seen = inputs.errorsSeen;
   const limit = checkTimeLimitMs(target);
   const started = performance.now();
+  stage(`check ${p.key} start`);
   let outcome: unknown;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -182,6 +184,7 @@ export async function runCheck(p: PlannedCheck, inputs: CheckInputs): Promise<Ch
   } finally {
     clearTimeout(timer);
     seen?.add(p, api.clientErrors);
+    stage(`check ${p.key} end`);
   }
   // An advisory requirement states an inference neither document makes (profile, rule 3): what
   // would be its failure is reported as a warning, never as a failure.

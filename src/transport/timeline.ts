@@ -2,8 +2,9 @@
 // away. With VDS_TIMELINE=FILE each process of the run (the runner, its workers, an in-process run)
 // appends one JSON line per request (its start and end, its route, and whether the run's preparation
 // or a check sent it) and one per stage of the run (the runner's configuration loaded, the server up,
-// each step of the preparation, a route group's start and end, the reports written). Times are epoch
-// milliseconds, comparable across processes. Without the variable nothing is written or kept.
+// each step of the preparation, a route group's start and end, each check's start and end, the reports
+// written). Times are epoch milliseconds, comparable across processes. Without the variable nothing is
+// written or kept.
 import fs from 'node:fs';
 import { runOptions } from '../options/options';
 
