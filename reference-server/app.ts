@@ -12,6 +12,7 @@ import type { AppContext, Mode, Switches } from './context';
 import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
 import { clientErrorHandler } from './http/client-error';
+import { wireVariants } from './http/wire';
 import { closeIdleConnections, closeIdleSockets } from './http/idle-close';
 import { answerNotModified, remember, tagSuccess } from './http/response-cache';
 import { ApiError, fromFrameworkError, LegacyError, parametersError, sendApiError, sendLegacyError } from './http/errors';
@@ -81,6 +82,9 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     // variant jwt-access-tokens: tokens are JWTs, signed with a key of this instance's own.
     tokens: new TokenStore(variants.has('short-lived-tokens') ? SHORT_ACCESS_TOKEN_LIFETIME_S : undefined, {
       faults,
+      // variants blindp-tokens-base64-padded, blindp-codes-base64-padded: values in plain base64 with its padding.
+      paddedTokens: variants.has('blindp-tokens-base64-padded'),
+      paddedCodes: variants.has('blindp-codes-base64-padded'),
       ...(variants.has('jwt-access-tokens') ? { jwt: new JwtIssuer() } : {}),
     }),
   };
@@ -196,6 +200,9 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     }
     return payload;
   });
+
+  // The blindp- wire variants (http/wire.ts): how answers are written, after every hook that changes what they say.
+  wireVariants(app, variants, switchesFor);
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     // Unknown routes and known paths with another method both answer 404 with an error array.

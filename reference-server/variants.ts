@@ -418,6 +418,86 @@ export const VARIANTS = [
     description: 'begin and end up to 31 days and 23 hours apart are accepted (the default: up to exactly 31 days); more is 416',
     allowedBy: 'v3-profile.md § Conflicts and decisions ("at most one month apart": a suite probes 28 days or less and 32 days or more)',
   },
+  {
+    name: 'blindp-gzip-answers',
+    description:
+      'Answers of 1 KiB or more are gzip-compressed (Content-Encoding: gzip, Vary: Accept-Encoding) when the request accepts gzip, as @fastify/compress or a proxy does',
+    allowedBy:
+      "vehicle-data-service-v3.md § Endpoints (no content coding is stated) and RFC 9110 § 8.4.1 and § 12.5.3 (a server may apply a content coding the request's Accept-Encoding accepts)",
+  },
+  {
+    name: 'blindp-etag-revalidation',
+    description:
+      "The API's successful reads carry a weak ETag, and a read whose If-None-Match names it answers 304 without a body, once the route has authorized it (as Express does)",
+    allowedBy:
+      "vehicle-data-service-v3.md § Endpoints (the answers' headers and conditional requests are not stated) and RFC 9110 § 8.8.3, § 13.1.2 and § 15.4.5 (an origin server may send an entity tag and answer 304 to a matching If-None-Match)",
+  },
+  {
+    name: 'blindp-json-escaped-php',
+    description:
+      'Every JSON answer is written as PHP\'s json_encode writes it by default: "/" as "\\/" and every non-ASCII character as a \\uXXXX escape (same values)',
+    allowedBy:
+      'vehicle-data-service-v3.md § Resources and their fields (JSON; its text form is not stated) and RFC 8259 § 7 (any character may be escaped; "\\/" is an escape of "/")',
+  },
+  {
+    name: 'blindp-json-members-sorted',
+    description:
+      "Every JSON object's members are written in key order (the error elements as message, tip, type), as Jackson's SORT_PROPERTIES_ALPHABETICALLY does",
+    allowedBy:
+      'vehicle-data-service-v3.md § Resources and their fields (the fields are a table: no order is stated) and RFC 8259 § 4 (an object is an unordered collection)',
+  },
+  {
+    name: 'blindp-json-no-charset',
+    description: 'JSON answers are labelled application/json (or application/geo+json) with no charset parameter',
+    allowedBy:
+      "vehicle-data-service-v3.md § Errors, Body (JSON; the content type's parameters are not stated) and RFC 8259 § 11 (\"No 'charset' parameter is defined for this registration\")",
+  },
+  {
+    name: 'blindp-refresh-not-rotated',
+    description:
+      'The refresh grant answers a new access token and the same refresh token, which stays valid for later refreshes (no rotation, as Okta and Keycloak do by default for confidential clients)',
+    allowedBy:
+      'v3-profile.md § Token endpoint ("grant_type=refresh_token&refresh_token=..."; nothing says a refresh token is single use) and RFC 6749 § 6 ("The authorization server MAY issue a new refresh token")',
+  },
+  {
+    name: 'blindp-tokens-base64-padded',
+    description: 'Access and refresh tokens are 400 characters of plain base64 with its padding (+, / and a final =), not base64url',
+    allowedBy:
+      'v3-profile.md § Records (token: access_token string, refresh_token string) and RFC 6750 § 2.1 (b64token: ALPHA, DIGIT, "-._~+/" then "=" padding) and RFC 6749 Appendix A.12, A.17 (tokens are VSCHAR)',
+  },
+  {
+    name: 'blindp-codes-base64-padded',
+    signIn: true,
+    description: 'Authorization codes are plain base64 with its padding (+, / and a final =), percent-encoded in the redirect after sign-in',
+    allowedBy:
+      'v3-profile.md § Sign-in page ("redirected to <redirect_uri>?code=<code>": the code\'s characters are not stated) and RFC 6749 Appendix A.11 (code = 1*VSCHAR) and § 4.1.2 (added to the query form-urlencoded)',
+  },
+  {
+    name: 'blindp-options-answered',
+    description:
+      'OPTIONS on a path of the API answers 200 with Allow (its methods, HEAD and OPTIONS) and no body, without a token, as Spring MVC does by default',
+    allowedBy:
+      'vehicle-data-service-v3.md § Endpoints (only the listed methods are described; OPTIONS is not mentioned) and RFC 9110 § 9.3.7 (OPTIONS asks for the communication options of a resource; a successful answer sends Allow)',
+  },
+  {
+    name: 'blindp-method-not-allowed',
+    description:
+      'A path of the API asked with a method it is not served with answers 405 with Allow and the error array (PARAMETERS_ERROR "Method not allowed") instead of 404',
+    allowedBy:
+      'vehicle-data-service-v3.md § Endpoints and § Errors (other methods are not mentioned; "Errors map onto HTTP status codes") and RFC 9110 § 15.5.6 (405: the method is not supported by the target resource, with Allow)',
+  },
+  {
+    name: 'blindp-trip-stats-usedtime-first',
+    description: 'GET /trips/{tripId}/stats lists the USED_TIME statistic before the MILEAGE one',
+    allowedBy: 'v3-profile.md § Records ("/trips/{id}/stats answers both types in one array": their order is not stated)',
+  },
+  {
+    name: 'blindp-dates-microseconds',
+    description:
+      "Dates of locations, signals, accelerometer, trips and car stats have six digits of fraction and +00:00, as Python's isoformat() writes them (2026-11-01T02:24:20.000000+00:00)",
+    allowedBy:
+      'v3-profile.md § Records ("date" means an RFC 3339 date-time with an offset; the profile\'s own example is 2016-03-01T02:24:20.000000+00:00) and RFC 3339 § 5.6 (time-secfrac = "." 1*DIGIT)',
+  },
 ] as const satisfies readonly VariantInfo[];
 
 export type VariantName = (typeof VARIANTS)[number]['name'];

@@ -603,7 +603,9 @@ export function oauthRoutes(ctx: AppContext) {
           (faults.has('grant-kinds-one-table') ? tokens.refreshOfAccess(fields.refresh_token) : undefined));
       // fault refresh-client-not-checked: the refresh token's application is never compared with the client's.
       if (!refresh || refresh.used || (refresh.clientId !== app.clientId && !faults.has('refresh-client-not-checked'))) throw invalidAuthentication(false);
-      refresh.used = true;
+      // variant blindp-refresh-not-rotated: the refresh token is kept and answered again, valid for the next refresh (no
+      // rotation, as Okta and Keycloak do by default for confidential clients; RFC 6749 § 6: a new one MAY be issued).
+      if (!variants.has('blindp-refresh-not-rotated')) refresh.used = true;
       // fault refresh-grants-all-app-scopes: the new token gets the application's scopes, not the grant's.
       // fault refresh-scope-param-granted: a scope asked with the refresh grant is granted as the application has it (RFC 6749 6: never wider).
       const scopes = faults.has('refresh-grants-all-app-scopes')
@@ -611,7 +613,8 @@ export function oauthRoutes(ctx: AppContext) {
         : faults.has('refresh-scope-param-granted') && fields.scope
           ? scopesOf(app, fields.scope.split(' '))
           : refresh.scopes;
-      return tokenAnswer(reply, tokens.issueTokens(app.clientId, refresh.userId, scopes, nowMs), 'refresh_token');
+      const issued = tokens.issueTokens(app.clientId, refresh.userId, scopes, nowMs);
+      return tokenAnswer(reply, variants.has('blindp-refresh-not-rotated') ? { access: issued.access, refresh } : issued, 'refresh_token');
     }
 
     // fault password-grant-accepted: OAuth 2's password grant left enabled (the client application holds the user's password).

@@ -57,6 +57,18 @@ export interface RefreshToken {
 
 const randomToken = (bytes: number) => randomBytes(bytes).toString('base64url');
 
+/**
+ * Variants blindp-tokens-base64-padded and blindp-codes-base64-padded: a value in base64's own alphabet with its
+ * padding (RFC 6750 § 2.1 b64token; RFC 6749 Appendix A.11, A.12, A.17: any VSCHAR), as servers that encode random
+ * bytes with plain base64 write them; one of + and / at least, so that every value needs encoding in a form or a URL.
+ */
+function paddedBase64(bytes: number): string {
+  for (;;) {
+    const value = randomBytes(bytes).toString('base64');
+    if (/[+/]/.test(value) && value.endsWith('=')) return value;
+  }
+}
+
 /** Tokens issued together by one grant. */
 export interface IssuedTokens {
   access: AccessToken;
@@ -83,6 +95,10 @@ export interface TokenStoreOptions {
   faults?: Faults;
   /** Variant jwt-access-tokens: tokens are JWTs it signs. */
   jwt?: JwtIssuer;
+  /** Variant blindp-tokens-base64-padded: access and refresh tokens in plain base64, padded, 400 characters long. */
+  paddedTokens?: boolean;
+  /** Variant blindp-codes-base64-padded: authorization codes in plain base64, padded. */
+  paddedCodes?: boolean;
 }
 
 export class TokenStore {
@@ -110,7 +126,7 @@ export class TokenStore {
   }
 
   issueCode(input: Omit<AuthCode, 'value' | 'expiresAt' | 'used'>, nowMs: number): AuthCode {
-    const code: AuthCode = { ...input, value: randomToken(24), expiresAt: nowMs + CODE_LIFETIME_MS, used: false };
+    const code: AuthCode = { ...input, value: this.options.paddedCodes ? paddedBase64(44) : randomToken(24), expiresAt: nowMs + CODE_LIFETIME_MS, used: false };
     this.codes.set(code.value, code);
     this.everIssued.push(code.value);
     return code;
@@ -128,7 +144,7 @@ export class TokenStore {
       nowMs,
     );
     const access: AccessToken = {
-      value: jwt?.value ?? randomToken(32),
+      value: jwt?.value ?? (this.options.paddedTokens ? paddedBase64(298) : randomToken(32)),
       clientId,
       userId,
       scopes: [...scopes],
@@ -152,7 +168,7 @@ export class TokenStore {
     const { clientId, userId, scopes } = access;
     const jwt = this.options.jwt?.sign({ sub: String(userId), client_id: clientId, scope: scopes.join(' '), typ: 'Refresh' }, nowMs);
     const refresh: RefreshToken = {
-      value: jwt?.value ?? randomToken(32),
+      value: jwt?.value ?? (this.options.paddedTokens ? paddedBase64(298) : randomToken(32)),
       clientId,
       userId,
       scopes: [...scopes],

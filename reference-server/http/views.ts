@@ -15,9 +15,15 @@ const PARIS = 'Europe/Paris';
 /** The RFC 3339 date of locations, signals, accelerometers, trips and car stats. */
 function recordDate(ms: number, variants: Variants): string {
   // variant dates-fraction-zulu: toISOString's shape (milliseconds and Z) instead of +00:00.
-  if (variants.has('dates-fraction-zulu')) return formatRfc3339Zulu(ms);
   // variant dates-paris-offset: the same instant as Paris wall-clock time, +01:00 or +02:00.
-  return variants.has('dates-paris-offset') ? formatInZone(ms, PARIS, 'rfc3339') : formatRfc3339(ms);
+  const date = variants.has('dates-fraction-zulu')
+    ? formatRfc3339Zulu(ms)
+    : variants.has('dates-paris-offset')
+      ? formatInZone(ms, PARIS, 'rfc3339')
+      : formatRfc3339(ms);
+  // variant blindp-dates-microseconds: six digits of fraction, as Python's isoformat() writes an aware datetime (the
+  // offset as the other variants write it, so that combined they each still show).
+  return variants.has('blindp-dates-microseconds') ? date.replace(/\.(\d{3})(Z|[+-]\d{2}:\d{2})$/, '.$1000$2') : date;
 }
 
 /** A user's or car's date, in the spec's strict shape (with Paris's offset under dates-paris-offset). */

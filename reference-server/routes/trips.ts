@@ -64,7 +64,8 @@ export function tripsRoutes(ctx: AppContext) {
         const stats = [tripStatView('MILEAGE', trip, ctx), tripStatView('USED_TIME', trip, ctx)];
         // fault trip-stats-usedtime-minutes: the combined page converts the duration for display (minutes).
         if (faults.has('trip-stats-usedtime-minutes')) stats[1].value = round(trip.usedTime / 60, 2);
-        return stats;
+        // variant blindp-trip-stats-usedtime-first: the two statistics in the other order (the profile states none).
+        return variants.has('blindp-trip-stats-usedtime-first') ? [stats[1], stats[0]] : stats;
       },
     }));
 

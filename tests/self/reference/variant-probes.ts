@@ -796,4 +796,112 @@ export const VARIANT_PROBES: Record<VariantName, VariantProbe> = {
       return inside.status === 200 && outside.status === 416;
     },
   },
+  'blindp-gzip-answers': {
+    // A month of locations is more than 1 KiB: gzip when asked for, plain otherwise.
+    check: async (h) => {
+      const token = await h.alice();
+      const [zipped, plain] = await Promise.all([
+        h.get(`/v3/cars/${RICH}/locations`, token, { 'accept-encoding': 'gzip, deflate, br' }),
+        h.get(`/v3/cars/${RICH}/locations`, token),
+      ]);
+      return zipped.headers['content-encoding'] === 'gzip' && plain.headers['content-encoding'] === undefined && Array.isArray(plain.json);
+    },
+  },
+  'blindp-etag-revalidation': {
+    // The tag comes with the read; the same read naming it is 304 with no body, and without a token it is still 401.
+    check: async (h) => {
+      const token = await h.alice();
+      const first = await h.get('/v3/users/me', token);
+      const tag = String(first.headers.etag ?? '');
+      const [again, anonymous] = await Promise.all([
+        h.get('/v3/users/me', token, { 'if-none-match': tag }),
+        h.get('/v3/users/me', undefined, { 'if-none-match': tag }),
+      ]);
+      return tag.startsWith('W/"') && again.status === 304 && again.text === '' && anonymous.status === 401;
+    },
+  },
+  'blindp-json-escaped-php': {
+    // A car named with a slash and an accent comes back escaped in the text, the same string once parsed.
+    check: async (h) => {
+      const token = await h.alice();
+      const created = await h.post(`/v3/users/${SEED_IDS.alice}/cars`, { token, json: { make: 'Citroën', model: 'C4/Picasso' } });
+      return created.status === 201 && created.text.includes('Citro\\u00ebn') && created.text.includes('C4\\/Picasso') && created.json.make === 'Citroën';
+    },
+  },
+  'blindp-json-members-sorted': {
+    check: async (h) => {
+      const token = await h.alice();
+      const [car, error] = await Promise.all([h.get(`/v3/cars/${RICH}`, token), h.get('/v3/users/me')]);
+      const keys = Object.keys(car.json);
+      return keys.join() === [...keys].sort().join() && keys[0] !== 'id' && Object.keys(error.json[0]).join() === 'message,tip,type';
+    },
+  },
+  'blindp-json-no-charset': {
+    check: async (h) => {
+      const token = await h.alice();
+      const [me, error, geo] = await Promise.all([
+        h.get('/v3/users/me', token),
+        h.get('/v3/users/me'),
+        h.get(`/v3/cars/${RICH}/locations.geojson?limit=1`, token),
+      ]);
+      return me.contentType === 'application/json' && error.contentType === 'application/json' && /^application\/(geo\+)?json$/.test(geo.contentType);
+    },
+  },
+  'blindp-refresh-not-rotated': {
+    // The same refresh token twice: both refreshes answer, each with that refresh token again.
+    check: async (h) => {
+      const record = await h.tokenResponse();
+      const first = await h.exchange({ grant_type: 'refresh_token', refresh_token: record.refresh_token });
+      const second = await h.exchange({ grant_type: 'refresh_token', refresh_token: record.refresh_token });
+      return (
+        first.status === 200 && second.status === 200 && second.json.refresh_token === record.refresh_token && second.json.access_token !== record.access_token
+      );
+    },
+  },
+  'blindp-tokens-base64-padded': {
+    check: async (h) => {
+      const record = await h.tokenResponse();
+      const me = await h.get('/v3/users/me', record.access_token);
+      const refreshed = await h.exchange({ grant_type: 'refresh_token', refresh_token: record.refresh_token });
+      const padded = (t: string) => t.length === 400 && /[+/]/.test(t) && t.endsWith('=') && /^[A-Za-z0-9+/]+=*$/.test(t);
+      return padded(record.access_token) && padded(record.refresh_token) && me.status === 200 && refreshed.status === 200;
+    },
+  },
+  'blindp-codes-base64-padded': {
+    check: async (h) => {
+      const code = await h.code();
+      const res = await h.exchange({ grant_type: 'authorization_code', code });
+      return /[+/]/.test(code) && code.endsWith('=') && res.status === 200;
+    },
+  },
+  'blindp-options-answered': {
+    check: async (h) => {
+      const res = await h.request('OPTIONS', `/v3/cars/${RICH}/locations`);
+      return res.status === 200 && res.headers.allow === 'GET, HEAD, OPTIONS' && res.text === '';
+    },
+  },
+  'blindp-method-not-allowed': {
+    check: async (h) => {
+      const token = await h.alice();
+      const res = await h.request('DELETE', `/v3/cars/${RICH}`, { token });
+      return res.status === 405 && res.headers.allow === 'GET, HEAD' && firstError(res)?.type === 'PARAMETERS_ERROR';
+    },
+  },
+  'blindp-trip-stats-usedtime-first': {
+    check: async (h) => {
+      const token = await h.alice();
+      const stats = (await h.get(`/v3/trips/${h.latestTrip(RICH)}/stats`, token)).json;
+      return stats.length === 2 && stats[0].type === 'USED_TIME' && stats[1].type === 'MILEAGE';
+    },
+  },
+  'blindp-dates-microseconds': {
+    check: async (h) => {
+      const token = await h.alice();
+      const location = (await h.get(`/v3/cars/${RICH}/locations?limit=1`, token)).json[0];
+      const trip = (await h.get(`/v3/trips/${h.latestTrip(RICH)}`, token)).json;
+      const car = (await h.get(`/v3/cars/${RICH}`, token)).json;
+      const micro = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
+      return micro.test(location.date) && micro.test(trip.beginDate) && STRICT_DATE.test(car.creationDate);
+    },
+  },
 };
