@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Switches } from '../context';
 import { ROUTE_SCOPES } from '../route-keys';
 import type { Variants } from '../switches';
+import type { VariantName } from '../variants';
 import { parametersError, sendApiError } from './errors';
 
 /** Each route key's path as a pattern of concrete paths under /v3, with its method. */
@@ -19,7 +20,7 @@ const ROUTE_PATTERNS = Object.keys(ROUTE_SCOPES).map((key) => {
 });
 
 /** The methods a concrete path is served with (GET routes answer HEAD too, as Fastify exposes them), or none. */
-export function methodsOfPath(url: string): string[] {
+function methodsOfPath(url: string): string[] {
   const path = url.split('?')[0];
   const methods = new Set<string>();
   for (const route of ROUTE_PATTERNS) {
@@ -82,45 +83,54 @@ export function wireVariants(app: FastifyInstance, variants: Variants, switchesF
     });
   }
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (isControl(request) || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-    let body: string | Buffer = payload;
-    if (typeof body === 'string' && body !== '' && isJson(reply)) {
-      // variant blindp-json-members-sorted: each object's members in key order (RFC 8259 § 4: an object is unordered).
-      if (variants.has('blindp-json-members-sorted')) body = JSON.stringify(sortedMembers(JSON.parse(body)));
-      // variant blindp-json-escaped-php: "\/" and \uXXXX escapes, as PHP's json_encode writes by default (RFC 8259 § 7).
-      if (variants.has('blindp-json-escaped-php')) body = phpEscaped(body);
-    }
-    // variant blindp-json-no-charset: application/json without a charset parameter (RFC 8259 § 11 defines none).
-    if (variants.has('blindp-json-no-charset')) {
-      const type = String(reply.getHeader('content-type') ?? '');
-      if (/^application\/(geo\+)?json;\s*charset=utf-8$/i.test(type)) reply.header('content-type', type.split(';')[0]);
-    }
-    // variant blindp-etag-revalidation: the API's successful reads carry a weak entity tag, and a request whose
-    // If-None-Match names it gets 304 without a body (RFC 9110 § 8.8.3, § 13.1.2), once the route has authorized it.
-    if (variants.has('blindp-etag-revalidation') && request.method === 'GET' && reply.statusCode === 200 && isApiRoute(request)) {
-      const tag = `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
-      reply.header('etag', tag);
-      const wanted = String(request.headers['if-none-match'] ?? '')
-        .split(',')
-        .map((t) => t.trim().replace(/^W\//, ''));
-      if (wanted.includes(tag.replace(/^W\//, '')) || wanted.includes('*')) {
-        reply.code(304).removeHeader('content-length');
-        return '';
+  // Only where one of them is on: every other run's answers go out untouched, at no cost.
+  const onSendVariants: VariantName[] = [
+    'blindp-json-members-sorted',
+    'blindp-json-escaped-php',
+    'blindp-json-no-charset',
+    'blindp-etag-revalidation',
+    'blindp-gzip-answers',
+  ];
+  if (onSendVariants.some((v) => variants.has(v)))
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (isControl(request) || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
+      let body: string | Buffer = payload;
+      if (typeof body === 'string' && body !== '' && isJson(reply)) {
+        // variant blindp-json-members-sorted: each object's members in key order (RFC 8259 § 4: an object is unordered).
+        if (variants.has('blindp-json-members-sorted')) body = JSON.stringify(sortedMembers(JSON.parse(body)));
+        // variant blindp-json-escaped-php: "\/" and \uXXXX escapes, as PHP's json_encode writes by default (RFC 8259 § 7).
+        if (variants.has('blindp-json-escaped-php')) body = phpEscaped(body);
       }
-    }
-    // variant blindp-gzip-answers: answers of 1 KiB or more gzip-compressed when the request accepts gzip, as
-    // @fastify/compress (or a proxy's gzip on) does (RFC 9110 § 8.4.1, § 12.5.3).
-    if (variants.has('blindp-gzip-answers') && request.method !== 'HEAD' && Buffer.byteLength(body) >= GZIP_THRESHOLD && reply.statusCode !== 304) {
-      const vary = String(reply.getHeader('vary') ?? '');
-      reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
-      if (acceptsGzip(request) && !reply.getHeader('content-encoding')) {
-        reply.header('content-encoding', 'gzip').removeHeader('content-length');
-        return gzipSync(body);
+      // variant blindp-json-no-charset: application/json without a charset parameter (RFC 8259 § 11 defines none).
+      if (variants.has('blindp-json-no-charset')) {
+        const type = String(reply.getHeader('content-type') ?? '');
+        if (/^application\/(geo\+)?json;\s*charset=utf-8$/i.test(type)) reply.header('content-type', type.split(';')[0]);
       }
-    }
-    return body;
-  });
+      // variant blindp-etag-revalidation: the API's successful reads carry a weak entity tag, and a request whose
+      // If-None-Match names it gets 304 without a body (RFC 9110 § 8.8.3, § 13.1.2), once the route has authorized it.
+      if (variants.has('blindp-etag-revalidation') && request.method === 'GET' && reply.statusCode === 200 && isApiRoute(request)) {
+        const tag = `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
+        reply.header('etag', tag);
+        const wanted = String(request.headers['if-none-match'] ?? '')
+          .split(',')
+          .map((t) => t.trim().replace(/^W\//, ''));
+        if (wanted.includes(tag.replace(/^W\//, '')) || wanted.includes('*')) {
+          reply.code(304).removeHeader('content-length');
+          return '';
+        }
+      }
+      // variant blindp-gzip-answers: answers of 1 KiB or more gzip-compressed when the request accepts gzip, as
+      // @fastify/compress (or a proxy's gzip on) does (RFC 9110 § 8.4.1, § 12.5.3).
+      if (variants.has('blindp-gzip-answers') && request.method !== 'HEAD' && Buffer.byteLength(body) >= GZIP_THRESHOLD && reply.statusCode !== 304) {
+        const vary = String(reply.getHeader('vary') ?? '');
+        reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+        if (acceptsGzip(request) && !reply.getHeader('content-encoding')) {
+          reply.header('content-encoding', 'gzip').removeHeader('content-length');
+          return gzipSync(body);
+        }
+      }
+      return body;
+    });
 
   // variant blindp-method-not-allowed: a path of the API asked with a method it is not served with answers 405 with
   // Allow and an error array (RFC 9110 § 15.5.6), as Spring MVC and Django REST framework do, instead of 404.
