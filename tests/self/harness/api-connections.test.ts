@@ -6,7 +6,9 @@
 // alone, or once some of the answer came, is the server's (no answer, no retry).
 // Once a server was seen closing idle connections, by a request that met the close or by the close
 // arriving while the connection sat idle, the client no longer reuses one idle that long.
+// It asks for gzip and reads a compressed answer (docs/CONTRIBUTING.md, precision round 1, says so).
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { ApiClient, NoAnswerError } from '../../../src/transport/api';
 import { joinRun } from '../../../src/transport/breaker';
@@ -39,6 +41,22 @@ async function start(handle?: (req: http.IncomingMessage, res: http.ServerRespon
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('the client asks for gzip and reads a compressed answer (a server or proxy compressing, as the variant blindp-gzip-answers does)', async () => {
+  const record = { id: 'x'.repeat(2000) };
+  const { api, seen, close } = await start((req, res) => {
+    if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return false;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', vary: 'Accept-Encoding' }).end(gzipSync(JSON.stringify(record)));
+    return true;
+  });
+  try {
+    const res = await api.get('/users/me');
+    expect([res.status, res.json]).toEqual([200, record]);
+    expect(seen).toHaveLength(1);
+  } finally {
+    await close();
+  }
+});
 
 test('a GET on a connection closed while idle is sent again on a fresh one, once, and counted', async () => {
   const s = await start();
