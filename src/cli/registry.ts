@@ -128,7 +128,8 @@ async function verifyOne(
     }
     let suite: Verification['suite'];
     try {
-      suite = suiteOf(opened, ctx.invokedAs);
+      // The installed suite's identity, hashed once for every archive of the call.
+      suite = suiteOf(opened, ctx.invokedAs, { version: ctx.installed.version, contentSha256: ctx.installed.contentSha256 });
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       return {
@@ -153,7 +154,7 @@ async function verifyOne(
         };
       }
       const verification: EntryVerification = {
-        suite: { version: ctx.installed.version, contentSha256: ctx.installed.contentSha256 },
+        suite: suite.installed,
         sameContent: suite.sameContent,
         replayed: v.replayed,
         reproduced: v.reproduced,

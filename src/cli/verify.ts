@@ -101,9 +101,12 @@ export function openArchive(archive: string): OpenedArchive {
  * suite's own checks, so another version is refused (a UsageError naming both); another content of the
  * same version is said, not refused.
  */
-export function suiteOf(opened: OpenedArchive, invokedAs = 'npm run conformance --'): Verification['suite'] {
+export function suiteOf(
+  opened: OpenedArchive,
+  invokedAs = 'npm run conformance --',
+  installed: Verification['suite']['installed'] = { version: suiteInfo().version, contentSha256: suiteContentHash() },
+): Verification['suite'] {
   const { archive, certificate } = opened;
-  const installed = { version: suiteInfo().version, contentSha256: suiteContentHash() };
   const made = {
     version: certificate.certification?.suite.version ?? certificate.suite.version,
     contentSha256: certificate.certification?.suite.contentSha256,

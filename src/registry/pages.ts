@@ -221,7 +221,7 @@ export function renderChanges(r: Registry): string {
         ? `<h3 class="${cls}">${esc(title)} (${items.length})</h3><ul>${items
             .map(
               (s) =>
-                `<li><a href="${esc(`${to.pages.results}#${anchor(s.id)}`)}">${esc(s.id)}</a> <span class="muted">(${s.class})</span>: ${esc(s.title)} <span class="muted">(was ${esc(wasWord(s.was))})</span></li>`,
+                `<li><a href="${esc(`${to.pages.results}#${anchor(s.id)}`)}">${esc(s.id)}</a> <span class="muted">(${s.class})</span>: ${esc(s.title)} <span class="muted">(was ${esc(CELL_WORD[s.was])})</span></li>`,
             )
             .join('')}</ul>`
         : '';
@@ -238,10 +238,6 @@ ${nav()}
 <p>Each product's certifications one after the other, by date: the requirements (advisory ones aside) whose status changed, matched by id, as <code>--compare</code> matches one target's nights. Answer times are not compared: certifications are run from other machines and networks.</p>
 ${blocks.length ? blocks.join('\n') : '<p>No product has two certifications yet.</p>'}`,
   );
-}
-
-function wasWord(was: StatusChange['was']): string {
-  return was === 'absent' ? 'absent from its suite version' : STATUS_WORD[was];
 }
 
 function link(i: Implementation): string {

@@ -109,7 +109,6 @@ export function implementationDir(id: string): string {
 
 export function buildRegistry(archives: VerifiedArchive[], generatedBy: Registry['generatedBy'], generatedAt: string): Registry {
   const entries = archives.map((a) => ({ ...a, implementation: implementationOf(a) }));
-  uniqueIds(entries.map((e) => e.implementation));
   entries.sort((a, b) => compareEntries(a.implementation, b.implementation));
   return {
     format: REGISTRY_FORMAT,
@@ -151,15 +150,6 @@ function implementationOf(a: VerifiedArchive): Implementation {
     verification: a.verification,
     pages: { results: `${dir}/results.html`, certificate: `${dir}/conformance.html`, certificateJson: `${dir}/conformance.json` },
   };
-}
-
-/** Two archives of the same product and version with the same hash are one archive: the caller gives each once. */
-function uniqueIds(implementations: Implementation[]): void {
-  const seen = new Set<string>();
-  for (const i of implementations) {
-    if (seen.has(i.id)) throw new Error(`two implementations share the id ${i.id}: the same archive was given twice`);
-    seen.add(i.id);
-  }
 }
 
 /** By product (vendor, then name), then newest certification first. */

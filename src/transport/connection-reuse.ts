@@ -144,8 +144,12 @@ export function learntIdleCloses(): Record<string, number> {
 
 /** Starts from what another process of the run learnt (the preparation's): a worker then keeps its connections under it at once. */
 export function rememberIdleCloses(learnt: Record<string, number> | undefined): void {
+  // Each check of a run hands the same record: it is learnt once.
+  if (learnt === remembered) return;
+  remembered = learnt;
   for (const [origin, ms] of Object.entries(learnt ?? {})) learnIdleClose(origin, ms);
 }
+let remembered: Record<string, number> | undefined;
 
 /** A connection closed or reset under the request (not a refusal, a name that does not resolve, a timeout). */
 function isConnectionClose(error: unknown): boolean {

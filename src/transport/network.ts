@@ -61,6 +61,8 @@ export const networkTransport: Transport = {
     const attempt = (fresh = false): Promise<RawAnswer> => sendOnce({ method, url, headers, body, maxBytes, timeoutMs }, exchange, fresh);
     /** Why it was sent again alone, if it was. */
     let aloneAfter: keyof typeof ALONE_REASON | undefined;
+    /** How many times it was sent alone after a close (the reason counts them). */
+    let aloneTries = 0;
     try {
       const crowdedAtStart = requestsInFlight() > 1;
       let answer: RawAnswer;
@@ -91,6 +93,7 @@ export const networkTransport: Transport = {
             // jobs may still keep the server from reading a request written at once (its idle timer
             // first), now and then; a server that drops the request drops it every time.
             for (let tries = 1; ; tries++) {
+              aloneTries = tries;
               exchange.reconnected = (exchange.reconnected ?? 0) + 1;
               try {
                 return await attempt(true);
@@ -111,7 +114,7 @@ export const networkTransport: Transport = {
       return answer;
     } catch (err) {
       if (!(err instanceof Unanswered)) throw err;
-      const reason = err.reason + (aloneAfter ? ALONE_REASON[aloneAfter] : '');
+      const reason = err.reason + (aloneAfter ? ALONE_REASON[aloneAfter](aloneTries) : '');
       exchange.error = reason;
       exchange.errorKind = err.timedOut ? 'timeout' : 'network';
       if (!hostile) unanswered(breakerKey, err.timedOut ? (err.began ? 'slow' : 'silent') : 'network', reason);
@@ -130,8 +133,9 @@ const ALONE_PAUSE_MS = 250;
 
 /** What a request's failure says when it was sent again alone, after what. */
 const ALONE_REASON = {
-  timeout: ' (sent again alone, nothing else of the run in flight, after a first time-out)',
-  closed: ` (sent again alone ${ALONE_TRIES_AFTER_CLOSE} times, each on a fresh connection, nothing else of the run in flight, after its connection closed unanswered)`,
+  timeout: () => ' (sent again alone, nothing else of the run in flight, after a first time-out)',
+  closed: (tries: number) =>
+    ` (sent again alone ${tries === 1 ? 'once' : `${tries} times`}, each on a fresh connection, nothing else of the run in flight, after its connection closed unanswered)`,
 } as const;
 
 /**
@@ -182,8 +186,9 @@ async function sendOnce(
     try {
       return await (fresh ? onFresh() : fetch(url, { ...init, dispatcher: keptAliveConnections() } as RequestInit));
     } catch (err) {
-      closed = !controller.signal.aborted && closedBeforeAnswer(err) !== undefined;
-      if (!closed || !closedBeforeAnswer(err)?.reused) throw err;
+      const close = controller.signal.aborted ? undefined : closedBeforeAnswer(err);
+      closed = close !== undefined;
+      if (!close?.reused) throw err;
       exchange.reconnected = (exchange.reconnected ?? 0) + 1;
       sentAgain = true;
       started = performance.now();
