@@ -4,6 +4,7 @@
 import type { Browser } from '@playwright/test';
 import type { BrowserSession } from '../setup/browser';
 import { dataKeyFor } from '../setup/device-pair';
+import { bearerOf } from '../transport/bearer';
 import { MAX_LIST_BODY_BYTES, type ApiClient, type ApiResponse, type Credential } from '../transport/api';
 import { fillRoute, type Catalogue, type Requirement, type Route } from '../catalogue/catalogue';
 import type { DataKey, RunContext } from '../setup/run-context';
@@ -255,7 +256,8 @@ export class CheckContext {
   /** Which credential an Authorization header is, by name: the run's token key it carries, or a raw header. */
   private credentialOf(authorization: string | null): Credential {
     if (authorization === null) return 'none';
-    const key = Object.entries(this.run.tokens).find(([, token]) => token && authorization === `Bearer ${token}`)?.[0];
+    const carried = bearerOf(authorization)?.token;
+    const key = carried === undefined ? undefined : Object.entries(this.run.tokens).find(([, token]) => token && token === carried)?.[0];
     return (key as TokenKey | undefined) ?? 'header';
   }
 

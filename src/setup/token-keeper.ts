@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeJsonWhole } from '../util/write-whole';
 import { setTokenKeeper, type ApiClient, type KeptAuthorization } from '../transport/api';
+import { bearerOf } from '../transport/bearer';
 import { launchBrowser, type BrowserChoice } from './browser';
 import { basicAuth, exchangeCode, signIn, tokenRequest, type TokenRecord } from './oauth';
 import { Redactor } from '../util/redact';
@@ -137,11 +138,10 @@ export function renewalsOf(stateDir: string | undefined): number {
 /** The Authorization header carries a token the keeper keeps: its current value, renewed if need be. */
 async function keptAuthorization(authorization: string | null | undefined, now = Date.now()): Promise<KeptAuthorization | undefined> {
   const keep = keeping;
-  // The scheme's name in any case (RFC 9110 § 11.1; AUTH-BEARER-CASE writes it otherwise on purpose), kept as written.
-  const match = keep && authorization ? /^(Bearer) (\S+)$/i.exec(authorization) : null;
-  if (!keep || !match) return undefined;
+  const carried = bearerOf(authorization);
+  if (!keep || !carried) return undefined;
   const tokens = readTokens(keep.stateDir);
-  const key = (Object.keys(tokens) as TokenKey[]).find((k) => tokens[k]!.values.includes(match[2]));
+  const key = (Object.keys(tokens) as TokenKey[]).find((k) => tokens[k]!.values.includes(carried.token));
   if (!key) return undefined;
   const added: string[] = [];
   const current = tokens[key]!;
@@ -150,7 +150,7 @@ async function keptAuthorization(authorization: string | null | undefined, now =
   // What the value sent promised: its record once renewed (readTokens reads the file again only if it changed).
   const sent = readTokens(keep.stateDir)[key];
   return {
-    header: `${match[1]} ${value}`,
+    header: `${carried.scheme} ${value}`,
     afterAnswer: async (status, text) => {
       // The server read the request before its answer came: judged at the answer's arrival, since a
       // busy client may write a request long after it was handed over (waiting for a slot, sent again
@@ -163,7 +163,7 @@ async function keptAuthorization(authorization: string | null | undefined, now =
       if (!expired && !(status === 401 && due)) return undefined;
       if (expired && sent && last(sent) === value) noteBrokenLifetime(keep.stateDir, key, sent, answeredAt, status);
       const renewed = await renew(keep, key, value, added, true);
-      return renewed && renewed !== value ? `${match[1]} ${renewed}` : undefined;
+      return renewed && renewed !== value ? `${carried.scheme} ${renewed}` : undefined;
     },
     secrets: () => added,
   };

@@ -3,6 +3,7 @@
 // ("Authorization: Bearer $VDS_TOKEN_FULL", never the token) and any other secret is [REDACTED].
 // The variable is the one the target file takes the value from (`full: ${STAGING_TOKEN}` gives
 // $STAGING_TOKEN), else VDS_TOKEN_<KEY> for a token the run minted.
+import { bearerOf } from './bearer';
 import type { Redactor } from '../util/redact';
 
 export interface SecretRefs {
@@ -35,10 +36,10 @@ export function curlCommand(
   for (const [name, value] of Object.entries(request.headers)) {
     if (name.toLowerCase() === 'authorization') {
       // The scheme's name as the request wrote it (AUTH-BEARER-CASE sends "bearer"): the rerun sends what failed.
-      const bearer = /^(Bearer) (.+)$/i.exec(value);
-      const tokenVar = bearer ? refs.bearer.get(bearer[2]) : undefined;
+      const bearer = bearerOf(value);
+      const tokenVar = bearer ? refs.bearer.get(bearer.token) : undefined;
       const basic = refs.basic.get(value);
-      if (tokenVar) parts.push('-H', dqWith(`Authorization: ${bearer![1]} `, tokenVar));
+      if (tokenVar) parts.push('-H', dqWith(`Authorization: ${bearer!.scheme} `, tokenVar));
       else if (basic) parts.push('-u', dqWith(`${basic.user}:`, basic.passwordVar));
       else parts.push('-H', sq(redactor.redact(`${name}: ${value}`)));
       continue;
