@@ -155,7 +155,7 @@ export async function personalNotSharedCacheable(ctx: CheckContext): Promise<voi
  */
 export async function signinNotFramed(ctx: CheckContext): Promise<void> {
   const o = requireOauth(ctx);
-  const signed = await withBrowser(ctx, (b) => signInForCheck(ctx.run, b, ctx.target, { username: o.username, password: o.password }));
+  const signed = await withBrowser(ctx, (b) => signInForCheck(ctx.run, b, ctx.target, { username: o.username, password: o.password, observe: true }));
   if (signed.code) ctx.redactor.add(signed.code);
   const page = signed.passwordPage;
   if (!page) throw new NotRun('the sign-in showed no password field to judge the page of (SIGNIN-PAGE judges the sign-in)');

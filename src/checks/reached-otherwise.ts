@@ -145,7 +145,7 @@ export async function tokenRepeatedParam(ctx: CheckContext): Promise<void> {
  */
 export async function signinPasswordNotInUrl(ctx: CheckContext): Promise<void> {
   const o = requireOauth(ctx);
-  const signed = await withBrowser(ctx, (b) => signInForCheck(ctx.run, b, ctx.target, { username: o.username, password: o.password }));
+  const signed = await withBrowser(ctx, (b) => signInForCheck(ctx.run, b, ctx.target, { username: o.username, password: o.password, observe: true }));
   if (signed.code) ctx.redactor.add(signed.code);
   if (signed.passwordInUrl) {
     fail({

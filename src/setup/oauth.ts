@@ -92,6 +92,11 @@ export interface SignInRequest {
   formRedirectUri?: string;
   /** URLs whose Cookie header, as the browser holds it once the sign-in redirected, the result gives (SignInResult.cookies). */
   cookiesFor?: readonly string[];
+  /**
+   * Watch what the page shows of itself as the password goes (SignInResult.passwordPage, fieldNames,
+   * passwordInUrl), for the checks that judge it; every other sign-in skips those reads.
+   */
+  observe?: boolean;
 }
 
 export function signInUrl(target: Target, params: Record<string, string | undefined>): string {
@@ -171,9 +176,11 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
     page.setDefaultTimeout(timeoutMs);
     // The document each page of the sign-in came in (the main frame's last answer that is not a redirect).
     let lastDocument: Response | undefined;
-    page.on('response', (r) => {
-      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame() && (r.status() < 300 || r.status() >= 400)) lastDocument = r;
-    });
+    if (request.observe) {
+      page.on('response', (r) => {
+        if (r.request().isNavigationRequest() && r.frame() === page.mainFrame() && (r.status() < 300 || r.status() >= 400)) lastDocument = r;
+      });
+    }
     const opened = await openPage(
       page,
       signInUrl(target, { client_id: oauth.clientId, redirect_uri: oauth.redirectUri, scope: request.scope, state: request.state }),
@@ -231,7 +238,7 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
       }
     }
     const observed: Pick<SignInResult, 'passwordPage' | 'fieldNames' | 'passwordInUrl'> = {};
-    if (form.password && !flow.redirectedTo) {
+    if (form.password && !flow.redirectedTo && request.observe) {
       const document = lastDocument;
       if (document) observed.passwordPage = { url: document.url(), headers: await document.headersArray().catch(() => []) };
       observed.fieldNames = {
@@ -243,6 +250,8 @@ export async function signIn(browser: Browser, target: Target, request: SignInRe
         if (!observed.passwordInUrl && urlParameterValues(r.url()).includes(request.password))
           observed.passwordInUrl = `${r.method()} ${elided(r.url(), request.password)}`;
       });
+    }
+    if (form.password && !flow.redirectedTo) {
       await fillSecret(form.password, request.password);
       await submit(flow, form.submit);
     }
