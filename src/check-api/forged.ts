@@ -12,12 +12,13 @@
 import { createHmac, createPublicKey, type JsonWebKey } from 'node:crypto';
 import { readJwt, signedAsymmetrically, type ReadableToken } from '../setup/published-keys';
 import { NotReplayable, replayDir } from '../setup/replay';
-import { SCOPES } from '../setup/target';
+import type { RunContext } from '../setup/run-context';
+import { SCOPES, type TokenKey } from '../setup/target';
 
 export { readJwt, type ReadableToken };
 
 /** The forged forms of a readable token (requirements.yaml `forged`). */
-const FORGED_FORMS = ['subject', 'scope', 'expiry', 'stripped', 'replaced', 'alg-none', 'hmac-public-key', 'hmac-empty-key'] as const;
+export const FORGED_FORMS = ['subject', 'scope', 'expiry', 'stripped', 'replaced', 'alg-none', 'hmac-public-key', 'hmac-empty-key'] as const;
 export type ForgedForm = (typeof FORGED_FORMS)[number];
 
 /** "none" as a blocklist that compares exactly misses it (RFC 7518 § 3.6 names it in lower case). */
@@ -36,6 +37,23 @@ export interface ForgeInputs {
   subjects: Array<string | number>;
   /** The public keys the server publishes (a JWKS's keys), for HMAC keyed with them. */
   publicKeys?: JsonWebKey[];
+}
+
+/**
+ * What forging a token of the run takes: the subjects another user's token would claim (the other
+ * users' tokens' sub and their ids first, then the primary user's), and the keys the server publishes.
+ */
+export function forgeInputs(run: Pick<RunContext, 'tokens' | 'data' | 'publishedKeys'>): ForgeInputs {
+  const sub = (key: TokenKey) => {
+    const value = run.tokens[key];
+    const claims = value ? readJwt(value)?.claims : undefined;
+    return claims?.sub === undefined ? [] : [String(claims.sub)];
+  };
+  const ids = (key: 'userId' | 'otherUserId') => (run.data[key] ? [run.data[key]!] : []);
+  return {
+    subjects: [...sub('otherUser'), ...sub('issued.otherUser'), ...ids('otherUserId'), ...sub('full'), ...sub('issued.full'), ...ids('userId')],
+    publicKeys: run.publishedKeys,
+  };
 }
 
 /**

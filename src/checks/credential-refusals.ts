@@ -12,6 +12,8 @@ import {
   type CheckContext,
   expectStatus,
   fail,
+  FORGED_FORMS,
+  forgeInputs,
   forgeries,
   forgingNeedsTheCredential,
   NEAR_MISS_WORDS,
@@ -78,9 +80,6 @@ export async function tokenRefreshNearMiss(ctx: CheckContext): Promise<void> {
   await judgeAttempts(ctx, attempts, (res, what) => expectInvalidAuthentication(res, `${what} is a refresh token never issued`));
 }
 
-/** Every forged form of a grant (check-api forged.ts). */
-const GRANT_FORGERIES = ['subject', 'scope', 'expiry', 'stripped', 'replaced', 'alg-none', 'hmac-public-key', 'hmac-empty-key'] as const;
-
 /**
  * A refresh token or a code whose format can be read (a JWT), forged as an attacker would (its claims
  * edited under its signature, its signature stripped or replaced, alg "none", HMAC keyed with the
@@ -94,14 +93,11 @@ export async function tokenGrantForged(ctx: CheckContext): Promise<void> {
   const first = await codeGrant(ctx, code);
   expectStatus(first, 200, 'exchanging a fresh code');
   const { refresh_token: refresh } = tokenOf(ctx, first, 'exchanging a fresh code');
-  // Another user's subject: the second user's id, else the primary user's (a grant's own subject is never claimed).
-  const inputs = {
-    subjects: [ctx.run.data.otherUserId, ctx.run.data.userId].filter((id): id is string => id !== undefined),
-    publicKeys: ctx.run.publishedKeys,
-  };
+  // Another user's subject (a grant's own subject is never claimed), as a token of the run would claim it.
+  const inputs = forgeInputs(ctx.run);
   const forged = (value: string | undefined, what: string, send: (v: string) => Promise<ApiResponse>): Attempt[] => {
     const token = value ? readJwt(value) : undefined;
-    return (token ? forgeries(token, GRANT_FORGERIES, inputs) : []).map((f) => {
+    return (token ? forgeries(token, FORGED_FORMS, inputs) : []).map((f) => {
       ctx.redactor.add(f.value);
       return { what: `${what} forged: ${f.what}`, send: () => send(f.value) };
     });

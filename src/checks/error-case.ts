@@ -21,6 +21,7 @@ import {
   type NearMissForm,
   NotApplicable,
   NotRun,
+  forgeInputs,
   forgeries,
   forgingNeedsTheCredential,
   type ForgedForm,
@@ -151,21 +152,10 @@ function presentedTokens(ctx: CheckContext, v: RequestVariant, options: CallOpti
   return [...(issued ? [{ key: 'issued.full' as const, value: issued }] : []), { key, value: ctx.token(key) }];
 }
 
-/** The subjects another user's token would claim: the other users' tokens' and ids first, then the primary user's. */
-function subjectsOf(ctx: CheckContext): string[] {
-  const sub = (key: TokenKey) => {
-    const value = ctx.run.tokens[key];
-    const claims = value ? readJwt(value)?.claims : undefined;
-    return claims?.sub === undefined ? [] : [String(claims.sub)];
-  };
-  const ids = (key: 'userId' | 'otherUserId') => (ctx.run.data[key] ? [ctx.run.data[key]!] : []);
-  return [...sub('otherUser'), ...sub('issued.otherUser'), ...ids('otherUserId'), ...sub('full'), ...sub('issued.full'), ...ids('userId')];
-}
-
 /** The forgeries of the presented tokens that can be read (JWTs); the opaque ones are named in `opaque`. */
 function forgedRequests(ctx: CheckContext, v: RequestVariant, options: CallOptions, opaque: string[]): Request[] {
   forgingNeedsTheCredential();
-  const inputs = { subjects: subjectsOf(ctx), publicKeys: ctx.run.publishedKeys };
+  const inputs = forgeInputs(ctx.run);
   return presentedTokens(ctx, v, options).flatMap(({ key, value }) => {
     const token = readJwt(value);
     if (!token) {
