@@ -315,6 +315,13 @@ export function fillRoute(
   return missing ? undefined : { path, query };
 }
 
+/** The run's id of another user's resource, by the path parameter naming it (the second user's user, car, trip). */
+export const OTHER_ID: Readonly<Record<string, 'otherUserId' | 'otherCarId' | 'otherTripId'>> = {
+  userId: 'otherUserId',
+  carId: 'otherCarId',
+  tripId: 'otherTripId',
+};
+
 /** The path parameter naming the route's resource: the last id of the path (/users/{userId}/cars -> userId). */
 export function resourceParam(route: Route): string {
   const param = [...route.pathParams].reverse().find((p) => p !== 'deviceId') ?? route.pathParams[0];

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { SUITE_ROOT } from '../util/suite-info';
-import type { Catalogue, PlannedCheck, Route } from './catalogue';
+import { OTHER_ID, type Catalogue, type PlannedCheck, type Route } from './catalogue';
 
 /** An input a check may need (contracts/inputs.yaml), or a token without one scope: tokens.withoutScope.<scope>. */
 export type Need = string;
@@ -50,8 +50,6 @@ export interface Readiness {
 
 /** The ids of the run each route parameter takes by default (check-api's CheckContext.idFor). */
 const ID_OF: Record<string, string> = { userId: 'userId', carId: 'carId', tripId: 'tripId', pin: 'devicePin' };
-/** The second user's id an error case's `id: other` takes in place of the route's resource id (error-case.ts). */
-const OTHER: Record<string, string> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
 
 let inputs: Record<string, InputInfo> | undefined;
 
@@ -92,7 +90,7 @@ export function checkNeeds(p: PlannedCheck, catalogue: Catalogue): Need[] {
       else if (v.auth === undefined && !route.public) needs.add('tokens.full');
       const replaced = v.id === 'malformed-device' ? 'deviceId' : v.id === 'beyond-32-bits' || v.id === 'other' ? resourceOf(route) : undefined;
       for (const id of routeIds(route, replaced)) needs.add(id);
-      if (v.id === 'other') needs.add(`data.${OTHER[resourceOf(route)]}`);
+      if (v.id === 'other') needs.add(`data.${OTHER_ID[resourceOf(route)]}`);
     }
     return [...needs];
   }

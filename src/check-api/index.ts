@@ -10,7 +10,7 @@ export { signInAttempt, signInForCheck } from './sign-in';
 export * from './near-miss';
 export * from './forged';
 export { NoAnswerError, type ApiResponse } from '../transport/api';
-export { errorProvokers, errorStatusesOf, resourceParam, type Route } from '../catalogue/catalogue';
+export { errorProvokers, errorStatusesOf, OTHER_ID, resourceParam, type Route } from '../catalogue/catalogue';
 export { expandDeep, expandTemplate, rawBody, rfc3339, unknownIdLike } from '../catalogue/templates';
 export {
   canonicalJson,
@@ -22,7 +22,6 @@ export {
   memberSchemas,
   type MemberSchema,
 } from '../schemas/validate';
-export type { DataKey } from '../setup/run-context';
 export { SCOPES, type TokenKey } from '../setup/target';
 export {
   basicAuth,

@@ -11,7 +11,6 @@ import {
   type CallOptions,
   type CheckContext,
   ConformanceFailure,
-  type DataKey,
   type ErrorExpectation,
   expandDeep,
   expectError,
@@ -31,6 +30,7 @@ import {
   type Route,
   type TokenKey,
   unknownIdLike,
+  OTHER_ID,
 } from '../check-api';
 import { codeForTokenEndpoint } from './token-endpoint';
 
@@ -79,8 +79,6 @@ const MALFORMED_DEVICE_ID = 'not a device id!';
 /** An id past 32 bits (2^33 + 1) and within 53 (a JSON number, a 64-bit integer): no resource of the run has it. */
 const BEYOND_32_BITS_ID = String(2 ** 33 + 1);
 
-const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
-
 /** One request of a variant: its options, and what it is when it fails (a near-miss form, a credential). */
 interface Request {
   options: CallOptions;
@@ -118,7 +116,7 @@ function variantOptions(ctx: CheckContext, route: Route, v: RequestVariant): Cal
   } else if (v.id === 'beyond-32-bits') {
     options.ids = { [resourceParam(route)]: BEYOND_32_BITS_ID };
   } else if (v.id === 'other') {
-    options.ids = { [resourceParam(route)]: ctx.data(OTHER[resourceParam(route)]) };
+    options.ids = { [resourceParam(route)]: ctx.data(OTHER_ID[resourceParam(route)]) };
   }
   if (v.auth !== undefined) options.authorization = v.auth === 'none' ? null : withToken(v.auth, full);
   if (v.token) {

@@ -6,19 +6,16 @@
 // must be refused or answer about the path's resource: never what the second user reads with their
 // own token on their resource (v3-profile.md § Errors: a token that cannot access the user / car /
 // trip is refused). Generated for every protected read route with a path id, from the catalogue.
-import { type CheckContext, canonicalJson, documentedKey, fail, NotRun, resourceParam, show, statusMatches, together, type DataKey } from '../check-api';
-import { callValid } from './responses';
-
-/** The second user's id of each kind of resource (discovery finds them). */
-const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
+import { type CheckContext, canonicalJson, documentedKey, fail, NotRun, resourceParam, show, statusMatches, together, OTHER_ID } from '../check-api';
+import { callValid, validQuery } from './responses';
 
 export async function pathIdInQuery(ctx: CheckContext): Promise<void> {
   const route = ctx.requireRoute();
   const param = resourceParam(route);
-  const otherId = ctx.data(OTHER[param]);
+  const otherId = ctx.data(OTHER_ID[param]);
   ctx.token('otherUser');
   // The same query on the three requests: the run's data window where the route may answer "no data".
-  const query = route.noData && ctx.run.window ? ctx.run.window : {};
+  const query = validQuery(ctx, route);
   const [own, mixed, theirs] = await together([
     callValid(ctx, route),
     ctx.call(route, { query: { ...query, [param]: otherId } }),

@@ -5,7 +5,7 @@
 // where the answer without them would not be a success (RFC 9110 § 13.2.1): neither makes the
 // missing Authorization header matter less.
 import { type CheckContext, expectError, fail, NotRun, show, statusMatches } from '../check-api';
-import { callValid } from './responses';
+import { callValid, validQuery } from './responses';
 
 /**
  * The spec's part: in the cloud, HEAD on a protected read route without an Authorization header is
@@ -41,7 +41,7 @@ export async function conditionalStillRefused(ctx: CheckContext): Promise<void> 
   const etag = first.headers.etag;
   const tags = [...(typeof etag === 'string' && etag ? [etag] : []), '*'];
   // The same URL as the first request: its data window where callValid added one.
-  const query = route.noData && ctx.run.window ? ctx.run.window : {};
+  const query = validQuery(ctx, route);
   for (const tag of tags) {
     const res = await ctx.call(route, { query, authorization: null, headers: { 'if-none-match': tag } });
     expectError(res, {

@@ -8,7 +8,6 @@ import {
   type CheckContext,
   checkContract,
   ConformanceFailure,
-  type DataKey,
   describeViolations,
   type ErrorExpectation,
   expandTemplate,
@@ -31,6 +30,7 @@ import {
   type TokenKey,
   unknownIdLike,
   unreadable,
+  OTHER_ID,
 } from '../check-api';
 
 /** Warns about members neither document knows (an implementation may add fields; leaks are worth seeing). */
@@ -39,13 +39,18 @@ function warnUnknown(ctx: CheckContext, pointers: string[]): void {
     ctx.warn(`members neither document knows: ${pointers.slice(0, 10).join(', ')}${pointers.length > 10 ? ` (+${pointers.length - 10})` : ''}`);
 }
 
+/** The query of a valid request (callValid's): the run's data window on a route that may answer "no data" without it. */
+export function validQuery(ctx: CheckContext, route: Route): Record<string, string> {
+  return route.noData && ctx.run.window ? ctx.run.window : {};
+}
+
 /**
  * A valid request to the route. A route that may answer "no data" instead (car statistics over a
  * range without trips: v3-profile.md § Conflicts and decisions) is asked over the run's data window,
  * where it has data; when no window is known, its documented no-data answer means not run.
  */
 export async function callValid(ctx: CheckContext, route: Route, options: CallOptions = {}): Promise<ApiResponse> {
-  const window = route.noData && ctx.run.window ? ctx.run.window : {};
+  const window = validQuery(ctx, route);
   const res = await ctx.call(route, { ...options, query: { ...window, ...options.query } });
   if (route.noData && !ctx.run.window && res.status === route.noData.status) {
     expectError(res, { status: route.noData.status, type: 'PARAMETERS_ERROR', message: route.noData.message });
@@ -136,9 +141,6 @@ export async function dateOrder(ctx: CheckContext): Promise<void> {
   if (!ascending && !descending) ctx.warn(`${items.length} items are in no date order (by ${route.dates[0]})`);
 }
 
-/** The run id of another user's resource, by the path parameter naming it. */
-const OTHER: Record<string, DataKey> = { userId: 'otherUserId', carId: 'otherCarId', tripId: 'otherTripId' };
-
 /** One way to make a route answer an error: what it sends, and when it applies. */
 interface Provocation {
   label: string;
@@ -162,8 +164,8 @@ const PROVOCATIONS: Provocation[] = [
   {
     label: "another user's id",
     options: (ctx, route) => {
-      const param = route.group === 'devices' ? undefined : route.pathParams.find((p) => OTHER[p]);
-      return param && ctx.target.env === 'cloud' && ctx.run.data[OTHER[param]] ? { ids: { [param]: ctx.run.data[OTHER[param]]! } } : undefined;
+      const param = route.group === 'devices' ? undefined : route.pathParams.find((p) => OTHER_ID[p]);
+      return param && ctx.target.env === 'cloud' && ctx.run.data[OTHER_ID[param]] ? { ids: { [param]: ctx.run.data[OTHER_ID[param]]! } } : undefined;
     },
   },
   { label: 'limit=-1', options: (_ctx, route) => (route.query.includes('limit') ? { query: { limit: '-1' } } : undefined) },

@@ -26,7 +26,7 @@ import {
   type TokenKey,
   unreadable,
 } from '../check-api';
-import { callValid } from './responses';
+import { callValid, validQuery } from './responses';
 
 /** One request sent right after the primary user's success, on the same URL, and what its answer must be. */
 interface Follower {
@@ -180,7 +180,7 @@ async function readThenFollow(ctx: CheckContext, route: Route, makers: Array<() 
     throw new NotRun(`the primary user's request answered ${first.status}, not a success a cache could keep (CORE-ROUTE-ANSWERS judges the route)`);
   }
   // The same URL as the first request: its data window where callValid added one.
-  const query = route.noData && ctx.run.window ? ctx.run.window : {};
+  const query = validQuery(ctx, route);
   const answers = await together(followers.map((f) => ctx.call(route, { query, ...f.options })));
   const problems: FailureDetails[] = [];
   const notJudged: string[] = [];
