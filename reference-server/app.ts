@@ -12,7 +12,7 @@ import type { AppContext, Mode, Switches } from './context';
 import type { SeedOptions } from './data/seed';
 import { Store } from './data/store';
 import { clientErrorHandler } from './http/client-error';
-import { wireVariants } from './http/wire';
+import { isApiRoute, wireVariants } from './http/wire';
 import { closeIdleConnections, closeIdleSockets } from './http/idle-close';
 import { answerNotModified, remember, tagSuccess } from './http/response-cache';
 import { ApiError, fromFrameworkError, LegacyError, parametersError, sendApiError, sendLegacyError } from './http/errors';
@@ -161,12 +161,6 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
     return sendApiError(reply, fromFrameworkError(error as FastifyError), switchesFor(request));
   });
 
-  // The API's own routes (not the sign-in page and token endpoint, not the control API): where the
-  // faults of the layers in front of the routes act.
-  const isApiRoute = (request: FastifyRequest) => {
-    const route = request.routeOptions.url ?? '';
-    return route.startsWith('/v3/') && !route.startsWith('/v3/auth/');
-  };
   // fault blind-conditional-before-auth: an ETag layer answers a matching If-None-Match before any route runs.
   app.addHook('onRequest', async (request, reply) => {
     if ((request.method === 'GET' || request.method === 'HEAD') && isApiRoute(request) && faults.has('blind-conditional-before-auth')) {
@@ -187,14 +181,7 @@ export async function buildReferenceApp(options: ReferenceAppOptions): Promise<F
 
   // variant records-text-plain: the API's JSON records (not GeoJSON, not the token) labelled text/plain.
   app.addHook('onSend', async (request, reply, payload) => {
-    const route = request.routeOptions.url ?? '';
-    if (
-      reply.statusCode < 300 &&
-      variants.has('records-text-plain') &&
-      route.startsWith('/v3/') &&
-      !route.startsWith('/v3/auth/') &&
-      !route.endsWith('.geojson')
-    ) {
+    if (reply.statusCode < 300 && variants.has('records-text-plain') && isApiRoute(request) && !(request.routeOptions.url ?? '').endsWith('.geojson')) {
       const type = String(reply.getHeader('content-type') ?? '');
       if (type.startsWith('application/json')) reply.header('content-type', 'text/plain; charset=utf-8');
     }

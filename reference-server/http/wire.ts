@@ -59,13 +59,18 @@ function acceptsGzip(request: FastifyRequest): boolean {
 /** The size under which an answer is sent uncompressed (@fastify/compress's default threshold). */
 const GZIP_THRESHOLD = 1024;
 
+/**
+ * A request to the API's own routes (not the sign-in page and token endpoint, not the control API):
+ * where the faults and variants of the layers in front of the routes act.
+ */
+export function isApiRoute(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url ?? '';
+  return route.startsWith('/v3/') && !route.startsWith('/v3/auth/');
+}
+
 /** Registers the wire variants' hooks; the control API is test plumbing and never changes. */
 export function wireVariants(app: FastifyInstance, variants: Variants, switchesFor: (request: FastifyRequest) => Switches): void {
   const isControl = (request: FastifyRequest) => request.url.startsWith('/_control');
-  const isApiRoute = (request: FastifyRequest) => {
-    const route = request.routeOptions.url ?? '';
-    return route.startsWith('/v3/') && !route.startsWith('/v3/auth/');
-  };
   const isJson = (reply: FastifyReply) => String(reply.getHeader('content-type') ?? '').includes('json');
 
   // variant blindp-options-answered: OPTIONS on a path of the API answers 200 with Allow and no body, as Spring MVC's
