@@ -196,10 +196,17 @@ export async function coreSigninCookieNotToken(ctx: CheckContext): Promise<void>
     throw new NotRun(`signing in with the right password gave no code (${ctx.redactor.redact(signed.problem ?? 'no redirect')}): the sign-in checks judge it`);
   }
   ctx.redactor.add(signed.code);
-  for (const { route, url } of judged) {
-    const cookie = signed.cookies?.[url] ?? '';
-    ctx.redactor.add(cookie, ...cookie.split('; ').map((c) => c.slice(c.indexOf('=') + 1)));
-    const res = await ctx.call(route, { authorization: null, ...(cookie ? { headers: { cookie } } : {}), credential: cookie ? 'sign-in cookies' : 'none' });
+  const cookies = judged.map(({ url }) => signed.cookies?.[url] ?? '');
+  for (const cookie of cookies) ctx.redactor.add(cookie, ...cookie.split('; ').map((c) => c.slice(c.indexOf('=') + 1)));
+  // Sent together, each answer judged in order.
+  const answers = await together(
+    judged.map(({ route }, i) =>
+      ctx.call(route, { authorization: null, ...(cookies[i] ? { headers: { cookie: cookies[i] } } : {}), credential: cookies[i] ? 'sign-in cookies' : 'none' }),
+    ),
+  );
+  for (const [i, { route }] of judged.entries()) {
+    const cookie = cookies[i];
+    const res = answers[i];
     if (statusMatches(res.status, '2xx')) {
       fail({
         expected: `${route.route} without an Authorization header refused ("the cloud (production) environment requires the header"), whatever cookies the sign-in left the browser`,
