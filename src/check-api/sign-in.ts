@@ -27,12 +27,18 @@ export async function signInForCheck(run: Run, browser: Browser, target: Target,
 /**
  * A sign-in a check makes to see it refused (a wrong password): what the page does with it is the
  * answer judged, never a problem of the page to remember for the other checks. A page whose form
- * cannot be found (known, or met now) still makes the check not run.
+ * cannot be found (known, or met now) still makes the check not run; met now, it is remembered as
+ * signInForCheck does: the form was searched with the right account (every attempt's user name is
+ * the target's own), so it is the page's, and no later browser check waits it out again.
  */
 export async function signInAttempt(run: Run, browser: Browser, target: Target, request: SignInRequest): Promise<SignInResult> {
   const known = knownSignInProblem(run);
   if (known) throw new NotRun(known.reason);
   const signed = await signIn(browser, target, request);
-  if (signed.formProblem) throw new NotRun(signInProblem(signed, target)!.reason);
+  if (signed.formProblem) {
+    const problem = signInProblem(signed, target)!;
+    rememberSignInProblem(run, problem);
+    throw new NotRun(problem.reason);
+  }
   return signed;
 }

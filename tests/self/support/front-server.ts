@@ -8,6 +8,8 @@ import { listenOnLoopback } from './loopback-server';
 export interface FrontServer {
   /** http://127.0.0.1:<port> */
   origin: string;
+  /** Each request it was sent, as "METHOD /path" (without the query), in order. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -33,8 +35,10 @@ export async function startFrontServer(
   pages: Record<string, string>,
   rewrite: Record<string, Array<[RegExp, string]>> = {},
 ): Promise<FrontServer> {
+  const requests: string[] = [];
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];
+    requests.push(`${req.method} ${pathname}`);
     const own = req.method === 'GET' ? pages[pathname] : undefined;
     const forward = http.request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (answer) => {
       if (own !== undefined && answer.statusCode === 200) {
@@ -58,5 +62,5 @@ export async function startFrontServer(
     forward.on('error', () => res.writeHead(502).end());
     req.pipe(forward);
   });
-  return listenOnLoopback(server);
+  return { ...(await listenOnLoopback(server)), requests };
 }
